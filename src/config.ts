@@ -1,0 +1,135 @@
+/**
+ * @module config
+ * The only reader of `process.env`: zod turns `EARSHOT_*` variables (and CLI flag overrides)
+ * into one frozen {@link Config}. Every default is safe, so `earshot serve` runs with none set
+ * (DESIGN §1, §2).
+ */
+import path from "node:path";
+import { z } from "zod";
+
+const booleanFlag = z
+  .string()
+  .optional()
+  .transform((v) => v === "1" || v === "true" || v === "yes");
+
+const listOf = z
+  .string()
+  .optional()
+  .transform((v) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : []));
+
+const envSchema = z.object({
+  EARSHOT_DATA_DIR: z.string().default("./data"),
+  EARSHOT_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  EARSHOT_HOST: z.string().default("0.0.0.0"),
+  EARSHOT_PUBLIC_URL: z.string().url().optional(),
+  EARSHOT_MODELS_DIR: z.string().default("./models"),
+  EARSHOT_ASR_MODEL: z.string().default("Xenova/whisper-tiny.en"),
+  EARSHOT_SENTIMENT_MODEL: z.string().default("Xenova/twitter-roberta-base-sentiment-latest"),
+  EARSHOT_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  EARSHOT_LLM_URL: z.string().url().optional(),
+  EARSHOT_LLM_MODEL: z.string().optional(),
+  EARSHOT_TRUSTED_PROXIES: listOf,
+  EARSHOT_ALLOW_INSECURE_HTTP: booleanFlag,
+  EARSHOT_TLS_CERT: z.string().optional(),
+  EARSHOT_TLS_KEY: z.string().optional(),
+  EARSHOT_WEBHOOK_ALLOW_HOSTS: listOf,
+  EARSHOT_WEBHOOK_CA_FILE: z.string().optional(),
+  /** Comma-separated retry delays in seconds; default is DESIGN §8's schedule. */
+  EARSHOT_WEBHOOK_RETRY_SCHEDULE_S: z.string().optional(),
+  EARSHOT_WEBHOOK_DISABLE_AFTER_S: z.coerce.number().positive().default(5 * 24 * 3600),
+  EARSHOT_DELIVERY_LOG_RETENTION_DAYS: z.coerce.number().positive().default(30),
+  EARSHOT_AUDIO_URL_TTL_S: z.coerce.number().int().positive().default(7 * 24 * 3600),
+  EARSHOT_SIGNING_SECRET: z.string().optional(),
+  EARSHOT_JOB_POLL_MS: z.coerce.number().int().positive().default(500),
+  EARSHOT_OUTBOX_POLL_MS: z.coerce.number().int().positive().default(500),
+});
+
+export type Config = Readonly<{
+  dataDir: string;
+  dbFile: string;
+  blobsDir: string;
+  port: number;
+  host: string;
+  /** Base URL without trailing slash, e.g. `http://localhost:8080`. */
+  publicUrl: string;
+  modelsDir: string;
+  asrModel: string;
+  sentimentModel: string;
+  logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  llmUrl: string | null;
+  llmModel: string | null;
+  trustedProxies: readonly string[];
+  allowInsecureHttp: boolean;
+  tlsCert: string | null;
+  tlsKey: string | null;
+  webhookAllowHosts: readonly string[];
+  webhookCaFile: string | null;
+  /** Retry delays in seconds after attempt 1, 2, …; DESIGN §8. */
+  webhookRetryScheduleS: readonly number[];
+  webhookDisableAfterS: number;
+  deliveryLogRetentionDays: number;
+  audioUrlTtlS: number;
+  /** Explicit HMAC secret for signed URLs; when null one is generated and kept in the database. */
+  signingSecret: string | null;
+  jobPollMs: number;
+  outboxPollMs: number;
+}>;
+
+/** DESIGN §8: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_S = [5, 300, 1800, 7200, 18000, 36000, 36000] as const;
+
+export type ConfigOverrides = Partial<{ dataDir: string; port: number; host: string }>;
+
+/**
+ * Builds the frozen configuration from an environment map and CLI overrides (flags win).
+ * @param env usually `process.env`
+ * @throws Error naming each invalid variable (the CLI prints it and exits 2)
+ */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  overrides: ConfigOverrides = {},
+): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n  ${lines.join("\n  ")}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(overrides.dataDir ?? e.EARSHOT_DATA_DIR);
+  const port = overrides.port ?? e.EARSHOT_PORT;
+  const scheme = e.EARSHOT_TLS_CERT ? "https" : "http";
+  const publicUrl = (e.EARSHOT_PUBLIC_URL ?? `${scheme}://localhost:${port}`).replace(/\/+$/, "");
+  const schedule = e.EARSHOT_WEBHOOK_RETRY_SCHEDULE_S
+    ? e.EARSHOT_WEBHOOK_RETRY_SCHEDULE_S.split(",").map((s) => Number(s.trim()))
+    : [...DEFAULT_WEBHOOK_RETRY_SCHEDULE_S];
+  if (schedule.some((n) => !Number.isFinite(n) || n < 0)) {
+    throw new Error("Invalid configuration:\n  EARSHOT_WEBHOOK_RETRY_SCHEDULE_S: comma-separated seconds");
+  }
+  return Object.freeze({
+    dataDir,
+    dbFile: path.join(dataDir, "earshot.db"),
+    blobsDir: path.join(dataDir, "blobs"),
+    port,
+    host: overrides.host ?? e.EARSHOT_HOST,
+    publicUrl,
+    modelsDir: path.resolve(e.EARSHOT_MODELS_DIR),
+    asrModel: e.EARSHOT_ASR_MODEL,
+    sentimentModel: e.EARSHOT_SENTIMENT_MODEL,
+    logLevel: e.EARSHOT_LOG_LEVEL,
+    llmUrl: e.EARSHOT_LLM_URL ?? null,
+    llmModel: e.EARSHOT_LLM_MODEL ?? null,
+    trustedProxies: e.EARSHOT_TRUSTED_PROXIES,
+    allowInsecureHttp: e.EARSHOT_ALLOW_INSECURE_HTTP,
+    tlsCert: e.EARSHOT_TLS_CERT ?? null,
+    tlsKey: e.EARSHOT_TLS_KEY ?? null,
+    webhookAllowHosts: e.EARSHOT_WEBHOOK_ALLOW_HOSTS,
+    webhookCaFile: e.EARSHOT_WEBHOOK_CA_FILE ?? null,
+    webhookRetryScheduleS: schedule,
+    webhookDisableAfterS: e.EARSHOT_WEBHOOK_DISABLE_AFTER_S,
+    deliveryLogRetentionDays: e.EARSHOT_DELIVERY_LOG_RETENTION_DAYS,
+    audioUrlTtlS: e.EARSHOT_AUDIO_URL_TTL_S,
+    signingSecret: e.EARSHOT_SIGNING_SECRET ?? null,
+    jobPollMs: e.EARSHOT_JOB_POLL_MS,
+    outboxPollMs: e.EARSHOT_OUTBOX_POLL_MS,
+  });
+}

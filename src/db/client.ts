@@ -1,0 +1,47 @@
+/**
+ * @module db/client
+ * Opens the embedded SQLite database (Bun's built-in driver) in WAL mode behind Kysely, and
+ * applies the static migrations. SQLite-only details (pragmas) stay in this folder.
+ */
+import { Database as SqliteDatabase } from "bun:sqlite";
+import fs from "node:fs";
+import path from "node:path";
+import { Kysely, SqliteDialect } from "kysely";
+import { Migrator, type MigrationResultSet } from "kysely/migration";
+import { migrations } from "./migrations/index.ts";
+import type { Database } from "./schema.ts";
+
+export type Db = Kysely<Database>;
+
+/**
+ * Opens (creating when missing) the database file with WAL, foreign keys and a busy timeout.
+ * @param file absolute path of `earshot.db`; its folder is created
+ * @returns a Kysely instance; call `db.destroy()` to close it
+ */
+export function openDatabase(file: string): Db {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SqliteDatabase(file, { create: true, strict: false });
+  sqlite.exec("PRAGMA journal_mode = WAL");
+  sqlite.exec("PRAGMA synchronous = NORMAL");
+  sqlite.exec("PRAGMA foreign_keys = ON");
+  sqlite.exec("PRAGMA busy_timeout = 5000");
+  // Kysely's SqliteDialect speaks the better-sqlite3 API, which bun:sqlite statements provide.
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite as never }) });
+}
+
+/**
+ * Applies every pending migration of the static index, in name order.
+ * @throws Error naming the failed migration
+ */
+export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+  });
+  const result = await migrator.migrateToLatest();
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
+    throw new Error(`Migration ${failed} failed: ${String(result.error)}`);
+  }
+  return result;
+}

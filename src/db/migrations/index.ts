@@ -1,0 +1,11 @@
+/**
+ * @module db/migrations
+ * Static migration index: imported, not read from disk, so migrations survive `bun build --compile`.
+ * Add new migrations at the end with a later timestamp; never edit a shipped one.
+ */
+import type { Migration } from "kysely/migration";
+import * as initial from "./2026-11-21T0000-initial.ts";
+
+export const migrations: Record<string, Migration> = {
+  "2026-11-21T0000-initial": initial,
+};

@@ -1,0 +1,206 @@
+/**
+ * @module db/schema
+ * Kysely table types. Column names stay inside repositories; services map rows to API objects.
+ * JSON columns are stored as TEXT and parsed by the repositories. Timestamps are TEXT in the
+ * API's format (`YYYY-MM-DDTHH:MM:SS.ffffffZ`), so they sort lexically.
+ */
+import type { Generated } from "kysely";
+
+export interface WorkspaceTable {
+  uuid: string;
+  name: string;
+  slug: string;
+  plan: "free" | "pro" | "enterprise";
+  /** Dedicated origin (e.g. `https://feedback.acme.lan`) or null for `{public_url}/w/{slug}`. */
+  host: string | null;
+  links_limit: number | null;
+  requests_per_minute: number | null;
+  keys_created: Generated<number>;
+  date_created: string;
+}
+
+export interface ApiTokenTable {
+  uuid: string;
+  workspace_uuid: string;
+  name: string;
+  key_hash: string;
+  masked_key: string;
+  /** Space-separated scope names. */
+  scopes: string;
+  date_created: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface ApiCallCounterTable {
+  workspace_uuid: string;
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  calls: number;
+}
+
+export interface LinkTable {
+  uuid: string;
+  workspace_uuid: string;
+  name: string;
+  slug: string;
+  status: "active" | "paused";
+  settings: string;
+  date_created: string;
+  date_updated: string;
+}
+
+export interface QuestionTable {
+  uuid: string;
+  link_uuid: string;
+  position: number;
+  order: number;
+  prompt: string;
+  type: string;
+  field_key: string;
+  required: number;
+  configuration: string;
+  condition: string;
+  enable_dynamic_probing: number;
+  fallback_to_text: number;
+  evaluator_config: string;
+  date_created: string;
+  date_updated: string;
+}
+
+export interface ResponseTable {
+  uuid: string;
+  workspace_uuid: string;
+  /** Kept after the link is deleted (no foreign key): responses outlive their link. */
+  link_uuid: string;
+  session_id: string;
+  status: "started" | "completed";
+  respondent_email: string | null;
+  date_created: string;
+  date_updated: string;
+  submitted_at: string | null;
+  /** Set once response.submitted has been queued (after the voice answers are processed). */
+  submitted_event_at: string | null;
+}
+
+export interface AnswerTable {
+  uuid: string;
+  response_uuid: string;
+  question_uuid: string;
+  field_key: string;
+  response_type: string;
+  question_text: string;
+  position: number;
+  /** JSON of the typed value. */
+  value: string;
+  text: string | null;
+  audio_blob: string | null;
+  audio_mime: string | null;
+  file_blob: string | null;
+  /** JSON `{name, size, content_type}` or null. */
+  file_meta: string | null;
+  transcription: string | null;
+  transcription_status: "pending" | "processing" | "completed" | "failed" | "not_applicable";
+  transcription_error: string | null;
+  duration: number | null;
+  /** JSON of ai_insights or null. */
+  ai_insights: string | null;
+  analysis_engine: string | null;
+  follow_ups: string;
+  custom_fields: string;
+  date_created: string;
+  date_updated: string;
+}
+
+export interface JobTable {
+  id: Generated<number>;
+  kind: "transcribe" | "analyse";
+  /** JSON payload, e.g. `{"answer_uuid": "..."}`. */
+  payload: string;
+  state: "queued" | "running" | "done" | "failed";
+  priority: Generated<number>;
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  run_at: string;
+  lease_until: string | null;
+  last_error: string | null;
+  date_created: string;
+  date_updated: string;
+}
+
+export interface WebhookTable {
+  uuid: string;
+  workspace_uuid: string;
+  /** When set, only events of this link are delivered (`on_finished.webhook_url`). */
+  link_uuid: string | null;
+  url: string;
+  /** Space-separated event names. */
+  events: string;
+  enabled: number;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  disabled_reason: string | null;
+  failing_since: string | null;
+  last_delivery_at: string | null;
+  last_delivery_status: number | null;
+  date_created: string;
+  date_updated: string;
+}
+
+export interface OutboxEventTable {
+  /** The `webhook-id` (`msg_…`), stable across attempts. */
+  uuid: string;
+  workspace_uuid: string;
+  type: string;
+  payload: string;
+  date_created: string;
+}
+
+export interface WebhookDeliveryTable {
+  uuid: string;
+  event_uuid: string;
+  webhook_uuid: string;
+  state: "pending" | "delivering" | "succeeded" | "failed";
+  attempts: Generated<number>;
+  next_attempt_at: string | null;
+  lease_until: string | null;
+  last_status_code: number | null;
+  last_response_excerpt: string | null;
+  last_duration_ms: number | null;
+  last_error: string | null;
+  date_created: string;
+  date_updated: string;
+}
+
+export interface WebhookAttemptTable {
+  uuid: string;
+  delivery_uuid: string;
+  attempt: number;
+  status_code: number | null;
+  response_excerpt: string | null;
+  duration_ms: number;
+  error: string | null;
+  date_created: string;
+}
+
+export interface SettingTable {
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  workspaces: WorkspaceTable;
+  api_tokens: ApiTokenTable;
+  api_call_counters: ApiCallCounterTable;
+  links: LinkTable;
+  questions: QuestionTable;
+  responses: ResponseTable;
+  answers: AnswerTable;
+  jobs: JobTable;
+  webhooks: WebhookTable;
+  outbox_events: OutboxEventTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_attempts: WebhookAttemptTable;
+  settings: SettingTable;
+}

@@ -1,0 +1,72 @@
+/**
+ * @module errors
+ * The one error type of the services, and its codes. `http/errors.ts` turns an AppError into
+ * RFC 9457 problem+json (DESIGN §4); that is the only place that picks an HTTP status.
+ */
+
+/** Every machine-readable error code, with its HTTP status. */
+export const ERROR_CODES = {
+  /** Link `name` missing or blank (spec: Errors). */
+  NAME_REQUIRED: 400,
+  /** Link `slug` already used in the workspace (spec: Errors). */
+  SLUG_CONFLICT: 400,
+  /** A field failed validation; `errors` lists JSON pointers. */
+  VALIDATION_ERROR: 400,
+  /** The body is not parseable JSON. */
+  INVALID_JSON: 400,
+  /** Missing, malformed, unknown or revoked API key. */
+  UNAUTHENTICATED: 401,
+  /** The key lacks the scope the operation needs; the detail names it. */
+  INSUFFICIENT_SCOPE: 403,
+  /** The workspace's plan allows no more links (spec: Errors). */
+  LINK_LIMIT_REACHED: 403,
+  /** An API key was sent over plain HTTP from a non-loopback peer (DESIGN §4). */
+  HTTPS_REQUIRED: 403,
+  /** No such resource in the key's workspace (also malformed UUIDs and foreign resources). */
+  NOT_FOUND: 404,
+  /** `page` is past the last page. */
+  INVALID_PAGE: 404,
+  /** The path exists but not with this method. */
+  METHOD_NOT_ALLOWED: 405,
+  /** The link is paused and accepts no responses. */
+  LINK_PAUSED: 409,
+  /** The respondent's session was already submitted. */
+  ALREADY_SUBMITTED: 409,
+  /** The body is larger than the endpoint accepts. */
+  PAYLOAD_TOO_LARGE: 413,
+  /** The body's media type is not accepted here. */
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  /** The key's per-minute request budget is spent; see `Retry-After`. */
+  RATE_LIMITED: 429,
+  /** Anything unexpected; details are logged, never returned. */
+  INTERNAL: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** One validation problem: a JSON pointer into the request and a message. */
+export type FieldError = { pointer: string; message: string };
+
+/** A failure the client can act on, carrying its code (and for validation, field errors). */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly errors: FieldError[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(code: ErrorCode, detail: string, opts: { errors?: FieldError[]; headers?: Record<string, string> } = {}) {
+    super(detail);
+    this.name = "AppError";
+    this.code = code;
+    this.errors = opts.errors;
+    this.headers = opts.headers;
+  }
+
+  get status(): number {
+    return ERROR_CODES[this.code];
+  }
+}
+
+/** Shorthand for the 404 that also covers foreign and malformed identifiers. */
+export function notFound(what: string): AppError {
+  return new AppError("NOT_FOUND", `${what} not found.`);
+}
