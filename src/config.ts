@@ -42,6 +42,8 @@ const envSchema = z.object({
   EARSHOT_SIGNING_SECRET: z.string().optional(),
   EARSHOT_JOB_POLL_MS: z.coerce.number().int().positive().default(500),
   EARSHOT_OUTBOX_POLL_MS: z.coerce.number().int().positive().default(500),
+  /** Queue jobs but do not run them (an API-only node, or maintenance). */
+  EARSHOT_JOBS_PAUSED: booleanFlag,
 });
 
 export type Config = Readonly<{
@@ -73,6 +75,7 @@ export type Config = Readonly<{
   signingSecret: string | null;
   jobPollMs: number;
   outboxPollMs: number;
+  jobsPaused: boolean;
 }>;
 
 /** DESIGN §8: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
@@ -131,5 +134,6 @@ export function loadConfig(
     signingSecret: e.EARSHOT_SIGNING_SECRET ?? null,
     jobPollMs: e.EARSHOT_JOB_POLL_MS,
     outboxPollMs: e.EARSHOT_OUTBOX_POLL_MS,
+    jobsPaused: e.EARSHOT_JOBS_PAUSED,
   });
 }

@@ -106,6 +106,8 @@ export interface AnswerTable {
   /** JSON of ai_insights or null. */
   ai_insights: string | null;
   analysis_engine: string | null;
+  /** Insights: `pending` until analysed, `not_applicable` for answers without free text. */
+  analysis_status: "pending" | "completed" | "failed" | "not_applicable";
   follow_ups: string;
   custom_fields: string;
   date_created: string;

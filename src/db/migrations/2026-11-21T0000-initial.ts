@@ -111,6 +111,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("duration", "real")
     .addColumn("ai_insights", "text")
     .addColumn("analysis_engine", "text")
+    .addColumn("analysis_status", "text", (c) => c.notNull().defaultTo("not_applicable"))
     .addColumn("follow_ups", "text", (c) => c.notNull())
     .addColumn("custom_fields", "text", (c) => c.notNull())
     .addColumn("date_created", "text", (c) => c.notNull())

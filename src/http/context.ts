@@ -1,0 +1,68 @@
+/**
+ * @module http/context
+ * What the HTTP layer is built from (the composition root fills it) and the `authed` wrapper
+ * that every API route uses: authenticate with a scope, run the handler, re-check revocation
+ * before responding, and carry the RateLimit-* headers on every outcome (DESIGN §4–§5).
+ */
+import type { Kysely } from "kysely";
+import type { Config } from "../config.ts";
+import type { Database } from "../db/schema.ts";
+import type { Logger } from "../logger.ts";
+import type { BlobStore } from "../blobs/store.ts";
+import { AppError } from "../errors.ts";
+import type { AuthContext, Authenticator } from "../auth/authenticate.ts";
+import type { Scope } from "../auth/keys.ts";
+
+export type WebAsset = { body: Uint8Array | string; contentType: string };
+
+/** Everything the routes need; no globals. */
+export type AppDeps = {
+  config: Config;
+  db: Kysely<Database>;
+  log: Logger;
+  blobs: BlobStore;
+  auth: Authenticator;
+  /** HMAC key for signed audio URLs. */
+  signingSecret: string;
+  webAssets: Map<string, WebAsset>;
+  nudgeJobs: () => void;
+  nudgeOutbox: () => void;
+};
+
+/** The parts of an Elysia context that routes read. */
+export type RouteCtx = {
+  request: Request;
+  params: Record<string, string>;
+  query: Record<string, string | undefined>;
+  body: unknown;
+  server: { requestIP(r: Request): { address: string } | null } | null;
+  set: { status?: number | string; headers: Record<string, string | number> };
+};
+type Ctx = RouteCtx;
+
+/** Peer address of the request (null inside `app.handle` tests). */
+export function peerOf(ctx: Pick<Ctx, "request" | "server">): string | null {
+  return ctx.server?.requestIP(ctx.request)?.address ?? null;
+}
+
+/**
+ * Wraps an API handler with authentication for `scope`.
+ * @returns an Elysia handler; errors keep the RateLimit-* headers
+ */
+export function authed<R>(deps: AppDeps, scope: Scope | null, handler: (ctx: RouteCtx, auth: AuthContext) => Promise<R> | R) {
+  // Elysia's inferred context types are wider than RouteCtx; the wrapper accepts any context.
+  return async (ctx: any): Promise<R> => {
+    const auth = await deps.auth.authenticate(ctx.request, peerOf(ctx), scope);
+    Object.assign(ctx.set.headers, auth.rateHeaders);
+    try {
+      const result = await handler(ctx, auth);
+      await deps.auth.assertActive(deps.db, auth);
+      return result;
+    } catch (err) {
+      if (err instanceof AppError && !err.headers) {
+        throw new AppError(err.code, err.message, { errors: err.errors, headers: auth.rateHeaders });
+      }
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * @module http/problem
+ * RFC 9457 problem details: the only place that turns errors into HTTP statuses (DESIGN §4).
+ * Unknown errors are logged with their stack and answered `INTERNAL` without details.
+ */
+import { AppError, ERROR_CODES, type ErrorCode, type FieldError } from "../errors.ts";
+import type { Logger } from "../logger.ts";
+
+const TITLES: Record<ErrorCode, string> = {
+  NAME_REQUIRED: "Name required",
+  SLUG_CONFLICT: "Slug already in use",
+  VALIDATION_ERROR: "Validation failed",
+  INVALID_JSON: "Invalid JSON",
+  UNAUTHENTICATED: "Authentication required",
+  INSUFFICIENT_SCOPE: "Insufficient scope",
+  LINK_LIMIT_REACHED: "Link limit reached",
+  HTTPS_REQUIRED: "HTTPS required",
+  NOT_FOUND: "Not found",
+  INVALID_PAGE: "Invalid page",
+  METHOD_NOT_ALLOWED: "Method not allowed",
+  LINK_PAUSED: "Link paused",
+  ALREADY_SUBMITTED: "Already submitted",
+  PAYLOAD_TOO_LARGE: "Payload too large",
+  UNSUPPORTED_MEDIA_TYPE: "Unsupported media type",
+  RATE_LIMITED: "Rate limit exceeded",
+  INTERNAL: "Internal error",
+};
+
+/** The problem+json body. */
+export type Problem = {
+  type: string;
+  title: string;
+  status: number;
+  code: ErrorCode;
+  detail: string;
+  errors?: FieldError[];
+};
+
+/** Builds the problem+json body of an AppError. */
+export function toProblem(err: AppError): Problem {
+  const body: Problem = {
+    type: `https://earshot.dev/problems/${err.code.toLowerCase().replaceAll("_", "-")}`,
+    title: TITLES[err.code],
+    status: ERROR_CODES[err.code],
+    code: err.code,
+    detail: err.message,
+  };
+  if (err.errors) body.errors = err.errors;
+  return body;
+}
+
+/** A `Response` with `Content-Type: application/problem+json` and the error's extra headers. */
+export function problemResponse(err: AppError, extraHeaders: Record<string, string> = {}): Response {
+  const headers: Record<string, string> = {
+    "content-type": "application/problem+json",
+    ...extraHeaders,
+    ...(err.headers ?? {}),
+  };
+  if (err.code === "UNAUTHENTICATED") headers["www-authenticate"] = 'Bearer realm="earshot"';
+  return new Response(JSON.stringify(toProblem(err)), { status: err.status, headers });
+}
+
+/**
+ * Maps anything thrown by a handler (AppError, Elysia's parse/not-found errors, unknown) to a
+ * problem response. Unknown errors are logged with their stack; the client sees only `INTERNAL`.
+ */
+export function errorToResponse(error: unknown, elysiaCode: unknown, log: Logger): Response {
+  if (error instanceof AppError) return problemResponse(error);
+  switch (elysiaCode) {
+    case "PARSE":
+      return problemResponse(new AppError("INVALID_JSON", "The request body is not valid JSON."));
+    case "NOT_FOUND":
+      return problemResponse(new AppError("NOT_FOUND", "No such resource."));
+    case "INVALID_COOKIE_SIGNATURE":
+    case "VALIDATION":
+      return problemResponse(new AppError("VALIDATION_ERROR", "The request is not valid."));
+  }
+  const status = (error as { status?: unknown })?.status;
+  if (status === 413) return problemResponse(new AppError("PAYLOAD_TOO_LARGE", "The request body is too large."));
+  log.error("unhandled error", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  return problemResponse(new AppError("INTERNAL", "An unexpected error occurred. It has been logged."));
+}

@@ -1,0 +1,109 @@
+/**
+ * @module jobs/queue
+ * The durable job table (DESIGN §1): jobs are written in the same transaction as the change
+ * that causes them, claimed with a lease, retried with exponential backoff, and recovered after
+ * a crash (an expired lease makes a running job claimable again).
+ */
+import type { Kysely, Transaction } from "kysely";
+import { isoAfter, nowIso } from "../clock.ts";
+import type { Database, JobTable } from "../db/schema.ts";
+
+type Q = Kysely<Database> | Transaction<Database>;
+export type JobKind = JobTable["kind"];
+export type Job = { id: number; kind: JobKind; payload: Record<string, unknown>; attempts: number; maxAttempts: number };
+
+/** How long a claimed job stays ours before another claimer may take it. */
+export const JOB_LEASE_S = 15 * 60;
+const BACKOFF_BASE_S = 5;
+const BACKOFF_MAX_S = 3600;
+
+/**
+ * Queues a job; call with the transaction of the change that causes it.
+ * @param priority higher runs first (batch work is 0)
+ */
+export async function enqueueJob(db: Q, kind: JobKind, payload: Record<string, unknown>, priority = 0): Promise<void> {
+  const now = nowIso();
+  await db
+    .insertInto("jobs")
+    .values({ kind, payload: JSON.stringify(payload), state: "queued", priority, run_at: now, date_created: now, date_updated: now })
+    .execute();
+}
+
+/**
+ * Claims the most urgent due job (queued and due, or running with an expired lease), taking a
+ * lease of `leaseS` seconds and counting the attempt. Returns null when nothing is due.
+ */
+export async function claimJob(db: Kysely<Database>, leaseS = JOB_LEASE_S): Promise<Job | null> {
+  const now = nowIso();
+  const row = await db
+    .updateTable("jobs")
+    .set((eb) => ({ state: "running", lease_until: isoAfter(leaseS), attempts: eb("attempts", "+", 1), date_updated: now }))
+    .where(
+      "id",
+      "=",
+      db
+        .selectFrom("jobs")
+        .select("id")
+        .where((eb) =>
+          eb.or([
+            eb.and([eb("state", "=", "queued"), eb("run_at", "<=", now)]),
+            eb.and([eb("state", "=", "running"), eb("lease_until", "<", now)]),
+          ]),
+        )
+        .orderBy("priority", "desc")
+        .orderBy("run_at")
+        .orderBy("id")
+        .limit(1),
+    )
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) return null;
+  return { id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempts: row.attempts, maxAttempts: row.max_attempts };
+}
+
+/** Marks a job done. */
+export async function completeJob(db: Q, id: number): Promise<void> {
+  await db.updateTable("jobs").set({ state: "done", lease_until: null, last_error: null, date_updated: nowIso() }).where("id", "=", id).execute();
+}
+
+/**
+ * Records a failure: schedules a retry after 5 s · 4^(attempt−1) (at most 1 h), or marks the job
+ * failed when it is permanent or out of attempts.
+ * @returns true when the job will not run again
+ */
+export async function failJob(db: Q, job: Job, error: string, permanent: boolean): Promise<boolean> {
+  const final = permanent || job.attempts >= job.maxAttempts;
+  const delayS = Math.min(BACKOFF_MAX_S, BACKOFF_BASE_S * 4 ** (job.attempts - 1));
+  await db
+    .updateTable("jobs")
+    .set({
+      state: final ? "failed" : "queued",
+      run_at: final ? nowIso() : isoAfter(delayS),
+      lease_until: null,
+      last_error: error.slice(0, 2000),
+      date_updated: nowIso(),
+    })
+    .where("id", "=", job.id)
+    .execute();
+  return final;
+}
+
+/**
+ * Makes jobs left `running` by a previous process claimable at once (called at start-up: one
+ * process owns the queue, so nothing else can hold their leases).
+ * @returns how many jobs were recovered
+ */
+export async function recoverRunningJobs(db: Q): Promise<number> {
+  const r = await db.updateTable("jobs").set({ state: "queued", lease_until: null, date_updated: nowIso() }).where("state", "=", "running").executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/** Counts jobs by state (for health and tests). */
+export async function jobCounts(db: Q): Promise<Record<string, number>> {
+  const rows = await db
+    .selectFrom("jobs")
+    .select(["state", (eb) => eb.fn.countAll<number>().as("n")])
+    .groupBy("state")
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
+}

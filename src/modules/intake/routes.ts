@@ -1,0 +1,109 @@
+/**
+ * @module intake/routes
+ * The public intake surface (docs/intake.md): the page at `public_url`, its assets, and the
+ * session API the page calls. No API key; the session id is the respondent's credential.
+ */
+import { Elysia } from "elysia";
+import type { AppDeps, RouteCtx } from "../../http/context.ts";
+import { requireJsonBody } from "../../http/validation.ts";
+import { AppError } from "../../errors.ts";
+import { renderIntakePage, renderMessagePage } from "../../http/web-assets.ts";
+import { listWorkspaces } from "../workspaces/repository.ts";
+import * as service from "./service.ts";
+
+/** Largest accepted recording: 10 minutes of 48 kHz 16-bit WAV fits. */
+export const MAX_AUDIO_BYTES = 64 * 1024 * 1024;
+const AUDIO_TYPES: Record<string, string> = { webm: "audio/webm", ogg: "audio/ogg", wav: "audio/wav" };
+
+/** Recognises a recording by its first bytes (Bun guesses types from names, TOOLCHAIN.md). */
+export function sniffAudioMime(bytes: Uint8Array): string | null {
+  const ascii = (from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
+  if (bytes.length >= 4 && bytes[0] === 0x1a && bytes[1] === 0x45 && bytes[2] === 0xdf && bytes[3] === 0xa3) return AUDIO_TYPES.webm!;
+  if (bytes.length >= 4 && ascii(0, 4) === "OggS") return AUDIO_TYPES.ogg!;
+  if (bytes.length >= 12 && ascii(0, 4) === "RIFF" && ascii(8, 12) === "WAVE") return AUDIO_TYPES.wav!;
+  return null;
+}
+
+function html(body: string, status = 200): Response {
+  return new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
+}
+
+export function intakeRoutes(deps: AppDeps) {
+  const d: service.IntakeDeps = {
+    db: deps.db,
+    blobs: deps.blobs,
+    publicUrl: deps.config.publicUrl,
+    signingSecret: deps.signingSecret,
+    audioUrlTtlS: deps.config.audioUrlTtlS,
+    nudgeJobs: deps.nudgeJobs,
+    nudgeOutbox: deps.nudgeOutbox,
+  };
+  const link = (p: Record<string, string>) => service.findIntakeLink(deps.db, p.workspace_slug!, p.link_slug!);
+  const base = "/api/v1/intake/:workspace_slug/:link_slug";
+
+  async function page(wsSlug: string, linkSlug: string): Promise<Response> {
+    let l: service.IntakeLink;
+    try {
+      l = await service.findIntakeLink(deps.db, wsSlug, linkSlug);
+    } catch {
+      return html(renderMessagePage("Link not found", "This feedback link does not exist or was removed."), 404);
+    }
+    if (l.link.status !== "active") return html(renderMessagePage(l.link.name, "This link is not accepting responses right now."));
+    const pub = service.toPublicLink(l);
+    return html(renderIntakePage({ title: l.link.name, apiBase: `/api/v1/intake/${wsSlug}/${linkSlug}/`, link: pub, description: pub.settings.description }));
+  }
+
+  const app = new Elysia({ name: "intake" });
+  for (const [path, asset] of deps.webAssets) {
+    app.get(path, () => new Response(asset.body as BodyInit, { headers: { "content-type": asset.contentType, "cache-control": "public, max-age=300" } }));
+  }
+  return app
+    .get("/w/:workspace_slug/i/:link_slug", ({ params }) => page(params.workspace_slug, params.link_slug))
+    .get("/i/:link_slug", async ({ params, request }) => {
+      // A workspace's dedicated origin serves its links at the root (DESIGN §3).
+      const host = request.headers.get("host")?.toLowerCase();
+      const ws = (await listWorkspaces(deps.db)).find((w) => w.host && new URL(w.host).host.toLowerCase() === host);
+      if (!ws) return html(renderMessagePage("Link not found", "This feedback link does not exist or was removed."), 404);
+      return page(ws.slug, params.link_slug);
+    })
+    .get(`${base}/`, async ({ params }) => ({ link: service.toPublicLink(await link(params)) }))
+    .post(`${base}/sessions/`, async ({ params, set }) => {
+      const s = await service.startSession(d, await link(params));
+      set.status = 201;
+      return s;
+    })
+    .get(`${base}/sessions/:session_id/`, async ({ params }) => service.getSession(d, await link(params), params.session_id))
+    .put(`${base}/sessions/:session_id/answers/:question_uuid/`, async (ctx) => {
+      const { params, request, body } = ctx as unknown as RouteCtx;
+      const raw = requireJsonBody(request, body) as { value?: unknown };
+      if (typeof raw !== "object" || raw === null || !("value" in raw)) {
+        throw new AppError("VALIDATION_ERROR", "Send {\"value\": …}.", { errors: [{ pointer: "/value", message: "Required." }] });
+      }
+      return service.saveAnswer(d, await link(params), params.session_id!, params.question_uuid!, raw.value);
+    })
+    .post(
+      `${base}/sessions/:session_id/answers/:question_uuid/audio/`,
+      async ({ params, request, query }) => {
+        const declared = Number(request.headers.get("content-length") ?? "0");
+        if (declared > MAX_AUDIO_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", "Recordings may be at most 64 MiB.");
+        const bytes = new Uint8Array(await request.arrayBuffer());
+        if (bytes.length > MAX_AUDIO_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", "Recordings may be at most 64 MiB.");
+        if (bytes.length === 0) throw new AppError("VALIDATION_ERROR", "The recording is empty.");
+        const mime = sniffAudioMime(bytes);
+        if (!mime) throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send WebM/Opus, Ogg/Opus or WAV audio.");
+        const duration = query.duration !== undefined && /^\d+(\.\d+)?$/.test(query.duration) ? Number(query.duration) : null;
+        return service.saveAudio(d, await link(params), params.session_id, params.question_uuid, bytes, mime, duration);
+      },
+      { parse: "none" },
+    )
+    .post(`${base}/sessions/:session_id/answers/:question_uuid/file/`, async ({ params, request }) => {
+      if (!(request.headers.get("content-type") ?? "").startsWith("multipart/form-data")) {
+        throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the file as multipart/form-data with a part named file.");
+      }
+      const form = await request.formData();
+      const file = form.get("file");
+      if (!(file instanceof File)) throw new AppError("VALIDATION_ERROR", "The form has no part named file.", { errors: [{ pointer: "/file", message: "Required." }] });
+      return service.saveFile(d, await link(params), params.session_id, params.question_uuid, file);
+    }, { parse: "none" })
+    .post(`${base}/sessions/:session_id/submit/`, async ({ params }) => service.submitSession(d, await link(params), params.session_id));
+}

@@ -1,0 +1,334 @@
+/**
+ * @module intake/service
+ * The respondent's side (docs/intake.md; DESIGN §7, §9): sessions, answers saved as they are
+ * given, audio and file uploads, and submission — which enqueues the transcription jobs and
+ * webhook events in the same transaction that completes the response.
+ */
+import type { Kysely, Transaction } from "kysely";
+import { nowIso } from "../../clock.ts";
+import type { Database } from "../../db/schema.ts";
+import { AppError, notFound, type FieldError } from "../../errors.ts";
+import type { BlobStore } from "../../blobs/store.ts";
+import { enqueueJob } from "../../jobs/queue.ts";
+import { enqueueEvent } from "../../outbox/enqueue.ts";
+import * as linksRepo from "../links/repository.ts";
+import { isUuid } from "../links/service.ts";
+import type { Settings } from "../links/model.ts";
+import type { QuestionType } from "../links/question-model.ts";
+import * as responsesRepo from "../responses/repository.ts";
+import { toResponseRecords } from "../responses/service.ts";
+import { findWorkspaceBySlug, type WorkspaceRow } from "../workspaces/repository.ts";
+import { checkAnswerValue } from "./answer-values.ts";
+import { isVisible } from "./conditions.ts";
+
+export type IntakeDeps = {
+  db: Kysely<Database>;
+  blobs: BlobStore;
+  publicUrl: string;
+  signingSecret: string;
+  audioUrlTtlS: number;
+  /** Tells the job runner that work was queued. */
+  nudgeJobs: () => void;
+  /** Tells the webhook dispatcher that events were queued. */
+  nudgeOutbox: () => void;
+};
+
+export type IntakeLink = { ws: WorkspaceRow; link: linksRepo.LinkRow; questions: linksRepo.QuestionRow[] };
+
+const VOICE_TYPES = new Set<QuestionType>(["voice", "voice_text_fallback"]);
+const FREE_TEXT_TYPES = new Set<QuestionType>(["voice", "voice_text_fallback", "text"]);
+
+/**
+ * Finds a link by workspace and link slug.
+ * @throws AppError NOT_FOUND
+ */
+export async function findIntakeLink(db: Kysely<Database>, workspaceSlug: string, linkSlug: string): Promise<IntakeLink> {
+  const ws = await findWorkspaceBySlug(db, workspaceSlug);
+  const link = ws ? await linksRepo.findLinkBySlug(db, ws.uuid, linkSlug) : undefined;
+  if (!ws || !link) throw notFound("Link");
+  return { ws, link, questions: await linksRepo.questionsOf(db, [link.uuid]) };
+}
+
+/** The link as the page needs it (no internal fields). */
+export function toPublicLink(l: IntakeLink) {
+  return {
+    uuid: l.link.uuid,
+    name: l.link.name,
+    status: l.link.status,
+    settings: JSON.parse(l.link.settings) as Settings,
+    questions: l.questions.map((q) => ({
+      uuid: q.uuid,
+      prompt: q.prompt,
+      response_type: q.type,
+      field_key: q.field_key,
+      order: q.order,
+      required: q.required === 1,
+      configuration: JSON.parse(q.configuration) as Record<string, unknown>,
+      condition: JSON.parse(q.condition) as Record<string, unknown>,
+      enable_dynamic_probing: q.enable_dynamic_probing === 1,
+      fallback_to_text: q.fallback_to_text === 1,
+    })),
+  };
+}
+
+function answerState(a: responsesRepo.AnswerRow) {
+  return {
+    question_uuid: a.question_uuid,
+    field_key: a.field_key,
+    value: JSON.parse(a.value) as unknown,
+    text: a.text,
+    has_audio: a.audio_blob !== null,
+    duration: a.duration,
+    transcription_status: a.transcription_status,
+    transcription: a.transcription,
+    follow_ups: JSON.parse(a.follow_ups) as unknown[],
+  };
+}
+
+async function sessionView(db: Kysely<Database> | Transaction<Database>, r: responsesRepo.ResponseRow) {
+  const answers = await responsesRepo.answersOf(db, [r.uuid]);
+  return {
+    session_id: r.session_id,
+    response_uuid: r.uuid,
+    status: r.status,
+    answers: Object.fromEntries(answers.map((a) => [a.question_uuid, answerState(a)])),
+  };
+}
+
+async function eventData(trx: Transaction<Database>, deps: IntakeDeps, l: IntakeLink, responseUuid: string) {
+  const row = await responsesRepo.findResponseByUuid(trx, responseUuid);
+  const [record] = await toResponseRecords(trx, deps, [row!]);
+  return { workspace_uuid: l.ws.uuid, link: { uuid: l.link.uuid, name: l.link.name, slug: l.link.slug }, response: record };
+}
+
+/**
+ * Starts a respondent session (a `started` response) and queues `response.started`.
+ * @throws AppError LINK_PAUSED
+ */
+export async function startSession(deps: IntakeDeps, l: IntakeLink) {
+  if (l.link.status !== "active") throw new AppError("LINK_PAUSED", "This link is not accepting responses.");
+  const view = await deps.db.transaction().execute(async (trx) => {
+    const now = nowIso();
+    const row: responsesRepo.ResponseRow = {
+      uuid: crypto.randomUUID(),
+      workspace_uuid: l.ws.uuid,
+      link_uuid: l.link.uuid,
+      session_id: `ses_${crypto.randomUUID().replaceAll("-", "")}`,
+      status: "started",
+      respondent_email: null,
+      date_created: now,
+      date_updated: now,
+      submitted_at: null,
+      submitted_event_at: null,
+    };
+    await responsesRepo.insertResponse(trx, row);
+    await enqueueEvent(trx, { workspaceUuid: l.ws.uuid, linkUuid: l.link.uuid, type: "response.started", data: await eventData(trx, deps, l, row.uuid) });
+    return sessionView(trx, row);
+  });
+  deps.nudgeOutbox();
+  return view;
+}
+
+async function findSession(db: Kysely<Database> | Transaction<Database>, l: IntakeLink, sessionId: string) {
+  const r = await responsesRepo.findResponseBySession(db, sessionId);
+  if (!r || r.link_uuid !== l.link.uuid) throw notFound("Session");
+  return r;
+}
+
+/**
+ * The session's state, for resuming after a reload.
+ * @throws AppError NOT_FOUND
+ */
+export async function getSession(deps: IntakeDeps, l: IntakeLink, sessionId: string) {
+  return sessionView(deps.db, await findSession(deps.db, l, sessionId));
+}
+
+function findQuestion(l: IntakeLink, questionUuid: string) {
+  const q = isUuid(questionUuid) ? l.questions.find((x) => x.uuid === questionUuid) : undefined;
+  if (!q) throw notFound("Question");
+  return q;
+}
+
+async function openSession(trx: Transaction<Database>, l: IntakeLink, sessionId: string) {
+  if (l.link.status !== "active") throw new AppError("LINK_PAUSED", "This link is not accepting responses.");
+  const r = await findSession(trx, l, sessionId);
+  if (r.status === "completed") throw new AppError("ALREADY_SUBMITTED", "This response was already submitted.");
+  return r;
+}
+
+/** Inserts or updates the answer row of (response, question) with `patch`. */
+async function upsertAnswer(trx: Transaction<Database>, r: responsesRepo.ResponseRow, q: linksRepo.QuestionRow, patch: Partial<responsesRepo.AnswerRow>) {
+  const now = nowIso();
+  const existing = await responsesRepo.findAnswerOf(trx, r.uuid, q.uuid);
+  if (existing) {
+    await responsesRepo.updateAnswer(trx, existing.uuid, { ...patch, date_updated: now });
+    return { ...existing, ...patch };
+  }
+  const row: responsesRepo.AnswerRow = {
+    uuid: crypto.randomUUID(),
+    response_uuid: r.uuid,
+    question_uuid: q.uuid,
+    field_key: q.field_key,
+    response_type: q.type,
+    question_text: q.prompt,
+    position: q.order * 1000 + q.position,
+    value: "null",
+    text: null,
+    audio_blob: null,
+    audio_mime: null,
+    file_blob: null,
+    file_meta: null,
+    transcription: null,
+    transcription_status: "not_applicable",
+    transcription_error: null,
+    duration: null,
+    ai_insights: null,
+    analysis_engine: null,
+    analysis_status: "not_applicable",
+    follow_ups: "[]",
+    custom_fields: "{}",
+    date_created: now,
+    date_updated: now,
+    ...patch,
+  };
+  await responsesRepo.insertAnswer(trx, row);
+  return row;
+}
+
+/**
+ * Saves a typed answer (`PUT …/answers/{question_uuid}/`).
+ * @throws AppError NOT_FOUND, LINK_PAUSED, ALREADY_SUBMITTED, VALIDATION_ERROR
+ */
+export async function saveAnswer(deps: IntakeDeps, l: IntakeLink, sessionId: string, questionUuid: string, value: unknown) {
+  const q = findQuestion(l, questionUuid);
+  const checked = checkAnswerValue({ type: q.type as QuestionType, configuration: JSON.parse(q.configuration), field_key: q.field_key }, value);
+  return deps.db.transaction().execute(async (trx) => {
+    const r = await openSession(trx, l, sessionId);
+    const row = await upsertAnswer(trx, r, q, { value: JSON.stringify(checked.value), text: checked.text });
+    if (q.type === "email") await responsesRepo.updateResponse(trx, r.uuid, { respondent_email: checked.value as string | null, date_updated: nowIso() });
+    return answerState(row);
+  });
+}
+
+/**
+ * Stores a recording for a voice question (`POST …/audio/`); transcription is queued on submit.
+ * @param bytes the recording, already checked for size and format by the route
+ * @throws AppError NOT_FOUND, LINK_PAUSED, ALREADY_SUBMITTED, VALIDATION_ERROR (not a voice question)
+ */
+export async function saveAudio(deps: IntakeDeps, l: IntakeLink, sessionId: string, questionUuid: string, bytes: Uint8Array, mime: string, durationS: number | null) {
+  const q = findQuestion(l, questionUuid);
+  if (!VOICE_TYPES.has(q.type as QuestionType)) throw new AppError("VALIDATION_ERROR", "This question does not take a recording.");
+  const maxS = Number(JSON.parse(q.configuration).max_duration ?? 120);
+  const duration = durationS === null ? null : Math.min(durationS, maxS + 1);
+  const key = await deps.blobs.put("audio", bytes);
+  try {
+    return await deps.db.transaction().execute(async (trx) => {
+      const r = await openSession(trx, l, sessionId);
+      const previous = await responsesRepo.findAnswerOf(trx, r.uuid, q.uuid);
+      const row = await upsertAnswer(trx, r, q, { audio_blob: key, audio_mime: mime, duration, transcription_status: "pending", transcription: null, transcription_error: null });
+      if (previous?.audio_blob) await deps.blobs.delete(previous.audio_blob);
+      return answerState(row);
+    });
+  } catch (err) {
+    await deps.blobs.delete(key);
+    throw err;
+  }
+}
+
+/**
+ * Stores an uploaded file for a file_upload question (`POST …/file/`).
+ * @throws AppError NOT_FOUND, LINK_PAUSED, ALREADY_SUBMITTED, VALIDATION_ERROR, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE
+ */
+export async function saveFile(deps: IntakeDeps, l: IntakeLink, sessionId: string, questionUuid: string, file: File) {
+  const q = findQuestion(l, questionUuid);
+  if (q.type !== "file_upload") throw new AppError("VALIDATION_ERROR", "This question does not take a file.");
+  const config = JSON.parse(q.configuration) as { allowed_types?: string[]; max_size_mb?: number };
+  if (file.size > (config.max_size_mb ?? 10) * 1024 * 1024) throw new AppError("PAYLOAD_TOO_LARGE", `Files may be at most ${config.max_size_mb ?? 10} MB.`);
+  const allowed = config.allowed_types ?? [];
+  const ext = file.name.includes(".") ? `.${file.name.split(".").pop()!.toLowerCase()}` : "";
+  const type = file.type.split(";")[0]!.toLowerCase();
+  const accepted = !allowed.length || allowed.some((a) => {
+    const t = a.toLowerCase();
+    return t === ext || t === type || (t.endsWith("/*") && type.startsWith(t.slice(0, -1)));
+  });
+  if (!accepted) throw new AppError("UNSUPPORTED_MEDIA_TYPE", `Accepted file types: ${allowed.join(", ")}.`);
+  const key = await deps.blobs.put("files", new Uint8Array(await file.arrayBuffer()));
+  try {
+    return await deps.db.transaction().execute(async (trx) => {
+      const r = await openSession(trx, l, sessionId);
+      const previous = await responsesRepo.findAnswerOf(trx, r.uuid, q.uuid);
+      const meta = { name: file.name.slice(0, 255), size: file.size, content_type: type || "application/octet-stream" };
+      const row = await upsertAnswer(trx, r, q, { file_blob: key, file_meta: JSON.stringify(meta), value: JSON.stringify(meta.name), text: meta.name });
+      if (previous?.file_blob) await deps.blobs.delete(previous.file_blob);
+      return answerState(row);
+    });
+  } catch (err) {
+    await deps.blobs.delete(key);
+    throw err;
+  }
+}
+
+/**
+ * Completes the response: enforces `required` for visible questions, queues a transcription
+ * job per recording and an analysis job per free-text answer, and queues `response.submitted`
+ * at once when there is nothing to process — all in one transaction.
+ * @throws AppError NOT_FOUND, LINK_PAUSED, ALREADY_SUBMITTED, VALIDATION_ERROR (pointers `/answers/{field_key}`)
+ */
+export async function submitSession(deps: IntakeDeps, l: IntakeLink, sessionId: string) {
+  await deps.db.transaction().execute(async (trx) => {
+    const r = await openSession(trx, l, sessionId);
+    const answers = await responsesRepo.answersOf(trx, [r.uuid]);
+    const byQuestion = new Map(answers.map((a) => [a.question_uuid, a]));
+    const values = new Map<string, unknown>();
+    const errors: FieldError[] = [];
+    for (const q of l.questions) {
+      const a = byQuestion.get(q.uuid);
+      const visible = isVisible(JSON.parse(q.condition), values);
+      const answered = a !== undefined && (a.audio_blob !== null || a.file_blob !== null || (JSON.parse(a.value) !== null && JSON.parse(a.value) !== ""));
+      if (visible && answered) values.set(q.field_key, JSON.parse(a!.value));
+      if (visible && q.required === 1 && !answered) errors.push({ pointer: `/answers/${q.field_key}`, message: "This question requires an answer." });
+    }
+    if (errors.length) throw new AppError("VALIDATION_ERROR", "Some required questions are unanswered.", { errors });
+    const now = nowIso();
+    for (const a of answers) {
+      if (a.audio_blob && a.transcription_status !== "completed") {
+        await responsesRepo.updateAnswer(trx, a.uuid, { transcription_status: "pending", date_updated: now });
+        await enqueueJob(trx, "transcribe", { answer_uuid: a.uuid });
+      } else if (FREE_TEXT_TYPES.has(a.response_type as QuestionType) && a.text) {
+        await responsesRepo.updateAnswer(trx, a.uuid, { analysis_status: "pending", date_updated: now });
+        await enqueueJob(trx, "analyse", { answer_uuid: a.uuid });
+      }
+    }
+    await responsesRepo.updateResponse(trx, r.uuid, { status: "completed", submitted_at: now, date_updated: now });
+    await queueSubmittedEventIfReady(trx, deps, r.uuid);
+  });
+  deps.nudgeJobs();
+  deps.nudgeOutbox();
+  const settings = JSON.parse(l.link.settings) as Settings;
+  return { status: "completed" as const, thank_you_message: settings.thankYouMessage, redirect_url: settings.redirectUrl };
+}
+
+/**
+ * Queues `response.submitted` once a completed response has no answer left to transcribe or
+ * analyse (DESIGN §8), exactly once. Call inside the transaction that finished the last answer.
+ * @returns true when the event was queued now
+ */
+export async function queueSubmittedEventIfReady(trx: Transaction<Database>, deps: Pick<IntakeDeps, "publicUrl" | "signingSecret" | "audioUrlTtlS">, responseUuid: string): Promise<boolean> {
+  const r = await responsesRepo.findResponseByUuid(trx, responseUuid);
+  if (!r || r.status !== "completed" || r.submitted_event_at) return false;
+  if ((await responsesRepo.countUnprocessedAnswers(trx, responseUuid)) > 0) return false;
+  await responsesRepo.updateResponse(trx, responseUuid, { submitted_event_at: nowIso() });
+  const link = await linksRepo.findLink(trx, r.workspace_uuid, r.link_uuid);
+  const [record] = await toResponseRecords(trx, deps, [r]);
+  await enqueueEvent(trx, {
+    workspaceUuid: r.workspace_uuid,
+    linkUuid: r.link_uuid,
+    type: "response.submitted",
+    data: {
+      workspace_uuid: r.workspace_uuid,
+      link: link ? { uuid: link.uuid, name: link.name, slug: link.slug } : { uuid: r.link_uuid, name: null, slug: null },
+      response: { ...record, answers: record!.answers },
+    },
+  });
+  return true;
+}

@@ -1,0 +1,101 @@
+/**
+ * @module links/model
+ * zod schemas of links (spec: Feedback link, POST links/; DESIGN §6): create and PATCH bodies,
+ * settings with defaults, list query, and the returned link.
+ */
+import { z } from "zod";
+import { SLUG_PATTERN } from "../../slugs.ts";
+import { questionInputSchema, questionSchema } from "./question-model.ts";
+
+export const DEFAULT_THANK_YOU = "Thanks for your response!";
+
+const httpUrl = z
+  .string()
+  .max(2048)
+  .refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), "Must be an http(s) URL.");
+
+export const settingsInputSchema = z
+  .object({
+    description: z.string().max(5000).nullable().optional(),
+    thankYouMessage: z.string().max(5000).nullable().optional(),
+    redirectUrl: httpUrl.nullable().optional(),
+    tts_enabled: z.boolean().nullable().optional(),
+    live_transcription: z.boolean().nullable().optional(),
+  })
+  .strict();
+export type SettingsInput = z.output<typeof settingsInputSchema>;
+
+/** Settings as returned: always all five keys (DESIGN §6). */
+export const settingsSchema = z.object({
+  description: z.string().nullable(),
+  thankYouMessage: z.string(),
+  redirectUrl: z.string().nullable(),
+  tts_enabled: z.boolean(),
+  live_transcription: z.boolean(),
+});
+export type Settings = z.output<typeof settingsSchema>;
+
+/** Fills every settings key: given values over `base` over the defaults. */
+export function completeSettings(input: SettingsInput, base?: Settings): Settings {
+  const pick = <K extends keyof Settings>(k: K, fallback: Settings[K]): Settings[K] =>
+    (input[k] === undefined ? (base?.[k] ?? fallback) : (input[k] ?? fallback)) as Settings[K];
+  return {
+    description: pick("description", null),
+    thankYouMessage: pick("thankYouMessage", DEFAULT_THANK_YOU),
+    redirectUrl: pick("redirectUrl", null),
+    tts_enabled: pick("tts_enabled", false),
+    live_transcription: pick("live_transcription", false),
+  };
+}
+
+const nameSchema = z.string().trim().min(1).max(200);
+const slugSchema = z.string().max(64).regex(SLUG_PATTERN, "Use lowercase letters, digits and single hyphens.");
+
+export const createLinkSchema = z
+  .object({
+    name: nameSchema,
+    slug: slugSchema.optional(),
+    status: z.enum(["active", "paused"]).default("active"),
+    settings: settingsInputSchema.default({}),
+    questions: z.array(questionInputSchema).max(200).default([]),
+    on_finished: z
+      .object({
+        webhook_url: z.string().max(2048).optional(),
+        webhook_secret: z.string().min(1).max(500).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type CreateLinkInput = z.output<typeof createLinkSchema>;
+
+export const patchLinkSchema = z
+  .object({
+    name: nameSchema.optional(),
+    slug: slugSchema.optional(),
+    status: z.enum(["active", "paused"]).optional(),
+    settings: settingsInputSchema.optional(),
+    questions: z.array(questionInputSchema).max(200).optional(),
+  })
+  .strict();
+export type PatchLinkInput = z.output<typeof patchLinkSchema>;
+
+export const listLinksQuerySchema = z.object({
+  ordering: z.enum(["date_created", "-date_created", "name", "-name", "date_updated", "-date_updated"]).default("-date_created"),
+  status: z.enum(["active", "paused", "all"]).default("all"),
+  search: z.string().max(200).optional(),
+});
+
+export const linkSchema = z.object({
+  uuid: z.string().uuid(),
+  name: z.string(),
+  slug: z.string(),
+  status: z.enum(["active", "paused"]),
+  settings: settingsSchema,
+  questions: z.array(questionSchema),
+  response_count: z.number().int(),
+  public_url: z.string().url(),
+  date_created: z.string(),
+  date_updated: z.string(),
+});
+export type Link = z.output<typeof linkSchema>;

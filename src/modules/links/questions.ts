@@ -1,0 +1,82 @@
+/**
+ * @module links/questions
+ * Turns validated question inputs into stored questions (DESIGN §6): per-type configuration
+ * with defaults, `order` defaulting to the array index, generated unique `field_key`s, and
+ * conditions that may only test an earlier question. All problems are reported at once.
+ */
+import { AppError, type FieldError } from "../../errors.ts";
+import { issuesToFieldErrors } from "../../http/validation.ts";
+import { toFieldKey, uniqueVariant } from "../../slugs.ts";
+import { CONFIGURATION_SCHEMAS, type QuestionInput, type QuestionType } from "./question-model.ts";
+
+/** A question ready to store: every field resolved. */
+export type NormalizedQuestion = {
+  uuid: string | null;
+  position: number;
+  order: number;
+  prompt: string;
+  type: QuestionType;
+  field_key: string;
+  required: boolean;
+  configuration: Record<string, unknown>;
+  condition: Record<string, unknown>;
+  enable_dynamic_probing: boolean;
+  fallback_to_text: boolean;
+  evaluator_config: Record<string, unknown>;
+};
+
+/**
+ * Normalises a link's question list.
+ * @param inputs questions as parsed by `questionInputSchema`
+ * @param pointerBase JSON pointer of the list in the request (`/questions`)
+ * @returns questions sorted by `order`, ties by array position
+ * @throws AppError VALIDATION_ERROR with one pointer per problem
+ */
+export function normalizeQuestions(inputs: QuestionInput[], pointerBase = "/questions"): NormalizedQuestion[] {
+  const errors: FieldError[] = [];
+  const given = new Set<string>();
+  inputs.forEach((q, i) => {
+    if (!q.field_key) return;
+    if (given.has(q.field_key)) errors.push({ pointer: `${pointerBase}/${i}/field_key`, message: "field_key must be unique within the link." });
+    given.add(q.field_key);
+  });
+  const taken = new Set(given);
+  const out: NormalizedQuestion[] = inputs.map((q, i) => {
+    const parsed = CONFIGURATION_SCHEMAS[q.type].safeParse(q.configuration);
+    if (!parsed.success) errors.push(...issuesToFieldErrors(parsed.error.issues, [...pointerBase.split("/").slice(1), i, "configuration"]));
+    let fieldKey = q.field_key;
+    if (!fieldKey) {
+      fieldKey = uniqueVariant(toFieldKey(q.prompt), taken, "_");
+      taken.add(fieldKey);
+    }
+    return {
+      uuid: q.uuid ?? null,
+      position: i,
+      order: q.order ?? i,
+      prompt: q.prompt,
+      type: q.type,
+      field_key: fieldKey,
+      required: q.required,
+      configuration: parsed.success ? (parsed.data as Record<string, unknown>) : {},
+      condition: q.condition as Record<string, unknown>,
+      enable_dynamic_probing: q.enable_dynamic_probing,
+      fallback_to_text: q.fallback_to_text,
+      evaluator_config: q.evaluator_config as Record<string, unknown>,
+    };
+  });
+  const orderOf = new Map(out.map((q) => [q.field_key, q.order]));
+  out.forEach((q, i) => {
+    const field = q.condition.field as string | undefined;
+    if (field === undefined) return;
+    const target = orderOf.get(field);
+    if (target === undefined) {
+      errors.push({ pointer: `${pointerBase}/${i}/condition/field`, message: `No question has the field_key "${field}".` });
+    } else if (target >= q.order) {
+      errors.push({ pointer: `${pointerBase}/${i}/condition/field`, message: "A condition may only test a question with a lower order." });
+    }
+  });
+  if (errors.length) {
+    throw new AppError("VALIDATION_ERROR", `The questions are not valid: ${errors[0]!.pointer} ${errors[0]!.message}`, { errors });
+  }
+  return out.sort((a, b) => a.order - b.order || a.position - b.position);
+}

@@ -1,0 +1,99 @@
+/**
+ * @module links/repository
+ * Kysely queries for links and their questions.
+ */
+import type { Kysely, Transaction } from "kysely";
+import type { Database, LinkTable, QuestionTable } from "../../db/schema.ts";
+
+type Q = Kysely<Database> | Transaction<Database>;
+export type LinkRow = LinkTable;
+export type QuestionRow = QuestionTable;
+
+export function insertLink(db: Q, row: LinkRow) {
+  return db.insertInto("links").values(row).execute();
+}
+
+export function updateLink(db: Q, uuid: string, patch: Partial<Omit<LinkRow, "uuid" | "workspace_uuid">>) {
+  return db.updateTable("links").set(patch).where("uuid", "=", uuid).execute();
+}
+
+export function deleteLink(db: Q, uuid: string) {
+  return db.deleteFrom("links").where("uuid", "=", uuid).execute();
+}
+
+export function findLink(db: Q, workspaceUuid: string, uuid: string): Promise<LinkRow | undefined> {
+  return db.selectFrom("links").selectAll().where("workspace_uuid", "=", workspaceUuid).where("uuid", "=", uuid).executeTakeFirst();
+}
+
+export function findLinkBySlug(db: Q, workspaceUuid: string, slug: string): Promise<LinkRow | undefined> {
+  return db.selectFrom("links").selectAll().where("workspace_uuid", "=", workspaceUuid).where("slug", "=", slug).executeTakeFirst();
+}
+
+export async function linkSlugsLike(db: Q, workspaceUuid: string, base: string): Promise<string[]> {
+  const rows = await db.selectFrom("links").select("slug").where("workspace_uuid", "=", workspaceUuid).where("slug", "like", `${base}%`).execute();
+  return rows.map((r) => r.slug);
+}
+
+export async function countLinks(db: Q, workspaceUuid: string): Promise<number> {
+  const r = await db
+    .selectFrom("links")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("workspace_uuid", "=", workspaceUuid)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export type LinkListFilter = {
+  status: "active" | "paused" | "all";
+  search?: string;
+  orderBy: "date_created" | "name" | "date_updated";
+  direction: "asc" | "desc";
+};
+
+function filtered(db: Q, workspaceUuid: string, f: LinkListFilter) {
+  let q = db.selectFrom("links").where("workspace_uuid", "=", workspaceUuid);
+  if (f.status !== "all") q = q.where("status", "=", f.status);
+  if (f.search) {
+    const pattern = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) => eb.or([eb("name", "like", eb.val(pattern)), eb("slug", "like", eb.val(pattern))]));
+  }
+  return q;
+}
+
+export async function listLinks(db: Q, workspaceUuid: string, f: LinkListFilter, limit: number, offset: number) {
+  const [rows, count] = await Promise.all([
+    filtered(db, workspaceUuid, f).selectAll().orderBy(f.orderBy, f.direction).orderBy("uuid").limit(limit).offset(offset).execute(),
+    filtered(db, workspaceUuid, f)
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow()
+      .then((r) => Number(r.n)),
+  ]);
+  return { rows, count };
+}
+
+export function insertQuestions(db: Q, rows: QuestionRow[]) {
+  if (!rows.length) return Promise.resolve();
+  return db.insertInto("questions").values(rows).execute();
+}
+
+export function deleteQuestionsOf(db: Q, linkUuid: string) {
+  return db.deleteFrom("questions").where("link_uuid", "=", linkUuid).execute();
+}
+
+export function questionsOf(db: Q, linkUuids: string[]): Promise<QuestionRow[]> {
+  if (!linkUuids.length) return Promise.resolve([]);
+  return db.selectFrom("questions").selectAll().where("link_uuid", "in", linkUuids).orderBy("order").orderBy("position").execute();
+}
+
+/** Completed responses per link. */
+export async function responseCounts(db: Q, linkUuids: string[]): Promise<Map<string, number>> {
+  if (!linkUuids.length) return new Map();
+  const rows = await db
+    .selectFrom("responses")
+    .select(["link_uuid", (eb) => eb.fn.countAll<number>().as("n")])
+    .where("link_uuid", "in", linkUuids)
+    .where("status", "=", "completed")
+    .groupBy("link_uuid")
+    .execute();
+  return new Map(rows.map((r) => [r.link_uuid, Number(r.n)]));
+}

@@ -1,0 +1,72 @@
+/**
+ * @module links/routes
+ * `links/` endpoints (spec: Endpoints; DESIGN §6). Thin: parse, call one service function.
+ */
+import { Elysia } from "elysia";
+import { authed, type AppDeps } from "../../http/context.ts";
+import { envelope, readPage } from "../../http/pagination.ts";
+import { parseWith, requireJsonBody } from "../../http/validation.ts";
+import { AppError } from "../../errors.ts";
+import { createLinkSchema, listLinksQuerySchema, patchLinkSchema } from "./model.ts";
+import * as service from "./service.ts";
+
+/** Maps a missing or blank name to NAME_REQUIRED before general validation (spec: Errors). */
+function assertName(body: unknown, required: boolean): void {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return;
+  const name = (body as Record<string, unknown>).name;
+  if ((name === undefined && required) || name === null || (typeof name === "string" && name.trim() === "")) {
+    throw new AppError("NAME_REQUIRED", "A link needs a name.", { errors: [{ pointer: "/name", message: "Name is required." }] });
+  }
+}
+
+export function linkRoutes(deps: AppDeps) {
+  const d = { db: deps.db, publicUrl: deps.config.publicUrl, auth: deps.auth };
+  return new Elysia({ name: "links" })
+    .post(
+      "/api/v1/links/",
+      authed(deps, "links:write", async ({ request, body, set }, auth) => {
+        const raw = requireJsonBody(request, body);
+        assertName(raw, true);
+        const link = await service.createLink(d, auth, parseWith(createLinkSchema, raw));
+        set.status = 201;
+        return link;
+      }),
+    )
+    .get(
+      "/api/v1/links/",
+      authed(deps, "links:read", async ({ request, query }, auth) => {
+        const page = readPage(query);
+        const q = parseWith(listLinksQuerySchema, query, "query");
+        const desc = q.ordering.startsWith("-");
+        const { count, results } = await service.listLinks(
+          d,
+          auth,
+          { status: q.status, search: q.search, orderBy: q.ordering.replace("-", "") as "date_created", direction: desc ? "desc" : "asc" },
+          page.pageSize,
+          page.offset,
+        );
+        return envelope(request.url, deps.config.publicUrl, page, count, results);
+      }),
+    )
+    .get(
+      "/api/v1/links/:link_uuid/",
+      authed(deps, "links:read", ({ params }, auth) =>
+        service.getLink(d, auth, params.link_uuid!),
+      ),
+    )
+    .patch(
+      "/api/v1/links/:link_uuid/",
+      authed(deps, "links:write", async ({ params, request, body }, auth) => {
+        const raw = requireJsonBody(request, body);
+        assertName(raw, false);
+        return service.patchLink(d, auth, params.link_uuid!, parseWith(patchLinkSchema, raw));
+      }),
+    )
+    .delete(
+      "/api/v1/links/:link_uuid/",
+      authed(deps, "links:write", async ({ params }, auth) => {
+        await service.deleteLink(d, auth, params.link_uuid!);
+        return { message: "Link deleted." };
+      }),
+    );
+}

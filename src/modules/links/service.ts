@@ -1,0 +1,196 @@
+/**
+ * @module links/service
+ * Links and their questions (spec: Feedback link, POST/GET/DELETE links/; DESIGN §6): create
+ * with plan quota and unique slug, retrieve, list, PATCH, delete (responses are kept).
+ */
+import type { Kysely, Transaction } from "kysely";
+import { nowIso } from "../../clock.ts";
+import type { Database } from "../../db/schema.ts";
+import { AppError, notFound } from "../../errors.ts";
+import { toSlug, uniqueVariant } from "../../slugs.ts";
+import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
+import { limitsFor } from "../workspaces/plans.ts";
+import { workspaceHost } from "../workspaces/service.ts";
+import { createLinkWebhook, deleteWebhooksOfLink } from "../webhooks/service.ts";
+import { completeSettings, type CreateLinkInput, type Link, type PatchLinkInput, type Settings } from "./model.ts";
+import { normalizeQuestions, type NormalizedQuestion } from "./questions.ts";
+import * as repo from "./repository.ts";
+
+type Q = Kysely<Database> | Transaction<Database>;
+export type LinkDeps = { db: Kysely<Database>; publicUrl: string; auth: Authenticator };
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True for a syntactically valid UUID (malformed ones answer 404, DESIGN §4). */
+export function isUuid(s: string): boolean {
+  return UUID_PATTERN.test(s);
+}
+
+function questionRows(linkUuid: string, questions: NormalizedQuestion[], existing: Map<string, repo.QuestionRow>, now: string): repo.QuestionRow[] {
+  return questions.map((q) => {
+    const kept = q.uuid ? existing.get(q.uuid) : undefined;
+    return {
+      uuid: kept?.uuid ?? crypto.randomUUID(),
+      link_uuid: linkUuid,
+      position: q.position,
+      order: q.order,
+      prompt: q.prompt,
+      type: q.type,
+      field_key: q.field_key,
+      required: q.required ? 1 : 0,
+      configuration: JSON.stringify(q.configuration),
+      condition: JSON.stringify(q.condition),
+      enable_dynamic_probing: q.enable_dynamic_probing ? 1 : 0,
+      fallback_to_text: q.fallback_to_text ? 1 : 0,
+      evaluator_config: JSON.stringify(q.evaluator_config),
+      date_created: kept?.date_created ?? now,
+      date_updated: now,
+    };
+  });
+}
+
+/** Maps stored rows to the API's link object. */
+export function toLink(publicUrl: string, ws: { slug: string; host: string | null }, row: repo.LinkRow, questions: repo.QuestionRow[], responseCount: number): Link {
+  return {
+    uuid: row.uuid,
+    name: row.name,
+    slug: row.slug,
+    status: row.status,
+    settings: JSON.parse(row.settings) as Settings,
+    questions: questions.map((q) => ({
+      uuid: q.uuid,
+      prompt: q.prompt,
+      response_type: q.type as Link["questions"][number]["response_type"],
+      field_key: q.field_key,
+      order: q.order,
+      required: q.required === 1,
+      configuration: JSON.parse(q.configuration),
+      condition: JSON.parse(q.condition),
+      enable_dynamic_probing: q.enable_dynamic_probing === 1,
+      fallback_to_text: q.fallback_to_text === 1,
+      evaluator_config: JSON.parse(q.evaluator_config),
+      date_created: q.date_created,
+      date_updated: q.date_updated,
+    })),
+    response_count: responseCount,
+    public_url: `${workspaceHost(publicUrl, ws)}/i/${row.slug}`,
+    date_created: row.date_created,
+    date_updated: row.date_updated,
+  };
+}
+
+async function loadLinks(db: Q, publicUrl: string, ws: { slug: string; host: string | null }, rows: repo.LinkRow[]): Promise<Link[]> {
+  const uuids = rows.map((r) => r.uuid);
+  const [questions, counts] = await Promise.all([repo.questionsOf(db, uuids), repo.responseCounts(db, uuids)]);
+  return rows.map((r) => toLink(publicUrl, ws, r, questions.filter((q) => q.link_uuid === r.uuid), counts.get(r.uuid) ?? 0));
+}
+
+async function resolveSlug(db: Q, workspaceUuid: string, name: string, slug: string | undefined, selfUuid?: string): Promise<string> {
+  if (slug !== undefined) {
+    const taken = await repo.findLinkBySlug(db, workspaceUuid, slug);
+    if (taken && taken.uuid !== selfUuid) throw new AppError("SLUG_CONFLICT", `The slug "${slug}" is already used in this workspace.`);
+    return slug;
+  }
+  const base = toSlug(name);
+  return uniqueVariant(base, await repo.linkSlugsLike(db, workspaceUuid, base), "-");
+}
+
+/**
+ * Creates a link with its questions (and its `on_finished` webhook) in one transaction.
+ * @throws AppError LINK_LIMIT_REACHED, SLUG_CONFLICT, VALIDATION_ERROR, UNAUTHENTICATED (revoked meanwhile)
+ */
+export async function createLink(deps: LinkDeps, auth: AuthContext, input: CreateLinkInput): Promise<Link> {
+  const questions = normalizeQuestions(input.questions);
+  const settings = completeSettings(input.settings);
+  const uuid = await deps.db.transaction().execute(async (trx) => {
+    const limit = limitsFor(auth.workspace).links;
+    if (limit !== null && (await repo.countLinks(trx, auth.workspaceUuid)) >= limit) {
+      throw new AppError("LINK_LIMIT_REACHED", `The ${auth.workspace.plan} plan allows ${limit} links.`);
+    }
+    const slug = await resolveSlug(trx, auth.workspaceUuid, input.name, input.slug);
+    const now = nowIso();
+    const uuid = crypto.randomUUID();
+    await repo.insertLink(trx, {
+      uuid,
+      workspace_uuid: auth.workspaceUuid,
+      name: input.name,
+      slug,
+      status: input.status,
+      settings: JSON.stringify(settings),
+      date_created: now,
+      date_updated: now,
+    });
+    await repo.insertQuestions(trx, questionRows(uuid, questions, new Map(), now));
+    if (input.on_finished?.webhook_url) {
+      await createLinkWebhook(trx, auth.workspaceUuid, uuid, input.on_finished.webhook_url, input.on_finished.webhook_secret);
+    }
+    await deps.auth.assertActive(trx, auth);
+    return uuid;
+  });
+  return getLink(deps, auth, uuid);
+}
+
+/**
+ * One link of the key's workspace.
+ * @throws AppError NOT_FOUND (also for malformed or foreign uuids)
+ */
+export async function getLink(deps: LinkDeps, auth: AuthContext, uuid: string): Promise<Link> {
+  const row = isUuid(uuid) ? await repo.findLink(deps.db, auth.workspaceUuid, uuid) : undefined;
+  if (!row) throw notFound("Link");
+  const [link] = await loadLinks(deps.db, deps.publicUrl, auth.workspace, [row]);
+  return link!;
+}
+
+/** One page of the workspace's links and the total count. */
+export async function listLinks(deps: LinkDeps, auth: AuthContext, filter: repo.LinkListFilter, limit: number, offset: number) {
+  const { rows, count } = await repo.listLinks(deps.db, auth.workspaceUuid, filter, limit, offset);
+  return { count, results: await loadLinks(deps.db, deps.publicUrl, auth.workspace, rows) };
+}
+
+/**
+ * Updates name, slug, status, settings (merged) and questions (the whole list; a question sent
+ * with its `uuid` keeps it) (DESIGN §6).
+ * @throws AppError NOT_FOUND, SLUG_CONFLICT, VALIDATION_ERROR, UNAUTHENTICATED
+ */
+export async function patchLink(deps: LinkDeps, auth: AuthContext, uuid: string, input: PatchLinkInput): Promise<Link> {
+  const questions = input.questions ? normalizeQuestions(input.questions) : null;
+  await deps.db.transaction().execute(async (trx) => {
+    const row = isUuid(uuid) ? await repo.findLink(trx, auth.workspaceUuid, uuid) : undefined;
+    if (!row) throw notFound("Link");
+    const now = nowIso();
+    const patch: Partial<repo.LinkRow> = { date_updated: now };
+    if (input.name !== undefined) patch.name = input.name;
+    if (input.slug !== undefined && input.slug !== row.slug) patch.slug = await resolveSlug(trx, auth.workspaceUuid, row.name, input.slug, uuid);
+    if (input.status !== undefined) patch.status = input.status;
+    if (input.settings !== undefined) patch.settings = JSON.stringify(completeSettings(input.settings, JSON.parse(row.settings)));
+    await repo.updateLink(trx, uuid, patch);
+    if (questions) {
+      const existing = new Map((await repo.questionsOf(trx, [uuid])).map((q) => [q.uuid, q]));
+      const unknown = questions.findIndex((q) => q.uuid !== null && !existing.has(q.uuid));
+      if (unknown >= 0) {
+        const pos = questions[unknown]!.position;
+        throw new AppError("VALIDATION_ERROR", "A question uuid does not belong to this link.", {
+          errors: [{ pointer: `/questions/${pos}/uuid`, message: "Unknown question uuid for this link." }],
+        });
+      }
+      await repo.deleteQuestionsOf(trx, uuid);
+      await repo.insertQuestions(trx, questionRows(uuid, questions, existing, now));
+    }
+    await deps.auth.assertActive(trx, auth);
+  });
+  return getLink(deps, auth, uuid);
+}
+
+/**
+ * Deletes a link and its questions; its responses stay reachable (spec: States and transitions).
+ * @throws AppError NOT_FOUND, UNAUTHENTICATED
+ */
+export async function deleteLink(deps: LinkDeps, auth: AuthContext, uuid: string): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    const row = isUuid(uuid) ? await repo.findLink(trx, auth.workspaceUuid, uuid) : undefined;
+    if (!row) throw notFound("Link");
+    await deleteWebhooksOfLink(trx, uuid);
+    await repo.deleteLink(trx, uuid);
+    await deps.auth.assertActive(trx, auth);
+  });
+}

@@ -1,0 +1,123 @@
+/**
+ * @module responses/processing
+ * Job handlers that turn answers into transcripts and insights (DESIGN §7, §9): `transcribe`
+ * (recording → Whisper text and duration) and `analyse` (text → ai_insights). Each result is
+ * written in one transaction with the `response.submitted` event it may complete.
+ */
+import type { Kysely } from "kysely";
+import { nowIso } from "../../clock.ts";
+import type { Database } from "../../db/schema.ts";
+import type { BlobStore } from "../../blobs/store.ts";
+import { enqueueJob, type Job } from "../../jobs/queue.ts";
+import { PermanentJobError } from "../../jobs/runner.ts";
+import * as linksRepo from "../links/repository.ts";
+import { queueSubmittedEventIfReady } from "../intake/service.ts";
+import * as repo from "./repository.ts";
+
+/** What processing needs from the inference worker. */
+export interface AnswerInference {
+  /** @throws Error whose `name` is "AudioDecodeError" for recordings that can never be decoded */
+  transcribe(audio: Uint8Array, opts?: { priority?: "live" | "batch" }): Promise<{ text: string; durationS: number }>;
+  analyse?(
+    text: string,
+    opts: { evaluatorConfig?: Record<string, unknown>; enableDynamicProbing?: boolean; prompt?: string },
+  ): Promise<{ ai_insights: Record<string, unknown>; custom_fields: Record<string, unknown>; engine: unknown }>;
+}
+
+export type ProcessingDeps = {
+  db: Kysely<Database>;
+  blobs: BlobStore;
+  inference: AnswerInference;
+  publicUrl: string;
+  signingSecret: string;
+  audioUrlTtlS: number;
+  nudgeJobs: () => void;
+  nudgeOutbox: () => void;
+};
+
+function answerUuidOf(job: Job): string {
+  const uuid = job.payload.answer_uuid;
+  if (typeof uuid !== "string") throw new PermanentJobError("Job payload has no answer_uuid.");
+  return uuid;
+}
+
+/** Handles a `transcribe` job: decode + Whisper in the worker, then queue analysis. */
+export async function transcribeAnswer(deps: ProcessingDeps, job: Job): Promise<void> {
+  const answer = await repo.findAnswer(deps.db, answerUuidOf(job));
+  if (!answer || !answer.audio_blob || answer.transcription_status === "completed") return; // erased or already done
+  await repo.updateAnswer(deps.db, answer.uuid, { transcription_status: "processing", date_updated: nowIso() });
+  const audio = await deps.blobs.get(answer.audio_blob);
+  if (!audio) throw new PermanentJobError("The recording is missing from the blob store.");
+  let result: { text: string; durationS: number };
+  try {
+    result = await deps.inference.transcribe(audio, { priority: "batch" });
+  } catch (err) {
+    const e = err as Error;
+    if (e?.name === "AudioDecodeError") throw new PermanentJobError(`The recording could not be decoded: ${e.message}`);
+    throw err;
+  }
+  const transcript = result.text.trim();
+  const analyse = transcript.length > 0 && deps.inference.analyse !== undefined;
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.updateAnswer(trx, answer.uuid, {
+      transcription: transcript,
+      transcription_status: "completed",
+      transcription_error: null,
+      text: answer.text ?? transcript,
+      duration: Math.round(result.durationS * 1000) / 1000,
+      analysis_status: analyse ? "pending" : "not_applicable",
+      date_updated: nowIso(),
+    });
+    if (analyse) await enqueueJob(trx, "analyse", { answer_uuid: answer.uuid });
+    await queueSubmittedEventIfReady(trx, deps, answer.response_uuid);
+  });
+  deps.nudgeJobs();
+  deps.nudgeOutbox();
+}
+
+/** Handles an `analyse` job: ai_insights, clarity-driven follow-ups and custom fields. */
+export async function analyseAnswer(deps: ProcessingDeps, job: Job): Promise<void> {
+  const answer = await repo.findAnswer(deps.db, answerUuidOf(job));
+  if (!answer) return;
+  const text = (answer.transcription || answer.text || "").trim();
+  const response = await repo.findResponseByUuid(deps.db, answer.response_uuid);
+  const questions = response ? await linksRepo.questionsOf(deps.db, [response.link_uuid]) : [];
+  const q = questions.find((x) => x.uuid === answer.question_uuid);
+  const config = q ? (JSON.parse(q.configuration) as Record<string, unknown>) : {};
+  const wanted = config.enable_ai_evaluation !== false;
+  let patch: Partial<repo.AnswerRow> = { analysis_status: "not_applicable" };
+  if (text && wanted && deps.inference.analyse) {
+    const r = await deps.inference.analyse(text, {
+      evaluatorConfig: q ? JSON.parse(q.evaluator_config) : {},
+      enableDynamicProbing: q?.enable_dynamic_probing === 1,
+      prompt: q?.prompt ?? answer.question_text,
+    });
+    patch = {
+      ai_insights: JSON.stringify(r.ai_insights),
+      custom_fields: JSON.stringify(r.custom_fields ?? {}),
+      analysis_engine: JSON.stringify(r.engine),
+      analysis_status: "completed",
+    };
+  }
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.updateAnswer(trx, answer.uuid, { ...patch, date_updated: nowIso() });
+    await queueSubmittedEventIfReady(trx, deps, answer.response_uuid);
+  });
+  deps.nudgeOutbox();
+}
+
+/** After a job's final failure: mark its answer failed with the reason, and let the event go. */
+export async function giveUpOnAnswer(deps: ProcessingDeps, job: Job, error: string): Promise<void> {
+  const uuid = typeof job.payload.answer_uuid === "string" ? job.payload.answer_uuid : null;
+  const answer = uuid ? await repo.findAnswer(deps.db, uuid) : undefined;
+  if (!answer) return;
+  await deps.db.transaction().execute(async (trx) => {
+    if (job.kind === "transcribe") {
+      await repo.updateAnswer(trx, answer.uuid, { transcription_status: "failed", transcription_error: error.slice(0, 500), date_updated: nowIso() });
+    } else {
+      await repo.updateAnswer(trx, answer.uuid, { analysis_status: "failed", date_updated: nowIso() });
+    }
+    await queueSubmittedEventIfReady(trx, deps, answer.response_uuid);
+  });
+  deps.nudgeOutbox();
+}

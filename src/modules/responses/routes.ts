@@ -1,0 +1,75 @@
+/**
+ * @module responses/routes
+ * Response endpoints (spec: GET links/{uuid}/responses/; DESIGN §7): per link, workspace-wide,
+ * single, erasure, and the recordings behind `audio_url`.
+ */
+import { Elysia } from "elysia";
+import { authed, type AppDeps, type RouteCtx } from "../../http/context.ts";
+import { envelope, readPage } from "../../http/pagination.ts";
+import { parseWith } from "../../http/validation.ts";
+import { verifySignedPath } from "../../auth/signed-url.ts";
+import { notFound } from "../../errors.ts";
+import type { AuthContext } from "../../auth/authenticate.ts";
+import { listResponsesQuerySchema } from "./model.ts";
+import * as service from "./service.ts";
+import * as repo from "./repository.ts";
+
+export function responseRoutes(deps: AppDeps) {
+  const d: service.ResponseDeps = {
+    db: deps.db,
+    publicUrl: deps.config.publicUrl,
+    auth: deps.auth,
+    blobs: deps.blobs,
+    signingSecret: deps.signingSecret,
+    audioUrlTtlS: deps.config.audioUrlTtlS,
+  };
+  const list = (linkUuid: string | undefined, requireLink: boolean) => async ({ request, query }: RouteCtx, auth: AuthContext) => {
+    const page = readPage(query);
+    const q = parseWith(listResponsesQuerySchema, query, "query");
+    const desc = q.ordering.startsWith("-");
+    const { count, results } = await service.listResponses(
+      d,
+      auth,
+      { linkUuid: linkUuid ?? q.link, status: q.status, search: q.search, orderBy: q.ordering.replace("-", "") as "submitted_at", direction: desc ? "desc" : "asc" },
+      page.pageSize,
+      page.offset,
+      requireLink,
+    );
+    return envelope(request.url, deps.config.publicUrl, page, count, results);
+  };
+
+  return new Elysia({ name: "responses" })
+    .get("/api/v1/links/:link_uuid/responses/", (ctx) => authed(deps, "responses:read", (c, a) => list(c.params.link_uuid, true)(c, a))(ctx))
+    .get("/api/v1/links/:link_uuid/responses/:response_uuid/", authed(deps, "responses:read", ({ params }, auth) => service.getResponse(d, auth, params.response_uuid!, params.link_uuid)))
+    .get("/api/v1/responses/", authed(deps, "responses:read", (c, a) => list(undefined, false)(c, a)))
+    .get("/api/v1/responses/:response_uuid/", authed(deps, "responses:read", ({ params }, auth) => service.getResponse(d, auth, params.response_uuid!)))
+    .delete(
+      "/api/v1/responses/:response_uuid/",
+      authed(deps, "responses:write", async ({ params }, auth) => {
+        await service.deleteResponse(d, auth, params.response_uuid!);
+        return { message: "Response deleted." };
+      }),
+    )
+    .get("/api/v1/responses/:response_uuid/answers/:answer_uuid/audio/", async (ctx) => {
+      const { params, query, request } = ctx as unknown as RouteCtx;
+      const path = `/api/v1/responses/${params.response_uuid}/answers/${params.answer_uuid}/audio/`;
+      let workspaceUuid: string | null = null;
+      if (!request.headers.get("authorization") && verifySignedPath(deps.signingSecret, path, query.exp, query.sig)) {
+        const r = await repo.findResponseByUuid(deps.db, params.response_uuid!);
+        workspaceUuid = r?.workspace_uuid ?? null;
+      } else {
+        return authed(deps, "responses:read", (_c, auth) => streamAudio(auth.workspaceUuid))(ctx);
+      }
+      return streamAudio(workspaceUuid);
+
+      async function streamAudio(ws: string | null): Promise<Response> {
+        const r = ws ? await repo.findResponse(deps.db, ws, params.response_uuid!) : undefined;
+        const a = r ? await repo.findAnswer(deps.db, params.answer_uuid!) : undefined;
+        if (!r || !a || a.response_uuid !== r.uuid || !a.audio_blob) throw notFound("Recording");
+        const local = deps.blobs.localPath(a.audio_blob);
+        const body = local ? Bun.file(local) : await deps.blobs.get(a.audio_blob);
+        if (!body) throw notFound("Recording");
+        return new Response(body as BodyInit, { headers: { "content-type": a.audio_mime ?? "application/octet-stream", "cache-control": "private, max-age=300" } });
+      }
+    });
+}

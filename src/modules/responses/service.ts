@@ -1,0 +1,171 @@
+/**
+ * @module responses/service
+ * Response records (DESIGN §7): mapping stored rows to the API's response and answer objects,
+ * listing per link and workspace-wide, retrieval, and erasure.
+ */
+import type { Kysely, Transaction } from "kysely";
+import type { Database } from "../../db/schema.ts";
+import { notFound } from "../../errors.ts";
+import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
+import { signedPath } from "../../auth/signed-url.ts";
+import type { BlobStore } from "../../blobs/store.ts";
+import { isUuid } from "../links/service.ts";
+import * as linksRepo from "../links/repository.ts";
+import * as repo from "./repository.ts";
+
+type Q = Kysely<Database> | Transaction<Database>;
+export type ResponseDeps = {
+  db: Kysely<Database>;
+  publicUrl: string;
+  auth: Authenticator;
+  blobs: BlobStore;
+  signingSecret: string;
+  audioUrlTtlS: number;
+};
+
+/** The answer object (DESIGN §7). */
+export type AnswerRecord = {
+  uuid: string;
+  question_uuid: string;
+  field_key: string;
+  response_type: string;
+  question_text: string;
+  value: unknown;
+  text: string | null;
+  audio_url: string | null;
+  transcription: string | null;
+  transcription_status: string;
+  transcription_error: string | null;
+  duration: number | null;
+  ai_insights: Record<string, unknown> | null;
+  follow_ups: unknown[];
+  custom_fields: Record<string, unknown>;
+  rating_details?: { value: number | null; max_value: number; scale_type: string };
+  selected_card?: { card_id: string; label: string; media_url: string; media_type: string } | null;
+  file?: { name: string; size: number; content_type: string; url: string } | null;
+};
+
+/** The response record (spec: Response record; DESIGN §7). */
+export type ResponseRecord = {
+  uuid: string;
+  link_uuid: string;
+  session_id: string;
+  status: "started" | "completed";
+  respondent_email: string | null;
+  date_created: string;
+  submitted_at: string | null;
+  answers: AnswerRecord[];
+};
+
+/** Path of an answer's recording under the API (signed for Bearer-less access). */
+export function audioPath(responseUuid: string, answerUuid: string): string {
+  return `/api/v1/responses/${responseUuid}/answers/${answerUuid}/audio/`;
+}
+
+/** Path of an answer's uploaded file under the API. */
+export function filePath(responseUuid: string, answerUuid: string): string {
+  return `/api/v1/responses/${responseUuid}/answers/${answerUuid}/file/`;
+}
+
+type Mapper = Pick<ResponseDeps, "publicUrl" | "signingSecret" | "audioUrlTtlS">;
+
+/** Maps an answer row; `questionConfig` supplies rating and image card details when known. */
+export function toAnswerRecord(m: Mapper, a: repo.AnswerRow, questionConfig: Record<string, unknown> | undefined): AnswerRecord {
+  const value = JSON.parse(a.value) as unknown;
+  const rec: AnswerRecord = {
+    uuid: a.uuid,
+    question_uuid: a.question_uuid,
+    field_key: a.field_key,
+    response_type: a.response_type,
+    question_text: a.question_text,
+    value,
+    text: a.text,
+    audio_url: a.audio_blob ? m.publicUrl + signedPath(m.signingSecret, audioPath(a.response_uuid, a.uuid), m.audioUrlTtlS) : null,
+    transcription: a.transcription,
+    transcription_status: a.transcription_status,
+    transcription_error: a.transcription_error,
+    duration: a.duration,
+    ai_insights: a.ai_insights ? (JSON.parse(a.ai_insights) as Record<string, unknown>) : null,
+    follow_ups: JSON.parse(a.follow_ups) as unknown[],
+    custom_fields: JSON.parse(a.custom_fields) as Record<string, unknown>,
+  };
+  const config = questionConfig ?? {};
+  if (a.response_type === "rating") {
+    rec.rating_details = {
+      value: typeof value === "number" ? value : null,
+      max_value: Number(config.max_value ?? 5),
+      scale_type: String(config.scale_type ?? "stars"),
+    };
+  }
+  if (a.response_type === "image_choice") {
+    const cards = (config.cards ?? []) as { id: string; label: string; media_url: string; media_type?: string }[];
+    const card = cards.find((c) => c.id === value);
+    rec.selected_card = card
+      ? { card_id: card.id, label: card.label, media_url: card.media_url, media_type: card.media_type ?? "image" }
+      : typeof value === "string"
+        ? { card_id: value, label: a.text ?? value, media_url: "", media_type: "image" }
+        : null;
+  }
+  if (a.response_type === "file_upload") {
+    const meta = a.file_meta ? (JSON.parse(a.file_meta) as { name: string; size: number; content_type: string }) : null;
+    rec.file = meta && a.file_blob ? { ...meta, url: m.publicUrl + filePath(a.response_uuid, a.uuid) } : null;
+  }
+  return rec;
+}
+
+/** Loads answers (and question configurations, when the link still exists) for response rows. */
+export async function toResponseRecords(db: Q, m: Mapper, rows: repo.ResponseRow[]): Promise<ResponseRecord[]> {
+  const answers = await repo.answersOf(db, rows.map((r) => r.uuid));
+  const questions = await linksRepo.questionsOf(db, [...new Set(rows.map((r) => r.link_uuid))]);
+  const configOf = new Map(questions.map((q) => [q.uuid, JSON.parse(q.configuration) as Record<string, unknown>]));
+  return rows.map((r) => ({
+    uuid: r.uuid,
+    link_uuid: r.link_uuid,
+    session_id: r.session_id,
+    status: r.status,
+    respondent_email: r.respondent_email,
+    date_created: r.date_created,
+    submitted_at: r.submitted_at,
+    answers: answers.filter((a) => a.response_uuid === r.uuid).map((a) => toAnswerRecord(m, a, configOf.get(a.question_uuid))),
+  }));
+}
+
+/**
+ * One page of responses (of one link, or workspace-wide).
+ * @throws AppError NOT_FOUND when `filter.linkUuid` is not a link of the workspace
+ */
+export async function listResponses(deps: ResponseDeps, auth: AuthContext, filter: Omit<repo.ResponseFilter, "workspaceUuid">, limit: number, offset: number, requireLink: boolean) {
+  if (filter.linkUuid !== undefined && requireLink) {
+    const link = isUuid(filter.linkUuid) ? await linksRepo.findLink(deps.db, auth.workspaceUuid, filter.linkUuid) : undefined;
+    if (!link) throw notFound("Link");
+  }
+  const { rows, count } = await repo.listResponses(deps.db, { ...filter, workspaceUuid: auth.workspaceUuid }, limit, offset);
+  return { count, results: await toResponseRecords(deps.db, deps, rows) };
+}
+
+/**
+ * One response of the workspace (optionally checked to belong to `linkUuid`).
+ * @throws AppError NOT_FOUND
+ */
+export async function getResponse(deps: ResponseDeps, auth: AuthContext, uuid: string, linkUuid?: string): Promise<ResponseRecord> {
+  const row = isUuid(uuid) ? await repo.findResponse(deps.db, auth.workspaceUuid, uuid) : undefined;
+  if (!row || (linkUuid !== undefined && row.link_uuid !== linkUuid)) throw notFound("Response");
+  const [rec] = await toResponseRecords(deps.db, deps, [row]);
+  return rec!;
+}
+
+/**
+ * Erases a response: its answers, recordings and files (DESIGN §7).
+ * @throws AppError NOT_FOUND, UNAUTHENTICATED
+ */
+export async function deleteResponse(deps: ResponseDeps, auth: AuthContext, uuid: string): Promise<void> {
+  const blobs = await deps.db.transaction().execute(async (trx) => {
+    const row = isUuid(uuid) ? await repo.findResponse(trx, auth.workspaceUuid, uuid) : undefined;
+    if (!row) throw notFound("Response");
+    const answers = await repo.answersOf(trx, [uuid]);
+    await repo.deleteResponse(trx, uuid);
+    await deps.auth.assertActive(trx, auth);
+    return answers.flatMap((a) => [a.audio_blob, a.file_blob]).filter((k): k is string => k !== null);
+  });
+  await Promise.all(blobs.map((k) => deps.blobs.delete(k)));
+}

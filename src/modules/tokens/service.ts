@@ -1,0 +1,90 @@
+/**
+ * @module tokens/service
+ * API token lifecycle (spec: API tokens, Authentication; DESIGN §5): create (the plain key is
+ * returned once), list active tokens, revoke immediately.
+ */
+import type { Kysely, Transaction } from "kysely";
+import { nowIso } from "../../clock.ts";
+import type { Database } from "../../db/schema.ts";
+import { notFound } from "../../errors.ts";
+import { ALL_SCOPES, generateApiKey, hashApiKey, maskApiKey, type Scope } from "../../auth/keys.ts";
+import * as repo from "./repository.ts";
+import { incrementKeysCreated } from "../workspaces/repository.ts";
+
+type Q = Kysely<Database> | Transaction<Database>;
+
+/** The token record as returned by the API. */
+export type TokenRecord = {
+  uuid: string;
+  name: string;
+  masked_key: string;
+  scopes: string[];
+  date_created: string;
+  last_used_at: string | null;
+};
+
+export function toTokenRecord(row: repo.TokenRow): TokenRecord {
+  return {
+    uuid: row.uuid,
+    name: row.name,
+    masked_key: row.masked_key,
+    scopes: row.scopes.split(" ").filter(Boolean),
+    date_created: row.date_created,
+    last_used_at: row.last_used_at,
+  };
+}
+
+/**
+ * Creates a token in a workspace (call inside the caller's transaction when it is part of a
+ * larger change) and counts it in the workspace's `keys_created`.
+ * @returns the record plus `key`, the plain API key (never retrievable again)
+ */
+export async function createToken(
+  db: Q,
+  workspaceUuid: string,
+  input: { name: string; scopes?: readonly Scope[] },
+): Promise<TokenRecord & { key: string }> {
+  const key = generateApiKey();
+  const row: repo.TokenRow = {
+    uuid: crypto.randomUUID(),
+    workspace_uuid: workspaceUuid,
+    name: input.name,
+    key_hash: hashApiKey(key),
+    masked_key: maskApiKey(key),
+    scopes: [...new Set(input.scopes ?? ALL_SCOPES)].join(" "),
+    date_created: nowIso(),
+    last_used_at: null,
+    revoked_at: null,
+  };
+  await repo.insertToken(db, row);
+  await incrementKeysCreated(db, workspaceUuid);
+  return { ...toTokenRecord(row), key };
+}
+
+/** One page of the workspace's active tokens, newest first, and their total. */
+export async function listTokens(db: Q, workspaceUuid: string, limit: number, offset: number) {
+  const [rows, count] = await Promise.all([
+    repo.listActiveTokens(db, workspaceUuid, limit, offset),
+    repo.countActiveTokens(db, workspaceUuid),
+  ]);
+  return { count, results: rows.map(toTokenRecord) };
+}
+
+/**
+ * Revokes a token of the workspace; effective for every later check, including requests in flight.
+ * @throws AppError NOT_FOUND when no active token with that uuid is in the workspace
+ */
+export async function revokeToken(db: Kysely<Database>, workspaceUuid: string, uuid: string): Promise<void> {
+  const row = await repo.findToken(db, workspaceUuid, uuid);
+  if (!row || row.revoked_at) throw notFound("Token");
+  await repo.revokeToken(db, uuid, nowIso());
+}
+
+/**
+ * Revokes a token by uuid in any workspace (operator CLI).
+ * @returns false when there was no active token with that uuid
+ */
+export async function revokeTokenAnyWorkspace(db: Q, uuid: string): Promise<boolean> {
+  const r = await repo.revokeToken(db, uuid, nowIso());
+  return Number(r.numUpdatedRows) > 0;
+}

@@ -1,0 +1,19 @@
+/**
+ * @module workspaces/plans
+ * Plan limits (DESIGN §3): free = 10 links, 30 requests/min per key; pro = 100 links, 120/min;
+ * enterprise = unlimited links, 600/min by default. Both numbers are overridable per workspace.
+ */
+export const PLANS = ["free", "pro", "enterprise"] as const;
+export type Plan = (typeof PLANS)[number];
+
+const DEFAULTS: Record<Plan, { links: number | null; requestsPerMinute: number }> = {
+  free: { links: 10, requestsPerMinute: 30 },
+  pro: { links: 100, requestsPerMinute: 120 },
+  enterprise: { links: null, requestsPerMinute: 600 },
+};
+
+/** Effective limits: the workspace's overrides, else its plan's defaults (`links: null` = unlimited). */
+export function limitsFor(ws: { plan: Plan; links_limit: number | null; requests_per_minute: number | null }) {
+  const d = DEFAULTS[ws.plan];
+  return { links: ws.links_limit ?? d.links, requests_per_minute: ws.requests_per_minute ?? d.requestsPerMinute };
+}

@@ -1,0 +1,68 @@
+/**
+ * @module workspaces/repository
+ * Kysely queries for workspaces and their daily API call counters.
+ */
+import type { Kysely, Transaction } from "kysely";
+import type { Database, WorkspaceTable } from "../../db/schema.ts";
+
+type Q = Kysely<Database> | Transaction<Database>;
+export type WorkspaceRow = Omit<WorkspaceTable, "keys_created"> & { keys_created: number };
+
+export function insertWorkspace(db: Q, row: Omit<WorkspaceRow, "keys_created">) {
+  return db.insertInto("workspaces").values(row).execute();
+}
+
+export function findWorkspaceByUuid(db: Q, uuid: string): Promise<WorkspaceRow | undefined> {
+  return db.selectFrom("workspaces").selectAll().where("uuid", "=", uuid).executeTakeFirst();
+}
+
+export function findWorkspaceBySlug(db: Q, slug: string): Promise<WorkspaceRow | undefined> {
+  return db.selectFrom("workspaces").selectAll().where("slug", "=", slug).executeTakeFirst();
+}
+
+export function findWorkspaceByHost(db: Q, host: string): Promise<WorkspaceRow | undefined> {
+  return db.selectFrom("workspaces").selectAll().where("host", "=", host).executeTakeFirst();
+}
+
+export function listWorkspaces(db: Q): Promise<WorkspaceRow[]> {
+  return db.selectFrom("workspaces").selectAll().orderBy("date_created").execute();
+}
+
+export async function workspaceSlugsLike(db: Q, base: string): Promise<string[]> {
+  const rows = await db.selectFrom("workspaces").select("slug").where("slug", "like", `${base}%`).execute();
+  return rows.map((r) => r.slug);
+}
+
+export function countWorkspaces(db: Q): Promise<number> {
+  return db
+    .selectFrom("workspaces")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow()
+    .then((r) => Number(r.n));
+}
+
+export function incrementKeysCreated(db: Q, uuid: string) {
+  return db
+    .updateTable("workspaces")
+    .set((eb) => ({ keys_created: eb("keys_created", "+", 1) }))
+    .where("uuid", "=", uuid)
+    .execute();
+}
+
+export function addApiCall(db: Q, workspaceUuid: string, day: string) {
+  return db
+    .insertInto("api_call_counters")
+    .values({ workspace_uuid: workspaceUuid, day, calls: 1 })
+    .onConflict((oc) => oc.columns(["workspace_uuid", "day"]).doUpdateSet((eb) => ({ calls: eb("api_call_counters.calls", "+", 1) })))
+    .execute();
+}
+
+export async function apiCallsOn(db: Q, workspaceUuid: string, day: string): Promise<number> {
+  const row = await db
+    .selectFrom("api_call_counters")
+    .select("calls")
+    .where("workspace_uuid", "=", workspaceUuid)
+    .where("day", "=", day)
+    .executeTakeFirst();
+  return row?.calls ?? 0;
+}

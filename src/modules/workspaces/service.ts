@@ -1,0 +1,92 @@
+/**
+ * @module workspaces/service
+ * Workspaces (DESIGN §3): creation with a first API key, the `GET workspace/` view with limits
+ * and usage, and the host that builds `public_url`s.
+ */
+import type { Kysely } from "kysely";
+import { nowIso } from "../../clock.ts";
+import type { Database } from "../../db/schema.ts";
+import { AppError } from "../../errors.ts";
+import { SLUG_PATTERN, toSlug, uniqueVariant } from "../../slugs.ts";
+import { createToken } from "../tokens/service.ts";
+import { countActiveTokens } from "../tokens/repository.ts";
+import { countLinks } from "../links/repository.ts";
+import { limitsFor, type Plan } from "./plans.ts";
+import * as repo from "./repository.ts";
+
+/** What `earshot workspace create --json` prints (DESIGN §2). */
+export type CreatedWorkspace = { workspace_uuid: string; workspace_slug: string; api_key: string; token_uuid: string };
+
+/**
+ * Creates a workspace and its first API key (all scopes) in one transaction.
+ * @throws AppError VALIDATION_ERROR for a malformed slug, SLUG_CONFLICT for a taken one
+ */
+export async function createWorkspace(
+  db: Kysely<Database>,
+  input: { name: string; plan?: Plan; slug?: string; host?: string | null },
+): Promise<CreatedWorkspace> {
+  const name = input.name.trim();
+  if (!name) throw new AppError("NAME_REQUIRED", "A workspace needs a name.");
+  return db.transaction().execute(async (trx) => {
+    let slug: string;
+    if (input.slug !== undefined) {
+      if (!SLUG_PATTERN.test(input.slug) || input.slug.length > 64) {
+        throw new AppError("VALIDATION_ERROR", "The slug must be lowercase letters, digits and single hyphens (at most 64).", {
+          errors: [{ pointer: "/slug", message: "Invalid slug." }],
+        });
+      }
+      if (await repo.findWorkspaceBySlug(trx, input.slug)) throw new AppError("SLUG_CONFLICT", `The slug "${input.slug}" is taken.`);
+      slug = input.slug;
+    } else {
+      const base = toSlug(name, 64, "workspace");
+      slug = uniqueVariant(base, await repo.workspaceSlugsLike(trx, base), "-");
+    }
+    const uuid = crypto.randomUUID();
+    await repo.insertWorkspace(trx, {
+      uuid,
+      name,
+      slug,
+      plan: input.plan ?? "free",
+      host: input.host ?? null,
+      links_limit: null,
+      requests_per_minute: null,
+      date_created: nowIso(),
+    });
+    const token = await createToken(trx, uuid, { name: "Default key" });
+    return { workspace_uuid: uuid, workspace_slug: slug, api_key: token.key, token_uuid: token.uuid };
+  });
+}
+
+/** `{EARSHOT_PUBLIC_URL}/w/{slug}` unless the workspace has a dedicated origin (DESIGN §3). */
+export function workspaceHost(publicUrl: string, ws: { slug: string; host: string | null }): string {
+  return ws.host ? ws.host.replace(/\/+$/, "") : `${publicUrl}/w/${ws.slug}`;
+}
+
+/** Today's UTC day as `YYYY-MM-DD`, the key of the API call counters. */
+export function utcDay(): string {
+  return nowIso().slice(0, 10);
+}
+
+/**
+ * The `GET workspace/` record: identity, limits and usage (DESIGN §3; spec: Authentication 7).
+ * @throws AppError NOT_FOUND when the workspace no longer exists
+ */
+export async function getWorkspaceView(db: Kysely<Database>, publicUrl: string, uuid: string) {
+  const ws = await repo.findWorkspaceByUuid(db, uuid);
+  if (!ws) throw new AppError("NOT_FOUND", "Workspace not found.");
+  const [links, calls, active] = await Promise.all([
+    countLinks(db, uuid),
+    repo.apiCallsOn(db, uuid, utcDay()),
+    countActiveTokens(db, uuid),
+  ]);
+  return {
+    uuid: ws.uuid,
+    name: ws.name,
+    slug: ws.slug,
+    plan: ws.plan,
+    host: workspaceHost(publicUrl, ws),
+    limits: limitsFor(ws),
+    usage: { links, api_calls_today: calls, keys_created: ws.keys_created, keys_active: active },
+    date_created: ws.date_created,
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * @module server
+ * Composition root of `earshot serve` (STYLE: config → db → migrate → worker → job runner →
+ * listen; graceful stop). Also creates the default workspace on first start and prints its key.
+ */
+import { randomBytes } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { Config } from "./config.ts";
+import { migrateToLatest, openDatabase } from "./db/client.ts";
+import type { Database } from "./db/schema.ts";
+import { createLogger, type Logger } from "./logger.ts";
+import { createApp } from "./app.ts";
+import { createLocalBlobStore } from "./blobs/store.ts";
+import { createAuthenticator } from "./auth/authenticate.ts";
+import { createRateLimiter } from "./auth/rate-limit.ts";
+import { loadWebAssets } from "./http/web-assets.ts";
+import { createJobRunner } from "./jobs/runner.ts";
+import { createInferenceClient } from "./ai/inference-client.ts";
+import { analyseAnswer, giveUpOnAnswer, transcribeAnswer, type ProcessingDeps } from "./modules/responses/processing.ts";
+import { countWorkspaces } from "./modules/workspaces/repository.ts";
+import { createWorkspace } from "./modules/workspaces/service.ts";
+
+/**
+ * The HMAC key for signed URLs: `EARSHOT_SIGNING_SECRET`, else one generated on first start
+ * and kept in the database so URLs survive restarts.
+ */
+export async function loadSigningSecret(db: Kysely<Database>, config: Config): Promise<string> {
+  if (config.signingSecret) return config.signingSecret;
+  const row = await db.selectFrom("settings").select("value").where("key", "=", "signing_secret").executeTakeFirst();
+  if (row) return row.value;
+  const secret = randomBytes(32).toString("base64url");
+  await db.insertInto("settings").values({ key: "signing_secret", value: secret }).onConflict((oc) => oc.column("key").doNothing()).execute();
+  return (await db.selectFrom("settings").select("value").where("key", "=", "signing_secret").executeTakeFirstOrThrow()).value;
+}
+
+async function greetFirstStart(db: Kysely<Database>, config: Config, log: Logger): Promise<void> {
+  if ((await countWorkspaces(db)) > 0) return;
+  const ws = await createWorkspace(db, { name: "Default workspace", slug: "default" });
+  log.info("created the default workspace", { workspace_uuid: ws.workspace_uuid });
+  const api = `${config.publicUrl}/api/v1`;
+  process.stdout.write(
+    [
+      "",
+      "Earshot is set up. This API key is shown once; keep it somewhere safe:",
+      "",
+      `  ${ws.api_key}`,
+      "",
+      "Create a feedback link:",
+      "",
+      `  curl -s -X POST ${api}/links/ -H 'Authorization: Bearer ${ws.api_key}' -H 'Content-Type: application/json' \\`,
+      `    -d '{"name": "Product feedback", "questions": [{"prompt": "What should we improve?", "type": "voice"}, {"prompt": "How likely are you to recommend us?", "type": "rating", "configuration": {"scale_type": "nps"}}]}'`,
+      "",
+      "Open the link's public_url from the answer in a browser to respond.",
+      "",
+    ].join("\n"),
+  );
+}
+
+export type RunningServer = { url: string; stop(): Promise<void> };
+
+/**
+ * Starts everything and listens.
+ * @returns the server's URL and a `stop()` that drains the job runner and closes the worker and database
+ */
+export async function startServer(config: Config): Promise<RunningServer> {
+  const log = createLogger(config.logLevel);
+  const db = openDatabase(config.dbFile);
+  await migrateToLatest(db);
+  const signingSecret = await loadSigningSecret(db, config);
+  await greetFirstStart(db, config, log);
+  const blobs = createLocalBlobStore(config.blobsDir);
+  const inference = createInferenceClient({ modelsDir: config.modelsDir, asrModel: config.asrModel, sentimentModel: config.sentimentModel, llmUrl: config.llmUrl });
+  let nudgeJobs = () => {};
+  const nudgeOutbox = () => {};
+  const processing: ProcessingDeps = {
+    db,
+    blobs,
+    inference,
+    publicUrl: config.publicUrl,
+    signingSecret,
+    audioUrlTtlS: config.audioUrlTtlS,
+    nudgeJobs: () => nudgeJobs(),
+    nudgeOutbox,
+  };
+  const runner = createJobRunner({
+    db,
+    log,
+    pollMs: config.jobPollMs,
+    handlers: { transcribe: (job) => transcribeAnswer(processing, job), analyse: (job) => analyseAnswer(processing, job) },
+    onGiveUp: (job, error) => giveUpOnAnswer(processing, job, error),
+  });
+  nudgeJobs = () => runner.nudge();
+  const app = createApp({
+    config,
+    db,
+    log,
+    blobs,
+    auth: createAuthenticator(db, config, createRateLimiter()),
+    signingSecret,
+    webAssets: await loadWebAssets(),
+    nudgeJobs: () => runner.nudge(),
+    nudgeOutbox,
+  });
+  const tls = config.tlsCert && config.tlsKey ? { cert: Bun.file(config.tlsCert), key: Bun.file(config.tlsKey) } : undefined;
+  app.listen({ port: config.port, hostname: config.host, tls, maxRequestBodySize: 128 * 1024 * 1024 });
+  const server = app.server!;
+  if (!config.jobsPaused) await runner.start();
+  else log.warn("job processing is paused (EARSHOT_JOBS_PAUSED); jobs are queued but not run");
+  const url = `${tls ? "https" : "http"}://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
+  log.info("listening", { url, public_url: config.publicUrl, data_dir: config.dataDir });
+  let stopped = false;
+  return {
+    url,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await server.stop();
+      await runner.stop();
+      await inference.close();
+      await db.destroy();
+    },
+  };
+}
