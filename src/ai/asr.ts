@@ -1,0 +1,94 @@
+/**
+ * @module ai/asr
+ * Whisper through @huggingface/transformers, loaded only from the models directory (DESIGN §1:
+ * nothing is downloaded at run time). Meant to run inside the inference worker: the pipeline is
+ * built lazily, once, and kept; a failed load is forgotten so a later call can try again (e.g.
+ * after `earshot models fetch`).
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { AutomaticSpeechRecognitionPipeline } from "@huggingface/transformers";
+import { TARGET_SAMPLE_RATE_HZ } from "./audio.ts";
+
+/** Whisper sees 30 s at a time; longer audio is cut into overlapping windows. */
+const WHISPER_WINDOW_S = 30;
+const WINDOW_STRIDE_S = 5;
+
+/** A model file is not on disk. `path` is the missing file or folder. */
+export class ModelMissingError extends Error {
+  readonly path: string;
+
+  constructor(missingPath: string, what: string) {
+    super(`${what} not found at "${missingPath}". Run \`earshot models fetch\` to install the models.`);
+    this.name = "ModelMissingError";
+    this.path = missingPath;
+  }
+}
+
+/** Transcribes 16 kHz mono PCM (from `decodeAudio`); `loadMs` is the one-time pipeline load (0 afterwards). */
+export type Asr = {
+  transcribe(pcm: Float32Array): Promise<{ text: string; loadMs: number; asrMs: number }>;
+};
+
+/**
+ * Prepares (without loading anything yet) Whisper from `<modelsDir>/<model>`, laid out like the
+ * Hugging Face repos (`config.json`, tokenizer files, `onnx/encoder_model*.onnx`, …).
+ * @throws nothing here; `transcribe` throws ModelMissingError for absent files and Error for
+ *   models that fail to load or run.
+ */
+export function createAsr(modelsDir: string, model: string): Asr {
+  const root = path.resolve(modelsDir);
+  let loading: Promise<AutomaticSpeechRecognitionPipeline> | null = null;
+
+  const load = async (): Promise<AutomaticSpeechRecognitionPipeline> => {
+    const modelDir = path.join(root, model);
+    if (!existsSync(modelDir)) throw new ModelMissingError(modelDir, `ASR model folder for "${model}"`);
+    // Imported here, not at the top: a library that cannot load (onnxruntime, sharp) then fails
+    // this request with a message instead of killing the worker at start.
+    const { env, pipeline } = await import("@huggingface/transformers");
+    env.allowRemoteModels = false;
+    env.allowLocalModels = true; // the library turns this off where it thinks it is in a browser worker
+    env.localModelPath = root + path.sep;
+    try {
+      return await pipeline("automatic-speech-recognition", model, { dtype: pickDtype(modelDir) });
+    } catch (err) {
+      throw asMissingFile(err) ?? err;
+    }
+  };
+
+  return {
+    async transcribe(pcm) {
+      const loadStart = performance.now();
+      const wasLoaded = loading !== null;
+      loading ??= load().catch((err: unknown) => {
+        loading = null;
+        throw err;
+      });
+      const asr = await loading;
+      const loadMs = wasLoaded ? 0 : performance.now() - loadStart;
+      const asrStart = performance.now();
+      const isLong = pcm.length / TARGET_SAMPLE_RATE_HZ > WHISPER_WINDOW_S;
+      const output = await asr(pcm, isLong ? { chunk_length_s: WHISPER_WINDOW_S, stride_length_s: WINDOW_STRIDE_S } : {});
+      const text = (Array.isArray(output) ? output.map((o) => o.text).join(" ") : output.text).trim();
+      return { text, loadMs, asrMs: performance.now() - asrStart };
+    },
+  };
+}
+
+/**
+ * Full-precision weights when present (the library's default on CPU), else the 8-bit pair that
+ * smaller installs ship; when neither is there, fp32, so the error names the expected file.
+ */
+function pickDtype(modelDir: string): "fp32" | "q8" {
+  const onnxDir = path.join(modelDir, "onnx");
+  if (existsSync(path.join(onnxDir, "encoder_model.onnx"))) return "fp32";
+  if (existsSync(path.join(onnxDir, "encoder_model_quantized.onnx"))) return "q8";
+  return "fp32";
+}
+
+/** Turns the library's "file was not found locally" (and ONNX "no such file") into ModelMissingError. */
+function asMissingFile(err: unknown): ModelMissingError | null {
+  const message = err instanceof Error ? err.message : String(err);
+  const notFound = /not found locally at "([^"]+)"/.exec(message) ?? /Load model from (\S+) failed/.exec(message);
+  return notFound?.[1] === undefined ? null : new ModelMissingError(notFound[1], "ASR model file");
+}

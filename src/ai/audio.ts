@@ -1,0 +1,213 @@
+/**
+ * @module ai/audio
+ * Recorded answers → 16 kHz mono PCM, the input Whisper expects. Formats are told apart by magic
+ * bytes (browsers' `File.type` is a guess from the name). Only libraries decode (DESIGN habit 10):
+ * `mediabunny` demuxes WebM and Ogg into Opus packets, `opus-decoder` (libopus in WASM) decodes
+ * them directly at 16 kHz, `wavefile` reads WAV and `wave-resampler` brings it to 16 kHz.
+ */
+import { ALL_FORMATS, BufferSource, EncodedPacketSink, Input } from "mediabunny";
+import { OpusDecoder, OpusDecoderWebWorker } from "opus-decoder";
+import { resample } from "wave-resampler";
+import { WaveFile } from "wavefile";
+
+/** Whisper's input rate. */
+export const TARGET_SAMPLE_RATE_HZ = 16_000;
+
+/** Containers Earshot accepts: WAV (PCM/float), WebM/Opus (Chromium MediaRecorder), Ogg/Opus. */
+export type AudioFormat = "wav" | "webm" | "ogg";
+
+/** Decoded audio: `pcm` is mono at 16 kHz in [-1, 1]; `durationS` = pcm.length / 16000. */
+export type DecodedAudio = { pcm: Float32Array; durationS: number; format: AudioFormat };
+
+/** The bytes are not audio Earshot can decode; `reason` is a sentence a person can act on. */
+export class AudioDecodeError extends Error {
+  readonly reason: string;
+
+  constructor(reason: string) {
+    super(`cannot decode audio: ${reason}`);
+    this.name = "AudioDecodeError";
+    this.reason = reason;
+  }
+}
+
+const FORMAT_NAMES: Record<AudioFormat, string> = { wav: "WAV", webm: "WebM", ogg: "Ogg" };
+
+// `opus-decoder` is marked side-effect free, and Bun's bundler then drops the module behind
+// OpusDecoderWebWorker although the package's index still touches it, so the compiled binary
+// fails to load. Holding a reference keeps it (TOOLCHAIN.md, "Audio").
+const KEEP_FOR_BUNDLER: readonly unknown[] = [OpusDecoderWebWorker];
+void KEEP_FOR_BUNDLER;
+const startsWith = (bytes: Uint8Array, ascii: string, at = 0): boolean =>
+  bytes.length >= at + ascii.length && [...ascii].every((c, i) => bytes[at + i] === c.charCodeAt(0));
+
+/**
+ * Tells the container from its first bytes: `RIFF....WAVE` → "wav", EBML `1A 45 DF A3` → "webm"
+ * (Matroska too; decoding checks the codec), `OggS` → "ogg"; anything else → null. Never throws.
+ */
+export function sniffAudioFormat(bytes: Uint8Array): AudioFormat | null {
+  if (startsWith(bytes, "RIFF") && startsWith(bytes, "WAVE", 8)) return "wav";
+  if (bytes.length >= 4 && bytes[0] === 0x1a && bytes[1] === 0x45 && bytes[2] === 0xdf && bytes[3] === 0xa3) {
+    return "webm";
+  }
+  if (startsWith(bytes, "OggS")) return "ogg";
+  return null;
+}
+
+/**
+ * Decodes a whole recording to 16 kHz mono float PCM (channels are averaged).
+ * @param bytes the file as uploaded: WAV (integer PCM 8–32 bit or float, any rate, any channel
+ *   count), WebM/Opus or Ogg/Opus.
+ * @returns `{ pcm, durationS, format }`, duration in seconds.
+ * @throws AudioDecodeError when the bytes are empty, not a known format, damaged, use another
+ *   codec, or hold no samples.
+ */
+export async function decodeAudio(bytes: Uint8Array): Promise<DecodedAudio> {
+  if (bytes.length === 0) throw new AudioDecodeError("the recording is empty (0 bytes)");
+  const format = sniffAudioFormat(bytes);
+  if (format === null) {
+    throw new AudioDecodeError("the file is not WAV, WebM or Ogg audio (unrecognised leading bytes)");
+  }
+  const pcm = format === "wav" ? decodeWav(bytes) : await decodeOpusContainer(bytes, format);
+  if (pcm.length === 0) throw new AudioDecodeError(`the ${FORMAT_NAMES[format]} file holds no audio samples`);
+  return { pcm, durationS: pcm.length / TARGET_SAMPLE_RATE_HZ, format };
+}
+
+type WavFmt = { audioFormat: number; numChannels: number; sampleRate: number; subformat?: number[] };
+/** WAVE format tags wavefile reads: PCM, IEEE float, A-law, µ-law, IMA ADPCM, extensible (PCM). */
+const WAV_PCM = 1;
+const WAV_FLOAT = 3;
+const WAV_EXTENSIBLE = 0xfffe;
+const WAV_SUPPORTED = new Set([WAV_PCM, WAV_FLOAT, 6, 7, 0x11, WAV_EXTENSIBLE]);
+
+function decodeWav(bytes: Uint8Array): Float32Array {
+  let wav: WaveFile;
+  try {
+    wav = new WaveFile(bytes);
+  } catch (err) {
+    throw new AudioDecodeError(`the WAV file is damaged (${errorText(err)})`);
+  }
+  const fmt = wav.fmt as WavFmt;
+  const isExtensibleNonPcm = fmt.audioFormat === WAV_EXTENSIBLE && fmt.subformat?.[0] !== WAV_PCM;
+  if (!WAV_SUPPORTED.has(fmt.audioFormat) || isExtensibleNonPcm) {
+    throw new AudioDecodeError(`the WAV file uses format tag ${fmt.audioFormat}; send PCM or float WAV`);
+  }
+  const { numChannels, sampleRate } = fmt;
+  if (!(sampleRate > 0) || !(numChannels > 0)) {
+    throw new AudioDecodeError("the WAV header gives no sample rate or channel count");
+  }
+  try {
+    if (wav.bitDepth === "8a") wav.fromALaw();
+    else if (wav.bitDepth === "8m") wav.fromMuLaw();
+    else if (wav.bitDepth === "4") wav.fromIMAADPCM();
+    // wavefile's own toBitDepth("32f") takes ~1 s per 10 s of audio, so its samples are scaled
+    // to [-1, 1] here: floats as they are, unsigned 8-bit around 128, signed ints by container size.
+    const raw = channelsOf(wav.getSamples(false, Float32Array), numChannels);
+    const bits = Number.parseInt(wav.bitDepth, 10);
+    const isFloat = wav.bitDepth === "32f" || wav.bitDepth === "64";
+    const containerBits = ((bits - 1) | 7) + 1;
+    const offset = !isFloat && containerBits === 8 ? 128 : 0;
+    const scale = isFloat ? 1 : 2 ** (containerBits - 1);
+    const mono = downmix(raw, offset, scale);
+    if (sampleRate === TARGET_SAMPLE_RATE_HZ || mono.length === 0) return mono;
+    // Cubic interpolation after the library's low-pass filter: ~10 ms per second of audio.
+    return Float32Array.from(resample(mono, sampleRate, TARGET_SAMPLE_RATE_HZ, { method: "cubic", LPF: true }));
+  } catch (err) {
+    throw new AudioDecodeError(`the WAV samples could not be read (${errorText(err)})`);
+  }
+}
+
+function channelsOf(samples: unknown, numChannels: number): Float32Array[] {
+  const list = numChannels === 1 ? [samples] : (samples as unknown[]);
+  return list.map((s) => (s instanceof Float32Array ? s : Float32Array.from(s as ArrayLike<number>)));
+}
+
+/** Averages the channels into one, mapping each sample x to (x - offset) / scale. */
+function downmix(channels: Float32Array[], offset = 0, scale = 1): Float32Array {
+  const [first, ...rest] = channels;
+  if (first === undefined) return new Float32Array(0);
+  if (rest.length === 0 && offset === 0 && scale === 1) return first;
+  const out = new Float32Array(first.length);
+  const divisor = scale * channels.length;
+  for (const ch of channels) for (let i = 0; i < out.length; i++) out[i]! += ((ch[i] ?? 0) - offset) / divisor;
+  return out;
+}
+
+/** OpusHead (RFC 7845 §5.1): what the decoder needs from the container's codec private data. */
+const OPUS_HEADER_RATE_HZ = 48_000;
+
+type OpusHead = { channels: number; preSkip: number; streamCount?: number; coupledStreamCount?: number; channelMappingTable?: number[] };
+
+function parseOpusHead(head: Uint8Array | undefined, fallbackChannels: number): OpusHead {
+  if (head === undefined || head.length < 19 || !startsWith(head, "OpusHead")) {
+    return { channels: fallbackChannels, preSkip: 0 };
+  }
+  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  const channels = head[9]!;
+  // The header counts pre-skip at 48 kHz; the decoder drops that many samples at its output rate.
+  const preSkip = Math.round((view.getUint16(10, true) * TARGET_SAMPLE_RATE_HZ) / OPUS_HEADER_RATE_HZ);
+  if (head[18] === 0 || head.length < 21 + channels) return { channels, preSkip };
+  return {
+    channels,
+    preSkip,
+    streamCount: head[19]!,
+    coupledStreamCount: head[20]!,
+    channelMappingTable: [...head.subarray(21, 21 + channels)],
+  };
+}
+
+async function decodeOpusContainer(bytes: Uint8Array, format: "webm" | "ogg"): Promise<Float32Array> {
+  const name = FORMAT_NAMES[format];
+  const input = new Input({ source: new BufferSource(bytes), formats: ALL_FORMATS });
+  let frames: Uint8Array[];
+  let head: OpusHead;
+  try {
+    const track = await input.getPrimaryAudioTrack();
+    if (track === null) throw new AudioDecodeError(`the ${name} file has no audio track`);
+    if (track.codec !== "opus") {
+      throw new AudioDecodeError(`the ${name} audio uses codec ${track.codec ?? "unknown"}; only Opus is supported`);
+    }
+    const config = await track.getDecoderConfig();
+    const description = config?.description;
+    head = parseOpusHead(
+      description === undefined ? undefined : ArrayBuffer.isView(description)
+        ? new Uint8Array(description.buffer, description.byteOffset, description.byteLength)
+        : new Uint8Array(description),
+      track.numberOfChannels,
+    );
+    frames = [];
+    try {
+      for await (const packet of new EncodedPacketSink(track).packets()) frames.push(packet.data);
+    } catch (err) {
+      // A recording cut off mid-upload still has its first packets: keep them, like ffmpeg does.
+      if (frames.length === 0) throw err;
+    }
+  } catch (err) {
+    if (err instanceof AudioDecodeError) throw err;
+    throw new AudioDecodeError(`the ${name} file is damaged or truncated (${errorText(err)})`);
+  } finally {
+    input.dispose();
+  }
+  if (frames.length === 0) return new Float32Array(0);
+  return decodeOpusFrames(frames, head, name);
+}
+
+async function decodeOpusFrames(frames: Uint8Array[], head: OpusHead, name: string): Promise<Float32Array> {
+  const decoder = new OpusDecoder({ sampleRate: TARGET_SAMPLE_RATE_HZ, ...head });
+  try {
+    await decoder.ready;
+    const out = decoder.decodeFrames(frames);
+    if (out.errors.length >= frames.length) {
+      throw new AudioDecodeError(`the ${name} file's Opus data is damaged (${out.errors[0]?.message ?? "no frame decoded"})`);
+    }
+    return downmix(out.channelData.map((ch) => ch.subarray(0, out.samplesDecoded)));
+  } catch (err) {
+    if (err instanceof AudioDecodeError) throw err;
+    throw new AudioDecodeError(`the ${name} file's Opus data could not be decoded (${errorText(err)})`);
+  } finally {
+    decoder.free();
+  }
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

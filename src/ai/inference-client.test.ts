@@ -1,0 +1,133 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { cpSync, rmSync } from "node:fs";
+import path from "node:path";
+import { AudioDecodeError } from "./audio.ts";
+import { createInferenceClient, InferenceError, type TranscribeResult } from "./inference-client.ts";
+import {
+  FIXTURE_ASR_MODEL,
+  FIXTURE_MODELS_DIR,
+  FIXTURE_TRANSCRIPT,
+  makeScratchDir,
+  oggOpusOf,
+  speechWav,
+  toneWav,
+  WEBM_FIXTURE_DURATION_S,
+  wavDurationS,
+  webmFixture,
+} from "./test-audio.ts";
+
+const scratch = makeScratchDir();
+const client = createInferenceClient({
+  modelsDir: FIXTURE_MODELS_DIR,
+  asrModel: FIXTURE_ASR_MODEL,
+  sentimentModel: "tiny-sentiment-3class",
+});
+afterAll(async () => {
+  await client.close();
+  scratch.remove();
+});
+
+const rejectionOf = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => null, (e: unknown) => e);
+
+describe("transcribe", () => {
+  test("WAV speech → the fixture transcript, its duration and timings", async () => {
+    const wav = await speechWav(scratch.dir);
+    const result = await client.transcribe(wav);
+    expect(result.text).toBe(FIXTURE_TRANSCRIPT);
+    expect(result.durationS).toBeCloseTo(wavDurationS(wav), 2);
+    for (const ms of Object.values(result.timings)) expect(ms).toBeGreaterThanOrEqual(0);
+    expect(result.timings.asrMs).toBeGreaterThan(0);
+  });
+
+  test("Ogg/Opus and Chromium WebM/Opus speech → the fixture transcript", async () => {
+    const wav = await speechWav(scratch.dir, "good morning");
+    const ogg = await client.transcribe(await oggOpusOf(scratch.dir, wav), { priority: "live" });
+    expect(ogg.text).toBe(FIXTURE_TRANSCRIPT);
+    expect(Math.abs(ogg.durationS - wavDurationS(wav))).toBeLessThan(0.03);
+
+    const webm = await client.transcribe(await webmFixture());
+    expect(webm.text).toBe(FIXTURE_TRANSCRIPT);
+    expect(Math.abs(webm.durationS - WEBM_FIXTURE_DURATION_S)).toBeLessThan(0.1);
+  });
+
+  test("silence → empty text; the model is loaded only once", async () => {
+    const result = await client.transcribe(toneWav({ seconds: 2, rateHz: 48_000, channels: 2, amplitude: 0 }));
+    expect(result.text).toBe("");
+    expect(result.durationS).toBeCloseTo(2, 3);
+    expect(result.timings.loadMs).toBe(0);
+  });
+
+  test("audio longer than Whisper's 30 s window is transcribed in windows, not cut", async () => {
+    const result = await client.transcribe(toneWav({ seconds: 40, rateHz: 16_000, amplitude: 0.3 }));
+    expect(result.text).toContain(FIXTURE_TRANSCRIPT);
+    expect(result.durationS).toBeCloseTo(40, 3);
+  });
+
+  test("empty or garbage audio → AudioDecodeError, and the worker keeps serving", async () => {
+    const empty = await rejectionOf(client.transcribe(new Uint8Array(0)));
+    expect(empty).toBeInstanceOf(AudioDecodeError);
+    expect((empty as AudioDecodeError).reason).toContain("empty");
+    const garbage = await rejectionOf(client.transcribe(crypto.getRandomValues(new Uint8Array(3000))));
+    expect(garbage).toBeInstanceOf(AudioDecodeError);
+    expect((await client.transcribe(await speechWav(scratch.dir))).text).toBe(FIXTURE_TRANSCRIPT);
+  });
+
+  test("live requests overtake queued batch requests", async () => {
+    const wav = await speechWav(scratch.dir);
+    const finished: string[] = [];
+    const track = (name: string, p: Promise<TranscribeResult>) => p.then(() => finished.push(name));
+    await Promise.all([
+      track("batch1", client.transcribe(wav, { priority: "batch" })),
+      track("batch2", client.transcribe(wav)),
+      track("batch3", client.transcribe(wav, { priority: "batch" })),
+      track("live", client.transcribe(wav, { priority: "live" })),
+    ]);
+    expect(finished.indexOf("live")).toBeLessThan(finished.indexOf("batch2"));
+    expect(finished.filter((name) => name.startsWith("batch"))).toEqual(["batch1", "batch2", "batch3"]);
+  });
+});
+
+describe("worker lifecycle", () => {
+  test("a dying worker rejects its pending requests and the next call starts a new one", async () => {
+    const wav = await speechWav(scratch.dir);
+    const pending = client.transcribe(wav);
+    client.restartWorker();
+    const err = await rejectionOf(pending);
+    expect(err).toBeInstanceOf(InferenceError);
+    expect((err as InferenceError).code).toBe("WORKER_DIED");
+    const again = await client.transcribe(wav);
+    expect(again.text).toBe(FIXTURE_TRANSCRIPT);
+    expect(again.timings.loadMs).toBeGreaterThan(0); // a fresh worker loads the model again
+  });
+
+  test("a missing model file → MODEL_MISSING naming the file and `earshot models fetch`", async () => {
+    const modelsDir = path.join(scratch.dir, "models");
+    cpSync(path.join(FIXTURE_MODELS_DIR, FIXTURE_ASR_MODEL), path.join(modelsDir, "broken"), { recursive: true });
+    const missing = path.join(modelsDir, "broken", "onnx", "decoder_model_merged.onnx");
+    rmSync(missing);
+    const broken = createInferenceClient({ modelsDir, asrModel: "broken", sentimentModel: "none" });
+    try {
+      const err = await rejectionOf(broken.transcribe(await speechWav(scratch.dir)));
+      expect(err).toBeInstanceOf(InferenceError);
+      expect((err as InferenceError).code).toBe("MODEL_MISSING");
+      expect((err as Error).message).toContain(missing);
+      expect((err as Error).message).toContain("earshot models fetch");
+
+      const noFolder = createInferenceClient({ modelsDir, asrModel: "absent/model", sentimentModel: "none" });
+      const folderErr = await rejectionOf(noFolder.transcribe(await speechWav(scratch.dir)));
+      await noFolder.close();
+      expect((folderErr as InferenceError).code).toBe("MODEL_MISSING");
+      expect((folderErr as Error).message).toContain(path.join(modelsDir, "absent", "model"));
+    } finally {
+      await broken.close();
+    }
+  });
+
+  test("close() rejects pending requests and refuses new ones", async () => {
+    const own = createInferenceClient({ modelsDir: FIXTURE_MODELS_DIR, asrModel: FIXTURE_ASR_MODEL, sentimentModel: "x" });
+    const pending = rejectionOf(own.transcribe(await speechWav(scratch.dir)));
+    await own.close();
+    expect(((await pending) as InferenceError).code).toBe("CLOSED");
+    expect(((await rejectionOf(own.transcribe(new Uint8Array(10)))) as InferenceError).code).toBe("CLOSED");
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * @module ai/inference-client
+ * The HTTP thread's handle on the inference worker (`worker.ts`). The worker is started on the
+ * first request, not at construction, and is held open only while requests are pending (it never
+ * keeps the process alive on its own). If it dies, its pending requests reject with WORKER_DIED
+ * and the next request starts a fresh one.
+ */
+import { AudioDecodeError } from "./audio.ts";
+import type {
+  InferenceErrorCode,
+  Priority,
+  TranscribeResult,
+  WorkerConfig,
+  WorkerReply,
+  WorkerRequest,
+} from "./protocol.ts";
+
+export type { InferenceErrorCode, Priority, TranscribeResult, TranscribeTimings } from "./protocol.ts";
+
+/** A request failed for a reason other than undecodable audio (that one is AudioDecodeError). */
+export class InferenceError extends Error {
+  readonly code: InferenceErrorCode;
+
+  constructor(code: InferenceErrorCode, message: string) {
+    super(message);
+    this.name = "InferenceError";
+    this.code = code;
+  }
+}
+
+/** Where the worker finds its models; the ids are folders under `modelsDir`. */
+export type InferenceClientOptions = {
+  modelsDir: string;
+  asrModel: string;
+  sentimentModel: string;
+  llmUrl?: string | null;
+};
+
+export type InferenceClient = {
+  /**
+   * Transcribes one recording (WAV, WebM/Opus or Ogg/Opus bytes; the bytes are copied).
+   * `priority` "live" jumps ahead of queued "batch" requests (default "batch").
+   * Resolves `{ text, durationS, timings }`: text trimmed ("" for silence), seconds, milliseconds.
+   * @throws AudioDecodeError for empty, damaged or unknown audio (do not retry);
+   *   InferenceError with code MODEL_MISSING (the message names the file and says to run
+   *   `earshot models fetch`), WORKER_DIED, CLOSED or INTERNAL.
+   */
+  transcribe(audio: Uint8Array, opts?: { priority?: Priority }): Promise<TranscribeResult>;
+  /**
+   * Stops the current worker at once, as a crash would (its pending requests reject with
+   * WORKER_DIED); the next request starts a fresh one that reloads the models from disk.
+   */
+  restartWorker(): void;
+  /** Rejects pending requests with CLOSED and ends the worker; later calls reject with CLOSED. */
+  close(): Promise<void>;
+};
+
+/** Bun's Worker also has ref()/unref() (the DOM typings in tsconfig hide them). */
+type BunWorker = Worker & { ref(): void; unref(): void };
+
+type Pending = { resolve: (result: TranscribeResult) => void; reject: (err: Error) => void };
+
+/**
+ * Creates the client; starts nothing until the first request.
+ * @param opts models directory (absolute, or relative to the process's cwd) and model ids.
+ */
+export function createInferenceClient(opts: InferenceClientOptions): InferenceClient {
+  const config: WorkerConfig = {
+    modelsDir: opts.modelsDir,
+    asrModel: opts.asrModel,
+    sentimentModel: opts.sentimentModel,
+    llmUrl: opts.llmUrl ?? null,
+  };
+  const pending = new Map<number, Pending>();
+  let worker: BunWorker | null = null;
+  let nextId = 1;
+  let isClosed = false;
+
+  const failAll = (err: InferenceError): void => {
+    const waiting = [...pending.values()];
+    pending.clear();
+    for (const p of waiting) p.reject(err);
+  };
+
+  const stop = (w: BunWorker, err: InferenceError): void => {
+    if (worker !== w) return; // already replaced or stopped
+    worker = null;
+    failAll(err);
+    w.terminate();
+  };
+
+  const settle = (w: BunWorker, message: WorkerReply): void => {
+    const p = pending.get(message.id);
+    if (p === undefined) return;
+    pending.delete(message.id);
+    if (pending.size === 0) w.unref();
+    if (message.type === "result") p.resolve(message.result);
+    else if (message.code === "AUDIO_DECODE") p.reject(new AudioDecodeError(message.message));
+    else p.reject(new InferenceError(message.code, message.message));
+  };
+
+  const start = (): BunWorker => {
+    // This exact form is what `bun build --compile` resolves to the bundled worker entrypoint.
+    const w = new Worker(new URL("./worker.ts", import.meta.url)) as BunWorker;
+    w.onmessage = (event: MessageEvent<WorkerReply>) => settle(w, event.data);
+    w.addEventListener("error", (event) => {
+      stop(w, new InferenceError("WORKER_DIED", `the inference worker failed: ${event.message}`));
+    });
+    w.addEventListener("close", () => {
+      stop(w, new InferenceError("WORKER_DIED", "the inference worker exited"));
+    });
+    w.postMessage({ type: "configure", config } satisfies WorkerRequest);
+    return w;
+  };
+
+  return {
+    transcribe(audio, requestOpts = {}) {
+      if (isClosed) return Promise.reject(new InferenceError("CLOSED", "the inference client is closed"));
+      worker ??= start();
+      const w = worker;
+      const id = nextId++;
+      return new Promise<TranscribeResult>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        w.ref();
+        const request: WorkerRequest = { type: "transcribe", id, priority: requestOpts.priority ?? "batch", audio };
+        w.postMessage(request);
+      });
+    },
+
+    restartWorker() {
+      if (worker !== null) stop(worker, new InferenceError("WORKER_DIED", "the inference worker was restarted"));
+    },
+
+    async close() {
+      isClosed = true;
+      const w = worker;
+      if (w === null) return;
+      const exited = new Promise<void>((resolve) => w.addEventListener("close", () => resolve(), { once: true }));
+      stop(w, new InferenceError("CLOSED", "the inference client was closed"));
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * @module ai/protocol
+ * The messages between the HTTP thread (`inference-client.ts`) and the inference worker
+ * (`worker.ts`). Plain structured-cloneable objects; every request carries an `id` that its one
+ * reply echoes. The worker answers every request exactly once, with a result or an error.
+ */
+
+/** Queue class: "live" (a respondent is waiting, e.g. partial transcripts) runs before "batch" (jobs). */
+export type Priority = "live" | "batch";
+
+/** What the worker needs to find its models; sent once, before any request. */
+export type WorkerConfig = {
+  /** Folder holding model folders (`EARSHOT_MODELS_DIR`), absolute or relative to the cwd. */
+  modelsDir: string;
+  /** Whisper model id: a folder under `modelsDir` (e.g. `Xenova/whisper-tiny.en`). */
+  asrModel: string;
+  /** Sentiment model id under `modelsDir` (used by `analyse`, later). */
+  sentimentModel: string;
+  /** Optional OpenAI-compatible endpoint on the LAN (used by `analyse`, later). */
+  llmUrl: string | null;
+};
+
+/** Times of one transcription, in milliseconds. */
+export type TranscribeTimings = {
+  /** Container parsing + decoding + resampling to 16 kHz mono. */
+  decodeMs: number;
+  /** Loading the Whisper pipeline; 0 once it is loaded. */
+  loadMs: number;
+  /** Whisper itself (feature extraction + encoder + decoding). */
+  asrMs: number;
+};
+
+/** What a transcription yields. `text` is trimmed ("" for silence); `durationS` in seconds. */
+export type TranscribeResult = { text: string; durationS: number; timings: TranscribeTimings };
+
+/** Machine-readable failure classes, so callers can tell "retry later" from "never works". */
+export type InferenceErrorCode =
+  /** The audio is empty, damaged or of an unknown format: retrying will not help. */
+  | "AUDIO_DECODE"
+  /** A model file is missing from the models directory; `earshot models fetch` fixes it. */
+  | "MODEL_MISSING"
+  /** The request type exists in the protocol but is not built yet. */
+  | "NOT_IMPLEMENTED"
+  /** The worker thread died (or was restarted) while the request was pending. */
+  | "WORKER_DIED"
+  /** The client was closed. */
+  | "CLOSED"
+  /** Anything else (model failed to load or run); the message says what. */
+  | "INTERNAL";
+
+/** Main thread → worker. */
+export type WorkerRequest =
+  | { type: "configure"; config: WorkerConfig }
+  | { type: "transcribe"; id: number; priority: Priority; audio: Uint8Array }
+  /** Placeholder for insights (sentiment, topics…); answered with NOT_IMPLEMENTED for now. */
+  | { type: "analyse"; id: number; priority: Priority; text: string };
+
+/** Worker → main thread: exactly one per request id. */
+export type WorkerReply =
+  | { type: "result"; id: number; kind: "transcribe"; result: TranscribeResult }
+  /** For AUDIO_DECODE, `message` is the AudioDecodeError's `reason`. */
+  | { type: "error"; id: number; code: InferenceErrorCode; message: string };

@@ -1,0 +1,86 @@
+/**
+ * @module ai/test-audio
+ * Real audio for the tests of this folder: speech from espeak-ng, Ogg/Opus from opusenc, the
+ * committed Chromium WebM recording, and synthetic WAVs written with wavefile. Needs the Debian
+ * packages `espeak-ng` and `opus-tools` (CI installs them; tests install nothing).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { WaveFile } from "wavefile";
+
+/** The staged fixture Whisper (random weights; fixed transcript for any sound, "" for silence). */
+export const FIXTURE_MODELS_DIR = path.resolve(import.meta.dir, "../../../shared/models/fixture");
+export const FIXTURE_ASR_MODEL = "whisper-tiny-random";
+export const FIXTURE_TRANSCRIPT = "This is a fixture transcript.";
+
+/** Chromium MediaRecorder's `audio/webm;codecs=opus` of espeak-ng "hello there", 1.5 s long. */
+export const WEBM_FIXTURE_PATH = path.resolve(import.meta.dir, "../../test/fixtures/audio/hello-there.webm");
+export const WEBM_FIXTURE_DURATION_S = 1.5;
+
+/** A scratch folder; call `remove()` when done. */
+export function makeScratchDir(): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(path.join(tmpdir(), "earshot-ai-"));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+function run(cmd: string[], debianPackage: string): void {
+  if (Bun.which(cmd[0]!) === null) {
+    throw new Error(`${cmd[0]} is not installed: the AI tests need the Debian package ${debianPackage}`);
+  }
+  const result = Bun.spawnSync(cmd);
+  if (result.exitCode !== 0) throw new Error(`${cmd.join(" ")} failed: ${result.stderr.toString()}`);
+}
+
+/** espeak-ng speaking `text`: 22.05 kHz mono 16-bit WAV bytes. */
+export async function speechWav(dir: string, text = "hello there"): Promise<Uint8Array> {
+  const out = path.join(dir, `speech-${crypto.randomUUID()}.wav`);
+  run(["espeak-ng", "-w", out, text], "espeak-ng");
+  return new Uint8Array(await Bun.file(out).arrayBuffer());
+}
+
+/** The given WAV bytes encoded by opusenc as Ogg/Opus. */
+export async function oggOpusOf(dir: string, wav: Uint8Array): Promise<Uint8Array> {
+  const input = path.join(dir, `in-${crypto.randomUUID()}.wav`);
+  const out = path.join(dir, `out-${crypto.randomUUID()}.opus`);
+  await Bun.write(input, wav);
+  run(["opusenc", "--quiet", input, out], "opus-tools");
+  return new Uint8Array(await Bun.file(out).arrayBuffer());
+}
+
+/** The committed WebM/Opus recording. */
+export async function webmFixture(): Promise<Uint8Array> {
+  return new Uint8Array(await Bun.file(WEBM_FIXTURE_PATH).arrayBuffer());
+}
+
+/**
+ * A synthetic WAV: `channels` × `seconds` at `rateHz`, a 440 Hz tone of `amplitude` (0 = digital
+ * silence), stored as signed `bitDepth` ("16", "24", "32f"…).
+ */
+export function toneWav(opts: { seconds: number; rateHz: number; channels?: number; amplitude?: number; bitDepth?: string }): Uint8Array {
+  const { seconds, rateHz, channels = 1, amplitude = 0.5, bitDepth = "16" } = opts;
+  const length = Math.round(seconds * rateHz);
+  const isFloat = bitDepth === "32f" || bitDepth === "64";
+  const fullScale = isFloat ? 1 : 2 ** (Number.parseInt(bitDepth, 10) - 1) - 1;
+  const samples = Float64Array.from({ length }, (_, i) => {
+    const x = amplitude * fullScale * Math.sin((2 * Math.PI * 440 * i) / rateHz);
+    return isFloat ? x : Math.round(x);
+  });
+  const wav = new WaveFile();
+  wav.fromScratch(channels, rateHz, bitDepth, channels === 1 ? samples : Array.from({ length: channels }, () => samples));
+  return wav.toBuffer();
+}
+
+/** Largest absolute sample. */
+export function peakOf(pcm: Float32Array): number {
+  let peak = 0;
+  for (const x of pcm) peak = Math.max(peak, Math.abs(x));
+  return peak;
+}
+
+/** WAV duration from its header, in seconds (for comparing decoders against the source). */
+export function wavDurationS(wav: Uint8Array): number {
+  const file = new WaveFile(wav);
+  const fmt = file.fmt as { numChannels: number; sampleRate: number; blockAlign: number };
+  return (file.data as { chunkSize: number }).chunkSize / fmt.blockAlign / fmt.sampleRate;
+}

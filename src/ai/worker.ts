@@ -1,0 +1,78 @@
+/**
+ * @module ai/worker
+ * The inference worker thread's entry (a separate entrypoint of `bun build --compile`). It keeps
+ * decoding and Whisper off the HTTP thread, runs one request at a time — "live" before "batch",
+ * first come first served within each — and answers every request exactly once. A failure is
+ * sent back as that request's error; the worker itself keeps running.
+ */
+import { createAsr, ModelMissingError, type Asr } from "./asr.ts";
+import { AudioDecodeError, decodeAudio } from "./audio.ts";
+import type { InferenceErrorCode, WorkerConfig, WorkerReply, WorkerRequest } from "./protocol.ts";
+
+declare var self: Worker;
+
+type Job = Exclude<WorkerRequest, { type: "configure" }>;
+
+const live: Job[] = [];
+const batch: Job[] = [];
+let config: WorkerConfig | null = null;
+let asr: Asr | null = null;
+let isDraining = false;
+
+const reply = (message: WorkerReply): void => self.postMessage(message);
+
+self.onmessage = (event: MessageEvent<WorkerRequest>) => {
+  const message = event.data;
+  if (message.type === "configure") {
+    config = message.config;
+    asr = createAsr(config.modelsDir, config.asrModel);
+    return;
+  }
+  (message.priority === "live" ? live : batch).push(message);
+  // Deferred so that messages posted together are all queued before the first one is picked.
+  if (!isDraining) setTimeout(drain, 0);
+};
+
+async function drain(): Promise<void> {
+  if (isDraining) return;
+  isDraining = true;
+  try {
+    for (let job = live.shift() ?? batch.shift(); job !== undefined; job = live.shift() ?? batch.shift()) {
+      await run(job);
+    }
+  } finally {
+    isDraining = false;
+  }
+}
+
+async function run(job: Job): Promise<void> {
+  try {
+    if (job.type === "analyse") {
+      reply({ type: "error", id: job.id, code: "NOT_IMPLEMENTED", message: "analyse is not implemented yet" });
+      return;
+    }
+    if (asr === null) throw new Error("the worker got a request before its configuration");
+    const decodeStart = performance.now();
+    const audio = await decodeAudio(job.audio);
+    const decodeMs = performance.now() - decodeStart;
+    const { text, loadMs, asrMs } = await asr.transcribe(audio.pcm);
+    reply({
+      type: "result",
+      id: job.id,
+      kind: "transcribe",
+      result: { text, durationS: audio.durationS, timings: { decodeMs, loadMs, asrMs } },
+    });
+  } catch (err) {
+    const message = err instanceof AudioDecodeError ? err.reason : err instanceof Error ? err.message : String(err);
+    reply({ type: "error", id: job.id, code: codeOf(err), message });
+  }
+}
+
+function codeOf(err: unknown): InferenceErrorCode {
+  if (err instanceof AudioDecodeError) return "AUDIO_DECODE";
+  if (err instanceof ModelMissingError) return "MODEL_MISSING";
+  return "INTERNAL";
+}
+
+// Last resort: a stray rejection must not end the thread that serves every later request.
+self.addEventListener("unhandledrejection", (event) => event.preventDefault());
