@@ -1,0 +1,96 @@
+/**
+ * @module ai/insights/follow-ups
+ * Follow-up questions for dynamic probing (DESIGN §9): asked only when probing is enabled and
+ * the answer's clarity is below the link's threshold; up to `max_follow_ups` of them. Each
+ * names one of the answer's topics, phrased by the answer's tone ("You mentioned the checkout
+ * page — what exactly happened?"); when the answer names nothing, generic questions are used.
+ */
+import type { Sentiment } from "./types.ts";
+
+/** Clarity below which probing asks, when the link does not say (DESIGN §9). */
+export const DEFAULT_CLARITY_THRESHOLD = 0.6;
+/** Follow-ups per answer when the link does not say. */
+export const DEFAULT_MAX_FOLLOW_UPS = 1;
+/** Hard cap, whatever the link says: respondents should not be interrogated. */
+export const MAX_FOLLOW_UPS_CAP = 5;
+
+/** What the generator needs to know about the answer. */
+export interface FollowUpInput {
+  clarity: number;
+  topics: string[];
+  sentiment: Sentiment;
+  actionable: boolean;
+  /** The question the answer replied to, if known. */
+  prompt?: string;
+}
+
+/** Probing settings, already resolved from the link's evaluator config. */
+export interface ProbingSettings {
+  enabled: boolean;
+  clarityThreshold: number;
+  maxFollowUps: number;
+}
+
+const GENERIC_QUESTIONS = [
+  "Could you tell us a bit more — what specifically stood out to you?",
+  "Could you give an example of what you mean?",
+  "What would have made your experience better?",
+  "Is there anything else you would like us to know?",
+  "How did that affect you?",
+];
+
+function topicQuestion(topic: string, input: FollowUpInput): string {
+  if (input.sentiment === "negative" || input.actionable) {
+    return `You mentioned the ${topic} — what exactly happened?`;
+  }
+  if (input.sentiment === "positive") return `You mentioned the ${topic} — what did you like most about it?`;
+  return `You mentioned the ${topic} — could you tell us more about it?`;
+}
+
+/**
+ * Whether to ask follow-ups at all.
+ * @returns true when probing is enabled, at least one may be asked, and clarity < threshold.
+ */
+export function shouldProbe(clarity: number, settings: ProbingSettings): boolean {
+  return settings.enabled && settings.maxFollowUps > 0 && clarity < settings.clarityThreshold;
+}
+
+/**
+ * Generates follow-up questions.
+ * @returns `[]` unless {@link shouldProbe}; otherwise exactly `maxFollowUps` (≤ 5) distinct
+ *   questions: one per topic in topic order, then generic ones.
+ */
+export function generateFollowUps(input: FollowUpInput, settings: ProbingSettings): string[] {
+  if (!shouldProbe(input.clarity, settings)) return [];
+  const count = Math.min(settings.maxFollowUps, MAX_FOLLOW_UPS_CAP);
+  const questions = input.topics.slice(0, count).map((topic) => topicQuestion(topic, input));
+  const generic = input.prompt && input.topics.length === 0
+    ? [`Could you say a bit more about your answer to “${input.prompt.trim()}”?`, ...GENERIC_QUESTIONS]
+    : GENERIC_QUESTIONS;
+  for (const q of generic) {
+    if (questions.length >= count) break;
+    questions.push(q);
+  }
+  return questions;
+}
+
+/**
+ * Resolves a link's evaluator settings, clamping out-of-range values instead of failing.
+ * @returns threshold in 0..1 (default 0.6) and an integer 0..5 follow-ups (default 1).
+ */
+export function resolveProbing(
+  enabled: boolean | undefined,
+  config: { clarity_threshold?: number; max_follow_ups?: number } | undefined,
+): ProbingSettings {
+  const threshold = config?.clarity_threshold;
+  const max = config?.max_follow_ups;
+  return {
+    enabled: enabled === true,
+    clarityThreshold: typeof threshold === "number" && Number.isFinite(threshold)
+      ? Math.max(0, Math.min(1, threshold))
+      : DEFAULT_CLARITY_THRESHOLD,
+    maxFollowUps: typeof max === "number" && Number.isFinite(max)
+      ? Math.max(0, Math.min(MAX_FOLLOW_UPS_CAP, Math.floor(max)))
+      : DEFAULT_MAX_FOLLOW_UPS,
+  };
+}

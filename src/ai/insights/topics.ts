@@ -1,0 +1,36 @@
+/**
+ * @module ai/insights/topics
+ * Key topics: the answer's noun phrases (./phrases.ts), ranked by how often they occur (by
+ * lemma, so "card" and "cards" count together), then by first appearance, with single words
+ * dropped when a longer chosen phrase contains them ("page" under "checkout page").
+ */
+import type { Phrase } from "./phrases.ts";
+import type { ParsedText } from "./text.ts";
+
+/** At most this many topics are returned (DESIGN §7). */
+export const MAX_KEY_TOPICS = 5;
+
+/**
+ * Extracts key topics.
+ * @returns up to {@link MAX_KEY_TOPICS} lowercase, distinct phrases, most important first,
+ *   e.g. `["checkout page", "card"]`; empty when the answer names nothing.
+ */
+export function extractKeyTopics(parsed: ParsedText): string[] {
+  const byKey = new Map<string, { phrase: Phrase; count: number }>();
+  for (const phrase of parsed.phrases) {
+    const entry = byKey.get(phrase.key);
+    if (entry) entry.count += 1;
+    else byKey.set(phrase.key, { phrase, count: 1 });
+  }
+  const ranked = [...byKey.values()].sort(
+    (a, b) => b.count - a.count || b.phrase.words - a.phrase.words || a.phrase.start - b.phrase.start,
+  );
+  const chosen: Phrase[] = [];
+  for (const { phrase } of ranked) {
+    const inside = chosen.some((c) => c.words > phrase.words && ` ${c.text} `.includes(` ${phrase.text} `));
+    const seen = chosen.some((c) => c.text === phrase.text);
+    if (!inside && !seen) chosen.push(phrase);
+    if (chosen.length === MAX_KEY_TOPICS) break;
+  }
+  return chosen.map((p) => p.text);
+}

@@ -1,0 +1,17 @@
+/**
+ * @module ai/insights/vader-sentiment
+ * Type declarations for `vader-sentiment` 1.1.3, which ships none. Only the one call Earshot
+ * uses is declared (see the package README: `SentimentIntensityAnalyzer.polarity_scores`).
+ */
+declare module "vader-sentiment" {
+  /** Proportions of negative/neutral/positive text (sum ≈ 1) and the normalised compound −1..1. */
+  export interface VaderScores {
+    neg: number;
+    neu: number;
+    pos: number;
+    compound: number;
+  }
+  export const SentimentIntensityAnalyzer: {
+    polarity_scores(text: string): VaderScores;
+  };
+}
