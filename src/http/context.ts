@@ -46,17 +46,23 @@ export function peerOf(ctx: Pick<Ctx, "request" | "server">): string | null {
 }
 
 /**
- * Wraps an API handler with authentication for `scope`.
+ * Wraps an API handler with authentication for `scope`. `recheckBeforeResponding: false` is only
+ * for revoking one's own key, where the revocation is the request's whole effect.
  * @returns an Elysia handler; errors keep the RateLimit-* headers
  */
-export function authed<R>(deps: AppDeps, scope: Scope | null, handler: (ctx: RouteCtx, auth: AuthContext) => Promise<R> | R) {
+export function authed<R>(
+  deps: AppDeps,
+  scope: Scope | null,
+  handler: (ctx: RouteCtx, auth: AuthContext) => Promise<R> | R,
+  opts: { recheckBeforeResponding?: boolean } = {},
+) {
   // Elysia's inferred context types are wider than RouteCtx; the wrapper accepts any context.
   return async (ctx: any): Promise<R> => {
     const auth = await deps.auth.authenticate(ctx.request, peerOf(ctx), scope);
     Object.assign(ctx.set.headers, auth.rateHeaders);
     try {
       const result = await handler(ctx, auth);
-      await deps.auth.assertActive(deps.db, auth);
+      if (opts.recheckBeforeResponding !== false) await deps.auth.assertActive(deps.db, auth);
       return result;
     } catch (err) {
       if (err instanceof AppError && !err.headers) {

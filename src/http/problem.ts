@@ -66,6 +66,9 @@ export function problemResponse(err: AppError, extraHeaders: Record<string, stri
  */
 export function errorToResponse(error: unknown, elysiaCode: unknown, log: Logger): Response {
   if (error instanceof AppError) return problemResponse(error);
+  // Elysia wraps errors thrown while parsing a body; ours (413, INVALID_JSON) sit in `cause`.
+  const cause = (error as { cause?: unknown })?.cause;
+  if (cause instanceof AppError) return problemResponse(cause);
   switch (elysiaCode) {
     case "PARSE":
       return problemResponse(new AppError("INVALID_JSON", "The request body is not valid JSON."));

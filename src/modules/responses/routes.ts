@@ -10,7 +10,10 @@ import { parseWith } from "../../http/validation.ts";
 import { verifySignedPath } from "../../auth/signed-url.ts";
 import { notFound } from "../../errors.ts";
 import type { AuthContext } from "../../auth/authenticate.ts";
-import { listResponsesQuerySchema } from "./model.ts";
+import { exportQuerySchema, listResponsesQuerySchema } from "./model.ts";
+import { exportResponses } from "./export.ts";
+import { isUuid } from "../links/service.ts";
+import { findLink } from "../links/repository.ts";
 import * as service from "./service.ts";
 import * as repo from "./repository.ts";
 
@@ -40,6 +43,19 @@ export function responseRoutes(deps: AppDeps) {
 
   return new Elysia({ name: "responses" })
     .get("/api/v1/links/:link_uuid/responses/", (ctx) => authed(deps, "responses:read", (c, a) => list(c.params.link_uuid, true)(c, a))(ctx))
+    .get(
+      "/api/v1/links/:link_uuid/responses/export/",
+      authed(deps, "responses:read", async ({ params, query }, auth) => {
+        const { format } = parseWith(exportQuerySchema, query, "query");
+        const link = isUuid(params.link_uuid!) ? await findLink(deps.db, auth.workspaceUuid, params.link_uuid!) : undefined;
+        if (!link) throw notFound("Link");
+        const stream = exportResponses(d, link, format, () => deps.auth.assertActive(deps.db, auth));
+        const type = format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson";
+        return new Response(stream, {
+          headers: { ...auth.rateHeaders, "content-type": type, "content-disposition": `attachment; filename="${link.slug}-responses.${format}"` },
+        });
+      }),
+    )
     .get("/api/v1/links/:link_uuid/responses/:response_uuid/", authed(deps, "responses:read", ({ params }, auth) => service.getResponse(d, auth, params.response_uuid!, params.link_uuid)))
     .get("/api/v1/responses/", authed(deps, "responses:read", (c, a) => list(undefined, false)(c, a)))
     .get("/api/v1/responses/:response_uuid/", authed(deps, "responses:read", ({ params }, auth) => service.getResponse(d, auth, params.response_uuid!)))
@@ -48,6 +64,20 @@ export function responseRoutes(deps: AppDeps) {
       authed(deps, "responses:write", async ({ params }, auth) => {
         await service.deleteResponse(d, auth, params.response_uuid!);
         return { message: "Response deleted." };
+      }),
+    )
+    .get(
+      "/api/v1/responses/:response_uuid/answers/:answer_uuid/file/",
+      authed(deps, "responses:read", async ({ params }, auth) => {
+        const r = await repo.findResponse(deps.db, auth.workspaceUuid, params.response_uuid!);
+        const a = r && isUuid(params.answer_uuid!) ? await repo.findAnswer(deps.db, params.answer_uuid!) : undefined;
+        if (!r || !a || a.response_uuid !== r.uuid || !a.file_blob || !a.file_meta) throw notFound("File");
+        const meta = JSON.parse(a.file_meta) as { name: string; content_type: string };
+        const bytes = await deps.blobs.get(a.file_blob);
+        if (!bytes) throw notFound("File");
+        return new Response(bytes as BodyInit, {
+          headers: { ...auth.rateHeaders, "content-type": meta.content_type, "content-disposition": `attachment; filename="${meta.name.replace(/["\\\r\n]/g, "_")}"`, "x-content-type-options": "nosniff" },
+        });
       }),
     )
     .get("/api/v1/responses/:response_uuid/answers/:answer_uuid/audio/", async (ctx) => {

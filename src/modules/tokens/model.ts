@@ -11,3 +11,13 @@ export const createTokenSchema = z
     scopes: z.array(z.enum(ALL_SCOPES)).min(1).max(ALL_SCOPES.length).optional(),
   })
   .strict();
+
+export const tokenSchema = z.object({
+  uuid: z.string().uuid(),
+  name: z.string(),
+  masked_key: z.string(),
+  scopes: z.array(z.enum(ALL_SCOPES)),
+  date_created: z.string(),
+  last_used_at: z.string().nullable(),
+});
+export const createdTokenSchema = tokenSchema.extend({ key: z.string().describe("The full API key, shown once") });

@@ -41,6 +41,6 @@ export function tokenRoutes(deps: AppDeps) {
         await service.revokeToken(deps.db, auth.workspaceUuid, params.token_uuid!);
         // Revoking the key in use is allowed; the answer confirms it even though the key is now dead.
         return { message: "Token revoked." };
-      }),
+      }, { recheckBeforeResponding: false }),
     );
 }

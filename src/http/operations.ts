@@ -1,0 +1,41 @@
+/**
+ * @module http/operations
+ * The catalogue of API operations for the OpenAPI document. A test checks that every route the
+ * server answers is listed here and the other way round.
+ */
+import { z } from "zod";
+import { envelopeOf, type Operation } from "./openapi.ts";
+import { pageQuerySchema } from "./pagination.ts";
+import { createLinkSchema, linkSchema, listLinksQuerySchema, patchLinkSchema } from "../modules/links/model.ts";
+import { exportQuerySchema, listResponsesQuerySchema, responseSchema } from "../modules/responses/model.ts";
+import { createdTokenSchema, createTokenSchema, tokenSchema } from "../modules/tokens/model.ts";
+import { workspaceSchema } from "../modules/workspaces/model.ts";
+import { intakeOperations } from "../modules/intake/operations.ts";
+import { webhookOperations } from "../modules/webhooks/operations.ts";
+
+const message = z.object({ message: z.string() });
+const AUTH = ["UNAUTHENTICATED", "HTTPS_REQUIRED", "RATE_LIMITED"];
+const WRITE = [...AUTH, "INVALID_JSON", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"];
+const paged = (q?: z.ZodObject) => (q ? pageQuerySchema.extend(q.shape) : pageQuerySchema);
+
+export const apiOperations: Operation[] = [
+  { method: "get", path: "/api/v1/workspace/", summary: "The key's workspace, with limits and usage", tag: "workspace", scope: null, success: { status: 200, schema: workspaceSchema, description: "Workspace" }, errors: AUTH },
+  { method: "post", path: "/api/v1/links/", summary: "Create a link", tag: "links", scope: "links:write", body: createLinkSchema, success: { status: 201, schema: linkSchema, description: "Created link" }, errors: [...WRITE, "NAME_REQUIRED", "SLUG_CONFLICT", "LINK_LIMIT_REACHED", "INSUFFICIENT_SCOPE"] },
+  { method: "get", path: "/api/v1/links/", summary: "List links", tag: "links", scope: "links:read", query: paged(listLinksQuerySchema), success: { status: 200, schema: envelopeOf(linkSchema), description: "Page of links" }, errors: [...AUTH, "VALIDATION_ERROR", "INVALID_PAGE", "INSUFFICIENT_SCOPE"] },
+  { method: "get", path: "/api/v1/links/:link_uuid/", summary: "Retrieve a link", tag: "links", scope: "links:read", success: { status: 200, schema: linkSchema, description: "Link" }, errors: [...AUTH, "NOT_FOUND", "INSUFFICIENT_SCOPE"] },
+  { method: "patch", path: "/api/v1/links/:link_uuid/", summary: "Update a link (name, slug, status, settings, questions)", tag: "links", scope: "links:write", body: patchLinkSchema, success: { status: 200, schema: linkSchema, description: "Updated link" }, errors: [...WRITE, "NAME_REQUIRED", "SLUG_CONFLICT", "NOT_FOUND", "INSUFFICIENT_SCOPE"] },
+  { method: "delete", path: "/api/v1/links/:link_uuid/", summary: "Delete a link (its responses are kept)", tag: "links", scope: "links:write", success: { status: 200, schema: message, description: "Deleted" }, errors: [...AUTH, "NOT_FOUND", "INSUFFICIENT_SCOPE"] },
+  { method: "get", path: "/api/v1/links/:link_uuid/responses/", summary: "List a link's responses", tag: "responses", scope: "responses:read", query: paged(listResponsesQuerySchema.omit({ link: true })), success: { status: 200, schema: envelopeOf(responseSchema), description: "Page of responses" }, errors: [...AUTH, "VALIDATION_ERROR", "INVALID_PAGE", "NOT_FOUND", "INSUFFICIENT_SCOPE"] },
+  { method: "get", path: "/api/v1/links/:link_uuid/responses/export/", summary: "Stream every response as CSV or JSON Lines", tag: "responses", scope: "responses:read", query: exportQuerySchema, success: { status: 200, description: "CSV (one column per field_key) or JSONL", mediaType: "text/csv", schema: z.string() }, errors: [...AUTH, "VALIDATION_ERROR", "NOT_FOUND", "INSUFFICIENT_SCOPE"] },
+  { method: "get", path: "/api/v1/links/:link_uuid/responses/:response_uuid/", summary: "Retrieve a response of a link", tag: "responses", scope: "responses:read", success: { status: 200, schema: responseSchema, description: "Response" }, errors: [...AUTH, "NOT_FOUND", "INSUFFICIENT_SCOPE"] },
+  { method: "get", path: "/api/v1/responses/", summary: "List the workspace's responses (filter with link=)", tag: "responses", scope: "responses:read", query: paged(listResponsesQuerySchema), success: { status: 200, schema: envelopeOf(responseSchema), description: "Page of responses" }, errors: [...AUTH, "VALIDATION_ERROR", "INVALID_PAGE", "INSUFFICIENT_SCOPE"] },
+  { method: "get", path: "/api/v1/responses/:response_uuid/", summary: "Retrieve a response", tag: "responses", scope: "responses:read", success: { status: 200, schema: responseSchema, description: "Response" }, errors: [...AUTH, "NOT_FOUND", "INSUFFICIENT_SCOPE"] },
+  { method: "delete", path: "/api/v1/responses/:response_uuid/", summary: "Erase a response with its recordings and files", tag: "responses", scope: "responses:write", success: { status: 200, schema: message, description: "Erased" }, errors: [...AUTH, "NOT_FOUND", "INSUFFICIENT_SCOPE"] },
+  { method: "get", path: "/api/v1/responses/:response_uuid/answers/:answer_uuid/audio/", summary: "Stream a recording (Bearer key, or the signed exp/sig query of audio_url)", tag: "responses", scope: "responses:read", success: { status: 200, description: "Audio bytes", mediaType: "audio/webm", schema: z.string() }, errors: [...AUTH, "NOT_FOUND"] },
+  { method: "get", path: "/api/v1/responses/:response_uuid/answers/:answer_uuid/file/", summary: "Download an uploaded file", tag: "responses", scope: "responses:read", success: { status: 200, description: "File bytes", mediaType: "application/octet-stream", schema: z.string() }, errors: [...AUTH, "NOT_FOUND"] },
+  { method: "post", path: "/api/v1/tokens/", summary: "Create an API key (shown once)", tag: "tokens", scope: "tokens:write", body: createTokenSchema, success: { status: 201, schema: createdTokenSchema, description: "Created token with its key" }, errors: [...WRITE, "INSUFFICIENT_SCOPE"] },
+  { method: "get", path: "/api/v1/tokens/", summary: "List active API keys", tag: "tokens", scope: "tokens:read", query: pageQuerySchema, success: { status: 200, schema: envelopeOf(tokenSchema), description: "Page of tokens" }, errors: [...AUTH, "VALIDATION_ERROR", "INVALID_PAGE", "INSUFFICIENT_SCOPE"] },
+  { method: "delete", path: "/api/v1/tokens/:token_uuid/", summary: "Revoke an API key immediately", tag: "tokens", scope: "tokens:write", success: { status: 200, schema: message, description: "Revoked" }, errors: [...AUTH, "NOT_FOUND", "INSUFFICIENT_SCOPE"] },
+  ...webhookOperations,
+  ...intakeOperations,
+];

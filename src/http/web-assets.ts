@@ -1,0 +1,151 @@
+/**
+ * @module http/web-assets
+ * The intake page's HTML and its two assets (docs/intake.md "Pages", DESIGN §9). From a source
+ * checkout the script is bundled from `web/intake/main.ts` by `Bun.build` in memory on first use
+ * and cached; the compiled binary registers assets prepared at build time instead
+ * ({@link useEmbeddedWebAssets}), so nothing is bundled at run time. Every asset is local.
+ */
+import path from "node:path";
+
+/** One servable file. */
+export interface WebAsset {
+  body: Uint8Array;
+  /** Full `Content-Type` header value, charset included. */
+  contentType: string;
+}
+
+/** Assets keyed by URL path (`/assets/intake.js`, `/assets/intake.css`). */
+export type WebAssets = Map<string, WebAsset>;
+
+const WEB_DIR = path.join(import.meta.dir, "..", "..", "web");
+const JS_CONTENT_TYPE = "text/javascript; charset=utf-8";
+const CSS_CONTENT_TYPE = "text/css; charset=utf-8";
+
+let embedded: WebAssets | null = null;
+let built: Promise<WebAssets> | null = null;
+
+/**
+ * Registers assets prepared at build time (single executable). Once called,
+ * {@link loadWebAssets} returns them and never bundles.
+ */
+export function useEmbeddedWebAssets(assets: WebAssets): void {
+  embedded = assets;
+}
+
+/**
+ * Bundles `web/intake/main.ts` for browsers (minified ESM, no output directory) and reads
+ * `web/intake/intake.css`. Used at run time from source, and by the build to embed the result.
+ * @throws Error listing the bundler's messages when the build fails
+ */
+export async function buildWebAssets(): Promise<WebAssets> {
+  const result = await Bun.build({
+    entrypoints: [path.join(WEB_DIR, "intake", "main.ts")],
+    target: "browser",
+    format: "esm",
+    minify: true,
+  });
+  const script = result.outputs.find((o) => o.kind === "entry-point");
+  if (!result.success || !script) {
+    throw new Error(`Building the intake script failed:\n${result.logs.map(String).join("\n")}`);
+  }
+  const css = await Bun.file(path.join(WEB_DIR, "intake", "intake.css")).bytes();
+  return new Map([
+    ["/assets/intake.js", { body: new Uint8Array(await script.arrayBuffer()), contentType: JS_CONTENT_TYPE }],
+    ["/assets/intake.css", { body: css, contentType: CSS_CONTENT_TYPE }],
+  ]);
+}
+
+/**
+ * The page assets, keyed by URL path: the embedded ones in the compiled binary, otherwise built
+ * once from source and cached (a failed build is retried on the next call).
+ */
+export function loadWebAssets(): Promise<WebAssets> {
+  if (embedded) return Promise.resolve(embedded);
+  built ??= buildWebAssets().catch((err: unknown) => {
+    built = null;
+    throw err;
+  });
+  return built;
+}
+
+/** Escapes text for HTML element content and quoted attribute values. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * JSON safe inside `<script type="application/json">`: `<`, `>` and `&` are written as
+ * `\u003c`-style escapes, so no string can close the element (`</script>`) or open a comment;
+ * U+2028/2029 are escaped too.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+// Images and videos of image_choice cards come from the operator's URLs; everything else is ours.
+const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; " +
+  "img-src * data: blob:; media-src * data: blob:; base-uri 'none'; form-action 'self'";
+
+function page(title: string, head: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/assets/intake.css">
+${head}</head>
+<body>
+<div class="page">
+${body}
+<footer class="page-footer">Powered by Earshot</footer>
+</div>
+</body>
+</html>
+`;
+}
+
+/**
+ * The intake page: header (title, description), the form root the script fills, and the link's
+ * public definition embedded as `{"api_base", "link"}` JSON (docs/intake.md).
+ * @param data.apiBase the intake API base, e.g. `/api/v1/intake/acme/nps/`
+ * @param data.link the public link object (docs/intake.md `<public link>`)
+ */
+export function renderIntakePage(data: { title: string; apiBase: string; link: unknown; description?: string | null }): string {
+  const description = data.description?.trim()
+    ? `<p class="description">${escapeHtml(data.description.trim())}</p>\n`
+    : "";
+  const meta = data.description?.trim() ? `<meta name="description" content="${escapeHtml(data.description.trim())}">\n` : "";
+  return page(
+    data.title,
+    `${meta}<script type="module" src="/assets/intake.js"></script>\n`,
+    `<header class="page-header">
+<h1>${escapeHtml(data.title)}</h1>
+${description}</header>
+<main id="earshot-app" class="card">
+<p class="loading">Loading…</p>
+<noscript><p>This form needs JavaScript. Please enable it and reload the page.</p></noscript>
+</main>
+<script id="earshot-link" type="application/json">${jsonForScript({ api_base: data.apiBase, link: data.link })}</script>`,
+  );
+}
+
+/**
+ * A plain page with a heading and one message, for paused and unknown links (no script).
+ */
+export function renderMessagePage(title: string, message: string): string {
+  return page(
+    title,
+    "",
+    `<main class="card">
+<section class="message">
+<h1 class="message-title">${escapeHtml(title)}</h1>
+<p>${escapeHtml(message)}</p>
+</section>
+</main>`,
+  );
+}

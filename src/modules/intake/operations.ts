@@ -1,0 +1,31 @@
+/**
+ * @module intake/operations
+ * OpenAPI catalogue entries of the public intake API (docs/intake.md).
+ */
+import { z } from "zod";
+import type { Operation } from "../../http/openapi.ts";
+
+const answerState = z.object({
+  question_uuid: z.string(),
+  field_key: z.string(),
+  value: z.unknown(),
+  text: z.string().nullable(),
+  has_audio: z.boolean(),
+  duration: z.number().nullable(),
+  transcription_status: z.string(),
+  transcription: z.string().nullable(),
+  follow_ups: z.array(z.unknown()),
+});
+const session = z.object({ session_id: z.string(), response_uuid: z.string(), status: z.enum(["started", "completed"]), answers: z.record(z.string(), answerState) });
+const BASE = "/api/v1/intake/:workspace_slug/:link_slug";
+const tag = "intake";
+
+export const intakeOperations: Operation[] = [
+  { method: "get", path: `${BASE}/`, summary: "A link's public definition", tag, scope: "public", success: { status: 200, schema: z.object({ link: z.record(z.string(), z.unknown()) }), description: "Public link" }, errors: ["NOT_FOUND"] },
+  { method: "post", path: `${BASE}/sessions/`, summary: "Start a respondent session", tag, scope: "public", success: { status: 201, schema: session, description: "Session" }, errors: ["NOT_FOUND", "LINK_PAUSED"] },
+  { method: "get", path: `${BASE}/sessions/:session_id/`, summary: "Resume a session", tag, scope: "public", success: { status: 200, schema: session, description: "Session" }, errors: ["NOT_FOUND"] },
+  { method: "put", path: `${BASE}/sessions/:session_id/answers/:question_uuid/`, summary: "Save a typed answer", tag, scope: "public", body: z.object({ value: z.unknown() }), success: { status: 200, schema: answerState, description: "Answer state" }, errors: ["NOT_FOUND", "VALIDATION_ERROR", "LINK_PAUSED", "ALREADY_SUBMITTED"] },
+  { method: "post", path: `${BASE}/sessions/:session_id/answers/:question_uuid/audio/`, summary: "Upload a recording (WebM/Opus, Ogg/Opus or WAV)", tag, scope: "public", rawBody: ["audio/webm", "audio/ogg", "audio/wav"], success: { status: 200, schema: answerState, description: "Answer state" }, errors: ["NOT_FOUND", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "LINK_PAUSED", "ALREADY_SUBMITTED"] },
+  { method: "post", path: `${BASE}/sessions/:session_id/answers/:question_uuid/file/`, summary: "Upload a file (multipart/form-data, part `file`)", tag, scope: "public", rawBody: ["multipart/form-data"], success: { status: 200, schema: answerState, description: "Answer state" }, errors: ["NOT_FOUND", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "LINK_PAUSED", "ALREADY_SUBMITTED"] },
+  { method: "post", path: `${BASE}/sessions/:session_id/submit/`, summary: "Submit the response", tag, scope: "public", success: { status: 200, schema: z.object({ status: z.literal("completed"), thank_you_message: z.string(), redirect_url: z.string().nullable() }), description: "Submitted" }, errors: ["NOT_FOUND", "VALIDATION_ERROR", "LINK_PAUSED", "ALREADY_SUBMITTED"] },
+];

@@ -1,0 +1,106 @@
+/**
+ * @module test/helpers/api
+ * An in-process Earshot for API tests: a real SQLite file in a temp folder, migrations, a real
+ * workspace and key, and the real app answering through `app.handle(new Request(...))`.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createApp } from "../../src/app.ts";
+import { createAuthenticator } from "../../src/auth/authenticate.ts";
+import { createRateLimiter } from "../../src/auth/rate-limit.ts";
+import { createLocalBlobStore } from "../../src/blobs/store.ts";
+import { loadConfig, type Config } from "../../src/config.ts";
+import { migrateToLatest, openDatabase, type Db } from "../../src/db/client.ts";
+import { createLogger } from "../../src/logger.ts";
+import { loadSigningSecret } from "../../src/server.ts";
+import { createWorkspace, type CreatedWorkspace } from "../../src/modules/workspaces/service.ts";
+import type { Plan } from "../../src/modules/workspaces/plans.ts";
+
+export type ApiReply = { status: number; headers: Headers; json: any; text: string };
+
+export type TestApi = {
+  app: ReturnType<typeof createApp>;
+  db: Db;
+  config: Config;
+  dataDir: string;
+  ws: CreatedWorkspace;
+  /** Sends a request; `key` defaults to the workspace's key, `null` sends none. */
+  call(method: string, urlPath: string, opts?: { body?: unknown; raw?: BodyInit; key?: string | null; headers?: Record<string, string> }): Promise<ApiReply>;
+  /** Creates another workspace (for isolation tests). */
+  newWorkspace(name: string, plan?: Plan): Promise<CreatedWorkspace>;
+  close(): Promise<void>;
+};
+
+export const BASE = "http://localhost";
+
+/** Starts an in-process API over a fresh data directory. */
+export async function createTestApi(env: Record<string, string> = {}, plan: Plan = "enterprise"): Promise<TestApi> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-api-"));
+  const config = loadConfig({ EARSHOT_ALLOW_INSECURE_HTTP: "1", EARSHOT_PUBLIC_URL: BASE, EARSHOT_LOG_LEVEL: "silent", ...env }, { dataDir });
+  const db = openDatabase(config.dbFile);
+  await migrateToLatest(db);
+  const log = createLogger(config.logLevel);
+  const app = createApp({
+    config,
+    db,
+    log,
+    blobs: createLocalBlobStore(config.blobsDir),
+    auth: createAuthenticator(db, config, createRateLimiter()),
+    signingSecret: await loadSigningSecret(db, config),
+    webAssets: new Map(),
+    nudgeJobs: () => {},
+    nudgeOutbox: () => {},
+  });
+  const ws = await createWorkspace(db, { name: "Test workspace", plan });
+  return {
+    app,
+    db,
+    config,
+    dataDir,
+    ws,
+    async call(method, urlPath, opts = {}) {
+      const headers: Record<string, string> = { accept: "application/json", ...opts.headers };
+      const key = opts.key === undefined ? ws.api_key : opts.key;
+      if (key) headers.authorization = `Bearer ${key}`;
+      let body: BodyInit | undefined = opts.raw;
+      if (opts.body !== undefined) {
+        body = JSON.stringify(opts.body);
+        headers["content-type"] ??= "application/json";
+      }
+      const res = await app.handle(new Request(BASE + urlPath, { method, headers, body }));
+      const text = await res.text();
+      let json: unknown = null;
+      try {
+        json = text ? JSON.parse(text) : null;
+      } catch {
+        json = null;
+      }
+      return { status: res.status, headers: res.headers, json, text };
+    },
+    newWorkspace: (name, p = "enterprise") => createWorkspace(db, { name, plan: p }),
+    async close() {
+      await db.destroy();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A question of every one of the 11 types, valid as sent on `POST links/`. */
+export const ALL_TYPE_QUESTIONS = [
+  { prompt: "Tell us in your own words", type: "voice", configuration: { max_duration: 60 } },
+  { prompt: "Or type if you prefer", type: "voice_text_fallback", configuration: { max_characters: 500 } },
+  { prompt: "Anything else?", type: "text" },
+  { prompt: "Which plan are you on?", type: "multiple_choice", configuration: { options: ["Free", "Pro", "Enterprise"], allow_multiple: false } },
+  { prompt: "How many seats?", type: "number", configuration: { min: 1, max: 1000, step: 1 } },
+  { prompt: "How would you rate us?", type: "rating", configuration: { scale_type: "stars", max_value: 5 } },
+  {
+    prompt: "Pick a design",
+    type: "image_choice",
+    configuration: { cards: [{ id: "a", label: "Design A", media_url: "https://example.com/a.png", media_type: "image" }, { id: "b", label: "Design B", media_url: "https://example.com/b.mp4", media_type: "video" }] },
+  },
+  { prompt: "Your email", type: "email" },
+  { prompt: "When did it happen?", type: "date" },
+  { prompt: "Would you recommend us?", type: "yes_no" },
+  { prompt: "Attach a screenshot", type: "file_upload", configuration: { allowed_types: ["image/png", ".pdf"], max_size_mb: 5 } },
+];
