@@ -52,9 +52,10 @@ const args = ["test", ...process.argv.slice(2)];
 const child = Bun.spawn([process.execPath, ...args], { env, stdout: "inherit", stderr: "pipe" });
 let tail = "";
 const decoder = new TextDecoder();
-for await (const chunk of child.stderr) {
-  process.stderr.write(chunk);
-  tail = (tail + decoder.decode(chunk)).slice(-4000);
+const reader = child.stderr.getReader();
+for (let r = await reader.read(); !r.done; r = await reader.read()) {
+  process.stderr.write(r.value);
+  tail = (tail + decoder.decode(r.value, { stream: true })).slice(-4000);
 }
 const code = await child.exited;
 const count = (word: string) => Number(new RegExp(`^\\s*(\\d+) ${word}\\s*$`, "m").exec(tail)?.[1] ?? 0);

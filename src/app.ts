@@ -12,6 +12,7 @@ import { intakeRoutes } from "./modules/intake/routes.ts";
 import { linkRoutes } from "./modules/links/routes.ts";
 import { responseRoutes } from "./modules/responses/routes.ts";
 import { tokenRoutes } from "./modules/tokens/routes.ts";
+import { webhookRoutes } from "./modules/webhooks/routes.ts";
 import { workspaceRoutes } from "./modules/workspaces/routes.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
 import { apiOperations } from "./http/operations.ts";
@@ -44,8 +45,14 @@ export function createApp(deps: AppDeps) {
       }
     })
     .onParse(async ({ request, contentType }) => {
+      const type = (contentType ?? "").toLowerCase();
+      if (type.startsWith("multipart/form-data")) return request.formData();
+      // Recordings and other binary bodies arrive as bytes; routes check what they got.
+      if (!/^application\/([a-z.+-]+\+)?json\b/.test(type)) {
+        if (type.startsWith("text/") || type.startsWith("application/x-www-form-urlencoded")) return request.text();
+        return request.arrayBuffer();
+      }
       // JSON is read here so that chunked bodies are size-checked too and bad JSON gets INVALID_JSON.
-      if (!/^application\/([a-z.+-]+\+)?json\b/i.test(contentType ?? "")) return;
       const text = await request.text();
       if (text.length > MAX_JSON_BODY_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", "JSON bodies may be at most 1 MiB.");
       if (text.trim() === "") return {};
@@ -75,6 +82,7 @@ export function createApp(deps: AppDeps) {
     .use(tokenRoutes(deps))
     .use(linkRoutes(deps))
     .use(responseRoutes(deps))
+    .use(webhookRoutes(deps))
     .use(intakeRoutes(deps));
   return app;
 }

@@ -1,12 +1,16 @@
 /**
  * @module ai/worker
  * The inference worker thread's entry (a separate entrypoint of `bun build --compile`). It keeps
- * decoding and Whisper off the HTTP thread, runs one request at a time — "live" before "batch",
- * first come first served within each — and answers every request exactly once. A failure is
- * sent back as that request's error; the worker itself keeps running.
+ * decoding, Whisper and the insights engine off the HTTP thread, runs one request at a time —
+ * "live" before "batch", first come first served within each — and answers every request
+ * exactly once. A failure is sent back as that request's error; the worker itself keeps running.
+ * Both models load lazily, once per worker, and only from the models directory.
  */
+import "../runtime/preload.ts";
+import path from "node:path";
 import { createAsr, ModelMissingError, type Asr } from "./asr.ts";
 import { AudioDecodeError, decodeAudio } from "./audio.ts";
+import type { InsightsEngine } from "./insights/index.ts";
 import type { InferenceErrorCode, WorkerConfig, WorkerReply, WorkerRequest } from "./protocol.ts";
 
 declare var self: Worker;
@@ -17,6 +21,7 @@ const live: Job[] = [];
 const batch: Job[] = [];
 let config: WorkerConfig | null = null;
 let asr: Asr | null = null;
+let insights: Promise<InsightsEngine> | null = null;
 let isDraining = false;
 
 const reply = (message: WorkerReply): void => self.postMessage(message);
@@ -24,8 +29,10 @@ const reply = (message: WorkerReply): void => self.postMessage(message);
 self.onmessage = (event: MessageEvent<WorkerRequest>) => {
   const message = event.data;
   if (message.type === "configure") {
-    config = message.config;
+    // One absolute folder for both loaders: transformers.js keeps `env.localModelPath` per thread.
+    config = { ...message.config, modelsDir: path.resolve(message.config.modelsDir) };
     asr = createAsr(config.modelsDir, config.asrModel);
+    insights = null;
     return;
   }
   (message.priority === "live" ? live : batch).push(message);
@@ -47,11 +54,12 @@ async function drain(): Promise<void> {
 
 async function run(job: Job): Promise<void> {
   try {
+    if (config === null || asr === null) throw new Error("the worker got a request before its configuration");
     if (job.type === "analyse") {
-      reply({ type: "error", id: job.id, code: "NOT_IMPLEMENTED", message: "analyse is not implemented yet" });
+      const engine = await (insights ??= loadInsights(config));
+      reply({ type: "result", id: job.id, kind: "analyse", result: await engine.analyse(job.text, job.options) });
       return;
     }
-    if (asr === null) throw new Error("the worker got a request before its configuration");
     const decodeStart = performance.now();
     const audio = await decodeAudio(job.audio);
     const decodeMs = performance.now() - decodeStart;
@@ -65,6 +73,27 @@ async function run(job: Job): Promise<void> {
   } catch (err) {
     const message = err instanceof AudioDecodeError ? err.reason : err instanceof Error ? err.message : String(err);
     reply({ type: "error", id: job.id, code: codeOf(err), message });
+  }
+}
+
+/**
+ * The insights engine, imported on first use so that a worker that only transcribes never loads
+ * the NLP model. The engine itself picks the transformer sentiment model when its files are in
+ * the models directory, else the lexicon, and reports which one answered.
+ */
+async function loadInsights(cfg: WorkerConfig): Promise<InsightsEngine> {
+  try {
+    const { createInsightsEngine } = await import("./insights/index.ts");
+    return createInsightsEngine({
+      modelsDir: cfg.modelsDir,
+      sentimentModel: cfg.sentimentModel,
+      llmUrl: cfg.llmUrl,
+      llmModel: cfg.llmModel,
+      onWarning: (line) => console.warn(`earshot worker: ${line}`),
+    });
+  } catch (err) {
+    insights = null; // let a later request try again
+    throw err;
   }
 }
 

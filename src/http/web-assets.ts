@@ -17,6 +17,7 @@ export interface WebAsset {
 /** Assets keyed by URL path (`/assets/intake.js`, `/assets/intake.css`). */
 export type WebAssets = Map<string, WebAsset>;
 
+import { readEmbeddedWebAssets } from "../runtime/embedded.ts";
 const WEB_DIR = path.join(import.meta.dir, "..", "..", "web");
 const JS_CONTENT_TYPE = "text/javascript; charset=utf-8";
 const CSS_CONTENT_TYPE = "text/css; charset=utf-8";
@@ -61,7 +62,7 @@ export async function buildWebAssets(): Promise<WebAssets> {
  */
 export function loadWebAssets(): Promise<WebAssets> {
   if (embedded) return Promise.resolve(embedded);
-  built ??= buildWebAssets().catch((err: unknown) => {
+  built ??= readEmbeddedWebAssets().then((assets) => (assets as WebAssets | null) ?? buildWebAssets()).catch((err: unknown) => {
     built = null;
     throw err;
   });

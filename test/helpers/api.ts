@@ -26,7 +26,7 @@ export type TestApi = {
   dataDir: string;
   ws: CreatedWorkspace;
   /** Sends a request; `key` defaults to the workspace's key, `null` sends none. */
-  call(method: string, urlPath: string, opts?: { body?: unknown; raw?: BodyInit; key?: string | null; headers?: Record<string, string> }): Promise<ApiReply>;
+  call(method: string, urlPath: string, opts?: { body?: unknown; raw?: BodyInit | Uint8Array; key?: string | null; headers?: Record<string, string> }): Promise<ApiReply>;
   /** Creates another workspace (for isolation tests). */
   newWorkspace(name: string, plan?: Plan): Promise<CreatedWorkspace>;
   close(): Promise<void>;
@@ -63,7 +63,7 @@ export async function createTestApi(env: Record<string, string> = {}, plan: Plan
       const headers: Record<string, string> = { accept: "application/json", ...opts.headers };
       const key = opts.key === undefined ? ws.api_key : opts.key;
       if (key) headers.authorization = `Bearer ${key}`;
-      let body: BodyInit | undefined = opts.raw;
+      let body = opts.raw as BodyInit | undefined;
       if (opts.body !== undefined) {
         body = JSON.stringify(opts.body);
         headers["content-type"] ??= "application/json";

@@ -81,29 +81,21 @@ export function intakeRoutes(deps: AppDeps) {
       }
       return service.saveAnswer(d, await link(params), params.session_id!, params.question_uuid!, raw.value);
     })
-    .post(
-      `${base}/sessions/:session_id/answers/:question_uuid/audio/`,
-      async ({ params, request, query }) => {
-        const declared = Number(request.headers.get("content-length") ?? "0");
-        if (declared > MAX_AUDIO_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", "Recordings may be at most 64 MiB.");
-        const bytes = new Uint8Array(await request.arrayBuffer());
-        if (bytes.length > MAX_AUDIO_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", "Recordings may be at most 64 MiB.");
-        if (bytes.length === 0) throw new AppError("VALIDATION_ERROR", "The recording is empty.");
-        const mime = sniffAudioMime(bytes);
-        if (!mime) throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send WebM/Opus, Ogg/Opus or WAV audio.");
-        const duration = query.duration !== undefined && /^\d+(\.\d+)?$/.test(query.duration) ? Number(query.duration) : null;
-        return service.saveAudio(d, await link(params), params.session_id, params.question_uuid, bytes, mime, duration);
-      },
-      { parse: "none" },
-    )
-    .post(`${base}/sessions/:session_id/answers/:question_uuid/file/`, async ({ params, request }) => {
-      if (!(request.headers.get("content-type") ?? "").startsWith("multipart/form-data")) {
-        throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the file as multipart/form-data with a part named file.");
-      }
-      const form = await request.formData();
-      const file = form.get("file");
+    .post(`${base}/sessions/:session_id/answers/:question_uuid/audio/`, async ({ params, body, query }) => {
+      if (!(body instanceof ArrayBuffer)) throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send WebM/Opus, Ogg/Opus or WAV audio as the raw body.");
+      const bytes = new Uint8Array(body);
+      if (bytes.length > MAX_AUDIO_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", "Recordings may be at most 64 MiB.");
+      if (bytes.length === 0) throw new AppError("VALIDATION_ERROR", "The recording is empty.");
+      const mime = sniffAudioMime(bytes);
+      if (!mime) throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send WebM/Opus, Ogg/Opus or WAV audio.");
+      const duration = query.duration !== undefined && /^\d+(\.\d+)?$/.test(query.duration) ? Number(query.duration) : null;
+      return service.saveAudio(d, await link(params), params.session_id, params.question_uuid, bytes, mime, duration);
+    })
+    .post(`${base}/sessions/:session_id/answers/:question_uuid/file/`, async ({ params, body }) => {
+      if (!(body instanceof FormData)) throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the file as multipart/form-data with a part named file.");
+      const file = body.get("file");
       if (!(file instanceof File)) throw new AppError("VALIDATION_ERROR", "The form has no part named file.", { errors: [{ pointer: "/file", message: "Required." }] });
       return service.saveFile(d, await link(params), params.session_id, params.question_uuid, file);
-    }, { parse: "none" })
+    })
     .post(`${base}/sessions/:session_id/submit/`, async ({ params }) => service.submitSession(d, await link(params), params.session_id));
 }

@@ -1,0 +1,5 @@
+/** `import path from "…/libonnxruntime.so.1" with { type: "file" }` gives the file's path. */
+declare module "*.so.1" {
+  const path: string;
+  export default path;
+}

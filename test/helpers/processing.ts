@@ -1,0 +1,59 @@
+/**
+ * @module test/helpers/processing
+ * Runs the real job runner with the real inference worker (fixture models) over a test API's
+ * database, as `earshot serve` does.
+ */
+import path from "node:path";
+import { createInferenceClient, type InferenceClient } from "../../src/ai/inference-client.ts";
+import { createJobRunner, type JobRunner } from "../../src/jobs/runner.ts";
+import { createLogger } from "../../src/logger.ts";
+import { analyseAnswer, giveUpOnAnswer, transcribeAnswer, type ProcessingDeps } from "../../src/modules/responses/processing.ts";
+import { loadSigningSecret } from "../../src/server.ts";
+import { createLocalBlobStore } from "../../src/blobs/store.ts";
+import type { TestApi } from "./api.ts";
+
+export const FIXTURE_MODELS_DIR = path.resolve(import.meta.dir, "../../../shared/models/fixture");
+export const FIXTURE_TRANSCRIPT = "This is a fixture transcript.";
+
+/** Starts processing for `api`; call `stop()` when done. */
+export async function startProcessing(api: TestApi): Promise<{ runner: JobRunner; inference: InferenceClient; stop(): Promise<void> }> {
+  const inference = createInferenceClient({ modelsDir: FIXTURE_MODELS_DIR, asrModel: "whisper-tiny-random", sentimentModel: "tiny-sentiment-3class" });
+  let runner: JobRunner | null = null;
+  const deps: ProcessingDeps = {
+    db: api.db,
+    blobs: createLocalBlobStore(api.config.blobsDir),
+    inference,
+    publicUrl: api.config.publicUrl,
+    signingSecret: await loadSigningSecret(api.db, api.config),
+    audioUrlTtlS: api.config.audioUrlTtlS,
+    nudgeJobs: () => runner?.nudge(),
+    nudgeOutbox: () => {},
+  };
+  runner = createJobRunner({
+    db: api.db,
+    log: createLogger("silent"),
+    pollMs: 50,
+    handlers: { transcribe: (j) => transcribeAnswer(deps, j), analyse: (j) => analyseAnswer(deps, j) },
+    onGiveUp: (j, e) => giveUpOnAnswer(deps, j, e),
+  });
+  await runner.start();
+  return {
+    runner,
+    inference,
+    async stop() {
+      await runner!.stop();
+      await inference.close();
+    },
+  };
+}
+
+/** Polls `fn` every 100 ms until it returns a truthy value or `timeoutMs` passes. */
+export async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 30_000, what = "condition"): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`Timed out waiting for ${what}`);
+    await Bun.sleep(100);
+  }
+}
