@@ -65,5 +65,6 @@ export function exportResponses(deps: ResponseDeps, link: linksRepo.LinkRow, for
         controller.error(err);
       }
     },
-  });
+    // Pull one batch at a time, only when the reader asks: nothing is prepared ahead of a check.
+  }, { highWaterMark: 0 });
 }

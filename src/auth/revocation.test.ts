@@ -1,0 +1,86 @@
+/**
+ * Revocation is immediate, also for requests already in flight (spec: Authentication 6;
+ * DESIGN §5): a write must not commit and data must not be returned after the revocation commits.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Kysely, SqliteDialect } from "kysely";
+import type { Database as Schema } from "../db/schema.ts";
+import { revokeToken } from "../modules/tokens/service.ts";
+import { createTestApi, type TestApi } from "../../test/helpers/api.ts";
+import { runCli, startServer, type RunningServer } from "../../test/helpers/process.ts";
+
+let dataDir: string;
+let server: RunningServer;
+let ws: { workspace_uuid: string; workspace_slug: string; api_key: string };
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-revoke-"));
+  const created = await runCli(["workspace", "create", "--name", "Revocation", "--json"], { dataDir });
+  ws = JSON.parse(created.stdout);
+  server = await startServer({ dataDir });
+});
+afterAll(async () => {
+  await server?.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+test("a write in flight when its key is revoked does not commit and answers 401", async () => {
+  const api = (p: string, key: string, init: RequestInit = {}) =>
+    fetch(`${server.baseUrl}/api/v1/${p}`, { ...init, headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...init.headers } });
+  const second = await (await api("tokens/", ws.api_key, { method: "POST", body: JSON.stringify({ name: "Doomed" }) })).json();
+
+  // Hold SQLite's write lock, so the request below stalls inside the server after it has read
+  // (and accepted) the key; then commit the revocation while it waits.
+  const sqlite = new Database(path.join(dataDir, "earshot.db"));
+  sqlite.exec("PRAGMA busy_timeout = 5000");
+  sqlite.exec("BEGIN IMMEDIATE");
+  const inFlight = api("links/", second.key, { method: "POST", body: JSON.stringify({ name: "Must not exist" }) });
+  await Bun.sleep(700);
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite as never }) });
+  await revokeToken(db, ws.workspace_uuid, second.uuid);
+  sqlite.exec("COMMIT");
+  const res = await inFlight;
+  expect(res.status).toBe(401);
+  expect((await res.json()).code).toBe("UNAUTHENTICATED");
+  const names = (await (await api("links/", ws.api_key)).json()).results.map((l: { name: string }) => l.name);
+  expect(names).not.toContain("Must not exist");
+  sqlite.close();
+});
+
+let mem: TestApi;
+test("a streaming export stops returning data once its key is revoked mid-stream", async () => {
+  mem = await createTestApi();
+  try {
+    const link = (await mem.call("POST", "/api/v1/links/", { body: { name: "Big", questions: [{ prompt: "Comment", type: "text" }] } })).json;
+    const b = `/api/v1/intake/${mem.ws.workspace_slug}/${link.slug}`;
+    for (let i = 0; i < 450; i++) {
+      const sid = (await mem.call("POST", `${b}/sessions/`, { key: null, body: {} })).json.session_id;
+      await mem.call("PUT", `${b}/sessions/${sid}/answers/${link.questions[0].uuid}/`, { key: null, body: { value: `answer ${i}` } });
+    }
+    const reader = (await mem.call("POST", "/api/v1/tokens/", { body: { name: "Exporter", scopes: ["responses:read"] } })).json;
+    const res = await mem.app.handle(
+      new Request(`http://localhost/api/v1/links/${link.uuid}/responses/export/?format=jsonl`, { headers: { authorization: `Bearer ${reader.key}` } }),
+    );
+    expect(res.status).toBe(200);
+    const stream = res.body!.getReader();
+    const first = await stream.read();
+    const firstRows = new TextDecoder().decode(first.value).trim().split("\n").length;
+    expect(firstRows).toBe(200);
+    expect((await mem.call("DELETE", `/api/v1/tokens/${reader.uuid}/`)).status).toBe(200);
+    let received = firstRows;
+    let failed = false;
+    try {
+      for (let r = await stream.read(); !r.done; r = await stream.read()) received += new TextDecoder().decode(r.value).trim().split("\n").length;
+    } catch {
+      failed = true;
+    }
+    expect(failed).toBe(true);
+    expect(received).toBe(200);
+  } finally {
+    await mem.close();
+  }
+});
