@@ -53,5 +53,5 @@ export function requireJsonBody(request: Request, body: unknown): unknown {
   if (!/^application\/([a-z.+-]+\+)?json\b/i.test(type)) {
     throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the body as application/json.");
   }
-  return body ?? {};
+  return body === undefined ? {} : body;
 }
