@@ -17,6 +17,8 @@ import { createWorkspace, workspaceHost } from "./modules/workspaces/service.ts"
 import { createToken, listTokens, revokeTokenAnyWorkspace } from "./modules/tokens/service.ts";
 import { findWorkspaceByUuid } from "./modules/workspaces/repository.ts";
 import { startServer } from "./server.ts";
+import { registerInferenceCommands } from "./commands/inference.ts";
+import { registerModelsCommands } from "./commands/models.ts";
 
 const program = new Command("earshot")
   .description("Self-hosted voice and text feedback links with local transcription.")
@@ -67,10 +69,11 @@ workspace
   .requiredOption("--name <name>", "workspace name")
   .option("--plan <plan>", "free | pro | enterprise", "free")
   .option("--slug <slug>", "URL slug (default: from the name)")
+  .option("--host <origin>", "dedicated origin serving this workspace's links at /i/<slug>, e.g. https://feedback.acme.lan")
   .option("--json", "print one JSON object")
-  .action(async (o: { name: string; plan: string; slug?: string; json?: boolean }) => {
+  .action(async (o: { name: string; plan: string; slug?: string; host?: string; json?: boolean }) => {
     if (!PLANS.includes(o.plan as Plan)) throw new InvalidArgumentError(`--plan must be one of ${PLANS.join(", ")}`);
-    const created = await withDb((db) => createWorkspace(db, { name: o.name, plan: o.plan as Plan, slug: o.slug }));
+    const created = await withDb((db) => createWorkspace(db, { name: o.name, plan: o.plan as Plan, slug: o.slug, host: o.host }));
     print(!!o.json, created, `Workspace ${created.workspace_slug} (${created.workspace_uuid})\nAPI key (shown once): ${created.api_key}`);
   });
 workspace
@@ -131,6 +134,9 @@ program
     await withDb((db) => backupDatabase(db, file));
     process.stdout.write(`Backup written to ${file}\n`);
   });
+
+registerModelsCommands(program, () => config(), process.env);
+registerInferenceCommands(program, () => config());
 
 try {
   await program.parseAsync(process.argv);

@@ -208,3 +208,18 @@ describe("responses API", () => {
     expect(fs.readdirSync(blobDir).filter((f) => f.includes(row.audio_blob!.split("/")[1]!))).toEqual([]);
   });
 });
+
+describe("dedicated workspace host", () => {
+  test("a workspace with its own origin gets public_urls on it and serves /i/<slug> at the root", async () => {
+    const { createWorkspace } = await import("../workspaces/service.ts");
+    const ws = await createWorkspace(api.db, { name: "Acme", host: "https://feedback.acme.lan/" });
+    const l = (await api.call("POST", "/api/v1/links/", { key: ws.api_key, body: { name: "Acme survey", questions: [{ prompt: "Hi?", type: "text" }] } })).json;
+    expect(l.public_url).toBe("https://feedback.acme.lan/i/acme-survey");
+    const page = await api.app.handle(new Request("http://localhost/i/acme-survey", { headers: { host: "feedback.acme.lan" } }));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(`/api/v1/intake/${ws.workspace_slug}/acme-survey/`);
+    const elsewhere = await api.app.handle(new Request("http://localhost/i/acme-survey", { headers: { host: "other.lan" } }));
+    expect(elsewhere.status).toBe(404);
+    await expect(createWorkspace(api.db, { name: "Bad", host: "feedback.lan/path" })).rejects.toThrow();
+  });
+});

@@ -27,6 +27,7 @@ export async function createWorkspace(
 ): Promise<CreatedWorkspace> {
   const name = input.name.trim();
   if (!name) throw new AppError("NAME_REQUIRED", "A workspace needs a name.");
+  const host = input.host ? normalizeOrigin(input.host) : null;
   return db.transaction().execute(async (trx) => {
     let slug: string;
     if (input.slug !== undefined) {
@@ -47,7 +48,7 @@ export async function createWorkspace(
       name,
       slug,
       plan: input.plan ?? "free",
-      host: input.host ?? null,
+      host,
       links_limit: null,
       requests_per_minute: null,
       date_created: nowIso(),
@@ -55,6 +56,23 @@ export async function createWorkspace(
     const token = await createToken(trx, uuid, { name: "Default key" });
     return { workspace_uuid: uuid, workspace_slug: slug, api_key: token.key, token_uuid: token.uuid };
   });
+}
+
+/**
+ * Checks a dedicated origin (`https://feedback.acme.lan`, no path) and returns it normalised.
+ * @throws AppError VALIDATION_ERROR
+ */
+export function normalizeOrigin(host: string): string {
+  let u: URL | null = null;
+  try {
+    u = new URL(host);
+  } catch {
+    u = null;
+  }
+  if (!u || !/^https?:$/.test(u.protocol) || (u.pathname !== "/" && u.pathname !== "") || u.search || u.username) {
+    throw new AppError("VALIDATION_ERROR", "The host must be an origin such as https://feedback.example.lan.", { errors: [{ pointer: "/host", message: "Invalid origin." }] });
+  }
+  return u.origin;
 }
 
 /** `{EARSHOT_PUBLIC_URL}/w/{slug}` unless the workspace has a dedicated origin (DESIGN §3). */
