@@ -10,13 +10,17 @@ import { migrateToLatest, openDatabase } from "./db/client.ts";
 import type { Database } from "./db/schema.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createApp } from "./app.ts";
+import type { AppDeps } from "./http/context.ts";
+import { liveRoutes } from "./modules/intake/live.ts";
 import { createLocalBlobStore } from "./blobs/store.ts";
 import { createAuthenticator } from "./auth/authenticate.ts";
 import { createRateLimiter } from "./auth/rate-limit.ts";
 import { loadWebAssets } from "./http/web-assets.ts";
 import { createJobRunner } from "./jobs/runner.ts";
+import { createDispatcher } from "./outbox/dispatcher.ts";
+import { startOutboxHousekeeping } from "./outbox/housekeeping.ts";
 import { createInferenceClient } from "./ai/inference-client.ts";
-import { analyseAnswer, giveUpOnAnswer, transcribeAnswer, type ProcessingDeps } from "./modules/responses/processing.ts";
+import { analyseAnswer, giveUpOnAnswer, transcribeAnswer, type AnswerInference, type ProcessingDeps } from "./modules/responses/processing.ts";
 import { countWorkspaces } from "./modules/workspaces/repository.ts";
 import { createWorkspace } from "./modules/workspaces/service.ts";
 
@@ -69,13 +73,22 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const signingSecret = await loadSigningSecret(db, config);
   await greetFirstStart(db, config, log);
   const blobs = createLocalBlobStore(config.blobsDir);
-  const inference = createInferenceClient({ modelsDir: config.modelsDir, asrModel: config.asrModel, sentimentModel: config.sentimentModel, llmUrl: config.llmUrl });
+  const inference = createInferenceClient({ modelsDir: config.modelsDir, asrModel: config.asrModel, sentimentModel: config.sentimentModel, llmUrl: config.llmUrl, llmModel: config.llmModel });
+  // processing.ts types insights as plain records; AiInsights is an interface, so it is copied.
+  const answerInference: AnswerInference = {
+    transcribe: (audio, opts) => inference.transcribe(audio, opts),
+    analyse: async (text, opts) => {
+      const result = await inference.analyse(text, opts);
+      return { ...result, ai_insights: { ...result.ai_insights } };
+    },
+  };
   let nudgeJobs = () => {};
-  const nudgeOutbox = () => {};
+  const dispatcher = createDispatcher({ db, log, config });
+  const nudgeOutbox = () => dispatcher.nudge();
   const processing: ProcessingDeps = {
     db,
     blobs,
-    inference,
+    inference: answerInference,
     publicUrl: config.publicUrl,
     signingSecret,
     audioUrlTtlS: config.audioUrlTtlS,
@@ -90,7 +103,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     onGiveUp: (job, error) => giveUpOnAnswer(processing, job, error),
   });
   nudgeJobs = () => runner.nudge();
-  const app = createApp({
+  const appDeps: AppDeps = {
     config,
     db,
     log,
@@ -100,12 +113,16 @@ export async function startServer(config: Config): Promise<RunningServer> {
     webAssets: await loadWebAssets(),
     nudgeJobs: () => runner.nudge(),
     nudgeOutbox,
-  });
+    inference,
+  };
+  const app = createApp(appDeps).use(liveRoutes(appDeps));
   const tls = config.tlsCert && config.tlsKey ? { cert: Bun.file(config.tlsCert), key: Bun.file(config.tlsKey) } : undefined;
   app.listen({ port: config.port, hostname: config.host, tls, maxRequestBodySize: 128 * 1024 * 1024 });
   const server = app.server!;
   if (!config.jobsPaused) await runner.start();
   else log.warn("job processing is paused (EARSHOT_JOBS_PAUSED); jobs are queued but not run");
+  await dispatcher.start();
+  const housekeeping = startOutboxHousekeeping({ db, log, retentionDays: config.deliveryLogRetentionDays });
   const url = `${tls ? "https" : "http"}://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
   log.info("listening", { url, public_url: config.publicUrl, data_dir: config.dataDir });
   let stopped = false;
@@ -115,6 +132,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
       if (stopped) return;
       stopped = true;
       await server.stop();
+      await housekeeping.stop();
+      await dispatcher.stop();
       await runner.stop();
       await inference.close();
       await db.destroy();

@@ -12,6 +12,7 @@ import type { BlobStore } from "../blobs/store.ts";
 import { AppError } from "../errors.ts";
 import type { AuthContext, Authenticator } from "../auth/authenticate.ts";
 import type { Scope } from "../auth/keys.ts";
+import type { InferenceClient } from "../ai/inference-client.ts";
 
 export type WebAsset = { body: Uint8Array | string; contentType: string };
 
@@ -25,6 +26,8 @@ export type AppDeps = {
   /** HMAC key for signed audio URLs. */
   signingSecret: string;
   webAssets: Map<string, WebAsset>;
+  /** The inference worker (transcription and insights), for work a respondent waits on. */
+  inference: Pick<InferenceClient, "transcribe" | "analyse">;
   nudgeJobs: () => void;
   nudgeOutbox: () => void;
 };

@@ -16,6 +16,9 @@ import { createLogger } from "../../src/logger.ts";
 import { loadSigningSecret } from "../../src/server.ts";
 import { createWorkspace, type CreatedWorkspace } from "../../src/modules/workspaces/service.ts";
 import type { Plan } from "../../src/modules/workspaces/plans.ts";
+import { createInferenceClient } from "../../src/ai/inference-client.ts";
+
+const FIXTURE_MODELS_DIR = path.resolve(import.meta.dir, "../../../shared/models/fixture");
 
 export type ApiReply = { status: number; headers: Headers; json: any; text: string };
 
@@ -41,6 +44,8 @@ export async function createTestApi(env: Record<string, string> = {}, plan: Plan
   const db = openDatabase(config.dbFile);
   await migrateToLatest(db);
   const log = createLogger(config.logLevel);
+  // The real worker, started lazily on the first request that needs it.
+  const inference = createInferenceClient({ modelsDir: FIXTURE_MODELS_DIR, asrModel: "whisper-tiny-random", sentimentModel: "tiny-sentiment-3class" });
   const app = createApp({
     config,
     db,
@@ -51,6 +56,7 @@ export async function createTestApi(env: Record<string, string> = {}, plan: Plan
     webAssets: new Map(),
     nudgeJobs: () => {},
     nudgeOutbox: () => {},
+    inference,
   });
   const ws = await createWorkspace(db, { name: "Test workspace", plan });
   return {
@@ -80,6 +86,7 @@ export async function createTestApi(env: Record<string, string> = {}, plan: Plan
     },
     newWorkspace: (name, p = "enterprise") => createWorkspace(db, { name, plan: p }),
     async close() {
+      await inference.close();
       await db.destroy();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -223,3 +223,55 @@ describe("dedicated workspace host", () => {
     await expect(createWorkspace(api.db, { name: "Bad", host: "feedback.lan/path" })).rejects.toThrow();
   });
 });
+
+describe("dynamic probing", () => {
+  test("a vague answer gets a follow-up question, answered by text and by voice, kept on the response", async () => {
+    const l = (
+      await api.call("POST", "/api/v1/links/", {
+        body: {
+          name: "Probing",
+          questions: [
+            { prompt: "What could we do better?", type: "text", enable_dynamic_probing: true, evaluator_config: { clarity_threshold: 0.9, max_follow_ups: 2 } },
+            { prompt: "Tell us more", type: "voice", enable_dynamic_probing: false },
+          ],
+        },
+      })
+    ).json;
+    const b = `/api/v1/intake/${api.ws.workspace_slug}/${l.slug}`;
+    const sid = (await api.call("POST", `${b}/sessions/`, { key: null, body: {} })).json.session_id;
+    const qid = l.questions[0].uuid;
+    const early = await api.call("POST", `${b}/sessions/${sid}/answers/${qid}/probe/`, { key: null, body: {} });
+    expect([early.status, early.json.code]).toEqual([400, "VALIDATION_ERROR"]);
+    await api.call("PUT", `${b}/sessions/${sid}/answers/${qid}/`, { key: null, body: { value: "stuff, i guess" } });
+    const p1 = await api.call("POST", `${b}/sessions/${sid}/answers/${qid}/probe/`, { key: null, body: {} });
+    expect(p1.status).toBe(200);
+    expect(p1.json.clarity).toBeLessThan(0.9);
+    expect(p1.json.follow_up).toEqual({ index: 0, question: expect.any(String) });
+    // An unanswered follow-up blocks the next one.
+    expect((await api.call("POST", `${b}/sessions/${sid}/answers/${qid}/probe/`, { key: null, body: {} })).json.follow_up).toBeNull();
+    const a1 = await api.call("PUT", `${b}/sessions/${sid}/answers/${qid}/follow-ups/0/`, { key: null, body: { value: "maybe" } });
+    expect(a1.json.follow_ups[0]).toMatchObject({ answer: "maybe", has_audio: false });
+    const p2 = await api.call("POST", `${b}/sessions/${sid}/answers/${qid}/probe/`, { key: null, body: {} });
+    expect(p2.json.follow_up?.index).toBe(1);
+    const a2 = await api.call("POST", `${b}/sessions/${sid}/answers/${qid}/follow-ups/1/audio/`, { key: null, raw: wav, headers: { "content-type": "audio/wav" } });
+    expect(a2.status).toBe(200);
+    expect(a2.json.follow_ups[1]).toMatchObject({ answer: FIXTURE_TRANSCRIPT, transcription: FIXTURE_TRANSCRIPT, has_audio: true });
+    expect((await api.call("POST", `${b}/sessions/${sid}/answers/${qid}/probe/`, { key: null, body: {} })).json.follow_up).toBeNull(); // max 2
+    expect((await api.call("PUT", `${b}/sessions/${sid}/answers/${qid}/follow-ups/7/`, { key: null, body: { value: "x" } })).status).toBe(404);
+    // Probing is off for the voice question.
+    await api.call("POST", `${b}/sessions/${sid}/answers/${l.questions[1].uuid}/audio/`, { key: null, raw: wav, headers: { "content-type": "audio/wav" } });
+    expect((await api.call("POST", `${b}/sessions/${sid}/answers/${l.questions[1].uuid}/probe/`, { key: null, body: {} })).json.follow_up).toBeNull();
+    await api.call("POST", `${b}/sessions/${sid}/submit/`, { key: null, body: {} });
+    const rec = await waitFor(async () => {
+      const r = (await api.call("GET", `/api/v1/links/${l.uuid}/responses/`)).json.results[0];
+      return r?.answers.every((a: any) => a.ai_insights) ? r : null;
+    }, 60_000, "analysis");
+    const text = rec.answers.find((a: any) => a.field_key === l.questions[0].field_key);
+    expect(text.follow_ups).toEqual([
+      { question: p1.json.follow_up.question, answer: "maybe", audio_url: null, transcription: null },
+      { question: p2.json.follow_up.question, answer: FIXTURE_TRANSCRIPT, audio_url: expect.stringMatching(/\/follow-ups\/1\/audio\/\?exp=/), transcription: FIXTURE_TRANSCRIPT },
+    ]);
+    const audio = await api.app.handle(new Request(text.follow_ups[1].audio_url));
+    expect([audio.status, audio.headers.get("content-type")]).toEqual([200, "audio/wav"]);
+  });
+});

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import type { Operation } from "../../http/openapi.ts";
 
+const followUp = z.object({ question: z.string(), answer: z.string().nullable(), transcription: z.string().nullable(), has_audio: z.boolean() });
 const answerState = z.object({
   question_uuid: z.string(),
   field_key: z.string(),
@@ -14,8 +15,9 @@ const answerState = z.object({
   duration: z.number().nullable(),
   transcription_status: z.string(),
   transcription: z.string().nullable(),
-  follow_ups: z.array(z.unknown()),
+  follow_ups: z.array(followUp),
 });
+const probeResult = z.object({ clarity: z.number().min(0).max(1).nullable(), follow_up: z.object({ index: z.number().int(), question: z.string() }).nullable(), follow_ups: z.array(followUp) });
 const session = z.object({ session_id: z.string(), response_uuid: z.string(), status: z.enum(["started", "completed"]), answers: z.record(z.string(), answerState) });
 const BASE = "/api/v1/intake/:workspace_slug/:link_slug";
 const tag = "intake";
@@ -27,5 +29,8 @@ export const intakeOperations: Operation[] = [
   { method: "put", path: `${BASE}/sessions/:session_id/answers/:question_uuid/`, summary: "Save a typed answer", tag, scope: "public", body: z.object({ value: z.unknown() }), success: { status: 200, schema: answerState, description: "Answer state" }, errors: ["NOT_FOUND", "VALIDATION_ERROR", "LINK_PAUSED", "ALREADY_SUBMITTED"] },
   { method: "post", path: `${BASE}/sessions/:session_id/answers/:question_uuid/audio/`, summary: "Upload a recording (WebM/Opus, Ogg/Opus or WAV)", tag, scope: "public", rawBody: ["audio/webm", "audio/ogg", "audio/wav"], success: { status: 200, schema: answerState, description: "Answer state" }, errors: ["NOT_FOUND", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "LINK_PAUSED", "ALREADY_SUBMITTED"] },
   { method: "post", path: `${BASE}/sessions/:session_id/answers/:question_uuid/file/`, summary: "Upload a file (multipart/form-data, part `file`)", tag, scope: "public", rawBody: ["multipart/form-data"], success: { status: 200, schema: answerState, description: "Answer state" }, errors: ["NOT_FOUND", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "LINK_PAUSED", "ALREADY_SUBMITTED"] },
+  { method: "post", path: `${BASE}/sessions/:session_id/answers/:question_uuid/probe/`, summary: "Ask for the next follow-up question of an answer (dynamic probing)", tag, scope: "public", success: { status: 200, schema: probeResult, description: "Clarity and the follow-up to ask, or null" }, errors: ["NOT_FOUND", "VALIDATION_ERROR", "LINK_PAUSED", "ALREADY_SUBMITTED"] },
+  { method: "put", path: `${BASE}/sessions/:session_id/answers/:question_uuid/follow-ups/:index/`, summary: "Answer a follow-up question by text", tag, scope: "public", body: z.object({ value: z.string() }), success: { status: 200, schema: z.object({ follow_ups: z.array(followUp) }), description: "Follow-ups" }, errors: ["NOT_FOUND", "VALIDATION_ERROR", "LINK_PAUSED", "ALREADY_SUBMITTED"] },
+  { method: "post", path: `${BASE}/sessions/:session_id/answers/:question_uuid/follow-ups/:index/audio/`, summary: "Answer a follow-up question by voice (transcribed at once)", tag, scope: "public", rawBody: ["audio/webm", "audio/ogg", "audio/wav"], success: { status: 200, schema: z.object({ follow_ups: z.array(followUp) }), description: "Follow-ups" }, errors: ["NOT_FOUND", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "LINK_PAUSED", "ALREADY_SUBMITTED"] },
   { method: "post", path: `${BASE}/sessions/:session_id/submit/`, summary: "Submit the response", tag, scope: "public", success: { status: 200, schema: z.object({ status: z.literal("completed"), thank_you_message: z.string(), redirect_url: z.string().nullable() }), description: "Submitted" }, errors: ["NOT_FOUND", "VALIDATION_ERROR", "LINK_PAUSED", "ALREADY_SUBMITTED"] },
 ];

@@ -10,18 +10,28 @@ import { AppError } from "../../errors.ts";
 import { renderIntakePage, renderMessagePage } from "../../http/web-assets.ts";
 import { listWorkspaces } from "../workspaces/repository.ts";
 import * as service from "./service.ts";
+import { sniffAudioMime } from "../../http/media.ts";
+import { answerFollowUp, probeAnswer } from "./probing.ts";
 
 /** Largest accepted recording: 10 minutes of 48 kHz 16-bit WAV fits. */
 export const MAX_AUDIO_BYTES = 64 * 1024 * 1024;
-const AUDIO_TYPES: Record<string, string> = { webm: "audio/webm", ogg: "audio/ogg", wav: "audio/wav" };
 
-/** Recognises a recording by its first bytes (Bun guesses types from names, TOOLCHAIN.md). */
-export function sniffAudioMime(bytes: Uint8Array): string | null {
-  const ascii = (from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
-  if (bytes.length >= 4 && bytes[0] === 0x1a && bytes[1] === 0x45 && bytes[2] === 0xdf && bytes[3] === 0xa3) return AUDIO_TYPES.webm!;
-  if (bytes.length >= 4 && ascii(0, 4) === "OggS") return AUDIO_TYPES.ogg!;
-  if (bytes.length >= 12 && ascii(0, 4) === "RIFF" && ascii(8, 12) === "WAVE") return AUDIO_TYPES.wav!;
-  return null;
+/**
+ * The bytes of a recording upload.
+ * @throws AppError UNSUPPORTED_MEDIA_TYPE (not WebM/Ogg/WAV), PAYLOAD_TOO_LARGE, VALIDATION_ERROR (empty)
+ */
+function recordingOf(body: unknown): Uint8Array {
+  if (!(body instanceof ArrayBuffer)) throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send WebM/Opus, Ogg/Opus or WAV audio as the raw body.");
+  const bytes = new Uint8Array(body);
+  if (bytes.length > MAX_AUDIO_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", "Recordings may be at most 64 MiB.");
+  if (bytes.length === 0) throw new AppError("VALIDATION_ERROR", "The recording is empty.");
+  if (!sniffAudioMime(bytes)) throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send WebM/Opus, Ogg/Opus or WAV audio.");
+  return bytes;
+}
+
+function followUpIndex(raw: string): number {
+  if (!/^\d{1,2}$/.test(raw)) throw new AppError("NOT_FOUND", "Follow-up not found.");
+  return Number(raw);
 }
 
 function html(body: string, status = 200): Response {
@@ -38,6 +48,7 @@ export function intakeRoutes(deps: AppDeps) {
     nudgeJobs: deps.nudgeJobs,
     nudgeOutbox: deps.nudgeOutbox,
   };
+  const probing = { db: deps.db, blobs: deps.blobs, inference: deps.inference };
   const link = (p: Record<string, string>) => service.findIntakeLink(deps.db, p.workspace_slug!, p.link_slug!);
   const base = "/api/v1/intake/:workspace_slug/:link_slug";
 
@@ -82,12 +93,8 @@ export function intakeRoutes(deps: AppDeps) {
       return service.saveAnswer(d, await link(params), params.session_id!, params.question_uuid!, raw.value);
     })
     .post(`${base}/sessions/:session_id/answers/:question_uuid/audio/`, async ({ params, body, query }) => {
-      if (!(body instanceof ArrayBuffer)) throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send WebM/Opus, Ogg/Opus or WAV audio as the raw body.");
-      const bytes = new Uint8Array(body);
-      if (bytes.length > MAX_AUDIO_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", "Recordings may be at most 64 MiB.");
-      if (bytes.length === 0) throw new AppError("VALIDATION_ERROR", "The recording is empty.");
-      const mime = sniffAudioMime(bytes);
-      if (!mime) throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send WebM/Opus, Ogg/Opus or WAV audio.");
+      const bytes = recordingOf(body);
+      const mime = sniffAudioMime(bytes)!;
       const duration = query.duration !== undefined && /^\d+(\.\d+)?$/.test(query.duration) ? Number(query.duration) : null;
       return service.saveAudio(d, await link(params), params.session_id, params.question_uuid, bytes, mime, duration);
     })
@@ -96,6 +103,19 @@ export function intakeRoutes(deps: AppDeps) {
       const file = body.get("file");
       if (!(file instanceof File)) throw new AppError("VALIDATION_ERROR", "The form has no part named file.", { errors: [{ pointer: "/file", message: "Required." }] });
       return service.saveFile(d, await link(params), params.session_id, params.question_uuid, file);
+    })
+    .post(`${base}/sessions/:session_id/answers/:question_uuid/probe/`, async ({ params }) =>
+      probeAnswer(probing, await link(params), params.session_id, params.question_uuid),
+    )
+    .put(`${base}/sessions/:session_id/answers/:question_uuid/follow-ups/:index/`, async (ctx) => {
+      const { params, request, body } = ctx as unknown as RouteCtx;
+      const raw = requireJsonBody(request, body) as { value?: unknown };
+      if (typeof raw?.value !== "string") throw new AppError("VALIDATION_ERROR", "Send {\"value\": \"…\"}.", { errors: [{ pointer: "/value", message: "Expected text." }] });
+      return answerFollowUp(probing, await link(params), params.session_id!, params.question_uuid!, followUpIndex(params.index!), { text: raw.value });
+    })
+    .post(`${base}/sessions/:session_id/answers/:question_uuid/follow-ups/:index/audio/`, async ({ params, body }) => {
+      const bytes = recordingOf(body);
+      return answerFollowUp(probing, await link(params), params.session_id, params.question_uuid, followUpIndex(params.index), { audio: bytes });
     })
     .post(`${base}/sessions/:session_id/submit/`, async ({ params }) => service.submitSession(d, await link(params), params.session_id));
 }

@@ -20,6 +20,7 @@ import { toResponseRecords } from "../responses/service.ts";
 import { findWorkspaceBySlug, type WorkspaceRow } from "../workspaces/repository.ts";
 import { checkAnswerValue } from "./answer-values.ts";
 import { isVisible } from "./conditions.ts";
+import { publicFollowUps, type StoredFollowUp } from "./probing.ts";
 
 export type IntakeDeps = {
   db: Kysely<Database>;
@@ -81,7 +82,7 @@ function answerState(a: responsesRepo.AnswerRow) {
     duration: a.duration,
     transcription_status: a.transcription_status,
     transcription: a.transcription,
-    follow_ups: JSON.parse(a.follow_ups) as unknown[],
+    follow_ups: publicFollowUps(JSON.parse(a.follow_ups) as StoredFollowUp[]),
   };
 }
 

@@ -11,18 +11,12 @@ import type { BlobStore } from "../../blobs/store.ts";
 import { enqueueJob, type Job } from "../../jobs/queue.ts";
 import { PermanentJobError } from "../../jobs/runner.ts";
 import * as linksRepo from "../links/repository.ts";
+import type { InferenceClient } from "../../ai/inference-client.ts";
 import { queueSubmittedEventIfReady } from "../intake/service.ts";
 import * as repo from "./repository.ts";
 
-/** What processing needs from the inference worker. */
-export interface AnswerInference {
-  /** @throws Error whose `name` is "AudioDecodeError" for recordings that can never be decoded */
-  transcribe(audio: Uint8Array, opts?: { priority?: "live" | "batch" }): Promise<{ text: string; durationS: number }>;
-  analyse?(
-    text: string,
-    opts: { evaluatorConfig?: Record<string, unknown>; enableDynamicProbing?: boolean; prompt?: string },
-  ): Promise<{ ai_insights: Record<string, unknown>; custom_fields: Record<string, unknown>; engine: unknown }>;
-}
+/** What processing needs from the inference worker (`ai/inference-client.ts`). */
+export type AnswerInference = Pick<InferenceClient, "transcribe" | "analyse">;
 
 export type ProcessingDeps = {
   db: Kysely<Database>;
@@ -57,7 +51,7 @@ export async function transcribeAnswer(deps: ProcessingDeps, job: Job): Promise<
     throw err;
   }
   const transcript = result.text.trim();
-  const analyse = transcript.length > 0 && deps.inference.analyse !== undefined;
+  const analyse = transcript.length > 0;
   await deps.db.transaction().execute(async (trx) => {
     await repo.updateAnswer(trx, answer.uuid, {
       transcription: transcript,
@@ -86,16 +80,18 @@ export async function analyseAnswer(deps: ProcessingDeps, job: Job): Promise<voi
   const config = q ? (JSON.parse(q.configuration) as Record<string, unknown>) : {};
   const wanted = config.enable_ai_evaluation !== false;
   let patch: Partial<repo.AnswerRow> = { analysis_status: "not_applicable" };
-  if (text && wanted && deps.inference.analyse) {
-    const r = await deps.inference.analyse(text, {
+  if (text && wanted) {
+    // Follow-up answers given during the session count as part of the answer.
+    const followUps = (JSON.parse(answer.follow_ups) as { answer?: string | null }[]).map((f) => f.answer).filter(Boolean);
+    const r = await deps.inference.analyse([text, ...followUps].join("\n"), {
       evaluatorConfig: q ? JSON.parse(q.evaluator_config) : {},
-      enableDynamicProbing: q?.enable_dynamic_probing === 1,
+      enableDynamicProbing: false,
       prompt: q?.prompt ?? answer.question_text,
     });
     patch = {
       ai_insights: JSON.stringify(r.ai_insights),
       custom_fields: JSON.stringify(r.custom_fields ?? {}),
-      analysis_engine: JSON.stringify(r.engine),
+      analysis_engine: JSON.stringify({ ...r.engine, clarity: r.clarity }),
       analysis_status: "completed",
     };
   }

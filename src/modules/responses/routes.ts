@@ -16,6 +16,7 @@ import { isUuid } from "../links/service.ts";
 import { findLink } from "../links/repository.ts";
 import * as service from "./service.ts";
 import * as repo from "./repository.ts";
+import { sniffAudioMime } from "../../http/media.ts";
 
 export function responseRoutes(deps: AppDeps) {
   const d: service.ResponseDeps = {
@@ -41,7 +42,7 @@ export function responseRoutes(deps: AppDeps) {
     return envelope(request.url, deps.config.publicUrl, page, count, results);
   };
 
-  return new Elysia({ name: "responses" })
+  const app = new Elysia({ name: "responses" })
     .get("/api/v1/links/:link_uuid/responses/", (ctx) => authed(deps, "responses:read", (c, a) => list(c.params.link_uuid, true)(c, a))(ctx))
     .get(
       "/api/v1/links/:link_uuid/responses/export/",
@@ -80,26 +81,38 @@ export function responseRoutes(deps: AppDeps) {
         });
       }),
     )
-    .get("/api/v1/responses/:response_uuid/answers/:answer_uuid/audio/", async (ctx) => {
-      const { params, query, request } = ctx as unknown as RouteCtx;
-      const path = `/api/v1/responses/${params.response_uuid}/answers/${params.answer_uuid}/audio/`;
-      let workspaceUuid: string | null = null;
-      if (!request.headers.get("authorization") && verifySignedPath(deps.signingSecret, path, query.exp, query.sig)) {
-        const r = await repo.findResponseByUuid(deps.db, params.response_uuid!);
-        workspaceUuid = r?.workspace_uuid ?? null;
-      } else {
-        return authed(deps, "responses:read", (_c, auth) => streamAudio(auth.workspaceUuid))(ctx);
-      }
-      return streamAudio(workspaceUuid);
+    .get("/api/v1/responses/:response_uuid/answers/:answer_uuid/audio/", (ctx) => recording(ctx, (a) => (a.audio_blob ? { key: a.audio_blob, mime: a.audio_mime } : null)))
+    .get("/api/v1/responses/:response_uuid/answers/:answer_uuid/follow-ups/:index/audio/", (ctx) =>
+      recording(ctx, (a) => {
+        const f = (JSON.parse(a.follow_ups) as { audio_blob?: string | null }[])[Number((ctx.params as Record<string, string>).index)];
+        return f?.audio_blob ? { key: f.audio_blob, mime: null } : null;
+      }),
+    );
 
-      async function streamAudio(ws: string | null): Promise<Response> {
-        const r = ws ? await repo.findResponse(deps.db, ws, params.response_uuid!) : undefined;
-        const a = r ? await repo.findAnswer(deps.db, params.answer_uuid!) : undefined;
-        if (!r || !a || a.response_uuid !== r.uuid || !a.audio_blob) throw notFound("Recording");
-        const local = deps.blobs.localPath(a.audio_blob);
-        const body = local ? Bun.file(local) : await deps.blobs.get(a.audio_blob);
-        if (!body) throw notFound("Recording");
-        return new Response(body as BodyInit, { headers: { "content-type": a.audio_mime ?? "application/octet-stream", "cache-control": "private, max-age=300" } });
-      }
-    });
+  /**
+   * Streams a recording to a Bearer key with responses:read, or to anyone holding a valid
+   * signature of this exact path (`audio_url`, DESIGN §7).
+   */
+  async function recording(ctx: unknown, pick: (a: repo.AnswerRow) => { key: string; mime: string | null } | null): Promise<Response> {
+    const { params, query, request } = ctx as RouteCtx;
+    const path = new URL(request.url).pathname;
+    const stream = async (workspaceUuid: string | null, extraHeaders: Record<string, string>): Promise<Response> => {
+      const r = workspaceUuid && isUuid(params.response_uuid!) ? await repo.findResponse(deps.db, workspaceUuid, params.response_uuid!) : undefined;
+      const a = r && isUuid(params.answer_uuid!) ? await repo.findAnswer(deps.db, params.answer_uuid!) : undefined;
+      const blob = a && a.response_uuid === r!.uuid ? pick(a) : null;
+      const local = blob ? deps.blobs.localPath(blob.key) : null;
+      const body = blob ? (local ? Bun.file(local) : await deps.blobs.get(blob.key)) : null;
+      if (!blob || !body || (local && !(await Bun.file(local).exists()))) throw notFound("Recording");
+      const bytes = local ? null : (body as Uint8Array);
+      const type = blob.mime ?? sniffAudioMime(bytes ?? new Uint8Array(await Bun.file(local!).slice(0, 16).arrayBuffer())) ?? "application/octet-stream";
+      return new Response(body as BodyInit, { headers: { ...extraHeaders, "content-type": type, "cache-control": "private, max-age=300" } });
+    };
+    if (!request.headers.get("authorization") && verifySignedPath(deps.signingSecret, path, query.exp, query.sig)) {
+      const r = isUuid(params.response_uuid!) ? await repo.findResponseByUuid(deps.db, params.response_uuid!) : undefined;
+      return stream(r?.workspace_uuid ?? null, {});
+    }
+    return authed(deps, "responses:read", (_c, auth) => stream(auth.workspaceUuid, auth.rateHeaders))(ctx);
+  }
+
+  return app;
 }

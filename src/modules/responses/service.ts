@@ -38,7 +38,7 @@ export type AnswerRecord = {
   transcription_error: string | null;
   duration: number | null;
   ai_insights: Record<string, unknown> | null;
-  follow_ups: unknown[];
+  follow_ups: { question: string; answer: string | null; audio_url: string | null; transcription: string | null }[];
   custom_fields: Record<string, unknown>;
   rating_details?: { value: number | null; max_value: number; scale_type: string };
   selected_card?: { card_id: string; label: string; media_url: string; media_type: string } | null;
@@ -60,6 +60,17 @@ export type ResponseRecord = {
 /** Path of an answer's recording under the API (signed for Bearer-less access). */
 export function audioPath(responseUuid: string, answerUuid: string): string {
   return `/api/v1/responses/${responseUuid}/answers/${answerUuid}/audio/`;
+}
+
+/** Path of a follow-up's recording under the API. */
+export function followUpAudioPath(responseUuid: string, answerUuid: string, index: number): string {
+  return `/api/v1/responses/${responseUuid}/answers/${answerUuid}/follow-ups/${index}/audio/`;
+}
+
+/** Blob keys an answer holds: its recording, its file and its follow-ups' recordings. */
+export function blobsOfAnswer(a: repo.AnswerRow): string[] {
+  const followUps = JSON.parse(a.follow_ups) as { audio_blob?: string | null }[];
+  return [a.audio_blob, a.file_blob, ...followUps.map((f) => f.audio_blob ?? null)].filter((k): k is string => typeof k === "string");
 }
 
 /** Path of an answer's uploaded file under the API. */
@@ -86,7 +97,12 @@ export function toAnswerRecord(m: Mapper, a: repo.AnswerRow, questionConfig: Rec
     transcription_error: a.transcription_error,
     duration: a.duration,
     ai_insights: a.ai_insights ? (JSON.parse(a.ai_insights) as Record<string, unknown>) : null,
-    follow_ups: JSON.parse(a.follow_ups) as unknown[],
+    follow_ups: (JSON.parse(a.follow_ups) as { question: string; answer: string | null; transcription?: string | null; audio_blob?: string | null }[]).map((f, i) => ({
+      question: f.question,
+      answer: f.answer,
+      audio_url: f.audio_blob ? m.publicUrl + signedPath(m.signingSecret, followUpAudioPath(a.response_uuid, a.uuid, i), m.audioUrlTtlS) : null,
+      transcription: f.transcription ?? null,
+    })),
     custom_fields: JSON.parse(a.custom_fields) as Record<string, unknown>,
   };
   const config = questionConfig ?? {};
@@ -165,7 +181,7 @@ export async function deleteResponse(deps: ResponseDeps, auth: AuthContext, uuid
     const answers = await repo.answersOf(trx, [uuid]);
     await repo.deleteResponse(trx, uuid);
     await deps.auth.assertActive(trx, auth);
-    return answers.flatMap((a) => [a.audio_blob, a.file_blob]).filter((k): k is string => k !== null);
+    return answers.flatMap(blobsOfAnswer);
   });
   await Promise.all(blobs.map((k) => deps.blobs.delete(k)));
 }
