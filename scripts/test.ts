@@ -48,7 +48,7 @@ function buildExecutable(): Record<string, string> {
 
 ensureSystemPackages();
 const env = { ...process.env, ...buildExecutable() };
-const args = ["test", ...process.argv.slice(2)];
+const args = ["test", "--timeout", "120000", ...process.argv.slice(2)];
 const child = Bun.spawn([process.execPath, ...args], { env, stdout: "inherit", stderr: "pipe" });
 let tail = "";
 const decoder = new TextDecoder();

@@ -2,10 +2,11 @@
  * @module http/web-assets
  * The intake page's HTML and its two assets (docs/intake.md "Pages", DESIGN §9). From a source
  * checkout the script is bundled from `web/intake/main.ts` by `Bun.build` in memory on first use
- * and cached; the compiled binary registers assets prepared at build time instead
- * ({@link useEmbeddedWebAssets}), so nothing is bundled at run time. Every asset is local.
+ * and cached; the compiled binary serves the output scripts/build.ts embedded
+ * (runtime/embedded.ts), so nothing is bundled at run time. Every asset is local.
  */
 import path from "node:path";
+import { readEmbeddedWebAssets } from "../runtime/embedded.ts";
 
 /** One servable file. */
 export interface WebAsset {
@@ -17,21 +18,11 @@ export interface WebAsset {
 /** Assets keyed by URL path (`/assets/intake.js`, `/assets/intake.css`). */
 export type WebAssets = Map<string, WebAsset>;
 
-import { readEmbeddedWebAssets } from "../runtime/embedded.ts";
 const WEB_DIR = path.join(import.meta.dir, "..", "..", "web");
 const JS_CONTENT_TYPE = "text/javascript; charset=utf-8";
 const CSS_CONTENT_TYPE = "text/css; charset=utf-8";
 
-let embedded: WebAssets | null = null;
 let built: Promise<WebAssets> | null = null;
-
-/**
- * Registers assets prepared at build time (single executable). Once called,
- * {@link loadWebAssets} returns them and never bundles.
- */
-export function useEmbeddedWebAssets(assets: WebAssets): void {
-  embedded = assets;
-}
 
 /**
  * Bundles `web/intake/main.ts` for browsers (minified ESM, no output directory) and reads
@@ -61,11 +52,12 @@ export async function buildWebAssets(): Promise<WebAssets> {
  * once from source and cached (a failed build is retried on the next call).
  */
 export function loadWebAssets(): Promise<WebAssets> {
-  if (embedded) return Promise.resolve(embedded);
-  built ??= readEmbeddedWebAssets().then((assets) => (assets as WebAssets | null) ?? buildWebAssets()).catch((err: unknown) => {
-    built = null;
-    throw err;
-  });
+  built ??= readEmbeddedWebAssets()
+    .then((embedded) => (embedded as WebAssets | null) ?? buildWebAssets())
+    .catch((err: unknown) => {
+      built = null;
+      throw err;
+    });
   return built;
 }
 

@@ -1,0 +1,86 @@
+/**
+ * @module web/intake/api
+ * Client of the public intake API (docs/intake.md). Every method resolves with the parsed JSON
+ * body or rejects with an {@link ApiError} carrying the RFC 9457 problem (DESIGN §4).
+ */
+import type { AnswerState, AnswerValue, PublicLink, Session, SubmitResult } from "./types.ts";
+
+/** One entry of a problem's `errors` list. */
+export interface ProblemPointer {
+  pointer: string;
+  message: string;
+}
+
+/** A failed request: HTTP status plus the problem's `code`, `detail` and `errors`. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly errors: ProblemPointer[] = [],
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+/** Typed calls against one link's intake base URL. */
+export interface IntakeApi {
+  getLink(): Promise<{ link: PublicLink }>;
+  startSession(): Promise<Session>;
+  getSession(sessionId: string): Promise<Session>;
+  saveAnswer(sessionId: string, questionUuid: string, value: AnswerValue): Promise<AnswerState>;
+  uploadAudio(sessionId: string, questionUuid: string, audio: Blob, durationS: number): Promise<AnswerState>;
+  uploadFile(sessionId: string, questionUuid: string, file: File): Promise<AnswerState>;
+  submit(sessionId: string): Promise<SubmitResult>;
+}
+
+async function request<T>(url: string, init: RequestInit): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, headers: { Accept: "application/json", ...init.headers } });
+  } catch {
+    throw new ApiError(0, "NETWORK", "The connection failed. Check your network and try again.");
+  }
+  const body: unknown = await res.json().catch(() => null);
+  if (res.ok) return body as T;
+  const problem = (body ?? {}) as { code?: string; detail?: string; title?: string; errors?: ProblemPointer[] };
+  throw new ApiError(
+    res.status,
+    problem.code ?? `HTTP_${res.status}`,
+    problem.detail ?? problem.title ?? `The server answered ${res.status}.`,
+    Array.isArray(problem.errors) ? problem.errors : [],
+  );
+}
+
+function json(method: string, body: unknown): RequestInit {
+  return { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+}
+
+/**
+ * Builds the client for `apiBase` (e.g. `/api/v1/intake/acme/nps/`, trailing slash included).
+ */
+export function createIntakeApi(apiBase: string): IntakeApi {
+  const base = apiBase.endsWith("/") ? apiBase : `${apiBase}/`;
+  const session = (id: string) => `${base}sessions/${encodeURIComponent(id)}/`;
+  const answer = (id: string, q: string) => `${session(id)}answers/${encodeURIComponent(q)}/`;
+  return {
+    getLink: () => request(base, { method: "GET" }),
+    startSession: () => request(`${base}sessions/`, json("POST", {})),
+    getSession: (id) => request(session(id), { method: "GET" }),
+    saveAnswer: (id, q, value) => request(answer(id, q), json("PUT", { value })),
+    uploadAudio: (id, q, audio, durationS) =>
+      request(`${answer(id, q)}audio/?duration=${encodeURIComponent(durationS.toFixed(2))}`, {
+        method: "POST",
+        // The server sniffs the bytes; the parameters of the MIME type are dropped.
+        headers: { "Content-Type": (audio.type || "audio/webm").split(";")[0]! },
+        body: audio,
+      }),
+    uploadFile: (id, q, file) => {
+      const form = new FormData();
+      form.append("file", file, file.name);
+      return request(`${answer(id, q)}file/`, { method: "POST", body: form });
+    },
+    submit: (id) => request(`${session(id)}submit/`, json("POST", {})),
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * @module web/intake/conditions
+ * Question visibility (spec "Condition object", DESIGN §9). A question whose condition is `{}`
+ * is always shown; otherwise it is shown when the earlier question named by `field` holds a
+ * value that passes `operator`. The rules mirror the server's (src/modules/intake/conditions.ts),
+ * which evaluates them again on submit:
+ * - `less_than`: the answer as a number is below the numeric `value`;
+ * - `equals`: the answer and `value` are equal as strings (`3` equals `"3"`, `true` equals
+ *   `"true"`); a list answer matches only when it holds exactly that one item;
+ * - `contains`: the answer's text contains `value`, case-insensitively (a list: any item).
+ * A question whose condition names an unanswered or hidden question stays hidden.
+ */
+import type { Condition, PublicQuestion } from "./types.ts";
+
+/** True when the condition has the fields needed to test anything. */
+export function hasCondition(condition: Condition | null | undefined): condition is Required<Condition> {
+  return Boolean(condition && condition.field && condition.operator);
+}
+
+/**
+ * Tests one condition against the tested question's current value.
+ * @param answer the value of the question named by `condition.field` (null when unanswered)
+ */
+export function conditionHolds(condition: Required<Condition>, answer: unknown): boolean {
+  if (answer === null || answer === undefined) return false;
+  const expected = condition.value;
+  switch (condition.operator) {
+    case "less_than": {
+      const n = typeof answer === "number" ? answer : Number(answer);
+      return Number.isFinite(n) && typeof expected === "number" && n < expected;
+    }
+    case "equals":
+      if (Array.isArray(answer)) return answer.length === 1 && String(answer[0]) === String(expected);
+      return String(answer) === String(expected);
+    case "contains": {
+      const needle = String(expected).toLowerCase();
+      const items: unknown[] = Array.isArray(answer) ? answer : [answer];
+      return items.some((item) => String(item).toLowerCase().includes(needle));
+    }
+    default:
+      return true;
+  }
+}
+
+/**
+ * The questions shown for the current answers, in order. Visibility cascades: a question
+ * testing a hidden question is hidden too (the server only counts visible answers).
+ * @param valueOf the value of a question as conditions see it (null when unanswered)
+ */
+export function visibleQuestions(
+  questions: readonly PublicQuestion[],
+  valueOf: (q: PublicQuestion) => unknown,
+): PublicQuestion[] {
+  const shownKeys = new Map<string, PublicQuestion>();
+  const shown: PublicQuestion[] = [];
+  for (const q of questions) {
+    const condition = q.condition;
+    let isShown = true;
+    if (hasCondition(condition)) {
+      const tested = shownKeys.get(condition.field);
+      isShown = tested !== undefined && conditionHolds(condition, valueOf(tested));
+    }
+    if (isShown) {
+      shown.push(q);
+      shownKeys.set(q.field_key, q);
+    }
+  }
+  return shown;
+}

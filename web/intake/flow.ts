@@ -1,0 +1,217 @@
+/**
+ * @module web/intake/flow
+ * One question at a time: Back / Next / Submit over the questions visible for the current
+ * answers (conditions are re-evaluated on every change), client-side `required` and format
+ * checks before moving on, and the final submit (docs/intake.md). Text-to-speech reads each
+ * prompt when the link's `tts_enabled` is set.
+ */
+import { ApiError, type IntakeApi } from "./api.ts";
+import { visibleQuestions } from "./conditions.ts";
+import { h, uniqueId } from "./dom.ts";
+import { renderQuestion, type RenderedQuestion } from "./questions/index.ts";
+import { speakPrompt, stopSpeaking } from "./speech.ts";
+import { errorMessage, isVoiceType, type IntakeState } from "./state.ts";
+import type { PublicQuestion, SubmitResult } from "./types.ts";
+
+const REQUIRED_MESSAGE = "Please answer this question to continue.";
+
+/** Drives the form inside `root` until the response is submitted. */
+export class IntakeFlow {
+  private readonly questions: PublicQuestion[];
+  private current: PublicQuestion | null = null;
+  private rendered: RenderedQuestion | null = null;
+  private isBusy = false;
+  private readonly errorId = uniqueId("form-error");
+  private readonly slot = h("div", { class: "question-slot" });
+  private readonly error = h("p", { class: "form-error", id: this.errorId, role: "alert" });
+  private readonly progress = h("progress", { class: "progress-bar", "aria-hidden": "true" });
+  private readonly progressText = h("p", { class: "progress-text" });
+  private readonly backButton = h("button", { type: "button", class: "button button-secondary" }, "Back");
+  private readonly primaryButton = h("button", { type: "submit", class: "button button-primary" }, "Next");
+
+  /**
+   * @param onSubmitted called with the server's submit answer (thank-you text, redirect)
+   */
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly state: IntakeState,
+    private readonly api: IntakeApi,
+    private readonly onSubmitted: (result: SubmitResult) => void,
+  ) {
+    this.questions = [...state.link.questions].sort((a, b) => a.order - b.order);
+    state.subscribe(() => this.updateChrome());
+  }
+
+  /** Builds the form and shows the first unanswered visible question (resume) or the first. */
+  start(): void {
+    const form = h(
+      "form",
+      { class: "intake-form", novalidate: true },
+      h("div", { class: "progress" }, this.progress, this.progressText),
+      this.slot,
+      this.error,
+      h("div", { class: "nav" }, this.backButton, this.primaryButton),
+    );
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      void this.forward();
+    });
+    this.backButton.addEventListener("click", () => void this.back());
+    this.root.replaceChildren(form);
+    const visible = this.visible();
+    const first = visible.find((q) => !this.state.isAnswered(q)) ?? visible.at(-1) ?? null;
+    this.show(first, false);
+  }
+
+  private visible(): PublicQuestion[] {
+    return visibleQuestions(this.questions, (q) => this.state.conditionValue(q));
+  }
+
+  private show(q: PublicQuestion | null, moveFocus: boolean): void {
+    this.rendered?.dispose?.();
+    this.current = q;
+    this.showError(null);
+    if (!q) {
+      this.rendered = null;
+      this.slot.replaceChildren(h("p", { class: "question-empty" }, "There is nothing to answer. Press Submit to finish."));
+    } else {
+      this.rendered = renderQuestion({ question: q, state: this.state, api: this.api });
+      this.slot.replaceChildren(this.rendered.element);
+      if (this.state.link.settings.tts_enabled) {
+        // Browsers may refuse speech before the first click; the button replays it on demand.
+        const prompt = q.prompt;
+        this.slot.append(
+          h("button", { type: "button", class: "link-button speak-button", onclick: () => speakPrompt(prompt) }, "Read the question aloud"),
+        );
+        speakPrompt(prompt);
+      }
+    }
+    this.updateChrome();
+    if (moveFocus) this.focusQuestion();
+  }
+
+  private focusQuestion(): void {
+    // In order of preference: a text field, the chosen option, the first option, a button.
+    const selectors = ["input:not(.option-input), textarea", ".option-input:checked", ".option-input", "button:not(.speak-button)"];
+    for (const selector of selectors) {
+      const el = this.slot.querySelector<HTMLElement>(selector);
+      if (el) {
+        el.focus();
+        break;
+      }
+    }
+    this.slot.scrollIntoView({ block: "nearest" });
+  }
+
+  private updateChrome(): void {
+    const visible = this.visible();
+    const index = this.current ? visible.findIndex((q) => q.uuid === this.current!.uuid) : -1;
+    const isLast = index === visible.length - 1 || visible.length === 0;
+    this.primaryButton.textContent = isLast ? "Submit" : "Next";
+    this.primaryButton.disabled = this.isBusy;
+    this.backButton.hidden = index <= 0;
+    this.backButton.disabled = this.isBusy;
+    this.progress.max = Math.max(visible.length, 1);
+    this.progress.value = Math.max(index + 1, 0);
+    this.progressText.textContent = visible.length > 0 && index >= 0 ? `Question ${index + 1} of ${visible.length}` : "";
+  }
+
+  private showError(message: string | null): void {
+    this.error.textContent = message ?? "";
+    const control = this.rendered?.control;
+    if (!control) return;
+    if (message) {
+      control.setAttribute("aria-invalid", "true");
+      control.setAttribute("aria-errormessage", this.errorId);
+    } else {
+      control.removeAttribute("aria-invalid");
+      control.removeAttribute("aria-errormessage");
+    }
+  }
+
+  /** Waits for the current question's recording, saves and uploads; returns its error if any. */
+  private async leave(q: PublicQuestion, rendered: RenderedQuestion | null): Promise<string | null> {
+    await rendered?.settle?.();
+    await this.state.flush(q);
+    const formatError = rendered?.validate?.() ?? null;
+    if (formatError) return formatError;
+    const saveError = this.state.errorFor(q);
+    if (saveError) return saveError;
+    if (q.required && !this.state.isAnswered(q)) {
+      return isVoiceType(q) ? "Please record an answer (or type it, where offered) to continue." : REQUIRED_MESSAGE;
+    }
+    return null;
+  }
+
+  private async busy<T>(work: () => Promise<T>): Promise<T | undefined> {
+    if (this.isBusy) return undefined;
+    this.isBusy = true;
+    this.root.setAttribute("aria-busy", "true");
+    this.updateChrome();
+    try {
+      return await work();
+    } finally {
+      this.isBusy = false;
+      this.root.removeAttribute("aria-busy");
+      this.updateChrome();
+    }
+  }
+
+  private async forward(): Promise<void> {
+    await this.busy(async () => {
+      const q = this.current;
+      if (q) {
+        const problem = await this.leave(q, this.rendered);
+        if (problem) return this.showError(problem);
+      }
+      const visible = this.visible();
+      const index = q ? visible.findIndex((v) => v.uuid === q.uuid) : -1;
+      const next = visible[index + 1];
+      if (next) return this.show(next, true);
+      await this.submit(visible);
+    });
+  }
+
+  private async back(): Promise<void> {
+    const q = this.current;
+    if (!q || this.isBusy) return;
+    void this.rendered?.settle?.();
+    const visible = this.visible();
+    const previous = visible[visible.findIndex((v) => v.uuid === q.uuid) - 1];
+    if (previous) this.show(previous, true);
+  }
+
+  private async submit(visible: PublicQuestion[]): Promise<void> {
+    await this.state.flushAll();
+    for (const q of visible) {
+      const problem = q.required && !this.state.isAnswered(q) ? REQUIRED_MESSAGE : this.state.errorFor(q);
+      if (problem) {
+        this.show(q, true);
+        return this.showError(problem);
+      }
+    }
+    try {
+      const result = await this.api.submit(this.state.sessionId);
+      stopSpeaking();
+      this.onSubmitted(result);
+    } catch (err) {
+      this.handleSubmitError(err, visible);
+    }
+  }
+
+  private handleSubmitError(err: unknown, visible: PublicQuestion[]): void {
+    if (err instanceof ApiError && err.code === "ALREADY_SUBMITTED") {
+      return this.onSubmitted({ status: "completed" });
+    }
+    if (err instanceof ApiError && err.errors.length > 0) {
+      const first = err.errors[0]!;
+      const fieldKey = first.pointer.split("/")[2];
+      const q = visible.find((v) => v.field_key === fieldKey);
+      if (q) {
+        this.show(q, true);
+        return this.showError(first.message);
+      }
+    }
+    this.showError(`Your response could not be submitted: ${errorMessage(err)}`);
+  }
+}

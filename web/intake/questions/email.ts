@@ -1,0 +1,30 @@
+/**
+ * @module web/intake/questions/email
+ * Email address with the browser's own validation; only valid addresses are saved while typing.
+ */
+import { h } from "../dom.ts";
+import { labelledQuestion, type QuestionContext, type RenderedQuestion } from "./common.ts";
+
+/** Renders an `email` question. */
+export function renderEmail({ question, state }: QuestionContext): RenderedQuestion {
+  const current = state.value(question);
+  const input = h("input", {
+    type: "email",
+    inputmode: "email",
+    autocomplete: "email",
+    spellcheck: "false",
+    placeholder: "name@example.com",
+  });
+  input.value = typeof current === "string" ? current : "";
+  const save = (delayMs: number) => {
+    const value = input.value.trim();
+    if (value === "" || input.validity.valid) state.setValue(question, value, delayMs);
+  };
+  input.addEventListener("input", () => save(800));
+  input.addEventListener("change", () => save(0));
+  return {
+    element: labelledQuestion(question, input),
+    control: input,
+    validate: () => (input.value.trim() !== "" && !input.validity.valid ? "Enter a valid email address." : null),
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * @module web/intake/questions/file-upload
+ * File attachment: `allowed_types` becomes the input's `accept`, `max_size_mb` (default 10) is
+ * checked before uploading to `…/file/`. The server checks both again (415, 413).
+ */
+import { h } from "../dom.ts";
+import { errorMessage } from "../state.ts";
+import type { AnswerState } from "../types.ts";
+import { labelledQuestion, type QuestionContext, type RenderedQuestion } from "./common.ts";
+
+const DEFAULT_MAX_SIZE_MB = 10;
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+function storedFileName(answer: AnswerState | undefined): string | null {
+  if (!answer) return null;
+  if (answer.file?.name) return answer.file.name;
+  const value = answer.value as { name?: unknown } | string | null;
+  if (typeof value === "string") return value;
+  if (value && typeof value === "object" && typeof value.name === "string") return value.name;
+  return null;
+}
+
+/** Renders a `file_upload` question. */
+export function renderFileUpload({ question, state, api }: QuestionContext): RenderedQuestion {
+  const config = question.configuration;
+  const maxMb = config.max_size_mb ?? DEFAULT_MAX_SIZE_MB;
+  const input = h("input", { type: "file", accept: config.allowed_types?.join(",") || false });
+  const status = h("p", { class: "status", role: "status" });
+  const stored = storedFileName(state.answer(question));
+  if (stored) status.textContent = `Uploaded: ${stored}. Choose another file to replace it.`;
+
+  input.addEventListener("change", () => {
+    const file = input.files?.[0];
+    if (!file) return;
+    if (file.size > maxMb * 1024 * 1024) {
+      state.setError(question, `The file is ${formatBytes(file.size)}; the limit is ${maxMb} MB.`);
+      status.textContent = "";
+      input.value = "";
+      return;
+    }
+    state.setError(question, null);
+    status.textContent = `Uploading ${file.name}…`;
+    const upload = api.uploadFile(state.sessionId, question.uuid, file).then(
+      (answer) => {
+        state.applyAnswer(answer);
+        status.textContent = `Uploaded: ${file.name} (${formatBytes(file.size)}).`;
+      },
+      (err: unknown) => {
+        state.setError(question, errorMessage(err));
+        status.textContent = "";
+        input.value = "";
+      },
+    );
+    state.track(question, upload);
+  });
+  const types = config.allowed_types?.length ? `Allowed: ${config.allowed_types.join(", ")}. ` : "";
+  return {
+    element: labelledQuestion(question, input, `${types}Up to ${maxMb} MB.`, status),
+    control: input,
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * @module web/intake/speech
+ * Reads prompts aloud when the link's `tts_enabled` is set (spec "Settings"). Browsers without
+ * speech synthesis, or without voices (headless Chromium), are ignored silently.
+ */
+
+/** Speaks `text`, cancelling anything still being spoken. Never throws. */
+export function speakPrompt(text: string): void {
+  try {
+    if (typeof window.speechSynthesis === "undefined" || typeof SpeechSynthesisUtterance === "undefined") return;
+    window.speechSynthesis.cancel();
+    window.speechSynthesis.speak(new SpeechSynthesisUtterance(text));
+  } catch {
+    // Reading aloud is a convenience; the prompt is on screen anyway.
+  }
+}
+
+/** Stops any prompt being read. Never throws. */
+export function stopSpeaking(): void {
+  try {
+    window.speechSynthesis?.cancel();
+  } catch {
+    // Nothing to stop.
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * @module web/intake/types
+ * Shapes of the public intake API as the page sees them (docs/intake.md). The server is the
+ * source of truth; these types only describe what the page reads.
+ */
+
+export type QuestionType =
+  | "voice"
+  | "voice_text_fallback"
+  | "text"
+  | "multiple_choice"
+  | "number"
+  | "rating"
+  | "image_choice"
+  | "email"
+  | "date"
+  | "yes_no"
+  | "file_upload";
+
+/** `{}` or the four fields of spec "Condition object". */
+export interface Condition {
+  show_if?: "field_value";
+  field?: string;
+  operator?: "less_than" | "equals" | "contains";
+  value?: number | string | boolean;
+}
+
+export interface ImageCard {
+  id: string;
+  label: string;
+  media_url: string;
+  media_type?: "image" | "video";
+}
+
+/** Union of every type's configuration keys (spec "Question types and configuration"). */
+export interface QuestionConfiguration {
+  max_duration?: number;
+  enable_ai_evaluation?: boolean;
+  max_characters?: number;
+  options?: string[];
+  allow_multiple?: boolean;
+  min?: number;
+  max?: number;
+  step?: number;
+  scale_type?: "stars" | "emojis" | "nps" | "numbers";
+  max_value?: number;
+  cards?: ImageCard[];
+  allowed_types?: string[];
+  max_size_mb?: number;
+}
+
+export interface PublicQuestion {
+  uuid: string;
+  prompt: string;
+  response_type: QuestionType;
+  field_key: string;
+  order: number;
+  required: boolean;
+  configuration: QuestionConfiguration;
+  condition: Condition;
+  enable_dynamic_probing?: boolean;
+  fallback_to_text?: boolean;
+}
+
+export interface LinkSettings {
+  description?: string | null;
+  thankYouMessage?: string | null;
+  redirectUrl?: string | null;
+  tts_enabled?: boolean | null;
+  live_transcription?: boolean | null;
+}
+
+export interface PublicLink {
+  uuid: string;
+  name: string;
+  status: "active" | "paused";
+  settings: LinkSettings;
+  questions: PublicQuestion[];
+}
+
+/** What `<script id="earshot-link">` holds. */
+export interface EmbeddedLinkData {
+  api_base: string;
+  link: PublicLink;
+}
+
+/** Typed answer values accepted by `PUT …/answers/{question_uuid}/`. */
+export type AnswerValue = string | number | boolean | string[] | null;
+
+export interface AnswerState {
+  question_uuid: string;
+  field_key: string;
+  value: unknown;
+  text: string | null;
+  has_audio: boolean;
+  duration: number | null;
+  transcription_status: string;
+  transcription: string | null;
+  follow_ups: unknown[];
+  /** Not in the contract's list; shown when the server sends it (file_upload). */
+  file?: { name?: string; size?: number; content_type?: string } | null;
+}
+
+export interface Session {
+  session_id: string;
+  response_uuid: string;
+  status: "started" | "completed";
+  answers: Record<string, AnswerState>;
+}
+
+export interface SubmitResult {
+  status: "completed";
+  thank_you_message?: string | null;
+  redirect_url?: string | null;
+}
