@@ -9,9 +9,23 @@ import type { Transaction } from "kysely";
 import { nowIso } from "../clock.ts";
 import type { Database } from "../db/schema.ts";
 import { subscribedWebhooks } from "../modules/webhooks/repository.ts";
+import { insertDelivery } from "./repository.ts";
 
 /** The delivered body (DESIGN §8). */
 export type EventBody = { type: string; timestamp: string; data: Record<string, unknown> };
+
+/** A new event id (`msg_` + 32 hex digits), the `webhook-id` of every attempt. */
+function newEventId(): string {
+  return `msg_${crypto.randomUUID().replaceAll("-", "")}`;
+}
+
+async function insertEvent(trx: Transaction<Database>, workspaceUuid: string, type: string, data: Record<string, unknown>): Promise<string> {
+  const now = nowIso();
+  const id = newEventId();
+  const body: EventBody = { type, timestamp: now, data };
+  await trx.insertInto("outbox_events").values({ uuid: id, workspace_uuid: workspaceUuid, type, payload: JSON.stringify(body), date_created: now }).execute();
+  return id;
+}
 
 /**
  * Queues `type` for every webhook of the workspace (or of `linkUuid`) subscribed to it.
@@ -24,23 +38,19 @@ export async function enqueueEvent(
   const hooks = await subscribedWebhooks(trx, e.workspaceUuid, e.linkUuid, e.type);
   const matching = hooks.filter((h) => h.events.split(" ").includes(e.type));
   if (!matching.length) return null;
-  const now = nowIso();
-  const id = `msg_${crypto.randomUUID().replaceAll("-", "")}`;
-  const body: EventBody = { type: e.type, timestamp: now, data: e.data };
-  await trx.insertInto("outbox_events").values({ uuid: id, workspace_uuid: e.workspaceUuid, type: e.type, payload: JSON.stringify(body), date_created: now }).execute();
-  await trx
-    .insertInto("webhook_deliveries")
-    .values(
-      matching.map((h) => ({
-        uuid: crypto.randomUUID(),
-        event_uuid: id,
-        webhook_uuid: h.uuid,
-        state: "pending" as const,
-        next_attempt_at: now,
-        date_created: now,
-        date_updated: now,
-      })),
-    )
-    .execute();
+  const id = await insertEvent(trx, e.workspaceUuid, e.type, e.data);
+  for (const h of matching) await insertDelivery(trx, id, h.uuid);
   return id;
+}
+
+/**
+ * Queues an event for one webhook only, whatever it subscribes to (`webhook.test`).
+ * @returns the event id and the delivery uuid
+ */
+export async function enqueueEventForWebhook(
+  trx: Transaction<Database>,
+  e: { workspaceUuid: string; webhookUuid: string; type: string; data: Record<string, unknown> },
+): Promise<{ eventId: string; deliveryUuid: string }> {
+  const eventId = await insertEvent(trx, e.workspaceUuid, e.type, e.data);
+  return { eventId, deliveryUuid: await insertDelivery(trx, eventId, e.webhookUuid) };
 }

@@ -5,7 +5,9 @@
  */
 import type { Migration } from "kysely/migration";
 import * as initial from "./2026-11-21T0000-initial.ts";
+import * as webhookLogIndexes from "./2026-11-24T0000-webhook-log-indexes.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21T0000-initial": initial,
+  "2026-11-24T0000-webhook-log-indexes": webhookLogIndexes,
 };

@@ -1,7 +1,38 @@
 /**
  * @module webhooks/operations
- * OpenAPI catalogue entries of the webhook endpoints (filled in with the webhook routes).
+ * OpenAPI catalogue entries of the webhook endpoints (DESIGN §8; docs/webhooks.md).
  */
-import type { Operation } from "../../http/openapi.ts";
+import { z } from "zod";
+import { envelopeOf, type Operation } from "../../http/openapi.ts";
+import { pageQuerySchema } from "../../http/pagination.ts";
+import {
+  createWebhookSchema,
+  deliveryDetailSchema,
+  deliverySchema,
+  listDeliveriesQuerySchema,
+  patchWebhookSchema,
+  webhookSchema,
+  webhookWithSecretSchema,
+} from "./model.ts";
 
-export const webhookOperations: Operation[] = [];
+const BASE = "/api/v1/workspaces/:workspace_uuid/webhooks/";
+const ONE = `${BASE}:webhook_uuid/`;
+const tag = "webhooks";
+const read = "webhooks:read";
+const write = "webhooks:write";
+const AUTH = ["UNAUTHENTICATED", "HTTPS_REQUIRED", "RATE_LIMITED", "INSUFFICIENT_SCOPE"];
+const WRITE = [...AUTH, "INVALID_JSON", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "NOT_FOUND"];
+const message = z.object({ message: z.string() });
+
+export const webhookOperations: Operation[] = [
+  { method: "get", path: BASE, summary: "List the workspace's webhooks", tag, scope: read, query: pageQuerySchema, success: { status: 200, schema: envelopeOf(webhookSchema), description: "Page of webhooks" }, errors: [...AUTH, "VALIDATION_ERROR", "INVALID_PAGE", "NOT_FOUND"] },
+  { method: "post", path: BASE, summary: "Create a webhook (the answer carries its signing secret, once)", tag, scope: write, body: createWebhookSchema, success: { status: 201, schema: webhookWithSecretSchema, description: "Created webhook with its secret" }, errors: WRITE },
+  { method: "get", path: ONE, summary: "Retrieve a webhook", tag, scope: read, success: { status: 200, schema: webhookSchema, description: "Webhook" }, errors: [...AUTH, "NOT_FOUND"] },
+  { method: "patch", path: ONE, summary: "Update a webhook's url, events or enabled (enabling clears disabled_reason)", tag, scope: write, body: patchWebhookSchema, success: { status: 200, schema: webhookSchema, description: "Updated webhook" }, errors: WRITE },
+  { method: "delete", path: ONE, summary: "Delete a webhook and its delivery logs", tag, scope: write, success: { status: 200, schema: message, description: "Deleted" }, errors: [...AUTH, "NOT_FOUND"] },
+  { method: "post", path: `${ONE}rotate-secret/`, summary: "Replace the signing secret; the previous one also signs for 24 h", tag, scope: write, success: { status: 200, schema: webhookWithSecretSchema, description: "Webhook with its new secret" }, errors: [...AUTH, "NOT_FOUND"] },
+  { method: "post", path: `${ONE}test/`, summary: "Queue a signed webhook.test event for this webhook", tag, scope: write, success: { status: 202, schema: deliverySchema, description: "The test event's delivery" }, errors: [...AUTH, "NOT_FOUND"] },
+  { method: "get", path: `${ONE}deliveries/`, summary: "A webhook's delivery log, newest first", tag, scope: read, query: pageQuerySchema.extend(listDeliveriesQuerySchema.shape), success: { status: 200, schema: envelopeOf(deliverySchema), description: "Page of deliveries" }, errors: [...AUTH, "VALIDATION_ERROR", "INVALID_PAGE", "NOT_FOUND"] },
+  { method: "get", path: `${ONE}deliveries/:delivery_uuid/`, summary: "One delivery with every attempt", tag, scope: read, success: { status: 200, schema: deliveryDetailSchema, description: "Delivery" }, errors: [...AUTH, "NOT_FOUND"] },
+  { method: "post", path: `${ONE}deliveries/:delivery_uuid/redeliver/`, summary: "Send a delivery's event again (same webhook-id)", tag, scope: write, success: { status: 202, schema: deliverySchema, description: "The delivery that will carry the event" }, errors: [...AUTH, "NOT_FOUND", "VALIDATION_ERROR"] },
+];

@@ -1,9 +1,9 @@
 /**
  * @module webhooks/repository
- * Kysely queries for webhook endpoints.
+ * Kysely queries for webhook endpoints and their delivery logs (DESIGN §8).
  */
-import type { Kysely, Transaction } from "kysely";
-import type { Database, WebhookTable } from "../../db/schema.ts";
+import type { Kysely, Selectable, Transaction } from "kysely";
+import type { Database, WebhookAttemptTable, WebhookDeliveryTable, WebhookTable } from "../../db/schema.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 export type WebhookRow = WebhookTable;
@@ -51,4 +51,41 @@ export function subscribedWebhooks(db: Q, workspaceUuid: string, linkUuid: strin
     .where((eb) => eb.or([eb("link_uuid", "is", null), eb("link_uuid", "=", linkUuid)]))
     .where((eb) => eb.or([eb("events", "=", event), eb("events", "like", `%${event}%`)]))
     .execute();
+}
+
+/** A delivery-log row: the delivery with its event's type. */
+export type DeliveryLogRow = Selectable<WebhookDeliveryTable> & { event_type: string };
+
+function deliveryLog(db: Q) {
+  return db.selectFrom("webhook_deliveries as d").innerJoin("outbox_events as e", "e.uuid", "d.event_uuid").selectAll("d").select("e.type as event_type");
+}
+
+/** Deliveries of one webhook, newest first, optionally of one state. */
+export async function listDeliveries(db: Q, webhookUuid: string, state: WebhookDeliveryTable["state"] | undefined, limit: number, offset: number) {
+  let rows = deliveryLog(db).where("d.webhook_uuid", "=", webhookUuid);
+  let count = db.selectFrom("webhook_deliveries").select((eb) => eb.fn.countAll<number>().as("n")).where("webhook_uuid", "=", webhookUuid);
+  if (state) {
+    rows = rows.where("d.state", "=", state);
+    count = count.where("state", "=", state);
+  }
+  const [results, total] = await Promise.all([
+    rows.orderBy("d.date_created", "desc").limit(limit).offset(offset).execute(),
+    count.executeTakeFirstOrThrow().then((r) => Number(r.n)),
+  ]);
+  return { rows: results, count: total };
+}
+
+/** One delivery of a webhook. */
+export async function findDelivery(db: Q, webhookUuid: string, uuid: string): Promise<DeliveryLogRow | undefined> {
+  return deliveryLog(db).where("d.webhook_uuid", "=", webhookUuid).where("d.uuid", "=", uuid).executeTakeFirst();
+}
+
+/** The attempts of a delivery, first to last. */
+export function attemptsOf(db: Q, deliveryUuid: string): Promise<WebhookAttemptTable[]> {
+  return db.selectFrom("webhook_attempts").selectAll().where("delivery_uuid", "=", deliveryUuid).orderBy("attempt").execute();
+}
+
+/** Makes a pending delivery due now (redelivery of one that is still waiting for a retry). */
+export function makeDeliveryDueNow(db: Q, uuid: string, now: string) {
+  return db.updateTable("webhook_deliveries").set({ next_attempt_at: now, date_updated: now }).where("uuid", "=", uuid).where("state", "=", "pending").execute();
 }

@@ -1,0 +1,130 @@
+/**
+ * @module bench/webhooks
+ * Webhook delivery figures (DESIGN §8): deliveries per second from a backlog to a local HTTPS
+ * receiver, and the delay from a respondent's submit to the `response.submitted` delivery
+ * arriving (p50/p99/max), with the real app, outbox, dispatcher and receiver in one process
+ * over a real SQLite file. Prints figures; asserts nothing about time.
+ *
+ *   npx bun bench/webhooks.ts [--events 1000] [--responses 200] [--concurrency 4] [--gap-ms 10] [--pinned]
+ *
+ * By default the receiver's host name (`localhost`) is allow-listed, so requests go by name and
+ * reuse connections. `--pinned` allow-lists only its addresses: every delivery then resolves the
+ * name, checks the addresses and connects to a checked one with a TLS handshake of its own — the
+ * path every non-listed receiver takes in production.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { createInferenceClient } from "../src/ai/inference-client.ts";
+import { createApp } from "../src/app.ts";
+import { createAuthenticator } from "../src/auth/authenticate.ts";
+import { createRateLimiter } from "../src/auth/rate-limit.ts";
+import { createLocalBlobStore } from "../src/blobs/store.ts";
+import { loadConfig } from "../src/config.ts";
+import { migrateToLatest, openDatabase } from "../src/db/client.ts";
+import { createLogger } from "../src/logger.ts";
+import { createDispatcher, type Dispatcher } from "../src/outbox/dispatcher.ts";
+import { enqueueEventForWebhook } from "../src/outbox/enqueue.ts";
+import { createWorkspace } from "../src/modules/workspaces/service.ts";
+import { startHttpsReceiver } from "../test/helpers/https-receiver.ts";
+
+const { values: flags } = parseArgs({
+  options: {
+    events: { type: "string", default: "1000" },
+    responses: { type: "string", default: "200" },
+    concurrency: { type: "string", default: "4" },
+    "gap-ms": { type: "string", default: "10" },
+    pinned: { type: "boolean", default: false },
+  },
+});
+const EVENTS = Number(flags.events);
+const RESPONSES = Number(flags.responses);
+const CONCURRENCY = Number(flags.concurrency);
+const GAP_MS = Number(flags["gap-ms"]);
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+const receiver = await startHttpsReceiver();
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-bench-webhooks-"));
+const config = loadConfig(
+  { EARSHOT_ALLOW_INSECURE_HTTP: "1", EARSHOT_PUBLIC_URL: "http://localhost", EARSHOT_LOG_LEVEL: "silent", EARSHOT_WEBHOOK_ALLOW_HOSTS: flags.pinned ? "127.0.0.1,::1" : "localhost", EARSHOT_WEBHOOK_CA_FILE: receiver.certs.caFile },
+  { dataDir },
+);
+const db = openDatabase(config.dbFile);
+await migrateToLatest(db);
+const log = createLogger("silent");
+let dispatcher: Dispatcher = createDispatcher({ db, log, config, concurrency: CONCURRENCY });
+// Started lazily by the first request that needs it; this bench's questions never do.
+const inference = createInferenceClient({ modelsDir: config.modelsDir, asrModel: config.asrModel, sentimentModel: config.sentimentModel });
+const app = createApp({
+  config,
+  db,
+  log,
+  blobs: createLocalBlobStore(config.blobsDir),
+  auth: createAuthenticator(db, config, createRateLimiter()),
+  signingSecret: "bench",
+  webAssets: new Map(),
+  inference,
+  nudgeJobs: () => {},
+  nudgeOutbox: () => dispatcher.nudge(),
+});
+const ws = await createWorkspace(db, { name: "Bench", plan: "enterprise" });
+async function call(method: string, p: string, body?: unknown, key: string | null = ws.api_key): Promise<any> {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (key) headers.authorization = `Bearer ${key}`;
+  const res = await app.handle(new Request(`http://localhost${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+  return res.json();
+}
+
+// 1. Throughput: a backlog of test events, drained by a freshly started dispatcher.
+const hookPath = `/api/v1/workspaces/${ws.workspace_uuid}/webhooks/`;
+const backlogHook = await call("POST", hookPath, { url: receiver.url.replace("/hook", "/backlog"), events: ["response.started"] });
+await db.transaction().execute(async (trx) => {
+  for (let i = 0; i < EVENTS; i++) {
+    await enqueueEventForWebhook(trx, { workspaceUuid: ws.workspace_uuid, webhookUuid: backlogHook.uuid, type: "webhook.test", data: { n: i } });
+  }
+});
+const t0 = performance.now();
+await dispatcher.start();
+await receiver.waitFor((rs) => rs.length >= EVENTS, 600_000);
+const drainS = (performance.now() - t0) / 1000;
+await call("PATCH", `${hookPath}${backlogHook.uuid}/`, { enabled: false });
+
+// 2. Submit → delivery delay: one response every GAP_MS through the public intake API.
+await dispatcher.stop();
+dispatcher = createDispatcher({ db, log, config, concurrency: CONCURRENCY });
+await dispatcher.start();
+await call("POST", hookPath, { url: receiver.url.replace("/hook", "/submitted"), events: ["response.submitted"] });
+const link = await call("POST", "/api/v1/links/", {
+  name: "Bench link",
+  questions: [
+    { prompt: "How would you rate us?", type: "rating", configuration: { scale_type: "stars", max_value: 5 } },
+    { prompt: "Which plan?", type: "multiple_choice", configuration: { options: ["Free", "Pro"] } },
+  ],
+});
+const intake = `/api/v1/intake/${ws.workspace_slug}/${link.slug}/sessions/`;
+const submittedAt = new Map<string, number>();
+for (let i = 0; i < RESPONSES; i++) {
+  const s = await call("POST", intake, {}, null);
+  await call("PUT", `${intake}${s.session_id}/answers/${link.questions[0].uuid}/`, { value: 1 + (i % 5) }, null);
+  await call("PUT", `${intake}${s.session_id}/answers/${link.questions[1].uuid}/`, { value: "Pro" }, null);
+  submittedAt.set(s.response_uuid, Date.now());
+  await call("POST", `${intake}${s.session_id}/submit/`, {}, null);
+  if (GAP_MS) await Bun.sleep(GAP_MS);
+}
+const arrivals = () => receiver.requests.filter((r) => r.path === "/submitted");
+await receiver.waitFor(() => arrivals().length >= RESPONSES, 120_000);
+const delays = arrivals()
+  .map((r) => r.receivedAtMs - submittedAt.get(JSON.parse(r.body).data.response.uuid)!)
+  .sort((a, b) => a - b);
+
+console.log(`Webhooks bench — Bun ${Bun.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), concurrency ${CONCURRENCY}, ${flags.pinned ? "pinned addresses" : "allow-listed host name"}`);
+console.log(`throughput: ${EVENTS} queued events delivered in ${drainS.toFixed(2)} s = ${(EVENTS / drainS).toFixed(0)} deliveries/s`);
+console.log(`submit → delivery (${RESPONSES} responses, one every ${GAP_MS} ms): p50 ${pct(delays, 50)} ms, p99 ${pct(delays, 99)} ms, max ${delays.at(-1)} ms`);
+
+await dispatcher.stop();
+await receiver.close();
+await inference.close();
+await db.destroy();
+fs.rmSync(dataDir, { recursive: true, force: true });

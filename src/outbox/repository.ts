@@ -1,0 +1,197 @@
+/**
+ * @module outbox/repository
+ * Kysely queries of the webhook outbox (DESIGN §8): claiming due deliveries with a lease,
+ * recording attempts, lease recovery after a crash, and pruning old delivery logs. One row per
+ * event (`outbox_events`), per event × webhook (`webhook_deliveries`), per attempt
+ * (`webhook_attempts`), as in Svix.
+ */
+import type { Kysely, Transaction } from "kysely";
+import { isoAfter, nowIso } from "../clock.ts";
+import type { Database, WebhookDeliveryTable } from "../db/schema.ts";
+
+type Q = Kysely<Database> | Transaction<Database>;
+
+/** A delivery this process leased, with what sending it needs. */
+export type ClaimedDelivery = {
+  uuid: string;
+  /** Attempts made before this one. */
+  attempts: number;
+  /** The lease token: the delivery is ours while its `lease_until` still equals this. */
+  leaseUntil: string;
+  eventUuid: string;
+  eventType: string;
+  body: string;
+  webhookUuid: string;
+  url: string;
+  enabled: boolean;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: string | null;
+  failingSince: string | null;
+};
+
+/**
+ * Leases up to `limit` due deliveries (pending and due, or delivering with an expired lease),
+ * oldest first, for `leaseS` seconds.
+ */
+export async function claimDueDeliveries(db: Kysely<Database>, limit: number, leaseS: number): Promise<ClaimedDelivery[]> {
+  const now = nowIso();
+  const leaseUntil = isoAfter(leaseS);
+  const claimed = await db
+    .updateTable("webhook_deliveries")
+    .set({ state: "delivering", lease_until: leaseUntil, date_updated: now })
+    .where(
+      "uuid",
+      "in",
+      db
+        .selectFrom("webhook_deliveries")
+        .select("uuid")
+        .where((eb) =>
+          eb.or([
+            eb.and([eb("state", "=", "pending"), eb("next_attempt_at", "<=", now)]),
+            eb.and([eb("state", "=", "delivering"), eb("lease_until", "<", now)]),
+          ]),
+        )
+        .orderBy("next_attempt_at")
+        .limit(limit),
+    )
+    .returning("uuid")
+    .execute();
+  if (!claimed.length) return [];
+  const rows = await db
+    .selectFrom("webhook_deliveries as d")
+    .innerJoin("outbox_events as e", "e.uuid", "d.event_uuid")
+    .innerJoin("webhooks as w", "w.uuid", "d.webhook_uuid")
+    .select([
+      "d.uuid", "d.attempts", "d.lease_until", "e.uuid as event_uuid", "e.type", "e.payload", "w.uuid as webhook_uuid", "w.url",
+      "w.enabled", "w.secret", "w.previous_secret", "w.previous_secret_expires_at", "w.failing_since",
+    ])
+    .where("d.uuid", "in", claimed.map((c) => c.uuid))
+    .orderBy("d.next_attempt_at")
+    .execute();
+  return rows.map((r) => ({
+    uuid: r.uuid,
+    attempts: r.attempts,
+    leaseUntil: r.lease_until ?? leaseUntil,
+    eventUuid: r.event_uuid,
+    eventType: r.type,
+    body: r.payload,
+    webhookUuid: r.webhook_uuid,
+    url: r.url,
+    enabled: r.enabled === 1,
+    secret: r.secret,
+    previousSecret: r.previous_secret,
+    previousSecretExpiresAt: r.previous_secret_expires_at,
+    failingSince: r.failing_since,
+  }));
+}
+
+/** What one attempt produced and what follows from it. */
+export type AttemptRecord = {
+  statusCode: number | null;
+  excerpt: string | null;
+  durationMs: number;
+  error: string | null;
+  state: "pending" | "succeeded" | "failed";
+  nextAttemptAt: string | null;
+  /** Set when the webhook must be disabled (410, or failing too long). */
+  disableReason: string | null;
+};
+
+/**
+ * Stores attempt `d.attempts + 1` and the delivery's and webhook's new state, in one transaction.
+ * @returns false when the delivery is gone (webhook deleted) or no longer leased by us
+ */
+export async function recordAttempt(db: Kysely<Database>, d: ClaimedDelivery, a: AttemptRecord): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const now = nowIso();
+    const current = await trx.selectFrom("webhook_deliveries").select("lease_until").where("uuid", "=", d.uuid).executeTakeFirst();
+    if (!current || current.lease_until !== d.leaseUntil) return false;
+    const attempt = d.attempts + 1;
+    await trx
+      .insertInto("webhook_attempts")
+      .values({ uuid: crypto.randomUUID(), delivery_uuid: d.uuid, attempt, status_code: a.statusCode, response_excerpt: a.excerpt, duration_ms: a.durationMs, error: a.error, date_created: now })
+      .execute();
+    await trx
+      .updateTable("webhook_deliveries")
+      .set({
+        state: a.state,
+        attempts: attempt,
+        next_attempt_at: a.nextAttemptAt,
+        lease_until: null,
+        last_status_code: a.statusCode,
+        last_response_excerpt: a.excerpt,
+        last_duration_ms: a.durationMs,
+        last_error: a.error,
+        date_updated: now,
+      })
+      .where("uuid", "=", d.uuid)
+      .execute();
+    const ok = a.state === "succeeded";
+    await trx
+      .updateTable("webhooks")
+      .set((eb) => ({
+        last_delivery_at: now,
+        last_delivery_status: a.statusCode,
+        failing_since: ok ? null : eb.fn.coalesce("failing_since", eb.val(now)),
+        ...(a.disableReason ? { enabled: 0, disabled_reason: a.disableReason, date_updated: now } : {}),
+      }))
+      .where("uuid", "=", d.webhookUuid)
+      .execute();
+    return true;
+  });
+}
+
+/** Ends a delivery without an attempt (its webhook is disabled). */
+export async function failWithoutAttempt(db: Q, d: ClaimedDelivery, reason: string): Promise<void> {
+  await db
+    .updateTable("webhook_deliveries")
+    .set({ state: "failed", next_attempt_at: null, lease_until: null, last_error: reason, date_updated: nowIso() })
+    .where("uuid", "=", d.uuid)
+    .where("lease_until", "=", d.leaseUntil)
+    .execute();
+}
+
+/**
+ * Makes deliveries left `delivering` claimable again: all of them at start-up (one process owns
+ * the outbox, so no live lease can exist), or only expired leases (`onlyExpired`, housekeeping).
+ * @returns how many deliveries were released
+ */
+export async function releaseLeases(db: Q, onlyExpired: boolean): Promise<number> {
+  const now = nowIso();
+  let q = db.updateTable("webhook_deliveries").set({ state: "pending", lease_until: null, next_attempt_at: now, date_updated: now }).where("state", "=", "delivering");
+  if (onlyExpired) q = q.where("lease_until", "<", now);
+  return Number((await q.executeTakeFirst()).numUpdatedRows);
+}
+
+/**
+ * Deletes finished deliveries (and their attempts) and events older than `retentionDays`;
+ * pending deliveries are never pruned.
+ * @returns how many deliveries were deleted
+ */
+export async function pruneDeliveryLogs(db: Kysely<Database>, retentionDays: number): Promise<number> {
+  const cutoff = isoAfter(-retentionDays * 86_400);
+  return db.transaction().execute(async (trx) => {
+    const finished: WebhookDeliveryTable["state"][] = ["succeeded", "failed"];
+    const old = trx.selectFrom("webhook_deliveries").select("uuid").where("state", "in", finished).where("date_updated", "<", cutoff);
+    await trx.deleteFrom("webhook_attempts").where("delivery_uuid", "in", old).execute();
+    const r = await trx.deleteFrom("webhook_deliveries").where("state", "in", finished).where("date_updated", "<", cutoff).executeTakeFirst();
+    await trx
+      .deleteFrom("outbox_events")
+      .where("date_created", "<", cutoff)
+      .where((eb) => eb.not(eb.exists(eb.selectFrom("webhook_deliveries as d").select("d.uuid").whereRef("d.event_uuid", "=", "outbox_events.uuid"))))
+      .execute();
+    return Number(r.numDeletedRows);
+  });
+}
+
+/** Inserts one pending delivery of an event to a webhook, due now. */
+export async function insertDelivery(db: Q, eventUuid: string, webhookUuid: string): Promise<string> {
+  const now = nowIso();
+  const uuid = crypto.randomUUID();
+  await db
+    .insertInto("webhook_deliveries")
+    .values({ uuid, event_uuid: eventUuid, webhook_uuid: webhookUuid, state: "pending", next_attempt_at: now, date_created: now, date_updated: now })
+    .execute();
+  return uuid;
+}
