@@ -121,6 +121,8 @@ describe("POST links/", () => {
     ["redirectUrl javascript:", { name: "A", settings: { redirectUrl: "javascript:alert(1)" } }, 400, "VALIDATION_ERROR", "/settings/redirectUrl"],
     ["tts_enabled as string", { name: "A", settings: { tts_enabled: "yes" } }, 400, "VALIDATION_ERROR", "/settings/tts_enabled"],
     ["webhook over http", { name: "A", on_finished: { webhook_url: "http://example.com/hook" } }, 400, "VALIDATION_ERROR", "/on_finished/webhook_url"],
+    ["webhook to cloud metadata", { name: "A", on_finished: { webhook_url: "https://169.254.169.254/latest" } }, 400, "VALIDATION_ERROR", "/on_finished/webhook_url"],
+    ["webhook to loopback", { name: "A", on_finished: { webhook_url: "https://127.0.0.1:8443/hook" } }, 400, "VALIDATION_ERROR", "/on_finished/webhook_url"],
     ["body is an array", [1, 2], 400, "VALIDATION_ERROR", ""],
     ["deeply nested", { name: "A", settings: JSON.parse("[".repeat(2000) + "]".repeat(2000)) }, 400, "VALIDATION_ERROR", "/settings"],
   ];

@@ -20,7 +20,7 @@ function assertName(body: unknown, required: boolean): void {
 }
 
 export function linkRoutes(deps: AppDeps) {
-  const d = { db: deps.db, publicUrl: deps.config.publicUrl, auth: deps.auth };
+  const d = { db: deps.db, publicUrl: deps.config.publicUrl, auth: deps.auth, webhookAllowHosts: deps.config.webhookAllowHosts };
   return new Elysia({ name: "links" })
     .post(
       "/api/v1/links/",

@@ -17,7 +17,7 @@ import { normalizeQuestions, type NormalizedQuestion } from "./questions.ts";
 import * as repo from "./repository.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
-export type LinkDeps = { db: Kysely<Database>; publicUrl: string; auth: Authenticator };
+export type LinkDeps = { db: Kysely<Database>; publicUrl: string; auth: Authenticator; webhookAllowHosts: readonly string[] };
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -122,7 +122,7 @@ export async function createLink(deps: LinkDeps, auth: AuthContext, input: Creat
     });
     await repo.insertQuestions(trx, questionRows(uuid, questions, new Map(), now));
     if (input.on_finished?.webhook_url) {
-      await createLinkWebhook(trx, auth.workspaceUuid, uuid, input.on_finished.webhook_url, input.on_finished.webhook_secret);
+      await createLinkWebhook(trx, auth.workspaceUuid, uuid, input.on_finished.webhook_url, input.on_finished.webhook_secret, deps.webhookAllowHosts);
     }
     await deps.auth.assertActive(trx, auth);
     return uuid;

@@ -170,10 +170,11 @@ export async function rotateWebhookSecret(deps: WebhookDeps, auth: AuthContext, 
 
 /**
  * Creates the `response.submitted` webhook limited to one link (`on_finished`, DESIGN §8).
- * @throws AppError VALIDATION_ERROR when the url is not https
+ * @throws AppError VALIDATION_ERROR when the url is not https or names a forbidden address
  */
-export async function createLinkWebhook(db: Q, workspaceUuid: string, linkUuid: string, url: string, secret?: string): Promise<string> {
+export async function createLinkWebhook(db: Q, workspaceUuid: string, linkUuid: string, url: string, secret: string | undefined, allowHosts: readonly string[]): Promise<string> {
   assertHttpsUrl(url, "/on_finished/webhook_url");
+  assertDeliverableUrl(url, allowHosts, "/on_finished/webhook_url");
   const now = nowIso();
   const uuid = crypto.randomUUID();
   await repo.insertWebhook(db, {

@@ -1,0 +1,130 @@
+/**
+ * @module intake/live
+ * Live partial transcripts over a WebSocket (docs/intake.md, "Live transcription"; DESIGN §9):
+ * `GET /api/v1/intake/{workspace_slug}/{link_slug}/sessions/{session_id}/live/` upgrades when the
+ * link is active, its `settings.live_transcription` is true and the session is open; otherwise it
+ * answers problem+json (404 NOT_FOUND, 409 LINK_PAUSED or ALREADY_SUBMITTED) without upgrading.
+ * The page sends MediaRecorder chunks as binary frames and `{"type":"end"}` when it stops; the
+ * server sends `ready`, then `partial`s (at most every 1.5 s), then one `final` and closes.
+ * Live transcripts are only shown to the respondent; the uploaded recording is what is stored.
+ */
+import { Elysia } from "elysia";
+import type { AppDeps } from "../../http/context.ts";
+import { AppError, notFound } from "../../errors.ts";
+import {
+  createLiveTranscriber,
+  LIVE_INTERVAL_MS,
+  LIVE_MAX_BYTES,
+  type LiveTranscriber,
+} from "../../ai/live-transcriber.ts";
+import * as service from "./service.ts";
+
+/** What live transcription needs from the inference worker. */
+export type LiveInference = {
+  transcribe(audio: Uint8Array, opts: { priority: "live" }): Promise<{ text: string; durationS: number }>;
+};
+
+export type LiveDeps = AppDeps & {
+  inference: LiveInference;
+  /** Minimum time between partials, ms (tests shorten it). */
+  liveIntervalMs?: number;
+};
+
+/** WebSocket close codes (RFC 6455 §7.4.1). */
+const CLOSE_NORMAL = 1000;
+const CLOSE_SERVER_ERROR = 1011;
+const CLOSE_TOO_BIG = 1009;
+
+const VOICE_TYPES = new Set(["voice", "voice_text_fallback"]);
+
+/**
+ * Checks that live transcription may start; runs before the upgrade, so failures are HTTP errors.
+ * @throws AppError NOT_FOUND (link, session or question; or live transcription off), LINK_PAUSED, ALREADY_SUBMITTED
+ */
+async function admit(deps: LiveDeps, params: Record<string, string>, questionUuid: string | undefined): Promise<void> {
+  const intake: service.IntakeDeps = {
+    db: deps.db,
+    blobs: deps.blobs,
+    publicUrl: deps.config.publicUrl,
+    signingSecret: deps.signingSecret,
+    audioUrlTtlS: deps.config.audioUrlTtlS,
+    nudgeJobs: deps.nudgeJobs,
+    nudgeOutbox: deps.nudgeOutbox,
+  };
+  const link = await service.findIntakeLink(deps.db, params.workspace_slug!, params.link_slug!);
+  const pub = service.toPublicLink(link);
+  if (!pub.settings.live_transcription) throw new AppError("NOT_FOUND", "Live transcription is not enabled for this link.");
+  if (link.link.status !== "active") throw new AppError("LINK_PAUSED", "This link is not accepting responses.");
+  const session = await service.getSession(intake, link, params.session_id!);
+  if (session.status === "completed") throw new AppError("ALREADY_SUBMITTED", "This response was already submitted.");
+  if (questionUuid !== undefined && !pub.questions.some((q) => q.uuid === questionUuid && VOICE_TYPES.has(q.response_type))) {
+    throw notFound("Question");
+  }
+}
+
+const asBytes = (message: unknown): Uint8Array | null => {
+  if (message instanceof Uint8Array) return message; // Buffer too
+  if (message instanceof ArrayBuffer) return new Uint8Array(message);
+  return null;
+};
+
+/**
+ * The live transcription WebSocket, as an Elysia plugin.
+ * @param deps the app's dependencies plus the inference client (priority "live" requests)
+ */
+export function liveRoutes(deps: LiveDeps) {
+  const sockets = new WeakMap<object, LiveTranscriber>();
+  const intervalMs = deps.liveIntervalMs ?? LIVE_INTERVAL_MS;
+  const path = "/api/v1/intake/:workspace_slug/:link_slug/sessions/:session_id/live/";
+  return new Elysia({ name: "intake-live" })
+    // A plain GET (no Upgrade header) is told what this URL is, after the same checks.
+    .get(path, async ({ params, query }) => {
+      await admit(deps, params, query.question_uuid);
+      throw new AppError("VALIDATION_ERROR", "Open this URL as a WebSocket (Upgrade: websocket).");
+    })
+    .ws(path, {
+    async beforeHandle({ params, query }) {
+      await admit(deps, params, query.question_uuid);
+    },
+    open(ws) {
+      const transcriber = createLiveTranscriber({
+        transcribe: (audio) => deps.inference.transcribe(audio, { priority: "live" }),
+        send: (message) => ws.send(message),
+        intervalMs,
+        maxBytes: LIVE_MAX_BYTES,
+      });
+      sockets.set(ws.raw, transcriber);
+      ws.send({ type: "ready", interval_ms: intervalMs, max_bytes: LIVE_MAX_BYTES });
+    },
+    async message(ws, message) {
+      const transcriber = sockets.get(ws.raw);
+      if (transcriber === undefined) return;
+      const chunk = asBytes(message);
+      if (chunk !== null) {
+        if (!transcriber.push(chunk)) {
+          ws.send({ type: "error", code: "PAYLOAD_TOO_LARGE", message: `Live audio may be at most ${LIVE_MAX_BYTES} bytes.` });
+          transcriber.close();
+          ws.close(CLOSE_TOO_BIG, "recording too large");
+        }
+        return;
+      }
+      if ((message as { type?: unknown })?.type !== "end") {
+        ws.send({ type: "error", code: "VALIDATION_ERROR", message: 'Send audio as binary frames and {"type":"end"} when done.' });
+        return;
+      }
+      try {
+        ws.send(await transcriber.finish());
+        ws.close(CLOSE_NORMAL, "done");
+      } catch (err) {
+        const code = typeof (err as { code?: unknown }).code === "string" ? (err as { code: string }).code : "INTERNAL";
+        deps.log.warn("live transcription failed", { error: (err as Error).message });
+        ws.send({ type: "error", code, message: "The recording could not be transcribed live." });
+        ws.close(CLOSE_SERVER_ERROR, "transcription failed");
+      }
+    },
+    close(ws) {
+      sockets.get(ws.raw)?.close();
+      sockets.delete(ws.raw);
+    },
+  });
+}
