@@ -20,7 +20,7 @@ import { createJobRunner } from "./jobs/runner.ts";
 import { createDispatcher } from "./outbox/dispatcher.ts";
 import { startOutboxHousekeeping } from "./outbox/housekeeping.ts";
 import { createInferenceClient } from "./ai/inference-client.ts";
-import { analyseAnswer, giveUpOnAnswer, transcribeAnswer, type AnswerInference, type ProcessingDeps } from "./modules/responses/processing.ts";
+import { analyseAnswer, giveUpOnAnswer, transcribeAnswer, type ProcessingDeps } from "./modules/responses/processing.ts";
 import { countWorkspaces } from "./modules/workspaces/repository.ts";
 import { createWorkspace } from "./modules/workspaces/service.ts";
 
@@ -74,21 +74,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
   await greetFirstStart(db, config, log);
   const blobs = createLocalBlobStore(config.blobsDir);
   const inference = createInferenceClient({ modelsDir: config.modelsDir, asrModel: config.asrModel, sentimentModel: config.sentimentModel, llmUrl: config.llmUrl, llmModel: config.llmModel });
-  // processing.ts types insights as plain records; AiInsights is an interface, so it is copied.
-  const answerInference: AnswerInference = {
-    transcribe: (audio, opts) => inference.transcribe(audio, opts),
-    analyse: async (text, opts) => {
-      const result = await inference.analyse(text, opts);
-      return { ...result, ai_insights: { ...result.ai_insights } };
-    },
-  };
   let nudgeJobs = () => {};
   const dispatcher = createDispatcher({ db, log, config });
   const nudgeOutbox = () => dispatcher.nudge();
   const processing: ProcessingDeps = {
     db,
     blobs,
-    inference: answerInference,
+    inference,
     publicUrl: config.publicUrl,
     signingSecret,
     audioUrlTtlS: config.audioUrlTtlS,

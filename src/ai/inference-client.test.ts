@@ -87,6 +87,54 @@ describe("transcribe", () => {
   });
 });
 
+describe("analyse", () => {
+  const complaint = "The checkout page keeps crashing when I pay with my card";
+
+  test("uses the sentiment model from the models directory and reports it", async () => {
+    const result = await client.analyse(complaint, { evaluatorConfig: { custom_fields: ["feature"] } });
+    expect(result.engine.sentiment).toBe("transformer:tiny-sentiment-3class");
+    expect(result.ai_insights.sentiment).toBe("negative");
+    expect(result.ai_insights.sentiment_score).toBeLessThan(0);
+    expect(result.ai_insights.key_topics.length).toBeGreaterThan(0);
+    expect(typeof result.ai_insights.summary).toBe("string");
+    expect(typeof result.ai_insights.actionable).toBe("boolean");
+    expect(result.clarity).toBeGreaterThanOrEqual(0);
+    expect(result.clarity).toBeLessThanOrEqual(1);
+    expect(Object.keys(result.custom_fields)).toEqual(["feature"]);
+    expect(result.follow_up_questions).toEqual([]); // probing was not asked for
+  });
+
+  test("vague answers get follow-up questions when probing is on", async () => {
+    const result = await client.analyse("it was ok i guess", {
+      enableDynamicProbing: true,
+      evaluatorConfig: { clarity_threshold: 0.9, max_follow_ups: 2 },
+      prompt: "What should we improve?",
+    }, { priority: "live" });
+    expect(result.clarity).toBeLessThan(0.9);
+    expect(result.follow_up_questions.length).toBeGreaterThanOrEqual(1);
+    expect(result.follow_up_questions.length).toBeLessThanOrEqual(2);
+  });
+
+  test("without the sentiment model's files the lexicon engine answers", async () => {
+    const own = createInferenceClient({ modelsDir: FIXTURE_MODELS_DIR, asrModel: FIXTURE_ASR_MODEL, sentimentModel: "absent/model" });
+    try {
+      const result = await own.analyse(complaint);
+      expect(result.engine.sentiment).toBe("lexicon:vader");
+      expect(result.ai_insights.sentiment).toBe("negative");
+    } finally {
+      await own.close();
+    }
+  });
+
+  test("transcriptions and analyses share the worker, each answered once", async () => {
+    const wav = await speechWav(scratch.dir);
+    const [t, a, b] = await Promise.all([client.transcribe(wav), client.analyse("I love the new dashboard"), client.analyse("")]);
+    expect(t.text).toBe(FIXTURE_TRANSCRIPT);
+    expect(a.ai_insights.sentiment).toBe("positive");
+    expect(b.clarity).toBe(0);
+  });
+});
+
 describe("worker lifecycle", () => {
   test("a dying worker rejects its pending requests and the next call starts a new one", async () => {
     const wav = await speechWav(scratch.dir);

@@ -7,6 +7,8 @@
  */
 import { AudioDecodeError } from "./audio.ts";
 import type {
+  AnalyseOptions,
+  AnalysisResult,
   InferenceErrorCode,
   Priority,
   TranscribeResult,
@@ -15,7 +17,14 @@ import type {
   WorkerRequest,
 } from "./protocol.ts";
 
-export type { InferenceErrorCode, Priority, TranscribeResult, TranscribeTimings } from "./protocol.ts";
+export type {
+  AnalyseOptions,
+  AnalysisResult,
+  InferenceErrorCode,
+  Priority,
+  TranscribeResult,
+  TranscribeTimings,
+} from "./protocol.ts";
 
 /** A request failed for a reason other than undecodable audio (that one is AudioDecodeError). */
 export class InferenceError extends Error {
@@ -34,6 +43,7 @@ export type InferenceClientOptions = {
   asrModel: string;
   sentimentModel: string;
   llmUrl?: string | null;
+  llmModel?: string | null;
 };
 
 export type InferenceClient = {
@@ -47,6 +57,18 @@ export type InferenceClient = {
    */
   transcribe(audio: Uint8Array, opts?: { priority?: Priority }): Promise<TranscribeResult>;
   /**
+   * Analyses one answer's text with the insights engine the worker holds (loaded once, from the
+   * models directory only): `{ ai_insights: { sentiment, sentiment_score (−1..1), actionable,
+   * key_topics, summary }, clarity (0..1), follow_up_questions (empty unless
+   * `enableDynamicProbing` and clarity < threshold), custom_fields, engine: { sentiment
+   * ("transformer:<id>" or "lexicon:vader"), text, llm } }`.
+   * @param options the question's `evaluatorConfig`, `enableDynamicProbing` and `prompt`.
+   * @param opts `priority` as for `transcribe` (default "batch").
+   * @throws InferenceError WORKER_DIED, CLOSED or INTERNAL; ordinary text never fails (the
+   *   engine falls back to local results).
+   */
+  analyse(text: string, options?: AnalyseOptions, opts?: { priority?: Priority }): Promise<AnalysisResult>;
+  /**
    * Stops the current worker at once, as a crash would (its pending requests reject with
    * WORKER_DIED); the next request starts a fresh one that reloads the models from disk.
    */
@@ -58,7 +80,8 @@ export type InferenceClient = {
 /** Bun's Worker also has ref()/unref() (the DOM typings in tsconfig hide them). */
 type BunWorker = Worker & { ref(): void; unref(): void };
 
-type Pending = { resolve: (result: TranscribeResult) => void; reject: (err: Error) => void };
+type Pending = { resolve: (result: never) => void; reject: (err: Error) => void };
+type Job = Exclude<WorkerRequest, { type: "configure" }>;
 
 /**
  * Creates the client; starts nothing until the first request.
@@ -70,6 +93,7 @@ export function createInferenceClient(opts: InferenceClientOptions): InferenceCl
     asrModel: opts.asrModel,
     sentimentModel: opts.sentimentModel,
     llmUrl: opts.llmUrl ?? null,
+    llmModel: opts.llmModel ?? null,
   };
   const pending = new Map<number, Pending>();
   let worker: BunWorker | null = null;
@@ -94,7 +118,7 @@ export function createInferenceClient(opts: InferenceClientOptions): InferenceCl
     if (p === undefined) return;
     pending.delete(message.id);
     if (pending.size === 0) w.unref();
-    if (message.type === "result") p.resolve(message.result);
+    if (message.type === "result") p.resolve(message.result as never);
     else if (message.code === "AUDIO_DECODE") p.reject(new AudioDecodeError(message.message));
     else p.reject(new InferenceError(message.code, message.message));
   };
@@ -113,18 +137,26 @@ export function createInferenceClient(opts: InferenceClientOptions): InferenceCl
     return w;
   };
 
+  /** Sends one request; the reply's result type is fixed by the request's type. */
+  const send = <R>(makeRequest: (id: number) => Job): Promise<R> => {
+    if (isClosed) return Promise.reject(new InferenceError("CLOSED", "the inference client is closed"));
+    worker ??= start();
+    const w = worker;
+    const id = nextId++;
+    return new Promise<R>((resolve, reject) => {
+      pending.set(id, { resolve: resolve as (result: never) => void, reject });
+      w.ref();
+      w.postMessage(makeRequest(id));
+    });
+  };
+
   return {
     transcribe(audio, requestOpts = {}) {
-      if (isClosed) return Promise.reject(new InferenceError("CLOSED", "the inference client is closed"));
-      worker ??= start();
-      const w = worker;
-      const id = nextId++;
-      return new Promise<TranscribeResult>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        w.ref();
-        const request: WorkerRequest = { type: "transcribe", id, priority: requestOpts.priority ?? "batch", audio };
-        w.postMessage(request);
-      });
+      return send<TranscribeResult>((id) => ({ type: "transcribe", id, priority: requestOpts.priority ?? "batch", audio }));
+    },
+
+    analyse(text, options = {}, requestOpts = {}) {
+      return send<AnalysisResult>((id) => ({ type: "analyse", id, priority: requestOpts.priority ?? "batch", text, options }));
     },
 
     restartWorker() {

@@ -4,6 +4,9 @@
  * (`worker.ts`). Plain structured-cloneable objects; every request carries an `id` that its one
  * reply echoes. The worker answers every request exactly once, with a result or an error.
  */
+import type { AnalyseOptions, AnalysisResult } from "./insights/index.ts";
+
+export type { AnalyseOptions, AnalysisResult } from "./insights/index.ts";
 
 /** Queue class: "live" (a respondent is waiting, e.g. partial transcripts) runs before "batch" (jobs). */
 export type Priority = "live" | "batch";
@@ -14,10 +17,12 @@ export type WorkerConfig = {
   modelsDir: string;
   /** Whisper model id: a folder under `modelsDir` (e.g. `Xenova/whisper-tiny.en`). */
   asrModel: string;
-  /** Sentiment model id under `modelsDir` (used by `analyse`, later). */
+  /** Sentiment model id under `modelsDir`; when its files are absent `analyse` uses the lexicon engine. */
   sentimentModel: string;
-  /** Optional OpenAI-compatible endpoint on the LAN (used by `analyse`, later). */
+  /** Optional OpenAI-compatible endpoint on the LAN (`EARSHOT_LLM_URL`), used by `analyse`. */
   llmUrl: string | null;
+  /** Model name sent to that endpoint (`EARSHOT_LLM_MODEL`). */
+  llmModel: string | null;
 };
 
 /** Times of one transcription, in milliseconds. */
@@ -39,8 +44,6 @@ export type InferenceErrorCode =
   | "AUDIO_DECODE"
   /** A model file is missing from the models directory; `earshot models fetch` fixes it. */
   | "MODEL_MISSING"
-  /** The request type exists in the protocol but is not built yet. */
-  | "NOT_IMPLEMENTED"
   /** The worker thread died (or was restarted) while the request was pending. */
   | "WORKER_DIED"
   /** The client was closed. */
@@ -52,11 +55,12 @@ export type InferenceErrorCode =
 export type WorkerRequest =
   | { type: "configure"; config: WorkerConfig }
   | { type: "transcribe"; id: number; priority: Priority; audio: Uint8Array }
-  /** Placeholder for insights (sentiment, topics…); answered with NOT_IMPLEMENTED for now. */
-  | { type: "analyse"; id: number; priority: Priority; text: string };
+  /** Insights of one answer (sentiment, topics, summary, clarity, follow-ups, custom fields). */
+  | { type: "analyse"; id: number; priority: Priority; text: string; options: AnalyseOptions };
 
 /** Worker → main thread: exactly one per request id. */
 export type WorkerReply =
   | { type: "result"; id: number; kind: "transcribe"; result: TranscribeResult }
+  | { type: "result"; id: number; kind: "analyse"; result: AnalysisResult }
   /** For AUDIO_DECODE, `message` is the AudioDecodeError's `reason`. */
   | { type: "error"; id: number; code: InferenceErrorCode; message: string };

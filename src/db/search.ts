@@ -3,8 +3,7 @@
  * SQLite FTS5 full-text search over answers' typed text and transcripts (DESIGN §7). The only
  * SQLite-specific query outside migrations; a PostgreSQL dialect would swap this file.
  */
-import { type Kysely, type Transaction, sql } from "kysely";
-import type { Database } from "./schema.ts";
+import { type RawBuilder, sql } from "kysely";
 
 /**
  * Builds a safe FTS5 query: every word becomes a quoted prefix term, so user input is never
@@ -16,10 +15,13 @@ export function toFtsQuery(input: string): string | null {
   return words.slice(0, 16).map((w) => `"${w.replaceAll('"', '""')}"*`).join(" ");
 }
 
-/** Uuids of responses with an answer matching every word of `input` (case-insensitive). */
-export async function matchingResponseUuids(db: Kysely<Database> | Transaction<Database>, input: string): Promise<string[]> {
+/**
+ * A subquery of the uuids of responses with an answer matching every word of `input`
+ * (case-insensitive), for `where("uuid", "in", …)`; null when `input` has no searchable word.
+ * A subquery (not a list of uuids) keeps the SQL text fixed, so its prepared statement is reused.
+ */
+export function matchingResponseUuids(input: string): RawBuilder<string> | null {
   const q = toFtsQuery(input);
-  if (!q) return [];
-  const result = await sql<{ response_uuid: string }>`SELECT DISTINCT response_uuid FROM answers_fts WHERE answers_fts MATCH ${q} LIMIT 10000`.execute(db);
-  return result.rows.map((r) => r.response_uuid);
+  if (!q) return null;
+  return sql<string>`(SELECT response_uuid FROM answers_fts WHERE answers_fts MATCH ${q})`;
 }

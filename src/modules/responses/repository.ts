@@ -19,18 +19,18 @@ export type ResponseFilter = {
   direction: "asc" | "desc";
 };
 
-async function filtered(db: Q, f: ResponseFilter) {
+function filtered(db: Q, f: ResponseFilter) {
   let q = db.selectFrom("responses").where("workspace_uuid", "=", f.workspaceUuid);
   if (f.linkUuid) q = q.where("link_uuid", "=", f.linkUuid);
   if (f.status !== "all") q = q.where("status", "=", f.status);
   if (f.search) {
     const term = f.search;
     const escaped = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const viaText = await matchingResponseUuids(db, term);
+    const viaText = matchingResponseUuids(term);
     q = q.where((eb) =>
       eb.or([
         eb("respondent_email", "like", eb.val(escaped)),
-        ...(viaText.length ? [eb("uuid", "in", viaText)] : []),
+        ...(viaText ? [eb("uuid", "in", viaText)] : []),
       ]),
     );
   }
@@ -38,7 +38,7 @@ async function filtered(db: Q, f: ResponseFilter) {
 }
 
 export async function listResponses(db: Q, f: ResponseFilter, limit: number, offset: number) {
-  const base = await filtered(db, f);
+  const base = filtered(db, f);
   const [rows, count] = await Promise.all([
     base
       .selectAll()

@@ -1,0 +1,68 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { createInferenceClient } from "./inference-client.ts";
+import { createLiveTranscriber, type LiveServerMessage } from "./live-transcriber.ts";
+import { FIXTURE_ASR_MODEL, FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT, toneWav, webmFixture } from "./test-audio.ts";
+
+const client = createInferenceClient({ modelsDir: FIXTURE_MODELS_DIR, asrModel: FIXTURE_ASR_MODEL, sentimentModel: "none" });
+afterAll(() => client.close());
+
+const live = (send: (m: LiveServerMessage) => void, intervalMs = 300, maxBytes?: number) =>
+  createLiveTranscriber({ transcribe: (audio) => client.transcribe(audio, { priority: "live" }), send, intervalMs, maxBytes });
+
+describe("live transcriber", () => {
+  test("partials of the growing recording, throttled, then a final of all of it", async () => {
+    const webm = await webmFixture();
+    const partials: { text: string; duration: number; atMs: number }[] = [];
+    const started = performance.now();
+    const t = live((m) => {
+      if (m.type === "partial") partials.push({ text: m.text, duration: m.duration, atMs: performance.now() - started });
+    });
+    for (let at = 0; at < webm.length; at += 1_000) {
+      expect(t.push(webm.subarray(at, at + 1_000))).toBe(true);
+      await Bun.sleep(40);
+    }
+    await Bun.sleep(700);
+    const final = await t.finish();
+    expect(final).toEqual({ type: "final", text: FIXTURE_TRANSCRIPT, duration: 1.5 });
+    expect(partials.length).toBeGreaterThanOrEqual(2);
+    partials.forEach((p, k) => expect(p.atMs).toBeGreaterThanOrEqual(k * 300));
+    // Each partial covers more audio than the one before (or the same, at the end).
+    for (let k = 1; k < partials.length; k++) expect(partials[k]!.duration).toBeGreaterThanOrEqual(partials[k - 1]!.duration);
+    expect(partials.at(-1)!.text).toBe(FIXTURE_TRANSCRIPT);
+  });
+
+  test("a partial jumps ahead of queued batch transcriptions", async () => {
+    const long = toneWav({ seconds: 40, rateHz: 16_000, amplitude: 0.3 });
+    const order: string[] = [];
+    const batches = [1, 2, 3].map((n) => client.transcribe(long, { priority: "batch" }).then(() => order.push(`batch${n}`)));
+    const partial = Promise.withResolvers<void>();
+    const t = live((m) => {
+      if (m.type === "partial") {
+        order.push("partial");
+        partial.resolve();
+      }
+    }, 0);
+    t.push(await webmFixture());
+    await Promise.all([...batches, partial.promise]);
+    t.close();
+    expect(order.indexOf("partial")).toBeLessThan(order.indexOf("batch3"));
+  });
+
+  test("too little audio yet is not an error; nothing at all gives an empty final", async () => {
+    const webm = await webmFixture();
+    const messages: LiveServerMessage[] = [];
+    const t = live((m) => messages.push(m), 0);
+    t.push(webm.subarray(0, 300)); // the WebM header only: no Opus packet yet
+    await Bun.sleep(400);
+    expect(messages).toEqual([]);
+    expect(await t.finish()).toEqual({ type: "final", text: "", duration: 0 });
+    expect(await live(() => {}).finish()).toEqual({ type: "final", text: "", duration: 0 });
+  });
+
+  test("refuses chunks past maxBytes", () => {
+    const t = live(() => {}, 300, 1_000);
+    expect(t.push(new Uint8Array(600))).toBe(true);
+    expect(t.push(new Uint8Array(600))).toBe(false);
+    t.close();
+  });
+});

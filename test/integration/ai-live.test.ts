@@ -1,0 +1,152 @@
+/**
+ * Live transcription over the intake WebSocket (docs/intake.md, "Live transcription"): a real
+ * `earshot serve` with the fixture Whisper, the committed Chromium WebM recording streamed in
+ * MediaRecorder-sized chunks, partials at most every 1.5 s, a final on `{"type":"end"}`, and the
+ * refusals (live transcription off, unknown session, submitted session) as HTTP errors.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { runCli, startServer, type RunningServer } from "../helpers/process.ts";
+
+const FIXTURE_TRANSCRIPT = "This is a fixture transcript.";
+const WEBM = path.resolve(import.meta.dir, "..", "fixtures", "audio", "hello-there.webm");
+const CHUNK_BYTES = 2_000; // ≈ 120 ms of Opus, the size MediaRecorder's 250 ms timeslices give
+const CHUNK_EVERY_MS = 120;
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "earshot-live-"));
+let server: RunningServer;
+let apiKey = "";
+let wsSlug = "";
+
+type Message = { type: string; text?: string; duration?: number; code?: string; interval_ms?: number };
+
+async function api(method: string, p: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${server.baseUrl}/api/v1/${p}`, {
+    method,
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json();
+  if (res.status >= 300) throw new Error(`${method} ${p} → ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function makeLink(slug: string, live: boolean) {
+  const link = await api("POST", "links/", { name: slug, slug, settings: { live_transcription: live }, questions: [{ prompt: "Tell us more", type: "voice" }] });
+  const session = await api("POST", `intake/${wsSlug}/${slug}/sessions/`, {});
+  return { slug, questionUuid: link.questions[0].uuid as string, sessionId: session.session_id as string };
+}
+
+const liveUrl = (slug: string, sessionId: string, questionUuid: string) =>
+  `${server.baseUrl.replace("http", "ws")}/api/v1/intake/${wsSlug}/${slug}/sessions/${sessionId}/live/?question_uuid=${questionUuid}`;
+
+/** Streams the WebM in chunks, then `end`; resolves with every message, arrival times and the close code. */
+function streamRecording(url: string, bytes: Uint8Array): Promise<{ messages: (Message & { atMs: number })[]; closeCode: number }> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url);
+    socket.binaryType = "arraybuffer";
+    const messages: (Message & { atMs: number })[] = [];
+    const started = performance.now();
+    socket.onmessage = async (event) => {
+      const message = JSON.parse(String(event.data)) as Message;
+      messages.push({ ...message, atMs: performance.now() - started });
+      if (message.type !== "ready") return;
+      for (let at = 0; at < bytes.length; at += CHUNK_BYTES) {
+        socket.send(bytes.subarray(at, at + CHUNK_BYTES));
+        await Bun.sleep(CHUNK_EVERY_MS);
+      }
+      await Bun.sleep(1_600); // let a partial of the whole recording arrive before stopping
+      socket.send(JSON.stringify({ type: "end" }));
+    };
+    socket.onerror = () => reject(new Error("the WebSocket failed"));
+    socket.onclose = (event) => resolve({ messages, closeCode: event.code });
+  });
+}
+
+/**
+ * Sends the upgrade request a browser sends, over a raw socket (fetch drops the Upgrade header),
+ * and reads the refusal: its status and problem+json `code`.
+ */
+function upgradeRefusal(url: string): Promise<{ status: number; code: string | undefined }> {
+  const { hostname, port, pathname, search } = new URL(url);
+  return new Promise((resolve, reject) => {
+    let raw = "";
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(
+        `GET ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+          "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+      );
+    });
+    socket.on("data", (data) => {
+      raw += data.toString();
+      const [head, body = ""] = raw.split("\r\n\r\n");
+      const length = Number(/content-length: (\d+)/i.exec(head!)?.[1] ?? NaN);
+      if (body.length < length) return;
+      socket.destroy();
+      resolve({ status: Number(head!.split(" ")[1]), code: (JSON.parse(body) as { code?: string }).code });
+    });
+    socket.on("error", reject);
+  });
+}
+
+beforeAll(async () => {
+  const created = await runCli(["workspace", "create", "--name", "Live", "--slug", "live-ws", "--json"], { dataDir });
+  ({ api_key: apiKey, workspace_slug: wsSlug } = JSON.parse(created.stdout));
+  server = await startServer({ dataDir, env: { EARSHOT_JOBS_PAUSED: "1" } });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("live transcription WebSocket", () => {
+  test("streams partials while recording and a final on end", async () => {
+    const { slug, sessionId, questionUuid } = await makeLink("live-on", true);
+    const bytes = new Uint8Array(await Bun.file(WEBM).arrayBuffer());
+    const { messages, closeCode } = await streamRecording(liveUrl(slug, sessionId, questionUuid), bytes);
+
+    expect(messages[0]).toMatchObject({ type: "ready", interval_ms: 1500 });
+    const partials = messages.filter((m) => m.type === "partial");
+    expect(partials.length).toBeGreaterThanOrEqual(1);
+    expect(partials.at(-1)!.text).toBe(FIXTURE_TRANSCRIPT);
+    // Throttled: partial k starts ≥ (k-1)·1.5 s after the first chunk was sent, and arrives later still.
+    const firstChunkAtMs = messages[0]!.atMs;
+    partials.forEach((p, k) => expect(p.atMs - firstChunkAtMs).toBeGreaterThanOrEqual(k * 1_500));
+    const final = messages.at(-1)!;
+    expect(final).toMatchObject({ type: "final", text: FIXTURE_TRANSCRIPT });
+    expect(Math.abs(final.duration! - 1.5)).toBeLessThan(0.1);
+    expect(closeCode).toBe(1000);
+  }, 30_000);
+
+  test("end before any audio gives an empty final", async () => {
+    const { slug, sessionId, questionUuid } = await makeLink("live-empty", true);
+    const { messages, closeCode } = await streamRecording(liveUrl(slug, sessionId, questionUuid), new Uint8Array(0));
+    expect(messages.map((m) => m.type)).toEqual(["ready", "final"]);
+    expect(messages[1]).toMatchObject({ text: "", duration: 0 });
+    expect(closeCode).toBe(1000);
+  }, 15_000);
+
+  test("refused before the upgrade: live off, unknown session or question, submitted session", async () => {
+    const off = await makeLink("live-off", false);
+    const on = await makeLink("live-refusals", true);
+    const status = (url: string) => upgradeRefusal(url);
+    expect(await status(liveUrl(off.slug, off.sessionId, off.questionUuid))).toEqual({ status: 404, code: "NOT_FOUND" });
+    expect(await status(liveUrl(on.slug, "ses_unknown", on.questionUuid))).toEqual({ status: 404, code: "NOT_FOUND" });
+    expect(await status(liveUrl(on.slug, on.sessionId, crypto.randomUUID()))).toEqual({ status: 404, code: "NOT_FOUND" });
+
+    await api("POST", `intake/${wsSlug}/${on.slug}/sessions/${on.sessionId}/submit/`, {});
+    expect(await status(liveUrl(on.slug, on.sessionId, on.questionUuid))).toEqual({ status: 409, code: "ALREADY_SUBMITTED" });
+
+    // A WebSocket client sees the refusal as a failed connection.
+    const closed = await new Promise<boolean>((resolve) => {
+      const socket = new WebSocket(liveUrl(off.slug, off.sessionId, off.questionUuid));
+      socket.onopen = () => resolve(false);
+      socket.onclose = () => resolve(true);
+    });
+    expect(closed).toBe(true);
+  }, 15_000);
+});

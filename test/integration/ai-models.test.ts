@@ -1,0 +1,144 @@
+/**
+ * `earshot models fetch` / `earshot models verify` as real processes (docs/models.md): from a
+ * local folder (`--from`, the air-gapped path) and from an HTTP server in the hub's URL layout
+ * (EARSHOT_MODELS_HUB_URL) that cuts a transfer short, so the resume is exercised; sha256
+ * checks against the manifest and against hashes recorded on first fetch; and the fetched
+ * models then serve `earshot transcribe` and `earshot analyse`.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { LOCK_FILE_NAME } from "../../src/models/files.ts";
+import { FIXTURE_MODELS_DIR, fixtureManifest, startTestHub, type TestHub } from "../../src/models/test-hub.ts";
+import { runCli } from "../helpers/process.ts";
+
+const scratch = mkdtempSync(path.join(tmpdir(), "earshot-models-"));
+const manifestFile = path.join(scratch, "manifest.json");
+const dataDir = path.join(scratch, "data");
+let hub: TestHub;
+
+const earshot = (args: string[], env: Record<string, string> = {}) => runCli(args, { dataDir, env });
+const jsonLines = (stdout: string) => stdout.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+
+beforeAll(async () => {
+  writeFileSync(manifestFile, JSON.stringify(fixtureManifest()));
+  hub = await startTestHub();
+});
+afterAll(() => {
+  hub.stop();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe("models fetch --from DIR (air-gapped)", () => {
+  const modelsDir = path.join(scratch, "from-dir");
+
+  test("copies and checks every file, records the unpinned one, and verify passes", async () => {
+    const r = await earshot(["models", "fetch", "--from", FIXTURE_MODELS_DIR, "--manifest", manifestFile, "--models-dir", modelsDir, "--json"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const files = jsonLines(r.stdout);
+    expect(files).toHaveLength(12); // 8 required Whisper files + 4 sentiment files
+    expect(files.every((f) => f.action === "copied")).toBe(true);
+    expect(files.find((f) => f.path === "tokenizer.json" && f.model === "whisper-tiny-random").checkedAgainst).toBe("manifest");
+    expect(files.find((f) => f.path === "special_tokens_map.json").checkedAgainst).toBe("recorded-now");
+    expect(existsSync(path.join(modelsDir, "whisper-tiny-random", "onnx", "encoder_model.onnx"))).toBe(false); // optional
+    const lock = JSON.parse(readFileSync(path.join(modelsDir, LOCK_FILE_NAME), "utf8"));
+    expect(Object.keys(lock.files)).toEqual(["whisper-tiny-random/special_tokens_map.json"]);
+    expect(lock.files["whisper-tiny-random/special_tokens_map.json"]).toMatchObject({ size: 1717, sha256: "7da611d517fe29e77335b8d8384e71795fb7b37cbf95bdc3b5252fa7e09dd1f8" });
+
+    const v = await earshot(["models", "verify", "--manifest", manifestFile, "--models-dir", modelsDir]);
+    expect(v.code).toBe(0);
+    expect(v.stdout).toContain("All installed model files are intact.");
+  });
+
+  test("the fetched models serve `earshot transcribe` and `earshot analyse`", async () => {
+    const wav = path.join(scratch, "hello.wav");
+    expect(Bun.spawnSync(["espeak-ng", "-w", wav, "hello there"]).exitCode).toBe(0);
+    const env = { EARSHOT_MODELS_DIR: modelsDir, EARSHOT_ASR_MODEL: "whisper-tiny-random", EARSHOT_SENTIMENT_MODEL: "tiny-sentiment-3class" };
+    const t = await earshot(["transcribe", wav, "--json"], env);
+    expect(t.code).toBe(0);
+    expect(JSON.parse(t.stdout).text).toBe("This is a fixture transcript.");
+    const a = await earshot(["analyse", "--json", "The checkout page keeps crashing when I pay with my card"], env);
+    expect(a.code).toBe(0);
+    expect(JSON.parse(a.stdout).engine.sentiment).toBe("transformer:tiny-sentiment-3class");
+  });
+
+  test("verify exits 1 for a changed file, for a changed recorded file, and for a missing one", async () => {
+    const tokenizer = path.join(modelsDir, "whisper-tiny-random", "tokenizer.json");
+    appendFileSync(tokenizer, " ");
+    let v = await earshot(["models", "verify", "--manifest", manifestFile, "--models-dir", modelsDir]);
+    expect(v.code).toBe(1);
+    expect(v.stdout).toMatch(/mismatch\s+tokenizer\.json \(manifest sha256\) — size is 2128495 bytes, expected 2128494/);
+
+    const special = path.join(modelsDir, "whisper-tiny-random", "special_tokens_map.json");
+    const original = readFileSync(special);
+    writeFileSync(special, Buffer.from(original).fill(0x20, 0, 1));
+    v = await earshot(["models", "verify", "--manifest", manifestFile, "--models-dir", modelsDir, "--json"]);
+    expect(v.code).toBe(1);
+    const report = JSON.parse(v.stdout);
+    const whisper = report.models.find((m: { id: string }) => m.id === "whisper-tiny-random");
+    expect(whisper.files.find((f: { path: string }) => f.path === "special_tokens_map.json")).toMatchObject({ status: "mismatch", checkedAgainst: "recorded" });
+
+    rmSync(path.join(modelsDir, "tiny-sentiment-3class", "onnx", "model.onnx"));
+    v = await earshot(["models", "verify", "--manifest", manifestFile, "--models-dir", modelsDir, "--model", "tiny-sentiment-3class"]);
+    expect(v.code).toBe(1);
+    expect(v.stdout).toContain("missing");
+
+    // fetch repairs what it can check: the changed tokenizer and the missing model file come back.
+    const r = await earshot(["models", "fetch", "--from", FIXTURE_MODELS_DIR, "--manifest", manifestFile, "--models-dir", modelsDir, "--json"]);
+    expect(r.code).toBe(0);
+    const actions = Object.fromEntries(jsonLines(r.stdout).map((f) => [`${f.model}/${f.path}`, f.action]));
+    expect(actions["whisper-tiny-random/tokenizer.json"]).toBe("copied");
+    expect(actions["tiny-sentiment-3class/onnx/model.onnx"]).toBe("copied");
+    expect(actions["whisper-tiny-random/config.json"]).toBe("present");
+  });
+
+  test("an empty models directory fails verify; an unknown --model fails fetch", async () => {
+    const empty = path.join(scratch, "empty");
+    const v = await earshot(["models", "verify", "--manifest", manifestFile, "--models-dir", empty]);
+    expect(v.code).toBe(1);
+    expect(v.stdout).toContain("No model is installed");
+    const f = await earshot(["models", "fetch", "--model", "nope", "--from", FIXTURE_MODELS_DIR, "--manifest", manifestFile, "--models-dir", empty]);
+    expect(f.code).not.toBe(0);
+    expect(f.stderr).toContain("nope is not in the manifest");
+  });
+});
+
+describe("models fetch from the hub (EARSHOT_MODELS_HUB_URL)", () => {
+  const modelsDir = path.join(scratch, "from-hub");
+
+  test("downloads with --all-files, resuming a cut transfer with Range, and verifies", async () => {
+    hub.cutNextTransfer("whisper-tiny-random/tokenizer.json", 900_000);
+    const before = hub.requests.length;
+    const r = await earshot(["models", "fetch", "--manifest", manifestFile, "--models-dir", modelsDir, "--all-files"], { EARSHOT_MODELS_HUB_URL: hub.url });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`from ${hub.url}`);
+    expect(r.stdout).toMatch(/downloaded\s+whisper-tiny-random\/onnx\/encoder_model\.onnx \(0\.0 MB, sha256 matches the manifest\)/);
+    expect(r.stdout).toContain("no published sha256: size and sha256 recorded");
+    expect(r.stderr).toMatch(/resuming whisper-tiny-random\/tokenizer\.json from 0\.9 MB/);
+    const tokenizerRequests = hub.requests.slice(before).filter((q) => q.path.endsWith("/whisper-tiny-random/resolve/main/tokenizer.json"));
+    expect(tokenizerRequests.map((q) => [q.status, q.range])).toEqual([[200, null], [206, "bytes=900000-"]]);
+    expect(readFileSync(path.join(modelsDir, "whisper-tiny-random", "tokenizer.json")).equals(readFileSync(path.join(FIXTURE_MODELS_DIR, "whisper-tiny-random", "tokenizer.json")))).toBe(true);
+    expect(existsSync(path.join(modelsDir, "whisper-tiny-random", "tokenizer.json.part"))).toBe(false);
+    expect((await earshot(["models", "verify", "--manifest", manifestFile, "--models-dir", modelsDir])).code).toBe(0);
+
+    // A second fetch finds everything in place and downloads nothing.
+    const again = hub.requests.length;
+    const r2 = await earshot(["models", "fetch", "--manifest", manifestFile, "--models-dir", modelsDir, "--all-files", "--json"], { EARSHOT_MODELS_HUB_URL: hub.url });
+    expect(r2.code).toBe(0);
+    expect(jsonLines(r2.stdout).every((f) => f.action === "present")).toBe(true);
+    expect(hub.requests.length).toBe(again);
+  });
+
+  test("bytes that differ from the manifest's sha256 are refused and discarded", async () => {
+    const dir = path.join(scratch, "corrupt");
+    hub.corrupt("tiny-sentiment-3class/onnx/model.onnx");
+    const r = await earshot(["models", "fetch", "--manifest", manifestFile, "--models-dir", dir, "--model", "tiny-sentiment-3class"], { EARSHOT_MODELS_HUB_URL: hub.url });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("tiny-sentiment-3class/onnx/model.onnx");
+    expect(r.stderr).toContain("expected 9068117d0edcbe7a17d288abe8a2a020b363856a9e419697672adb71561839e1");
+    expect(existsSync(path.join(dir, "tiny-sentiment-3class", "onnx", "model.onnx"))).toBe(false);
+    expect(existsSync(path.join(dir, "tiny-sentiment-3class", "onnx", "model.onnx.part"))).toBe(false);
+  });
+});
