@@ -9,6 +9,7 @@ import { AppError } from "./errors.ts";
 import type { AppDeps } from "./http/context.ts";
 import { errorToResponse, problemResponse } from "./http/problem.ts";
 import { intakeRoutes } from "./modules/intake/routes.ts";
+import { liveRoutes } from "./modules/intake/live.ts";
 import { linkRoutes } from "./modules/links/routes.ts";
 import { responseRoutes } from "./modules/responses/routes.ts";
 import { tokenRoutes } from "./modules/tokens/routes.ts";
@@ -65,7 +66,8 @@ export function createApp(deps: AppDeps) {
     .onError(({ code, error, request }) => {
       if (code === "NOT_FOUND") {
         // A known path with another method answers 405 with Allow (DESIGN §4).
-        routeTable ??= app.routes.map((r) => ({ method: r.method.toUpperCase(), pattern: patternOf(r.path) }));
+        // A WebSocket route is reached by GET (the upgrade request).
+        routeTable ??= app.routes.map((r) => ({ method: r.method.toUpperCase() === "WS" ? "GET" : r.method.toUpperCase(), pattern: patternOf(r.path) }));
         const path = new URL(request.url).pathname;
         const allowed = [...new Set(routeTable.filter((r) => r.pattern.test(path)).map((r) => r.method))];
         if (allowed.length && !allowed.includes(request.method.toUpperCase())) {
@@ -83,7 +85,8 @@ export function createApp(deps: AppDeps) {
     .use(linkRoutes(deps))
     .use(responseRoutes(deps))
     .use(webhookRoutes(deps))
-    .use(intakeRoutes(deps));
+    .use(intakeRoutes(deps))
+    .use(liveRoutes(deps));
   return app;
 }
 

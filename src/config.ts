@@ -4,6 +4,7 @@
  * into one frozen {@link Config}. Every default is safe, so `earshot serve` runs with none set
  * (DESIGN §1, §2).
  */
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 
@@ -24,6 +25,10 @@ const envSchema = z.object({
   EARSHOT_PUBLIC_URL: z.string().url().optional(),
   EARSHOT_MODELS_DIR: z.string().default("./models"),
   EARSHOT_ASR_MODEL: z.string().default("Xenova/whisper-tiny.en"),
+  /** ONNX Runtime intra-op threads for Whisper; default: all cores but one (at least 1). */
+  EARSHOT_INFERENCE_THREADS: z.coerce.number().int().min(1).max(256).optional(),
+  /** Where `earshot models fetch` downloads from (a hub or a mirror with the hub's URL layout). */
+  EARSHOT_MODELS_HUB_URL: z.string().url().optional(),
   EARSHOT_SENTIMENT_MODEL: z.string().default("Xenova/twitter-roberta-base-sentiment-latest"),
   EARSHOT_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   EARSHOT_LLM_URL: z.string().url().optional(),
@@ -57,6 +62,8 @@ export type Config = Readonly<{
   modelsDir: string;
   asrModel: string;
   sentimentModel: string;
+  modelsHubUrl: string | null;
+  inferenceThreads: number;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   llmUrl: string | null;
   llmModel: string | null;
@@ -118,6 +125,8 @@ export function loadConfig(
     modelsDir: path.resolve(e.EARSHOT_MODELS_DIR),
     asrModel: e.EARSHOT_ASR_MODEL,
     sentimentModel: e.EARSHOT_SENTIMENT_MODEL,
+    modelsHubUrl: e.EARSHOT_MODELS_HUB_URL ?? null,
+    inferenceThreads: e.EARSHOT_INFERENCE_THREADS ?? Math.max(1, os.availableParallelism() - 1),
     logLevel: e.EARSHOT_LOG_LEVEL,
     llmUrl: e.EARSHOT_LLM_URL ?? null,
     llmModel: e.EARSHOT_LLM_MODEL ?? null,

@@ -11,7 +11,6 @@ import type { Database } from "./db/schema.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createApp } from "./app.ts";
 import type { AppDeps } from "./http/context.ts";
-import { liveRoutes } from "./modules/intake/live.ts";
 import { createLocalBlobStore } from "./blobs/store.ts";
 import { createAuthenticator } from "./auth/authenticate.ts";
 import { createRateLimiter } from "./auth/rate-limit.ts";
@@ -73,7 +72,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const signingSecret = await loadSigningSecret(db, config);
   await greetFirstStart(db, config, log);
   const blobs = createLocalBlobStore(config.blobsDir);
-  const inference = createInferenceClient({ modelsDir: config.modelsDir, asrModel: config.asrModel, sentimentModel: config.sentimentModel, llmUrl: config.llmUrl, llmModel: config.llmModel });
+  const inference = createInferenceClient({ modelsDir: config.modelsDir, asrModel: config.asrModel, sentimentModel: config.sentimentModel, llmUrl: config.llmUrl, threads: config.inferenceThreads, llmModel: config.llmModel });
   let nudgeJobs = () => {};
   const dispatcher = createDispatcher({ db, log, config });
   const nudgeOutbox = () => dispatcher.nudge();
@@ -107,7 +106,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     nudgeOutbox,
     inference,
   };
-  const app = createApp(appDeps).use(liveRoutes(appDeps));
+  const app = createApp(appDeps);
   const tls = config.tlsCert && config.tlsKey ? { cert: Bun.file(config.tlsCert), key: Bun.file(config.tlsKey) } : undefined;
   app.listen({ port: config.port, hostname: config.host, tls, maxRequestBodySize: 128 * 1024 * 1024 });
   const server = app.server!;

@@ -31,12 +31,13 @@ export type Asr = {
 };
 
 /**
- * Prepares (without loading anything yet) Whisper from `<modelsDir>/<model>`, laid out like the
+ * Prepares (without loading anything yet) Whisper from `<modelsDir>/<model>` (with `threads`
+ * ONNX Runtime intra-op threads, or the runtime's default when null), laid out like the
  * Hugging Face repos (`config.json`, tokenizer files, `onnx/encoder_model*.onnx`, …).
  * @throws nothing here; `transcribe` throws ModelMissingError for absent files and Error for
  *   models that fail to load or run.
  */
-export function createAsr(modelsDir: string, model: string): Asr {
+export function createAsr(modelsDir: string, model: string, threads: number | null = null): Asr {
   const root = path.resolve(modelsDir);
   let loading: Promise<AutomaticSpeechRecognitionPipeline> | null = null;
 
@@ -50,7 +51,10 @@ export function createAsr(modelsDir: string, model: string): Asr {
     env.allowLocalModels = true; // the library turns this off where it thinks it is in a browser worker
     env.localModelPath = root + path.sep;
     try {
-      return await pipeline("automatic-speech-recognition", model, { dtype: pickDtype(modelDir) });
+      // Fewer intra-op threads than cores leaves a core to the HTTP thread (bench/asr.ts: on 2
+      // cores, 1 thread was also faster than 2, as ORT's spinning threads compete with JS).
+      const session_options = threads ? { intraOpNumThreads: threads, interOpNumThreads: 1 } : undefined;
+      return await pipeline("automatic-speech-recognition", model, { dtype: pickDtype(modelDir), ...(session_options ? { session_options } : {}) });
     } catch (err) {
       throw asMissingFile(err) ?? err;
     }

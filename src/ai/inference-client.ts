@@ -44,6 +44,8 @@ export type InferenceClientOptions = {
   sentimentModel: string;
   llmUrl?: string | null;
   llmModel?: string | null;
+  /** ONNX Runtime intra-op threads for Whisper; null or absent = the runtime's default. */
+  threads?: number | null;
 };
 
 export type InferenceClient = {
@@ -94,6 +96,7 @@ export function createInferenceClient(opts: InferenceClientOptions): InferenceCl
     sentimentModel: opts.sentimentModel,
     llmUrl: opts.llmUrl ?? null,
     llmModel: opts.llmModel ?? null,
+    threads: opts.threads ?? null,
   };
   const pending = new Map<number, Pending>();
   let worker: BunWorker | null = null;

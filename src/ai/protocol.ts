@@ -23,6 +23,8 @@ export type WorkerConfig = {
   llmUrl: string | null;
   /** Model name sent to that endpoint (`EARSHOT_LLM_MODEL`). */
   llmModel: string | null;
+  /** ONNX Runtime intra-op threads for Whisper (`EARSHOT_INFERENCE_THREADS`); null = runtime default. */
+  threads: number | null;
 };
 
 /** Times of one transcription, in milliseconds. */

@@ -31,7 +31,7 @@ self.onmessage = (event: MessageEvent<WorkerRequest>) => {
   if (message.type === "configure") {
     // One absolute folder for both loaders: transformers.js keeps `env.localModelPath` per thread.
     config = { ...message.config, modelsDir: path.resolve(message.config.modelsDir) };
-    asr = createAsr(config.modelsDir, config.asrModel);
+    asr = createAsr(config.modelsDir, config.asrModel, config.threads);
     insights = null;
     return;
   }

@@ -29,6 +29,7 @@ function clientFor(cfg: Config): InferenceClient {
     sentimentModel: cfg.sentimentModel,
     llmUrl: cfg.llmUrl,
     llmModel: cfg.llmModel,
+    threads: cfg.inferenceThreads,
   });
 }
 

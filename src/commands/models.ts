@@ -15,7 +15,6 @@ import { loadManifest, selectModels } from "../models/manifest.ts";
 import { hasProblems, verifyModels, type VerifiedModel } from "../models/verify.ts";
 
 /** What the models commands read besides the config: `EARSHOT_MODELS_HUB_URL`. */
-export type ModelsCommandEnv = Record<string, string | undefined>;
 
 const hubUrlSchema = z.string().url().refine((u) => /^https?:\/\//.test(u), "must be an http(s) URL");
 
@@ -23,8 +22,8 @@ const hubUrlSchema = z.string().url().refine((u) => /^https?:\/\//.test(u), "mus
  * The hub base URL: `--hub-url`, else `EARSHOT_MODELS_HUB_URL`, else https://huggingface.co.
  * @throws Error when the value is not an http(s) URL
  */
-export function resolveHubUrl(flag: string | undefined, env: ModelsCommandEnv): string {
-  const value = flag ?? env.EARSHOT_MODELS_HUB_URL ?? DEFAULT_HUB_URL;
+export function resolveHubUrl(flag: string | undefined, configured: string | null): string {
+  const value = flag ?? configured ?? DEFAULT_HUB_URL;
   const parsed = hubUrlSchema.safeParse(value);
   if (!parsed.success) throw new Error(`the models hub URL ${JSON.stringify(value)} ${parsed.error.issues[0]?.message ?? "is invalid"}`);
   return parsed.data.replace(/\/+$/, "");
@@ -99,9 +98,8 @@ type VerifyFlags = { model: string[]; manifest?: string; modelsDir?: string; jso
 /**
  * Registers `models fetch` and `models verify` on the `earshot` program.
  * @param config reads the configuration when a command runs (models directory)
- * @param env where `EARSHOT_MODELS_HUB_URL` is read from (the CLI passes `process.env`)
  */
-export function registerModelsCommands(program: Command, config: () => Config, env: ModelsCommandEnv): void {
+export function registerModelsCommands(program: Command, config: () => Config): void {
   const models = program.command("models").description("install and check the local AI models (docs/models.md)");
   models
     .command("fetch")
@@ -117,7 +115,7 @@ export function registerModelsCommands(program: Command, config: () => Config, e
       const manifest = await loadManifest(o.manifest);
       const selected = selectModels(manifest, o.model);
       const modelsDir = path.resolve(o.modelsDir ?? config().modelsDir);
-      const source: InstallSource = o.from ? { kind: "dir", dir: o.from } : { kind: "hub", baseUrl: resolveHubUrl(o.hubUrl, env) };
+      const source: InstallSource = o.from ? { kind: "dir", dir: o.from } : { kind: "hub", baseUrl: resolveHubUrl(o.hubUrl, config().modelsHubUrl) };
       const reporter = progressReporter(!!o.json);
       if (!o.json) {
         const from = source.kind === "dir" ? path.resolve(source.dir) : source.baseUrl;
