@@ -135,7 +135,7 @@ program
     process.stdout.write(`Backup written to ${file}\n`);
   });
 
-registerModelsCommands(program, () => config(), process.env);
+registerModelsCommands(program, () => config());
 registerInferenceCommands(program, () => config());
 
 try {
