@@ -66,6 +66,7 @@ describe("intake", () => {
     expect(by.voice.duration).toBeGreaterThan(1);
     expect(by.voice.audio_url).toMatch(/^http:\/\/localhost\/api\/v1\/responses\/.+\/audio\/\?exp=\d+&sig=/);
     expect(by.voice.ai_insights).toMatchObject({ sentiment: expect.stringMatching(/^(positive|neutral|negative)$/), actionable: expect.any(Boolean), key_topics: expect.any(Array), summary: expect.any(String) });
+    expect(by.voice.analysis_engine).toMatchObject({ sentiment: "transformer:tiny-sentiment-3class", llm: false, clarity: expect.any(Number) });
     expect(by.text.value).toBe("More dark mode please");
     expect(by.text.transcription_status).toBe("not_applicable");
     expect(by.multiple_choice.value).toBe("Pro");
@@ -87,6 +88,34 @@ describe("intake", () => {
     expect(tampered.status).toBe(401);
     const file = await api.app.handle(new Request(by.file_upload.file.url, { headers: { authorization: `Bearer ${api.ws.api_key}` } }));
     expect([file.status, file.headers.get("content-type")]).toEqual([200, "image/png"]);
+  });
+
+  test("corrupt audio fails with a reason and silence gives an empty transcript, never a crashed worker", async () => {
+    const sid = await newSession();
+    // WAV magic bytes followed by garbage: accepted as an upload, undecodable in the worker.
+    const corrupt = new Uint8Array(512);
+    corrupt.set(new TextEncoder().encode("RIFF\u0000\u0002\u0000\u0000WAVEjunk"), 0);
+    await api.call("POST", `${base()}/sessions/${sid}/answers/${q(0).uuid}/audio/`, { key: null, raw: corrupt, headers: { "content-type": "audio/wav" } });
+    await put(sid, 2, "required text");
+    await api.call("POST", `${base()}/sessions/${sid}/submit/`, { key: null, body: {} });
+    const silentSid = await newSession();
+    const silent = path.join(api.dataDir, "silence.wav");
+    await $`sox -n -r 16000 -c 1 -b 16 ${silent} trim 0 1.5`.quiet();
+    await api.call("POST", `${base()}/sessions/${silentSid}/answers/${q(0).uuid}/audio/`, { key: null, raw: new Uint8Array(fs.readFileSync(silent)), headers: { "content-type": "audio/wav" } });
+    await put(silentSid, 2, "required text");
+    await api.call("POST", `${base()}/sessions/${silentSid}/submit/`, { key: null, body: {} });
+    const voiceOf = async (s: string) => {
+      const list = (await api.call("GET", `/api/v1/responses/?link=${link.uuid}&page_size=100`)).json.results;
+      return list.find((r: any) => r.session_id === s)?.answers.find((a: any) => a.response_type === "voice");
+    };
+    const failed = await waitFor(async () => ((await voiceOf(sid))?.transcription_status === "failed" ? voiceOf(sid) : null), 60_000, "failed transcription");
+    expect(failed.transcription_error).toContain("could not be decoded");
+    expect(failed.transcription).toBeNull();
+    const quiet = await waitFor(async () => ((await voiceOf(silentSid))?.transcription_status === "completed" ? voiceOf(silentSid) : null), 60_000, "silent transcription");
+    expect(quiet.transcription).toBe("");
+    expect(quiet.duration).toBeCloseTo(1.5, 1);
+    // The worker still serves: the next transcription works.
+    expect((await processing.inference.transcribe(wav)).text).toBe(FIXTURE_TRANSCRIPT);
   });
 
   test("bad answers are refused with a pointer and change nothing", async () => {

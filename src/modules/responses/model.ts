@@ -36,6 +36,11 @@ export const answerSchema = z.object({
       summary: z.string(),
     })
     .nullable(),
+  analysis_engine: z
+    .object({ sentiment: z.string(), text: z.string(), llm: z.boolean(), clarity: z.number().min(0).max(1) })
+    .partial()
+    .nullable()
+    .describe("Engines that produced ai_insights, e.g. sentiment 'transformer:<model>' or 'lexicon:vader'"),
   follow_ups: z.array(z.object({ question: z.string(), answer: z.string().nullable(), audio_url: z.string().nullable().optional(), transcription: z.string().nullable().optional() })),
   custom_fields: z.record(z.string(), z.unknown()),
   rating_details: z.object({ value: z.number().nullable(), max_value: z.number(), scale_type: z.string() }).optional(),

@@ -38,6 +38,8 @@ export type AnswerRecord = {
   transcription_error: string | null;
   duration: number | null;
   ai_insights: Record<string, unknown> | null;
+  /** Which engines produced `ai_insights` (sentiment model or lexicon, text analysis, LLM) and the answer's clarity. */
+  analysis_engine: Record<string, unknown> | null;
   follow_ups: { question: string; answer: string | null; audio_url: string | null; transcription: string | null }[];
   custom_fields: Record<string, unknown>;
   rating_details?: { value: number | null; max_value: number; scale_type: string };
@@ -97,6 +99,7 @@ export function toAnswerRecord(m: Mapper, a: repo.AnswerRow, questionConfig: Rec
     transcription_error: a.transcription_error,
     duration: a.duration,
     ai_insights: a.ai_insights ? (JSON.parse(a.ai_insights) as Record<string, unknown>) : null,
+    analysis_engine: a.analysis_engine ? (JSON.parse(a.analysis_engine) as Record<string, unknown>) : null,
     follow_ups: (JSON.parse(a.follow_ups) as { question: string; answer: string | null; transcription?: string | null; audio_blob?: string | null }[]).map((f, i) => ({
       question: f.question,
       answer: f.answer,
