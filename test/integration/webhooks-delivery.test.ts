@@ -310,16 +310,12 @@ describe("outbound safety (SSRF)", () => {
     expect(to(hook, h.receiver.requests).length).toBe(0);
   });
 
-  test("the metadata address is refused at delivery even when a link's on_finished names it", async () => {
-    const link = await createLink(h, { on_finished: { webhook_url: "https://169.254.169.254/latest/meta-data/" } });
-    await respond(h, link);
-    const hooks = await h.api.call("GET", h.wsPath);
-    const hook = hooks.json.results.find((w: any) => w.link_uuid === link.uuid);
-    const [d] = await until(async () => {
-      const ds = await deliveries(h, hook.uuid);
-      return ds[0]?.attempts >= 1 && ds;
-    });
-    expect(d.last_error).toMatch(/169\.254\.169\.254.*link-local/);
+  test("a link's on_finished naming the metadata address is refused at creation", async () => {
+    const before = (await h.api.call("GET", "/api/v1/links/")).json.count;
+    const r = await h.api.call("POST", "/api/v1/links/", { body: { name: "Metadata", on_finished: { webhook_url: "https://169.254.169.254/latest/meta-data/" } } });
+    expect([r.status, r.json.code, r.json.errors[0].pointer]).toEqual([400, "VALIDATION_ERROR", "/on_finished/webhook_url"]);
+    expect(r.json.detail).toMatch(/169\.254\.169\.254.*link-local/);
+    expect((await h.api.call("GET", "/api/v1/links/")).json.count).toBe(before);
   });
 });
 
