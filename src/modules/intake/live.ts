@@ -42,15 +42,7 @@ const VOICE_TYPES = new Set(["voice", "voice_text_fallback"]);
  * @throws AppError NOT_FOUND (link, session or question; or live transcription off), LINK_PAUSED, ALREADY_SUBMITTED
  */
 async function admit(deps: LiveDeps, params: Record<string, string>, questionUuid: string | undefined): Promise<void> {
-  const intake: service.IntakeDeps = {
-    db: deps.db,
-    blobs: deps.blobs,
-    publicUrl: deps.config.publicUrl,
-    signingSecret: deps.signingSecret,
-    audioUrlTtlS: deps.config.audioUrlTtlS,
-    nudgeJobs: deps.nudgeJobs,
-    nudgeOutbox: deps.nudgeOutbox,
-  };
+  const intake: service.IntakeDeps = service.intakeDepsOf(deps);
   const link = await service.findIntakeLink(deps.db, params.workspace_slug!, params.link_slug!);
   const pub = service.toPublicLink(link);
   if (!pub.settings.live_transcription) throw new AppError("NOT_FOUND", "Live transcription is not enabled for this link.");

@@ -39,15 +39,7 @@ function html(body: string, status = 200): Response {
 }
 
 export function intakeRoutes(deps: AppDeps) {
-  const d: service.IntakeDeps = {
-    db: deps.db,
-    blobs: deps.blobs,
-    publicUrl: deps.config.publicUrl,
-    signingSecret: deps.signingSecret,
-    audioUrlTtlS: deps.config.audioUrlTtlS,
-    nudgeJobs: deps.nudgeJobs,
-    nudgeOutbox: deps.nudgeOutbox,
-  };
+  const d: service.IntakeDeps = service.intakeDepsOf(deps);
   const probing = { db: deps.db, blobs: deps.blobs, inference: deps.inference };
   const link = (p: Record<string, string>) => service.findIntakeLink(deps.db, p.workspace_slug!, p.link_slug!);
   const base = "/api/v1/intake/:workspace_slug/:link_slug";

@@ -9,6 +9,7 @@ import { nowIso } from "../../clock.ts";
 import type { Database } from "../../db/schema.ts";
 import { AppError, notFound, type FieldError } from "../../errors.ts";
 import type { BlobStore } from "../../blobs/store.ts";
+import type { AppDeps } from "../../http/context.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import { enqueueEvent } from "../../outbox/enqueue.ts";
 import * as linksRepo from "../links/repository.ts";
@@ -33,6 +34,19 @@ export type IntakeDeps = {
   /** Tells the webhook dispatcher that events were queued. */
   nudgeOutbox: () => void;
 };
+
+/** The intake slice of the app's dependencies. */
+export function intakeDepsOf(deps: AppDeps): IntakeDeps {
+  return {
+    db: deps.db,
+    blobs: deps.blobs,
+    publicUrl: deps.config.publicUrl,
+    signingSecret: deps.signingSecret,
+    audioUrlTtlS: deps.config.audioUrlTtlS,
+    nudgeJobs: deps.nudgeJobs,
+    nudgeOutbox: deps.nudgeOutbox,
+  };
+}
 
 export type IntakeLink = { ws: WorkspaceRow; link: linksRepo.LinkRow; questions: linksRepo.QuestionRow[] };
 
