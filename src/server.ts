@@ -4,6 +4,8 @@
  * listen; graceful stop). Also creates the default workspace on first start and prints its key.
  */
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import type { Kysely } from "kysely";
 import type { Config } from "./config.ts";
 import { migrateToLatest, openDatabase } from "./db/client.ts";
@@ -72,6 +74,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const signingSecret = await loadSigningSecret(db, config);
   await greetFirstStart(db, config, log);
   const blobs = createLocalBlobStore(config.blobsDir);
+  if (!fs.existsSync(path.join(config.modelsDir, config.asrModel, "config.json"))) {
+    log.warn("the Whisper model is not installed: voice answers wait for it, and fail after their retries", {
+      model: config.asrModel,
+      models_dir: config.modelsDir,
+      fix: "earshot models fetch (or: earshot models fetch --from DIR)",
+    });
+  }
   const inference = createInferenceClient({ modelsDir: config.modelsDir, asrModel: config.asrModel, sentimentModel: config.sentimentModel, llmUrl: config.llmUrl, threads: config.inferenceThreads, llmModel: config.llmModel });
   let nudgeJobs = () => {};
   const dispatcher = createDispatcher({ db, log, config });
