@@ -38,6 +38,7 @@ function html(body: string, status = 200): Response {
   return new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
 }
 
+/** The intake page, its assets and the public session API (docs/intake.md); no API key. */
 export function intakeRoutes(deps: AppDeps) {
   const d: service.IntakeDeps = service.intakeDepsOf(deps);
   const probing = { db: deps.db, blobs: deps.blobs, inference: deps.inference };

@@ -18,6 +18,7 @@ import * as service from "./service.ts";
 import * as repo from "./repository.ts";
 import { sniffAudioMime } from "../../http/media.ts";
 
+/** Response lists, retrieval, export, erasure and recordings (DESIGN §7). */
 export function responseRoutes(deps: AppDeps) {
   const d: service.ResponseDeps = {
     db: deps.db,

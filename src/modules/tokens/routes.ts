@@ -11,6 +11,7 @@ import { notFound } from "../../errors.ts";
 import { createTokenSchema } from "./model.ts";
 import * as service from "./service.ts";
 
+/** `tokens/` create, list and revoke (DESIGN §5). */
 export function tokenRoutes(deps: AppDeps) {
   return new Elysia({ name: "tokens" })
     .post(

@@ -6,6 +6,7 @@ import { Elysia } from "elysia";
 import { authed, type AppDeps } from "../../http/context.ts";
 import { getWorkspaceView } from "./service.ts";
 
+/** `GET workspace/` for any valid key (DESIGN §3). */
 export function workspaceRoutes(deps: AppDeps) {
   return new Elysia({ name: "workspaces" }).get(
     "/api/v1/workspace/",
