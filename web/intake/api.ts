@@ -3,7 +3,7 @@
  * Client of the public intake API (docs/intake.md). Every method resolves with the parsed JSON
  * body or rejects with an {@link ApiError} carrying the RFC 9457 problem (DESIGN §4).
  */
-import type { AnswerState, AnswerValue, PublicLink, Session, SubmitResult } from "./types.ts";
+import type { AnswerState, AnswerValue, FollowUp, ProbeResult, PublicLink, Session, SubmitResult } from "./types.ts";
 
 /** One entry of a problem's `errors` list. */
 export interface ProblemPointer {
@@ -33,6 +33,11 @@ export interface IntakeApi {
   uploadAudio(sessionId: string, questionUuid: string, audio: Blob, durationS: number): Promise<AnswerState>;
   uploadFile(sessionId: string, questionUuid: string, file: File): Promise<AnswerState>;
   submit(sessionId: string): Promise<SubmitResult>;
+  probe(sessionId: string, questionUuid: string): Promise<ProbeResult>;
+  answerFollowUp(sessionId: string, questionUuid: string, index: number, value: string): Promise<{ follow_ups: FollowUp[] }>;
+  uploadFollowUpAudio(sessionId: string, questionUuid: string, index: number, audio: Blob): Promise<{ follow_ups: FollowUp[] }>;
+  /** The `ws:`/`wss:` URL of the live transcription socket for a voice question. */
+  liveUrl(sessionId: string, questionUuid: string): string;
 }
 
 async function request<T>(url: string, init: RequestInit): Promise<T> {
@@ -57,6 +62,11 @@ function json(method: string, body: unknown): RequestInit {
   return { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
 }
 
+/** A raw recording upload; the server sniffs the bytes, so MIME parameters are dropped. */
+function audioBody(audio: Blob): RequestInit {
+  return { method: "POST", headers: { "Content-Type": (audio.type || "audio/webm").split(";")[0]! }, body: audio };
+}
+
 /**
  * Builds the client for `apiBase` (e.g. `/api/v1/intake/acme/nps/`, trailing slash included).
  */
@@ -70,17 +80,20 @@ export function createIntakeApi(apiBase: string): IntakeApi {
     getSession: (id) => request(session(id), { method: "GET" }),
     saveAnswer: (id, q, value) => request(answer(id, q), json("PUT", { value })),
     uploadAudio: (id, q, audio, durationS) =>
-      request(`${answer(id, q)}audio/?duration=${encodeURIComponent(durationS.toFixed(2))}`, {
-        method: "POST",
-        // The server sniffs the bytes; the parameters of the MIME type are dropped.
-        headers: { "Content-Type": (audio.type || "audio/webm").split(";")[0]! },
-        body: audio,
-      }),
+      request(`${answer(id, q)}audio/?duration=${encodeURIComponent(durationS.toFixed(2))}`, audioBody(audio)),
     uploadFile: (id, q, file) => {
       const form = new FormData();
       form.append("file", file, file.name);
       return request(`${answer(id, q)}file/`, { method: "POST", body: form });
     },
     submit: (id) => request(`${session(id)}submit/`, json("POST", {})),
+    probe: (id, q) => request(`${answer(id, q)}probe/`, json("POST", {})),
+    answerFollowUp: (id, q, index, value) => request(`${answer(id, q)}follow-ups/${index}/`, json("PUT", { value })),
+    uploadFollowUpAudio: (id, q, index, audio) => request(`${answer(id, q)}follow-ups/${index}/audio/`, audioBody(audio)),
+    liveUrl: (id, q) => {
+      const url = new URL(`${session(id)}live/?question_uuid=${encodeURIComponent(q)}`, location.href);
+      url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+      return url.href;
+    },
   };
 }

@@ -3,11 +3,13 @@
  * One question at a time: Back / Next / Submit over the questions visible for the current
  * answers (conditions are re-evaluated on every change), client-side `required` and format
  * checks before moving on, and the final submit (docs/intake.md). Text-to-speech reads each
- * prompt when the link's `tts_enabled` is set.
+ * prompt when the link's `tts_enabled` is set. With `enable_dynamic_probing`, Next asks the
+ * server for follow-up questions ("Thinking…") and shows each before moving on.
  */
 import { ApiError, type IntakeApi } from "./api.ts";
 import { visibleQuestions } from "./conditions.ts";
 import { h, uniqueId } from "./dom.ts";
+import { renderFollowUp, type FollowUpView } from "./follow-up.ts";
 import { renderQuestion, type RenderedQuestion } from "./questions/index.ts";
 import { speakPrompt, stopSpeaking } from "./speech.ts";
 import { errorMessage, isVoiceType, type IntakeState } from "./state.ts";
@@ -20,10 +22,13 @@ export class IntakeFlow {
   private readonly questions: PublicQuestion[];
   private current: PublicQuestion | null = null;
   private rendered: RenderedQuestion | null = null;
+  /** The follow-up of `current` on screen, if any (dynamic probing). */
+  private followUp: { index: number; question: string } | null = null;
   private isBusy = false;
   private readonly errorId = uniqueId("form-error");
   private readonly slot = h("div", { class: "question-slot" });
   private readonly error = h("p", { class: "form-error", id: this.errorId, role: "alert" });
+  private readonly thinking = h("p", { class: "thinking", role: "status", "aria-live": "polite" });
   private readonly progress = h("progress", { class: "progress-bar", "aria-hidden": "true" });
   private readonly progressText = h("p", { class: "progress-text" });
   private readonly backButton = h("button", { type: "button", class: "button button-secondary" }, "Back");
@@ -49,6 +54,7 @@ export class IntakeFlow {
       { class: "intake-form", novalidate: true },
       h("div", { class: "progress" }, this.progress, this.progressText),
       this.slot,
+      this.thinking,
       this.error,
       h("div", { class: "nav" }, this.backButton, this.primaryButton),
     );
@@ -59,27 +65,34 @@ export class IntakeFlow {
     this.backButton.addEventListener("click", () => void this.back());
     this.root.replaceChildren(form);
     const visible = this.visible();
-    const first = visible.find((q) => !this.state.isAnswered(q)) ?? visible.at(-1) ?? null;
-    this.show(first, false);
+    const first = visible.find((q) => !this.state.isAnswered(q) || this.pendingFollowUp(q)) ?? visible.at(-1) ?? null;
+    this.show(first, false, first && this.pendingFollowUp(first));
+  }
+
+  /** An unanswered follow-up of an answered probing question (shown again after a reload). */
+  private pendingFollowUp(q: PublicQuestion): { index: number; question: string } | null {
+    return q.enable_dynamic_probing && this.state.isAnswered(q) ? this.state.pendingFollowUp(q) : null;
   }
 
   private visible(): PublicQuestion[] {
     return visibleQuestions(this.questions, (q) => this.state.conditionValue(q));
   }
 
-  private show(q: PublicQuestion | null, moveFocus: boolean): void {
+  private show(q: PublicQuestion | null, moveFocus: boolean, followUp: { index: number; question: string } | null = null): void {
     this.rendered?.dispose?.();
     this.current = q;
+    this.followUp = q ? followUp : null;
     this.showError(null);
     if (!q) {
       this.rendered = null;
       this.slot.replaceChildren(h("p", { class: "question-empty" }, "There is nothing to answer. Press Submit to finish."));
     } else {
-      this.rendered = renderQuestion({ question: q, state: this.state, api: this.api });
+      const ctx = { question: q, state: this.state, api: this.api };
+      this.rendered = followUp ? renderFollowUp(ctx, followUp) : renderQuestion(ctx);
       this.slot.replaceChildren(this.rendered.element);
       if (this.state.link.settings.tts_enabled) {
         // Browsers may refuse speech before the first click; the button replays it on demand.
-        const prompt = q.prompt;
+        const prompt = followUp?.question ?? q.prompt;
         this.slot.append(
           h("button", { type: "button", class: "link-button speak-button", onclick: () => speakPrompt(prompt) }, "Read the question aloud"),
         );
@@ -109,7 +122,7 @@ export class IntakeFlow {
     const isLast = index === visible.length - 1 || visible.length === 0;
     this.primaryButton.textContent = isLast ? "Submit" : "Next";
     this.primaryButton.disabled = this.isBusy;
-    this.backButton.hidden = index <= 0;
+    this.backButton.hidden = index <= 0 && !this.followUp;
     this.backButton.disabled = this.isBusy;
     this.progress.max = Math.max(visible.length, 1);
     this.progress.value = Math.max(index + 1, 0);
@@ -161,8 +174,10 @@ export class IntakeFlow {
     await this.busy(async () => {
       const q = this.current;
       if (q) {
-        const problem = await this.leave(q, this.rendered);
+        const problem = this.followUp ? await (this.rendered as FollowUpView).save() : await this.leave(q, this.rendered);
         if (problem) return this.showError(problem);
+        const followUp = await this.probe(q);
+        if (followUp) return this.show(q, true, followUp);
       }
       const visible = this.visible();
       const index = q ? visible.findIndex((v) => v.uuid === q.uuid) : -1;
@@ -172,10 +187,31 @@ export class IntakeFlow {
     });
   }
 
+  /**
+   * The next follow-up of an answered probing question: one still unanswered, else whatever
+   * `POST …/probe/` asks (null moves on; so does a failed probe, as follow-ups are optional).
+   */
+  private async probe(q: PublicQuestion): Promise<{ index: number; question: string } | null> {
+    if (!q.enable_dynamic_probing || !this.state.isAnswered(q)) return null;
+    const pending = this.state.pendingFollowUp(q);
+    if (pending) return pending;
+    this.thinking.textContent = "Thinking…";
+    try {
+      const result = await this.api.probe(this.state.sessionId, q.uuid);
+      this.state.setFollowUps(q, result.follow_ups);
+      return result.follow_up;
+    } catch {
+      return null;
+    } finally {
+      this.thinking.textContent = "";
+    }
+  }
+
   private async back(): Promise<void> {
     const q = this.current;
     if (!q || this.isBusy) return;
     void this.rendered?.settle?.();
+    if (this.followUp) return this.show(q, true);
     const visible = this.visible();
     const previous = visible[visible.findIndex((v) => v.uuid === q.uuid) - 1];
     if (previous) this.show(previous, true);

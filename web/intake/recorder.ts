@@ -5,6 +5,9 @@
  * MediaRecorder producing `audio/webm;codecs=opus` where supported.
  */
 
+/** MediaRecorder delivers a chunk this often (ms); live transcription streams them. */
+export const TIMESLICE_MS = 500;
+
 const PREFERRED_MIME_TYPES = ["audio/webm;codecs=opus", "audio/webm", "audio/ogg;codecs=opus", "audio/mp4"];
 
 /** Thrown when there is no usable microphone (no API, permission refused, no device). */
@@ -83,16 +86,20 @@ export class VoiceRecorder {
   /**
    * Starts recording `stream` at once.
    * @param maxDurationS the question's `max_duration` in seconds
+   * @param onChunk receives each chunk as it is recorded (every {@link TIMESLICE_MS}; live transcription)
    */
   constructor(
     private readonly stream: MediaStream,
     readonly maxDurationS: number,
+    onChunk?: (chunk: Blob) => void,
   ) {
     const mimeType = pickMimeType();
     this.recorder = new MediaRecorder(stream, mimeType ? { mimeType } : undefined);
     this.finished = new Promise((resolve, reject) => {
       this.recorder.addEventListener("dataavailable", (e) => {
-        if (e.data.size > 0) this.chunks.push(e.data);
+        if (e.data.size === 0) return;
+        this.chunks.push(e.data);
+        onChunk?.(e.data);
       });
       this.recorder.addEventListener("stop", () => {
         this.release();
@@ -105,7 +112,7 @@ export class VoiceRecorder {
         reject(new Error("Recording failed."));
       });
     });
-    this.recorder.start(250);
+    this.recorder.start(TIMESLICE_MS);
     this.timer = setTimeout(() => this.stop(), maxDurationS * 1000);
   }
 

@@ -5,7 +5,7 @@
  * a newer value; uploads are tracked so Next/Submit can wait for them.
  */
 import { ApiError, type IntakeApi } from "./api.ts";
-import type { AnswerState, AnswerValue, PublicLink, PublicQuestion } from "./types.ts";
+import type { AnswerState, AnswerValue, FollowUp, PublicLink, PublicQuestion } from "./types.ts";
 
 /** True for the voice types, whose answer may be a recording or fallback text. */
 export function isVoiceType(q: PublicQuestion): boolean {
@@ -136,6 +136,24 @@ export class IntakeState {
     this.answers.set(answer.question_uuid, answer);
     this.saveErrors.delete(answer.question_uuid);
     this.notify(answer.question_uuid);
+  }
+
+  /** The follow-up questions of a question's answer (dynamic probing), as the server last sent them. */
+  followUps(q: PublicQuestion): FollowUp[] {
+    return this.answers.get(q.uuid)?.follow_ups ?? [];
+  }
+
+  /** The first follow-up still waiting for an answer, if any. */
+  pendingFollowUp(q: PublicQuestion): { index: number; question: string } | null {
+    const index = this.followUps(q).findIndex((f) => f.answer === null);
+    return index < 0 ? null : { index, question: this.followUps(q)[index]!.question };
+  }
+
+  /** Stores the follow-ups the server returned (probe, follow-up answer). */
+  setFollowUps(q: PublicQuestion, followUps: FollowUp[]): void {
+    const answer = this.answers.get(q.uuid);
+    if (answer) this.answers.set(q.uuid, { ...answer, follow_ups: followUps });
+    this.notify(q.uuid);
   }
 
   /** Records the error of an upload so Next/Submit can show it. */

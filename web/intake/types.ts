@@ -96,9 +96,24 @@ export interface AnswerState {
   duration: number | null;
   transcription_status: string;
   transcription: string | null;
-  follow_ups: unknown[];
+  follow_ups: FollowUp[];
   /** Not in the contract's list; shown when the server sends it (file_upload). */
   file?: { name?: string; size?: number; content_type?: string } | null;
+}
+
+/** A follow-up question of an answer (dynamic probing); `answer` is null until answered. */
+export interface FollowUp {
+  question: string;
+  answer: string | null;
+  transcription: string | null;
+  has_audio: boolean;
+}
+
+/** What `POST …/probe/` answers. */
+export interface ProbeResult {
+  clarity: number | null;
+  follow_up: { index: number; question: string } | null;
+  follow_ups: FollowUp[];
 }
 
 export interface Session {

@@ -1,0 +1,186 @@
+/**
+ * @module web/intake/record-widget
+ * The recorder control shared by voice questions and their follow-ups: one button records,
+ * stops and records again (its name holds "Record" or "Stop"), a status line announces the
+ * state, a timer shows the time left, recording stops by itself at `maxS`, and the recording is
+ * handed to `upload` as soon as it stops. With `liveUrl` the chunks are also streamed for a live
+ * transcript ({@link LiveTranscript}).
+ */
+import { h } from "./dom.ts";
+import { LiveTranscript } from "./live.ts";
+import { MicrophoneUnavailableError, openMicrophone, VoiceRecorder, type Recording } from "./recorder.ts";
+import { errorMessage } from "./state.ts";
+
+const TICK_MS = 200;
+
+export type RecordPhase = "idle" | "requesting" | "recording" | "uploading" | "saved" | "error";
+
+export interface RecordWidgetOptions {
+  maxS: number;
+  /** A recording is already stored (resume): start in the "saved" phase. */
+  saved: boolean;
+  /** Stores the recording; a rejection shows its message. */
+  upload(recording: Recording): Promise<void>;
+  /** Status text while idle. */
+  idleText(): string;
+  /** Status text once a recording is stored. */
+  savedText(): string;
+  /**
+   * The microphone could not be used (`message` says why). Return a status text to show, or
+   * null when the caller took over (e.g. switched to typing).
+   */
+  onMicrophoneProblem(message: string): string | null;
+  /** Upload errors (null clears), so Next/Submit can report them. */
+  onError?(message: string | null): void;
+  /** Lets Next/Submit wait for a recording and its upload. */
+  track?(operation: Promise<void>): void;
+  /** The live transcription socket's URL when `live_transcription` is on. */
+  liveUrl?: () => string;
+}
+
+export interface RecordWidget {
+  /** The recorder row, the status line, the live transcript (if any) and the preview player. */
+  element: HTMLElement;
+  button: HTMLButtonElement;
+  phase(): RecordPhase;
+  /** Re-renders; `message` overrides the phase's status text. */
+  update(message?: string): void;
+  /** Stops a running recording and waits for its upload. */
+  settle(): Promise<void>;
+  dispose(): void;
+}
+
+/** `75` → `1:15`. */
+export function clock(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** Builds a recorder control. */
+export function recordWidget(opts: RecordWidgetOptions): RecordWidget {
+  let phase: RecordPhase = opts.saved ? "saved" : "idle";
+  let recorder: VoiceRecorder | null = null;
+  let pending: Promise<void> | null = null;
+  let ticker: ReturnType<typeof setInterval> | undefined;
+  let previewUrl: string | null = null;
+  let failure: string | null = null;
+  const live = opts.liveUrl ? new LiveTranscript(opts.liveUrl) : null;
+
+  const button = h("button", { type: "button", class: "record-button" });
+  const timer = h("span", { class: "record-timer", "aria-hidden": "true" });
+  const status = h("p", { class: "status", role: "status", "aria-live": "polite" });
+  const preview = h("audio", { class: "record-preview", controls: true, preload: "metadata" });
+  const element = h(
+    "div",
+    { class: "record-widget" },
+    h("div", { class: "recorder" }, button, h("span", { class: "record-dot", "aria-hidden": "true" }), timer),
+    status,
+    live?.element,
+    preview,
+  );
+
+  function update(message?: string): void {
+    element.dataset.phase = phase;
+    button.disabled = phase === "requesting" || phase === "uploading";
+    button.classList.toggle("is-recording", phase === "recording");
+    button.textContent = phase === "recording" ? "Stop recording" : phase === "saved" || phase === "error" ? "Record again" : "Record answer";
+    timer.textContent = phase === "recording" && recorder ? `${clock(recorder.elapsedS())} / ${clock(opts.maxS)}` : "";
+    status.textContent =
+      message ??
+      {
+        idle: opts.idleText(),
+        requesting: "Waiting for the microphone…",
+        recording: "Recording… press Stop when you are done.",
+        uploading: "Saving your recording…",
+        saved: opts.savedText(),
+        error: failure ?? "The recording could not be saved.",
+      }[phase];
+    preview.hidden = !(phase === "saved" && previewUrl);
+  }
+
+  function fail(message: string): void {
+    failure = message;
+    opts.onError?.(message);
+    phase = "error";
+    update();
+  }
+
+  async function upload(recording: Recording): Promise<void> {
+    recorder = null;
+    clearInterval(ticker);
+    live?.end();
+    if (recording.blob.size === 0) return fail("Nothing was recorded. Please try again.");
+    phase = "uploading";
+    update();
+    try {
+      await opts.upload(recording);
+    } catch (err) {
+      return fail(errorMessage(err));
+    }
+    if (previewUrl) URL.revokeObjectURL(previewUrl);
+    previewUrl = URL.createObjectURL(recording.blob);
+    preview.src = previewUrl;
+    phase = "saved";
+    update();
+  }
+
+  function giveUp(message: string): void {
+    phase = "idle";
+    const shown = opts.onMicrophoneProblem(message);
+    if (shown !== null) update(shown);
+  }
+
+  async function start(): Promise<void> {
+    failure = null;
+    opts.onError?.(null);
+    phase = "requesting";
+    update();
+    let stream: MediaStream;
+    try {
+      stream = await openMicrophone();
+    } catch (err) {
+      return giveUp(err instanceof MicrophoneUnavailableError ? err.message : "The microphone could not be opened.");
+    }
+    live?.start();
+    try {
+      recorder = new VoiceRecorder(stream, opts.maxS, live ? (chunk) => live.push(chunk) : undefined);
+    } catch {
+      for (const track of stream.getTracks()) track.stop();
+      live?.close();
+      return giveUp("This browser cannot record audio.");
+    }
+    phase = "recording";
+    ticker = setInterval(() => update(), TICK_MS);
+    update();
+    pending = recorder.done().then(upload, () => {
+      recorder = null;
+      clearInterval(ticker);
+      live?.close();
+      fail("Recording failed. Please try again.");
+    });
+    opts.track?.(pending);
+  }
+
+  button.addEventListener("click", () => {
+    if (phase === "recording") void recorder?.stop();
+    else void start();
+  });
+  update();
+
+  return {
+    element,
+    button,
+    phase: () => phase,
+    update,
+    async settle() {
+      if (recorder?.isRecording()) void recorder.stop();
+      await pending;
+    },
+    dispose() {
+      if (recorder?.isRecording()) void recorder.stop();
+      clearInterval(ticker);
+      live?.close();
+      if (previewUrl) URL.revokeObjectURL(previewUrl);
+    },
+  };
+}
