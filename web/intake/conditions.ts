@@ -2,44 +2,20 @@
  * @module web/intake/conditions
  * Question visibility (spec "Condition object", DESIGN §9). A question whose condition is `{}`
  * is always shown; otherwise it is shown when the earlier question named by `field` holds a
- * value that passes `operator`. The rules mirror the server's (src/modules/intake/conditions.ts),
- * which evaluates them again on submit:
+ * value that passes `operator`. The rule is the server's own (src/modules/intake/conditions.ts,
+ * bundled into the page), which evaluates it again on submit:
  * - `less_than`: the answer as a number is below the numeric `value`;
  * - `equals`: the answer and `value` are equal as strings (`3` equals `"3"`, `true` equals
  *   `"true"`); a list answer matches only when it holds exactly that one item;
  * - `contains`: the answer's text contains `value`, case-insensitively (a list: any item).
  * A question whose condition names an unanswered or hidden question stays hidden.
  */
+import { conditionHolds } from "../../src/modules/intake/conditions.ts";
 import type { Condition, PublicQuestion } from "./types.ts";
 
 /** True when the condition has the fields needed to test anything. */
 export function hasCondition(condition: Condition | null | undefined): condition is Required<Condition> {
   return Boolean(condition && condition.field && condition.operator);
-}
-
-/**
- * Tests one condition against the tested question's current value.
- * @param answer the value of the question named by `condition.field` (null when unanswered)
- */
-export function conditionHolds(condition: Required<Condition>, answer: unknown): boolean {
-  if (answer === null || answer === undefined) return false;
-  const expected = condition.value;
-  switch (condition.operator) {
-    case "less_than": {
-      const n = typeof answer === "number" ? answer : Number(answer);
-      return Number.isFinite(n) && typeof expected === "number" && n < expected;
-    }
-    case "equals":
-      if (Array.isArray(answer)) return answer.length === 1 && String(answer[0]) === String(expected);
-      return String(answer) === String(expected);
-    case "contains": {
-      const needle = String(expected).toLowerCase();
-      const items: unknown[] = Array.isArray(answer) ? answer : [answer];
-      return items.some((item) => String(item).toLowerCase().includes(needle));
-    }
-    default:
-      return true;
-  }
 }
 
 /**

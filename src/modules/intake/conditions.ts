@@ -12,7 +12,16 @@ export type ConditionLike = { show_if?: string; field?: string; operator?: strin
  */
 export function isVisible(condition: ConditionLike, answers: ReadonlyMap<string, unknown>): boolean {
   if (!condition.field || !condition.operator) return true;
-  const actual = answers.get(condition.field);
+  return conditionHolds(condition, answers.get(condition.field));
+}
+
+/**
+ * The rule itself, shared by the server and the intake page (which imports this module):
+ * `less_than` compares numbers, `equals` compares as strings (a list matches when it holds
+ * exactly that one item), `contains` is a case-insensitive substring (a list: any item).
+ * @param actual the tested question's value; null or undefined never satisfies a condition
+ */
+export function conditionHolds(condition: ConditionLike, actual: unknown): boolean {
   if (actual === undefined || actual === null) return false;
   const expected = condition.value;
   switch (condition.operator) {
@@ -25,8 +34,8 @@ export function isVisible(condition: ConditionLike, answers: ReadonlyMap<string,
       return String(actual) === String(expected);
     case "contains": {
       const needle = String(expected).toLowerCase();
-      if (Array.isArray(actual)) return actual.some((v) => String(v).toLowerCase().includes(needle));
-      return String(actual).toLowerCase().includes(needle);
+      const items: unknown[] = Array.isArray(actual) ? actual : [actual];
+      return items.some((v) => String(v).toLowerCase().includes(needle));
     }
     default:
       return true;
