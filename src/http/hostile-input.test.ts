@@ -35,20 +35,29 @@ const ID_ROUTES: [string, (id: string) => string, unknown?][] = [
   ["GET", (id) => `/api/v1/responses/${id}/answers/${id}/audio/`],
   ["GET", (id) => `/api/v1/responses/${id}/answers/${id}/file/`],
   ["DELETE", (id) => `/api/v1/tokens/${id}/`],
+  ["GET", (id) => `/api/v1/workspaces/${id}/webhooks/`],
+  ["POST", (id) => `/api/v1/workspaces/${id}/webhooks/`, { url: "https://hooks.example.com/x", events: ["response.started"] }],
+  ["GET", (id) => `/api/v1/workspaces/{ws}/webhooks/${id}/`],
+  ["PATCH", (id) => `/api/v1/workspaces/{ws}/webhooks/${id}/`, { enabled: false }],
+  ["DELETE", (id) => `/api/v1/workspaces/{ws}/webhooks/${id}/`],
+  ["GET", (id) => `/api/v1/workspaces/{ws}/webhooks/${id}/deliveries/`],
+  ["POST", (id) => `/api/v1/workspaces/{ws}/webhooks/${id}/rotate-secret/`],
+  ["POST", (id) => `/api/v1/workspaces/{ws}/webhooks/${id}/test/`],
+  ["POST", (id) => `/api/v1/workspaces/{ws}/webhooks/${id}/deliveries/${id}/redeliver/`],
 ];
 
 test.each(ID_ROUTES.flatMap(([m, p, b]) => BAD_IDS.map((id) => [m, p(id), b] as const)))("%s %s with a malformed or unknown id → 404", async (method, path, body) => {
   const before = await snapshot();
-  const r = await api.call(method, path, { body });
+  const r = await api.call(method, path.replace("{ws}", api.ws.workspace_uuid), { body });
   expect(r.status).toBe(404);
   expect(r.json.code).toBe("NOT_FOUND");
   expect(r.text).not.toMatch(/node_modules|\.ts:\d+|at async/);
   expect(await snapshot()).toBe(before);
 });
 
-const LISTS = ["/api/v1/links/", "/api/v1/tokens/", "/api/v1/responses/", () => `/api/v1/links/${link.uuid}/responses/`];
+const LISTS = ["/api/v1/links/", "/api/v1/tokens/", "/api/v1/responses/", () => `/api/v1/links/${link.uuid}/responses/`, () => `/api/v1/workspaces/${api.ws.workspace_uuid}/webhooks/`];
 const BAD_QUERIES = ["page=0", "page=-3", "page=abc", "page=1e3", "page_size=0", "page_size=-1", "page_size=ten", "page=99999999999", "page=%00"];
-test.each(LISTS.flatMap((l) => BAD_QUERIES.map((q) => [typeof l === "string" ? l : "link responses", l, q] as const)))("GET %s ?%s → 400", async (_label, l, q) => {
+test.each(LISTS.flatMap((l) => BAD_QUERIES.map((q) => [typeof l === "string" ? l : l.toString().includes("webhooks") ? "webhooks" : "link responses", l, q] as const)))("GET %s ?%s → 400", async (_label, l, q) => {
   const before = await snapshot();
   const r = await api.call("GET", `${typeof l === "string" ? l : l()}?${q}`);
   expect([q, r.status, r.json.code]).toEqual([q, 400, "VALIDATION_ERROR"]);
@@ -77,8 +86,9 @@ test.each([
   ["POST", "/api/v1/links/"],
   ["PATCH", "/api/v1/links/{link}/"],
   ["POST", "/api/v1/tokens/"],
+  ["POST", "/api/v1/workspaces/{ws}/webhooks/"],
 ] as const)("%s %s: wrong types in every field, missing and non-JSON bodies are refused", async (method, template) => {
-  const path = template.replace("{link}", link.uuid);
+  const path = template.replace("{link}", link.uuid).replace("{ws}", api.ws.workspace_uuid);
   const before = await snapshot();
   const bodies: unknown[] = [
     "a string",
@@ -97,6 +107,11 @@ test.each([
     { name: "x", questions: [{ prompt: "p", order: -1 }] },
     { name: "x", questions: [{ prompt: "p", order: 1.5 }] },
     { name: "x", status: 1 },
+    { url: 5, events: ["response.started"] },
+    { url: "https://hooks.example.com/x", events: "response.started" },
+    { url: "https://hooks.example.com/x", events: [] },
+    { url: "https://hooks.example.com/x", events: ["response.deleted"] },
+    { url: "https://hooks.example.com/x", events: ["response.started"], enabled: "yes" },
     { __proto__: { polluted: true }, name: "x", constructor: { prototype: { polluted: true } } },
   ];
   for (const body of bodies) {
