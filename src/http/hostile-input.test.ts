@@ -44,11 +44,18 @@ const ID_ROUTES: [string, (id: string) => string, unknown?][] = [
   ["POST", (id) => `/api/v1/workspaces/{ws}/webhooks/${id}/rotate-secret/`],
   ["POST", (id) => `/api/v1/workspaces/{ws}/webhooks/${id}/test/`],
   ["POST", (id) => `/api/v1/workspaces/{ws}/webhooks/${id}/deliveries/${id}/redeliver/`],
+  ["GET", (id) => `/api/v1/intake/{wss}/${id}/`],
+  ["POST", (id) => `/api/v1/intake/{wss}/${id}/sessions/`, {}],
+  ["GET", (id) => `/api/v1/intake/{wss}/target/sessions/${id}/`],
+  ["PUT", (id) => `/api/v1/intake/{wss}/target/sessions/${id}/answers/${id}/`, { value: "x" }],
+  ["POST", (id) => `/api/v1/intake/{wss}/target/sessions/${id}/submit/`, {}],
+  ["POST", (id) => `/api/v1/intake/{wss}/target/sessions/${id}/answers/${id}/probe/`, {}],
+  ["PUT", (id) => `/api/v1/intake/{wss}/target/sessions/${id}/answers/${id}/follow-ups/0/`, { value: "x" }],
 ];
 
 test.each(ID_ROUTES.flatMap(([m, p, b]) => BAD_IDS.map((id) => [m, p(id), b] as const)))("%s %s with a malformed or unknown id → 404", async (method, path, body) => {
   const before = await snapshot();
-  const r = await api.call(method, path.replace("{ws}", api.ws.workspace_uuid), { body });
+  const r = await api.call(method, path.replace("{ws}", api.ws.workspace_uuid).replace("{wss}", api.ws.workspace_slug), { body });
   expect(r.status).toBe(404);
   expect(r.json.code).toBe("NOT_FOUND");
   expect(r.text).not.toMatch(/node_modules|\.ts:\d+|at async/);
