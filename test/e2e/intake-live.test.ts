@@ -73,7 +73,6 @@ describe("live transcription on the intake page", () => {
       const region = page.getByRole("status", { name: "Live transcript" });
       const problems = await record(page, link.public_url);
       await region.filter({ hasText: FIXTURE_TRANSCRIPT }).waitFor({ timeout: STEP_MS });
-      await page.screenshot({ path: "/tmp/live.png" });
       expect((await region.textContent())!.trim()).toBe(FIXTURE_TRANSCRIPT);
       expect(problems).toEqual([]);
       // The server got the streamed chunks: ready, partials, then a final covering the recording.

@@ -97,8 +97,6 @@ describe("dynamic probing on the intake page", () => {
       // Follow-ups must be answered before moving on.
       await page.getByRole("button", { name: "Next" }).click();
       await page.getByRole("alert").filter({ hasText: "follow-up" }).waitFor({ timeout: STEP_MS });
-      await page.screenshot({ path: "/tmp/probe-text.png" });
-      console.log("Q1:", question);
       await page.getByRole("textbox", { name: question, exact: true }).fill(TYPED_FOLLOW_UP);
       await page.getByRole("button", { name: "Next" }).click();
 
@@ -114,13 +112,11 @@ describe("dynamic probing on the intake page", () => {
       // The recording is transcribed by the probe; its follow-up is answered by voice.
       const voiceQuestion = await followUpQuestion(page);
       await page.getByRole("textbox", { name: voiceQuestion, exact: true }).waitFor();
-      await page.screenshot({ path: "/tmp/probe-voice.png" });
       await page.getByRole("button", { name: "Record" }).click();
       await page.getByRole("button", { name: "Stop" }).waitFor();
       await page.waitForTimeout(1500);
       await page.getByRole("button", { name: "Stop" }).click();
       await page.getByText("Recording saved.").waitFor({ timeout: STEP_MS });
-      console.log("Q2:", voiceQuestion);
       await page.getByRole("button", { name: "Submit" }).click();
       await page.getByText(THANK_YOU).waitFor({ timeout: STEP_MS });
       expect(problems).toEqual([]);
