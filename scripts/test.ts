@@ -31,7 +31,7 @@ function ensureSystemPackages(): void {
   console.log(`Installing Debian packages: ${missing.join(" ")}`);
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
   spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
-  const r = spawnSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...missing], { stdio: "inherit", env });
+  const r = spawnSync("apt-get", ["install", "-y", "-qq", ...missing], { stdio: "inherit", env });
   if (r.status !== 0) process.exit(r.status ?? 2);
 }
 
