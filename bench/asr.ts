@@ -23,6 +23,7 @@ import { resample } from "wave-resampler";
 import { WaveFile } from "wavefile";
 import { decodeAudio, TARGET_SAMPLE_RATE_HZ } from "../src/ai/audio.ts";
 import { createInferenceClient } from "../src/ai/inference-client.ts";
+import { installedWeights } from "../src/ai/model-weights.ts";
 
 const { values: flags } = parseArgs({
   options: {
@@ -87,7 +88,7 @@ async function loadPipeline(modelsDir: string, model: string, threads: number): 
   env.allowLocalModels = true;
   env.localModelPath = modelsDir + path.sep;
   // The same choice as src/ai/asr.ts: full precision when present, else the 8-bit pair.
-  const dtype = existsSync(path.join(modelsDir, model, "onnx", "encoder_model.onnx")) ? "fp32" : "q8";
+  const dtype = installedWeights(path.join(modelsDir, model), "encoder_model") ?? "q8";
   return pipeline("automatic-speech-recognition", model, {
     dtype,
     session_options: { intraOpNumThreads: threads, interOpNumThreads: 1 },

@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { AutomaticSpeechRecognitionPipeline } from "@huggingface/transformers";
 import { TARGET_SAMPLE_RATE_HZ } from "./audio.ts";
+import { installedWeights } from "./model-weights.ts";
 
 /** Whisper sees 30 s at a time; longer audio is cut into overlapping windows. */
 const WHISPER_WINDOW_S = 30;
@@ -54,7 +55,7 @@ export function createAsr(modelsDir: string, model: string, threads: number | nu
       // Fewer intra-op threads than cores leaves a core to the HTTP thread (bench/asr.ts: on 2
       // cores, 1 thread was also faster than 2, as ORT's spinning threads compete with JS).
       const session_options = threads ? { intraOpNumThreads: threads, interOpNumThreads: 1 } : undefined;
-      return await pipeline("automatic-speech-recognition", model, { dtype: pickDtype(modelDir), ...(session_options ? { session_options } : {}) });
+      return await pipeline("automatic-speech-recognition", model, { dtype: installedWeights(modelDir, "encoder_model") ?? "q8", ...(session_options ? { session_options } : {}) });
     } catch (err) {
       throw asMissingFile(err) ?? err;
     }
@@ -77,17 +78,6 @@ export function createAsr(modelsDir: string, model: string, threads: number | nu
       return { text, loadMs, asrMs: performance.now() - asrStart };
     },
   };
-}
-
-/**
- * Full-precision weights when present (the library's default on CPU), else the 8-bit pair that
- * smaller installs ship; when neither is there, fp32, so the error names the expected file.
- */
-function pickDtype(modelDir: string): "fp32" | "q8" {
-  const onnxDir = path.join(modelDir, "onnx");
-  if (existsSync(path.join(onnxDir, "encoder_model.onnx"))) return "fp32";
-  if (existsSync(path.join(onnxDir, "encoder_model_quantized.onnx"))) return "q8";
-  return "fp32";
 }
 
 /** Turns the library's "file was not found locally" (and ONNX "no such file") into ModelMissingError. */

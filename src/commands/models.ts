@@ -106,7 +106,7 @@ export function registerModelsCommands(program: Command, config: () => Config): 
     .description("download the models into EARSHOT_MODELS_DIR (or copy them with --from), verifying sha256")
     .option("--model <id>", "model id from the manifest (repeatable; default: the manifest's default models)", collect, [])
     .option("--from <dir>", "copy from a local folder laid out like the models directory instead of downloading")
-    .option("--all-files", "also install optional files (full-precision Whisper weights)")
+    .option("--all-files", "also install files the manifest marks optional (a custom --manifest; the bundled one has none)")
     .option("--manifest <file>", "use this manifest instead of the bundled models/manifest.json")
     .option("--hub-url <url>", `hub base URL (EARSHOT_MODELS_HUB_URL, default ${DEFAULT_HUB_URL})`)
     .option("--models-dir <dir>", "models directory (EARSHOT_MODELS_DIR, default ./models)")

@@ -24,13 +24,33 @@ describe("the bundled manifest", () => {
     }
   });
 
-  test("its known sha256s are those of the real files staged with the fixture", async () => {
-    const tiny = (await loadManifest()).models[0]!;
-    const pinned = tiny.files.filter((f) => f.sha256 !== null);
-    expect(pinned.map((f) => f.path).sort()).toEqual(["preprocessor_config.json", "tokenizer.json", "tokenizer_config.json"]);
-    for (const f of pinned) {
-      expect(await sha256OfFile(path.join(FIXTURE_MODELS_DIR, "whisper-tiny-random", f.path))).toBe(f.sha256!);
+  test("pins every file: a hub commit per model, a size and a sha256 per file", async () => {
+    for (const model of (await loadManifest()).models) {
+      expect(model.revision).toMatch(/^[0-9a-f]{40}$/);
+      expect(model.provenance).toBeTruthy();
+      for (const f of model.files) {
+        expect({ path: f.path, verify: f.verify, optional: f.optional }).toEqual({ path: f.path, verify: "sha256", optional: false });
+        expect(f.size).toBeGreaterThan(0);
+        expect(f.sha256).toMatch(/^[0-9a-f]{64}$/);
+      }
     }
+  });
+
+  test("the Whisper tokenizer and preprocessor pins match the real files staged with the fixture", async () => {
+    const whisper = (await loadManifest()).models.filter((m) => m.task === "automatic-speech-recognition");
+    expect(whisper).toHaveLength(2);
+    for (const model of whisper) {
+      for (const name of ["preprocessor_config.json", "tokenizer.json", "tokenizer_config.json"]) {
+        const pin = model.files.find((f) => f.path === name)!;
+        const real = path.join(FIXTURE_MODELS_DIR, "whisper-tiny-random", name);
+        expect({ size: Bun.file(real).size, sha256: await sha256OfFile(real) }).toEqual({ size: pin.size!, sha256: pin.sha256! });
+      }
+    }
+  });
+
+  test("the sentiment model is installed as its 8-bit weights, which the insights engine loads", async () => {
+    const sentiment = (await loadManifest()).models.find((m) => m.task === "text-classification")!;
+    expect(sentiment.files.map((f) => f.path).sort()).toEqual(["config.json", "onnx/model_quantized.onnx", "tokenizer.json", "tokenizer_config.json"]);
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * @module models/manifest
- * `models/manifest.json` (DESIGN §9): which model files Earshot installs, where they come from,
- * their licenses, and how each file is checked — against a sha256 written in the manifest, or
- * (when the authors could not know it) against the size and sha256 recorded on first fetch.
+ * `models/manifest.json` (DESIGN §9): which model files Earshot installs, from which hub revision,
+ * their licenses, and how each file is checked — against the size and sha256 written in the
+ * manifest (every file of the bundled manifest), or, for a file whose hash a custom manifest
+ * (`--manifest FILE`) leaves null, against the size and sha256 recorded on its first fetch.
  * The default manifest is bundled into the binary; `--manifest FILE` replaces it.
  */
 import { readFile } from "node:fs/promises";
@@ -51,6 +52,8 @@ const modelSchema = z.object({
   /** SPDX id, or null when the upstream declares none (`license_note` says so). */
   license: z.string().nullable(),
   license_note: z.string().optional(),
+  /** Where the sizes and sha256s come from (docs/models.md). */
+  provenance: z.string().optional(),
   files: z.array(fileSchema).min(1),
 });
 

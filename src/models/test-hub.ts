@@ -14,6 +14,9 @@ import type { Manifest } from "./manifest.ts";
 /** The staged fixture models (shared/models/fixture). */
 export const FIXTURE_MODELS_DIR = path.resolve(import.meta.dir, "../../../shared/models/fixture");
 
+/** The hub commit the fixture manifest pins its Whisper fixture to, as the real manifest pins real models. */
+export const FIXTURE_REVISION = "0123456789abcdef0123456789abcdef01234567";
+
 /** One request the hub saw. */
 export type HubRequest = { path: string; range: string | null; status: number };
 
@@ -31,7 +34,8 @@ export type TestHub = {
 
 /**
  * Starts the hub on a free loopback port, serving `<root>/<model id>/<path>` at
- * `/<model id>/resolve/main/<path>`. node:http, not Bun.serve, so that a cut transfer can
+ * `/<model id>/resolve/<revision>/<path>` for any revision (the request log shows which).
+ * node:http, not Bun.serve, so that a cut transfer can
  * announce the full Content-Length and then drop the socket, as a failing network does.
  */
 export async function startTestHub(root: string = FIXTURE_MODELS_DIR): Promise<TestHub> {
@@ -41,7 +45,7 @@ export async function startTestHub(root: string = FIXTURE_MODELS_DIR): Promise<T
   let isIgnoringRanges = false;
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://hub");
-    const m = /^\/(.+?)\/resolve\/main\/(.+)$/.exec(decodeURIComponent(url.pathname));
+    const m = /^\/(.+?)\/resolve\/[A-Za-z0-9._-]+\/(.+)$/.exec(decodeURIComponent(url.pathname));
     const rangeHeader = req.headers.range ?? null;
     const answer = (status: number, headers: Record<string, string | number>, body?: Uint8Array) => {
       requests.push({ path: url.pathname, range: rangeHeader, status });
@@ -108,7 +112,7 @@ export function fixtureManifest(): Manifest {
         default: true,
         description: "ASR test fixture (random weights)",
         source: "https://example.invalid/whisper-tiny-random",
-        revision: "main",
+        revision: FIXTURE_REVISION,
         license: null,
         files: [
           pinned("config.json", 2212, "d4ea037bb1627dcd9a2934873aca3c6ea9ca8311f59e6e9f743314b0b19378c3"),

@@ -10,7 +10,7 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFil
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { LOCK_FILE_NAME } from "../../src/models/files.ts";
-import { FIXTURE_MODELS_DIR, fixtureManifest, startTestHub, type TestHub } from "../../src/models/test-hub.ts";
+import { FIXTURE_MODELS_DIR, FIXTURE_REVISION, fixtureManifest, startTestHub, type TestHub } from "../../src/models/test-hub.ts";
 import { runCli } from "../helpers/process.ts";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "earshot-models-"));
@@ -117,7 +117,7 @@ describe("models fetch from the hub (EARSHOT_MODELS_HUB_URL)", () => {
     expect(r.stdout).toMatch(/downloaded\s+whisper-tiny-random\/onnx\/encoder_model\.onnx \(0\.0 MB, sha256 matches the manifest\)/);
     expect(r.stdout).toContain("no published sha256: size and sha256 recorded");
     expect(r.stderr).toMatch(/resuming whisper-tiny-random\/tokenizer\.json from 0\.9 MB/);
-    const tokenizerRequests = hub.requests.slice(before).filter((q) => q.path.endsWith("/whisper-tiny-random/resolve/main/tokenizer.json"));
+    const tokenizerRequests = hub.requests.slice(before).filter((q) => q.path.endsWith(`/whisper-tiny-random/resolve/${FIXTURE_REVISION}/tokenizer.json`));
     expect(tokenizerRequests.map((q) => [q.status, q.range])).toEqual([[200, null], [206, "bytes=900000-"]]);
     expect(readFileSync(path.join(modelsDir, "whisper-tiny-random", "tokenizer.json")).equals(readFileSync(path.join(FIXTURE_MODELS_DIR, "whisper-tiny-random", "tokenizer.json")))).toBe(true);
     expect(existsSync(path.join(modelsDir, "whisper-tiny-random", "tokenizer.json.part"))).toBe(false);

@@ -1,7 +1,8 @@
 /**
  * @module ai/insights/sentiment-transformer
  * Sentiment from a local transformer text-classification model (@huggingface/transformers,
- * ONNX, fp32), loaded from the models directory only (`env.allowRemoteModels = false`). Label
+ * ONNX: the 8-bit `onnx/model_quantized.onnx` the manifest installs, or full-precision
+ * `onnx/model.onnx` when that is there, see ../model-weights.ts), loaded from the models directory only (`env.allowRemoteModels = false`). Label
  * sets seen on the hub are mapped to Earshot's three values and a −1..1 score:
  * negative/neutral/positive (any case), NEGATIVE/POSITIVE, LABEL_0..LABEL_2 (by position), and
  * "1 star".."5 stars".
@@ -12,6 +13,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { installedWeights } from "../model-weights.ts";
 import type { Sentiment, SentimentResult } from "./types.ts";
 
 /** One label of a classifier's output. */
@@ -28,11 +30,11 @@ export const TWO_CLASS_NEUTRAL_BAND = 0.2;
 
 /**
  * Whether the model's files are present: `<modelsDir>/<modelId>/config.json` and
- * `onnx/model.onnx` (the fp32 weights transformers.js loads).
+ * `onnx/model.onnx` or `onnx/model_quantized.onnx`.
  */
 export function hasLocalModel(modelsDir: string, modelId: string): boolean {
   const dir = path.join(modelsDir, modelId);
-  return existsSync(path.join(dir, "config.json")) && existsSync(path.join(dir, "onnx", "model.onnx"));
+  return existsSync(path.join(dir, "config.json")) && installedWeights(dir, "model") !== null;
 }
 
 /** Polarity of one label: −1, 0 or 1 (−1..1 for star ratings); null when unknown. */
@@ -86,7 +88,8 @@ export function mapClassifierOutput(scores: LabelScore[]): SentimentResult {
 }
 
 /**
- * Loads the classifier from `<modelsDir>/<modelId>`.
+ * Loads the classifier from `<modelsDir>/<modelId>`, in full precision when `onnx/model.onnx` is
+ * there, else the 8-bit `onnx/model_quantized.onnx`.
  * @returns a function giving every label's probability for one text (truncated to the model's
  *   maximum length by the tokenizer).
  * @throws when the files are missing or onnxruntime cannot load them.
@@ -96,7 +99,8 @@ export async function loadTransformerClassifier(modelsDir: string, modelId: stri
   env.allowRemoteModels = false;
   env.allowLocalModels = true;
   env.localModelPath = modelsDir.endsWith(path.sep) ? modelsDir : modelsDir + path.sep;
-  const classifier = await pipeline("text-classification", modelId, { dtype: "fp32" });
+  const dtype = installedWeights(path.join(modelsDir, modelId), "model") ?? "q8";
+  const classifier = await pipeline("text-classification", modelId, { dtype });
   return async (text: string) => {
     const output = await classifier(text, { top_k: null });
     return (Array.isArray(output[0]) ? output[0] : output) as LabelScore[];

@@ -34,7 +34,7 @@ export interface SentimentAnalyser {
 
 /**
  * Creates the analyser. Nothing is loaded until the first `classify` or `ready`.
- * @param opts.modelsDir folder holding model folders (`<modelsDir>/<sentimentModel>/onnx/model.onnx`).
+ * @param opts.modelsDir folder holding model folders (`<modelsDir>/<sentimentModel>/onnx/model[_quantized].onnx`).
  * @param opts.sentimentModel model id, e.g. "Xenova/twitter-roberta-base-sentiment-latest".
  * @param opts.onWarning receives one line when the model exists but fails to load.
  */
