@@ -116,9 +116,15 @@ describe("models fetch from the hub (EARSHOT_MODELS_HUB_URL)", () => {
     expect(r.stdout).toContain(`from ${hub.url}`);
     expect(r.stdout).toMatch(/downloaded\s+whisper-tiny-random\/onnx\/encoder_model\.onnx \(0\.0 MB, sha256 matches the manifest\)/);
     expect(r.stdout).toContain("no published sha256: size and sha256 recorded");
-    expect(r.stderr).toMatch(/resuming whisper-tiny-random\/tokenizer\.json from 0\.9 MB/);
+    // The hub sends 900 000 bytes and drops the socket; how many arrive before the drop varies.
+    const resumedAt = Number(/resuming whisper-tiny-random\/tokenizer\.json from (\d+\.\d) MB/.exec(r.stderr)?.[1]);
+    expect(resumedAt).toBeGreaterThan(0);
+    expect(resumedAt).toBeLessThanOrEqual(0.9);
     const tokenizerRequests = hub.requests.slice(before).filter((q) => q.path.endsWith(`/whisper-tiny-random/resolve/${FIXTURE_REVISION}/tokenizer.json`));
-    expect(tokenizerRequests.map((q) => [q.status, q.range])).toEqual([[200, null], [206, "bytes=900000-"]]);
+    expect(tokenizerRequests.map((q) => q.status)).toEqual([200, 206]);
+    const offset = Number(/^bytes=(\d+)-$/.exec(tokenizerRequests[1]!.range ?? "")?.[1]);
+    expect(offset).toBeGreaterThan(0);
+    expect(offset).toBeLessThanOrEqual(900_000);
     expect(readFileSync(path.join(modelsDir, "whisper-tiny-random", "tokenizer.json")).equals(readFileSync(path.join(FIXTURE_MODELS_DIR, "whisper-tiny-random", "tokenizer.json")))).toBe(true);
     expect(existsSync(path.join(modelsDir, "whisper-tiny-random", "tokenizer.json.part"))).toBe(false);
     expect((await earshot(["models", "verify", "--manifest", manifestFile, "--models-dir", modelsDir])).code).toBe(0);
