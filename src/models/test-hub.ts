@@ -34,7 +34,8 @@ export type TestHub = {
 
 /**
  * Starts the hub on a free loopback port, serving `<root>/<model id>/<path>` at
- * `/<model id>/resolve/<revision>/<path>` for any revision (the request log shows which).
+ * `/<model id>/resolve/<revision>/<path>` for any revision (the request log shows which); `.onnx`
+ * files, like the hub's LFS files, answer 302 to `/lfs/<model id>/-/<path>`, which serves them.
  * node:http, not Bun.serve, so that a cut transfer can
  * announce the full Content-Length and then drop the socket, as a failing network does.
  */
@@ -45,7 +46,8 @@ export async function startTestHub(root: string = FIXTURE_MODELS_DIR): Promise<T
   let isIgnoringRanges = false;
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://hub");
-    const m = /^\/(.+?)\/resolve\/[A-Za-z0-9._-]+\/(.+)$/.exec(decodeURIComponent(url.pathname));
+    const pathname = decodeURIComponent(url.pathname);
+    const m = /^\/(.+?)\/resolve\/[A-Za-z0-9._-]+\/(.+)$/.exec(pathname) ?? /^\/lfs\/(.+?)\/-\/(.+)$/.exec(pathname);
     const rangeHeader = req.headers.range ?? null;
     const answer = (status: number, headers: Record<string, string | number>, body?: Uint8Array) => {
       requests.push({ path: url.pathname, range: rangeHeader, status });
@@ -53,6 +55,8 @@ export async function startTestHub(root: string = FIXTURE_MODELS_DIR): Promise<T
       res.end(body);
     };
     if (!m || m[1]!.split("/").includes("..") || m[2]!.split("/").includes("..")) return answer(404, {}, Buffer.from("not found"));
+    // Like the real hub, large (LFS) files are answered with a redirect to their storage.
+    if (pathname.includes("/resolve/") && m[2]!.endsWith(".onnx")) return answer(302, { location: `/lfs/${m[1]}/-/${m[2]}` });
     const key = `${m[1]}/${m[2]}`;
     let bytes: Uint8Array;
     try {

@@ -110,6 +110,7 @@ describe("models fetch from the hub (EARSHOT_MODELS_HUB_URL)", () => {
 
   test("downloads with --all-files, resuming a cut transfer with Range, and verifies", async () => {
     hub.cutNextTransfer("whisper-tiny-random/tokenizer.json", 900_000);
+    hub.cutNextTransfer("whisper-tiny-random/onnx/decoder_model_merged.onnx", 100_000);
     const before = hub.requests.length;
     const r = await earshot(["models", "fetch", "--manifest", manifestFile, "--models-dir", modelsDir, "--all-files"], { EARSHOT_MODELS_HUB_URL: hub.url });
     expect(r.code).toBe(0);
@@ -128,6 +129,21 @@ describe("models fetch from the hub (EARSHOT_MODELS_HUB_URL)", () => {
     expect(readFileSync(path.join(modelsDir, "whisper-tiny-random", "tokenizer.json")).equals(readFileSync(path.join(FIXTURE_MODELS_DIR, "whisper-tiny-random", "tokenizer.json")))).toBe(true);
     expect(existsSync(path.join(modelsDir, "whisper-tiny-random", "tokenizer.json.part"))).toBe(false);
     expect((await earshot(["models", "verify", "--manifest", manifestFile, "--models-dir", modelsDir])).code).toBe(0);
+
+    // Weights come through the hub's redirect to its file storage, as on huggingface.co.
+    const encoder = hub.requests.slice(before).filter((q) => q.path.includes("/whisper-tiny-random/") && q.path.endsWith("/onnx/encoder_model.onnx"));
+    expect(encoder.map((q) => [q.status, q.path])).toEqual([
+      [302, `/whisper-tiny-random/resolve/${FIXTURE_REVISION}/onnx/encoder_model.onnx`],
+      [200, "/lfs/whisper-tiny-random/-/onnx/encoder_model.onnx"],
+    ]);
+    // A cut weights file resumes through the redirect: the Range header reaches the storage.
+    const decoder = hub.requests.slice(before).filter((q) => q.path.includes("/whisper-tiny-random/") && q.path.endsWith("/onnx/decoder_model_merged.onnx"));
+    expect(decoder.map((q) => [q.status, q.path.startsWith("/lfs/"), q.range !== null])).toEqual([
+      [302, false, false],
+      [200, true, false],
+      [302, false, true],
+      [206, true, true],
+    ]);
 
     // A second fetch finds everything in place and downloads nothing.
     const again = hub.requests.length;
