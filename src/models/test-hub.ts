@@ -36,8 +36,8 @@ export type TestHub = {
  * Starts the hub on a free loopback port, serving `<root>/<model id>/<path>` at
  * `/<model id>/resolve/<revision>/<path>` for any revision (the request log shows which); `.onnx`
  * files, like the hub's LFS files, answer 302 to `/lfs/<model id>/-/<path>`, which serves them.
- * node:http, not Bun.serve, so that a cut transfer can
- * announce the full Content-Length and then drop the socket, as a failing network does.
+ * node:http, not Bun.serve, so that a cut transfer can announce the full Content-Length and
+ * then drop the socket, as a failing network does.
  */
 export async function startTestHub(root: string = FIXTURE_MODELS_DIR): Promise<TestHub> {
   const requests: HubRequest[] = [];
