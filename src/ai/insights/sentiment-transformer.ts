@@ -3,8 +3,8 @@
  * Sentiment from a local transformer text-classification model (@huggingface/transformers,
  * ONNX: the 8-bit `onnx/model_quantized.onnx` the manifest installs, or full-precision
  * `onnx/model.onnx` when that is there, see ../model-weights.ts), loaded from the models
- * directory only (`env.allowRemoteModels = false`). Label sets seen on the hub are mapped to Earshot's three values and a −1..1 score:
- * negative/neutral/positive (any case), NEGATIVE/POSITIVE, LABEL_0..LABEL_2 (by position), and
+ * directory only (`env.allowRemoteModels = false`). Label sets seen on the hub are mapped to
+ * Earshot's three values and a −1..1 score: negative/neutral/positive (any case), NEGATIVE/POSITIVE, LABEL_0..LABEL_2 (by position), and
  * "1 star".."5 stars".
  *
  * The library is imported on first use, so the lexicon-only path never loads onnxruntime.
