@@ -4,8 +4,8 @@
  * ONNX: the 8-bit `onnx/model_quantized.onnx` the manifest installs, or full-precision
  * `onnx/model.onnx` when that is there, see ../model-weights.ts), loaded from the models
  * directory only (`env.allowRemoteModels = false`). Label sets seen on the hub are mapped to
- * Earshot's three values and a −1..1 score: negative/neutral/positive (any case), NEGATIVE/POSITIVE, LABEL_0..LABEL_2 (by position), and
- * "1 star".."5 stars".
+ * Earshot's three values and a −1..1 score: negative/neutral/positive (any case),
+ * NEGATIVE/POSITIVE, LABEL_0..LABEL_2 (by position), and "1 star".."5 stars".
  *
  * The library is imported on first use, so the lexicon-only path never loads onnxruntime.
  * `env.localModelPath` is process-wide (per worker thread): the ASR loader must point it at the
