@@ -18,8 +18,9 @@ export function tokenRoutes(deps: AppDeps) {
       "/api/v1/tokens/",
       authed(deps, "tokens:write", async ({ request, body, set }, auth) => {
         const input = parseWith(createTokenSchema, requireJsonBody(request, body));
+        const scopes = service.scopesForNewToken(input.scopes, auth.scopes);
         const created = await deps.db.transaction().execute(async (trx) => {
-          const t = await service.createToken(trx, auth.workspaceUuid, input);
+          const t = await service.createToken(trx, auth.workspaceUuid, { name: input.name, scopes });
           await deps.auth.assertActive(trx, auth);
           return t;
         });

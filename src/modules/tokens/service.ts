@@ -6,7 +6,7 @@
 import type { Kysely, Transaction } from "kysely";
 import { nowIso } from "../../clock.ts";
 import type { Database } from "../../db/schema.ts";
-import { notFound } from "../../errors.ts";
+import { AppError, notFound } from "../../errors.ts";
 import { ALL_SCOPES, generateApiKey, hashApiKey, maskApiKey, type Scope } from "../../auth/keys.ts";
 import * as repo from "./repository.ts";
 import { incrementKeysCreated } from "../workspaces/repository.ts";
@@ -59,6 +59,27 @@ export async function createToken(
   await repo.insertToken(db, row);
   await incrementKeysCreated(db, workspaceUuid);
   return { ...toTokenRecord(row), key };
+}
+
+/**
+ * The scopes a new key gets when created by a caller holding `creatorScopes` (DESIGN §5): the
+ * requested scopes when all of them are the creator's own, or the creator's own scopes when none
+ * are requested. A key never mints a key with more power than itself. Works on any caller's
+ * scope set (an API key's, or the one a console session's role maps to).
+ * @param requested the `scopes` of `POST tokens/`, or undefined when omitted
+ * @param creatorScopes the scopes of the caller (`AuthContext.scopes`)
+ * @returns the scopes for the new key: the requested ones without repeats, or the creator's in
+ *   the order of {@link ALL_SCOPES}
+ * @throws AppError INSUFFICIENT_SCOPE naming every requested scope the creator lacks
+ */
+export function scopesForNewToken(requested: readonly Scope[] | undefined, creatorScopes: ReadonlySet<string>): Scope[] {
+  const wanted = new Set<string>(requested ?? [...creatorScopes]);
+  const missing = ALL_SCOPES.filter((s) => wanted.has(s) && !creatorScopes.has(s));
+  if (missing.length) {
+    const list = missing.map((s) => `"${s}"`).join(", ");
+    throw new AppError("INSUFFICIENT_SCOPE", `A key can only create keys with its own scopes; this one lacks ${list}.`);
+  }
+  return requested ? [...new Set(requested)] : ALL_SCOPES.filter((s) => wanted.has(s));
 }
 
 /** One page of the workspace's active tokens, newest first, and their total. */
