@@ -8,8 +8,10 @@
  *    runtime/build-plugins.ts (sharp stub, static ONNX Runtime addon, opus-decoder, worker URL).
  *    Migrations need nothing: they are TypeScript in a static index, bundled like any module.
  *
- * Flags: --outfile FILE (default dist/earshot), --target bun-linux-<x64|arm64>[-baseline]
- * (default: this machine), --no-minify, --no-bytecode (smaller file, slower start).
+ * Flags: --outfile FILE (default dist/earshot), --target bun-linux-<x64|arm64>[-baseline|-modern]
+ * (default: this machine's architecture, and on x64 the `-baseline` build, which runs on any
+ * x86-64 CPU, AVX2 or not; Bun fetches that runtime from the npm registry once and caches it),
+ * --no-minify, --no-bytecode (smaller file, slower start).
  * Prints the sizes and the time taken. docs/operations.md explains the result.
  */
 import fs from "node:fs";
@@ -36,17 +38,19 @@ const TARGET = /^bun-linux-(x64|arm64)(-baseline|-modern)?$/;
 const { values: flags } = parseArgs({
   options: {
     outfile: { type: "string", default: path.join(ROOT, "dist", "earshot") }, // relative to the cwd
-    // Default: this machine, using the running Bun. Any other target downloads that Bun build.
+    // Default: this machine's architecture; x64 gets the baseline runtime (no AVX2 needed).
     target: { type: "string" },
     "no-minify": { type: "boolean", default: false },
     "no-bytecode": { type: "boolean", default: false },
   },
 });
 
-const targetMatch = flags.target === undefined ? null : TARGET.exec(flags.target);
-if (flags.target !== undefined && !targetMatch) throw new Error(`--target must match ${TARGET}`);
-if (!targetMatch && process.platform !== "linux") throw new Error("Earshot builds Linux binaries: pass --target");
-const arch = (targetMatch?.[1] ?? process.arch) as OrtArch;
+if (flags.target === undefined && process.platform !== "linux") throw new Error("Earshot builds Linux binaries: pass --target");
+/** The binary must start on older x86-64 CPUs too: the default x64 target is the baseline one. */
+const target = flags.target ?? (process.arch === "x64" ? "bun-linux-x64-baseline" : `bun-linux-${process.arch}`);
+const targetMatch = TARGET.exec(target);
+if (!targetMatch) throw new Error(`--target must match ${TARGET}`);
+const arch = targetMatch[1] as OrtArch;
 const outfile = path.resolve(flags.outfile);
 for (const entry of [MAIN_ENTRY, ...WORKER_ENTRIES]) {
   if (!fs.existsSync(entry)) throw new Error(`entrypoint ${path.relative(ROOT, entry)} is missing`);
@@ -77,7 +81,7 @@ const result = await Bun.build({
   bytecode: !flags["no-bytecode"],
   plugins: [sharpStubPlugin, onnxRuntimePlugin(arch), opusDecoderPlugin, workerUrlPlugin(SRC_DIR, WORKER_ENTRIES)],
   compile: {
-    ...(flags.target ? { target: flags.target as Bun.Build.CompileTarget } : {}),
+    target: target as Bun.Build.CompileTarget,
     outfile,
     // Bun embeds a folder under its base name: dist/web → /$bunfs/root/web (runtime/embedded.ts).
     assets: webAssets.size > 0 ? [WEB_OUT_DIR] : [],
@@ -101,4 +105,4 @@ for (const output of result.outputs) {
 }
 
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
-console.log(`binary: ${path.relative(process.cwd(), outfile)} ${mb(fs.statSync(outfile).size)} (${flags.target ?? `bun-linux-${arch}, this machine`}) in ${seconds} s`);
+console.log(`binary: ${path.relative(process.cwd(), outfile)} ${mb(fs.statSync(outfile).size)} (${target}) in ${seconds} s`);
