@@ -3,7 +3,9 @@
 # Run:    docker run -p 8080:8080 -v earshot-data:/data -v /srv/earshot/models:/models:ro earshot
 # docs/operations.md ("Docker") explains volumes, models and read-only containers.
 
-# --- build: Node 20 only runs npm; the Bun pinned in devDependencies compiles the binary ---
+# --- build: Node only runs npm; the Bun pinned in devDependencies compiles the binary ---
+# (test/integration/dockerfile.test.ts replays this stage without Docker and starts the binary;
+# the default target is baseline x86-64, so the image runs on CPUs without AVX2.)
 FROM node:20-bookworm AS build
 WORKDIR /src
 # onnxruntime-node's postinstall would try to download GPU files; its CPU files ship in the
@@ -12,6 +14,7 @@ ENV ONNXRUNTIME_NODE_INSTALL=skip
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
+COPY models/manifest.json ./models/manifest.json
 COPY scripts ./scripts
 COPY src ./src
 COPY web ./web
