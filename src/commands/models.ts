@@ -11,6 +11,7 @@ import type { Command } from "commander";
 import { z } from "zod";
 import type { Config } from "../config.ts";
 import { DEFAULT_HUB_URL, installModels, type InstalledFile, type InstallReporter, type InstallSource } from "../models/install.ts";
+import { DownloadError } from "../models/download.ts";
 import { loadManifest, selectModels } from "../models/manifest.ts";
 import { hasProblems, verifyModels, type VerifiedModel } from "../models/verify.ts";
 
@@ -92,6 +93,11 @@ function describeVerified(report: VerifiedModel[]): string {
   return lines.join("\n");
 }
 
+/** Said after a failed download: the two ways to install models without reaching the public hub. */
+export const OFFLINE_HINT =
+  "Without internet access, copy the models from a folder with `earshot models fetch --from DIR` " +
+  "(laid out like the models directory), or point EARSHOT_MODELS_HUB_URL (or --hub-url) at a mirror on your network; see docs/models.md";
+
 type FetchFlags = { model: string[]; from?: string; allFiles?: boolean; manifest?: string; hubUrl?: string; modelsDir?: string; json?: boolean };
 type VerifyFlags = { model: string[]; manifest?: string; modelsDir?: string; json?: boolean };
 
@@ -122,7 +128,9 @@ export function registerModelsCommands(program: Command, config: () => Config): 
         process.stdout.write(`Installing ${selected.map((m) => m.id).join(", ")} into ${modelsDir} from ${from}\n`);
       }
       try {
-        const results = await installModels({ modelsDir, models: selected, source, allFiles: !!o.allFiles, reporter });
+        const results = await installModels({ modelsDir, models: selected, source, allFiles: !!o.allFiles, reporter }).catch((err: unknown) => {
+          throw source.kind === "hub" && err instanceof DownloadError ? new DownloadError(`${err.message}. ${OFFLINE_HINT}`, err.status) : err;
+        });
         if (o.json) for (const r of results) process.stdout.write(JSON.stringify(r) + "\n");
         else process.stdout.write(`Done: ${results.length} files. Check them any time with \`earshot models verify\`.\n`);
       } finally {

@@ -3,11 +3,14 @@
  * `earshot models fetch`: puts each selected model's files into the models directory, from the
  * hub (`{hub}/{id}/resolve/{revision}/{path}`, resumable) or from a local folder laid out like
  * the models directory (`--from DIR`, for air-gapped installs and CI). Every file is written to
- * `<file>.part`, checked (manifest sha256, else the size and sha256 recorded on an earlier
- * fetch), and only then renamed into place; files whose hash nobody knew yet are recorded in the
- * lock file. Files already present and matching are left alone.
+ * `<models dir>/.staging/<model>/<file>.part`, checked (manifest sha256, else the size and sha256
+ * recorded on an earlier fetch), and a model's files move into `<models dir>/<model>/` only once
+ * all of them are complete and checked: a fetch that fails part-way leaves no half-installed
+ * model folder behind (the server would take it for an installed, broken model), while its
+ * `.part` files stay in the staging folder so the next run resumes them. Files whose hash nobody
+ * knew yet are recorded in the lock file. Files already present and matching are left alone.
  */
-import { mkdir, open, rename, rm } from "node:fs/promises";
+import { mkdir, open, readdir, rename, rm, rmdir } from "node:fs/promises";
 import path from "node:path";
 import { downloadResumable, DownloadError, type ByteProgress } from "./download.ts";
 import {
@@ -80,21 +83,53 @@ export type InstallOptions = {
  */
 export async function installModels(opts: InstallOptions): Promise<InstalledFile[]> {
   const modelsDir = path.resolve(opts.modelsDir);
+  const stagingDir = path.join(modelsDir, STAGING_DIR_NAME);
   const lock = await readLock(modelsDir);
   const results: InstalledFile[] = [];
   for (const model of opts.models) {
+    const staged: { from: string; to: string }[] = [];
+    const modelResults: InstalledFile[] = [];
     for (const file of model.files) {
       if (file.optional && !opts.allFiles) continue;
-      const result = await installFile(opts, modelsDir, lock, model, file);
-      results.push(result);
+      const result = await installFile(opts, modelsDir, stagingDir, lock, model, file);
+      if (result.action === "downloaded" || result.action === "copied") {
+        staged.push({ from: filePath(stagingDir, model, file), to: filePath(modelsDir, model, file) });
+      }
+      modelResults.push(result);
       opts.reporter?.fileFinished?.(result);
     }
+    // Every file of the model is complete and checked: only now does it appear in place.
+    for (const { from, to } of staged) {
+      await mkdir(path.dirname(to), { recursive: true });
+      await rename(from, to);
+    }
+    await removeEmptyDirs(stagingDir);
+    results.push(...modelResults);
   }
   return results;
 }
 
-async function installFile(opts: InstallOptions, modelsDir: string, lock: LockFile, model: ManifestModel, file: ManifestFile): Promise<InstalledFile> {
+/** Folder under the models directory where files wait until their whole model is fetched. */
+export const STAGING_DIR_NAME = ".staging";
+
+/** Removes `dir` and its sub-folders when they hold no file (a `.part` to resume keeps them). */
+async function removeEmptyDirs(dir: string): Promise<void> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => null);
+  if (!entries) return;
+  for (const e of entries) if (e.isDirectory()) await removeEmptyDirs(path.join(dir, e.name));
+  await rmdir(dir).catch(() => undefined); // fails while anything is left: that is the point
+}
+
+async function installFile(
+  opts: InstallOptions,
+  modelsDir: string,
+  stagingDir: string,
+  lock: LockFile,
+  model: ManifestModel,
+  file: ManifestFile,
+): Promise<InstalledFile> {
   const dest = filePath(modelsDir, model, file);
+  const staged = filePath(stagingDir, model, file);
   const base = { model: model.id, path: file.path };
   const expected = expectationOf(lock, model, file);
   const present = await checkPresent(dest, expected);
@@ -107,8 +142,8 @@ async function installFile(opts: InstallOptions, modelsDir: string, lock: LockFi
   }
   if (present === "mismatch") await rm(dest, { force: true });
 
-  await mkdir(path.dirname(dest), { recursive: true });
-  const part = `${dest}.part`;
+  await mkdir(path.dirname(staged), { recursive: true });
+  const part = `${staged}.part`;
   let got: { size: number; sha256: string } | null;
   let sourceName: string;
   if (opts.source.kind === "hub") {
@@ -128,7 +163,7 @@ async function installFile(opts: InstallOptions, modelsDir: string, lock: LockFi
     await rm(part, { force: true });
     throw new ModelFileMismatchError(`${model.id}/${file.path} from ${sourceName}: ${problem}; the file was discarded`);
   }
-  await rename(part, dest);
+  await rename(part, staged);
   if (file.sha256 === null) await record(modelsDir, lock, model, file, { ...got, source: sourceName });
   return {
     ...base,

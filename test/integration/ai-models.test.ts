@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { LOCK_FILE_NAME } from "../../src/models/files.ts";
 import { FIXTURE_MODELS_DIR, FIXTURE_REVISION, fixtureManifest, startTestHub, type TestHub } from "../../src/models/test-hub.ts";
-import { runCli } from "../helpers/process.ts";
+import { freePort, runCli } from "../helpers/process.ts";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "earshot-models-"));
 const manifestFile = path.join(scratch, "manifest.json");
@@ -162,5 +162,25 @@ describe("models fetch from the hub (EARSHOT_MODELS_HUB_URL)", () => {
     expect(r.stderr).toContain("expected 9068117d0edcbe7a17d288abe8a2a020b363856a9e419697672adb71561839e1");
     expect(existsSync(path.join(dir, "tiny-sentiment-3class", "onnx", "model.onnx"))).toBe(false);
     expect(existsSync(path.join(dir, "tiny-sentiment-3class", "onnx", "model.onnx.part"))).toBe(false);
+    // Its three good files were fetched, but the model folder appears only when every file is.
+    expect(existsSync(path.join(dir, "tiny-sentiment-3class"))).toBe(false);
+    expect(existsSync(path.join(dir, ".staging", "tiny-sentiment-3class", "config.json"))).toBe(true);
+    const fromDir = await earshot(["models", "fetch", "--manifest", manifestFile, "--models-dir", dir, "--model", "tiny-sentiment-3class", "--from", FIXTURE_MODELS_DIR]);
+    expect(fromDir.code).toBe(0);
+    expect(existsSync(path.join(dir, "tiny-sentiment-3class", "onnx", "model.onnx"))).toBe(true);
+    expect(existsSync(path.join(dir, ".staging"))).toBe(false);
   });
+
+  test("an unreachable hub: a clear cause, the offline alternatives, and no half-installed model folder", async () => {
+    const dir = path.join(scratch, "offline");
+    // A port nothing listens on: the connection is refused, as on a machine without network.
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const r = await earshot(["models", "fetch", "--manifest", manifestFile, "--models-dir", dir], { EARSHOT_MODELS_HUB_URL: closed });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("request failed");
+    expect(r.stderr).toContain("--from DIR");
+    expect(r.stderr).toContain("EARSHOT_MODELS_HUB_URL");
+    expect(existsSync(path.join(dir, "whisper-tiny-random"))).toBe(false);
+    expect(existsSync(path.join(dir, "tiny-sentiment-3class"))).toBe(false);
+  }, 30_000);
 });
