@@ -1,7 +1,9 @@
 /**
  * @module outbox/dispatcher
- * The webhook dispatcher (DESIGN §8): one loop, not a timer per event. It leases due deliveries,
- * sends up to `concurrency` at a time, records every attempt, and schedules retries. It polls
+ * The webhook dispatcher (DESIGN §8): one loop, not a timer per event. It leases due deliveries
+ * fairly (at most 2 in flight per webhook and 4 per workspace, round-robin across them, so a
+ * receiver that hangs delays only its own events), sends up to `concurrency` at a time, records
+ * every attempt, and schedules retries. It polls
  * every `EARSHOT_OUTBOX_POLL_MS` and is nudged when events are queued, so a new event leaves at
  * once. At start it releases every lease a crashed process left behind; delivery is
  * at-least-once and every attempt of an event carries the same `webhook-id`.
@@ -12,13 +14,24 @@ import { isoAfter, nowIso } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
-import { claimDueDeliveries, failWithoutAttempt, recordAttempt, releaseLeases, type ClaimedDelivery } from "./repository.ts";
+import {
+  claimDueDeliveries,
+  failWithoutAttempt,
+  PER_WEBHOOK_IN_FLIGHT,
+  PER_WORKSPACE_IN_FLIGHT,
+  recordAttempt,
+  releaseLeases,
+  type ClaimedDelivery,
+} from "./repository.ts";
 import { decideAfterAttempt } from "./retry-policy.ts";
 import { sendWebhook, WEBHOOK_TIMEOUT_MS } from "./sender.ts";
 import { webhookHeaders } from "./signing.ts";
 
-/** Deliveries in flight at once. */
-export const DISPATCH_CONCURRENCY = 4;
+/**
+ * Deliveries in flight at once, all webhooks together. Far above the per-workspace cap (4), so
+ * it takes 8 workspaces whose receivers all hang at once to fill every slot.
+ */
+export const DISPATCH_CONCURRENCY = 32;
 /** A claimed delivery stays ours this long; far above the send timeout, so only a crash expires it. */
 export const DELIVERY_LEASE_S = 120;
 /** Event types that reach a webhook even while it is disabled (so an operator can check it). */
@@ -40,7 +53,8 @@ export interface Dispatcher {
 
 /**
  * Builds the dispatcher.
- * @param opts.concurrency deliveries in flight (default 4); `timeoutMs` per attempt (default 10 000)
+ * @param opts.concurrency deliveries in flight (default 32); `perWebhook` (2) and `perWorkspace` (4)
+ *   cap them per webhook and per workspace; `timeoutMs` per attempt (default 10 000)
  * @throws Error when `webhookCaFile` cannot be read
  */
 export function createDispatcher(opts: {
@@ -48,11 +62,15 @@ export function createDispatcher(opts: {
   log: Logger;
   config: DispatcherConfig;
   concurrency?: number;
+  perWebhook?: number;
+  perWorkspace?: number;
   timeoutMs?: number;
   leaseS?: number;
 }): Dispatcher {
   const { db, log, config } = opts;
   const concurrency = opts.concurrency ?? DISPATCH_CONCURRENCY;
+  const perWebhook = opts.perWebhook ?? PER_WEBHOOK_IN_FLIGHT;
+  const perWorkspace = opts.perWorkspace ?? PER_WORKSPACE_IN_FLIGHT;
   const caPem = config.webhookCaFile ? readFileSync(config.webhookCaFile, "utf8") : null;
   const inFlight = new Set<Promise<void>>();
   let running = false;
@@ -122,13 +140,14 @@ export function createDispatcher(opts: {
       let claimed: ClaimedDelivery[] = [];
       if (free > 0) {
         try {
-          claimed = await claimDueDeliveries(db, free, opts.leaseS ?? DELIVERY_LEASE_S);
+          claimed = await claimDueDeliveries(db, { limit: free, perWebhook, perWorkspace }, opts.leaseS ?? DELIVERY_LEASE_S);
         } catch (err) {
           log.error("webhook claim failed", { error: String(err) });
         }
         for (const d of claimed) track(d);
       }
-      // With every slot busy, a finished delivery signals the loop to claim again.
+      // With every slot busy (or every due delivery's webhook at its cap), a finished delivery
+      // signals the loop to claim again.
       await sleep(config.outboxPollMs);
     }
   }

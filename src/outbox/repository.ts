@@ -5,11 +5,16 @@
  * event (`outbox_events`), per event × webhook (`webhook_deliveries`), per attempt
  * (`webhook_attempts`), as in Svix.
  */
-import type { Kysely, Transaction } from "kysely";
+import { sql, type Kysely, type Transaction } from "kysely";
 import { isoAfter, nowIso } from "../clock.ts";
 import type { Database, WebhookDeliveryTable } from "../db/schema.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
+
+/** Default cap of deliveries in flight to one webhook (docs/webhooks.md, "Fairness"). */
+export const PER_WEBHOOK_IN_FLIGHT = 2;
+/** Default cap of deliveries in flight to one workspace's webhooks together. */
+export const PER_WORKSPACE_IN_FLIGHT = 4;
 
 /** A delivery this process leased, with what sending it needs. */
 export type ClaimedDelivery = {
@@ -30,31 +35,48 @@ export type ClaimedDelivery = {
   failingSince: string | null;
 };
 
+/** How many deliveries one claim may lease, in total and per webhook / workspace (counting those already in flight). */
+export type ClaimLimits = { limit: number; perWebhook: number; perWorkspace: number };
+
 /**
- * Leases up to `limit` due deliveries (pending and due, or delivering with an expired lease),
- * oldest first, for `leaseS` seconds.
+ * Leases due deliveries (pending and due, or delivering with an expired lease) for `leaseS`
+ * seconds, fairly (docs/webhooks.md, "Fairness"): a webhook never has more than `perWebhook`
+ * deliveries in flight, nor a workspace more than `perWorkspace`, and the claim goes
+ * round-robin — every workspace's first due delivery before any workspace's second, and inside a
+ * workspace every webhook's first before any webhook's second; ties go to the oldest due time.
+ * So a receiver that hangs holds at most its own slots, and the other webhooks' events still leave.
+ * @param limits a number means `{ limit: n }` with the default per-webhook and per-workspace caps
+ * @returns the leased deliveries (at most `limit`), each with what sending it needs
  */
-export async function claimDueDeliveries(db: Kysely<Database>, limit: number, leaseS: number): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(db: Kysely<Database>, limits: number | ClaimLimits, leaseS: number): Promise<ClaimedDelivery[]> {
+  const { limit, perWebhook, perWorkspace } = typeof limits === "number" ? { limit: limits, perWebhook: PER_WEBHOOK_IN_FLIGHT, perWorkspace: PER_WORKSPACE_IN_FLIGHT } : limits;
   const now = nowIso();
   const leaseUntil = isoAfter(leaseS);
+  // One statement, so the choice and the lease are atomic. `busy` = leases still live.
+  const fair = sql<string>`(
+    WITH busy AS (
+      SELECT d.webhook_uuid, w.workspace_uuid FROM webhook_deliveries d JOIN webhooks w ON w.uuid = d.webhook_uuid
+      WHERE d.state = 'delivering' AND d.lease_until >= ${now}
+    ),
+    due AS (
+      SELECT d.uuid, d.next_attempt_at, w.workspace_uuid,
+        ROW_NUMBER() OVER (PARTITION BY d.webhook_uuid ORDER BY d.next_attempt_at, d.uuid)
+          + (SELECT COUNT(*) FROM busy b WHERE b.webhook_uuid = d.webhook_uuid) AS hook_slot
+      FROM webhook_deliveries d JOIN webhooks w ON w.uuid = d.webhook_uuid
+      WHERE (d.state = 'pending' AND d.next_attempt_at <= ${now}) OR (d.state = 'delivering' AND d.lease_until < ${now})
+    ),
+    fit AS (
+      SELECT uuid, next_attempt_at, hook_slot,
+        ROW_NUMBER() OVER (PARTITION BY workspace_uuid ORDER BY hook_slot, next_attempt_at, uuid)
+          + (SELECT COUNT(*) FROM busy b WHERE b.workspace_uuid = due.workspace_uuid) AS ws_slot
+      FROM due WHERE hook_slot <= ${perWebhook}
+    )
+    SELECT uuid FROM fit WHERE ws_slot <= ${perWorkspace} ORDER BY ws_slot, hook_slot, next_attempt_at, uuid LIMIT ${limit}
+  )`;
   const claimed = await db
     .updateTable("webhook_deliveries")
     .set({ state: "delivering", lease_until: leaseUntil, date_updated: now })
-    .where(
-      "uuid",
-      "in",
-      db
-        .selectFrom("webhook_deliveries")
-        .select("uuid")
-        .where((eb) =>
-          eb.or([
-            eb.and([eb("state", "=", "pending"), eb("next_attempt_at", "<=", now)]),
-            eb.and([eb("state", "=", "delivering"), eb("lease_until", "<", now)]),
-          ]),
-        )
-        .orderBy("next_attempt_at")
-        .limit(limit),
-    )
+    .where("uuid", "in", fair)
     .returning("uuid")
     .execute();
   if (!claimed.length) return [];

@@ -1,0 +1,76 @@
+/**
+ * Fairness of webhook delivery across tenants (issue 9 item 10, docs/webhooks.md "Fairness"): one
+ * workspace's receiver hangs until the attempt times out while 40 of its events are queued (40
+ * anonymous session starts); another workspace's event to a healthy receiver must still leave at
+ * once. Real SQLite file, real dispatcher, real HTTPS receiver over real sockets.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { createLogger } from "../../src/logger.ts";
+import { createDispatcher, type Dispatcher } from "../../src/outbox/dispatcher.ts";
+import { createTestApi, type TestApi } from "../helpers/api.ts";
+import { startHttpsReceiver, type HttpsReceiver } from "../helpers/https-receiver.ts";
+
+/** Attempt timeout of this test's dispatcher: short, but far above a healthy delivery. */
+const TIMEOUT_MS = 5000;
+const SLOW_EVENTS = 40;
+
+let api: TestApi;
+let receiver: HttpsReceiver;
+let dispatcher: Dispatcher;
+
+beforeAll(async () => {
+  receiver = await startHttpsReceiver();
+  api = await createTestApi({
+    EARSHOT_WEBHOOK_ALLOW_HOSTS: "127.0.0.1,localhost",
+    EARSHOT_WEBHOOK_CA_FILE: receiver.certs.caFile,
+    EARSHOT_OUTBOX_POLL_MS: "50",
+    EARSHOT_INTAKE_SESSIONS_PER_MINUTE: "0",
+  });
+  dispatcher = createDispatcher({ db: api.db, log: createLogger("silent"), config: api.config, timeoutMs: TIMEOUT_MS });
+  await dispatcher.start();
+});
+
+afterAll(async () => {
+  await receiver.close();
+  await dispatcher.stop();
+  await api.close();
+});
+
+/** A workspace's link with one text question and a `response.started` webhook to `hookPath`. */
+async function tenant(key: string, workspaceUuid: string, hookPath: string) {
+  const link = await api.call("POST", "/api/v1/links/", { key, body: { name: `Link ${hookPath}`, questions: [{ prompt: "Anything else?", type: "text" }] } });
+  expect(link.status).toBe(201);
+  const hook = await api.call("POST", `/api/v1/workspaces/${workspaceUuid}/webhooks/`, { key, body: { url: receiver.url.replace("/hook", hookPath), events: ["response.started"] } });
+  expect(hook.status).toBe(201);
+  return link.json as { slug: string };
+}
+
+async function startSession(workspaceSlug: string, linkSlug: string): Promise<string> {
+  const s = await api.call("POST", `/api/v1/intake/${workspaceSlug}/${linkSlug}/sessions/`, { body: {}, key: null });
+  expect(s.status).toBe(201);
+  return s.json.response_uuid as string;
+}
+
+test("a receiver that hangs with 40 queued events does not delay another workspace's delivery", async () => {
+  receiver.setBehavior({ delayMs: 60_000 }, "/slow");
+  const slowLink = await tenant(api.ws.api_key, api.ws.workspace_uuid, "/slow");
+  for (let i = 0; i < SLOW_EVENTS; i++) await startSession(api.ws.workspace_slug, slowLink.slug);
+  // The hung receiver now holds the deliveries the dispatcher gave it.
+  await receiver.waitFor((rs) => rs.some((r) => r.path === "/slow"), 10_000);
+  await Bun.sleep(200);
+
+  const other = await api.newWorkspace("Healthy tenant");
+  const healthyLink = await tenant(other.api_key, other.workspace_uuid, "/healthy");
+  const queuedAt = Date.now();
+  const responseUuid = await startSession(other.workspace_slug, healthyLink.slug);
+  const [arrived] = (await receiver.waitFor((rs) => rs.some((r) => r.path === "/healthy"), 4 * TIMEOUT_MS)).filter((r) => r.path === "/healthy");
+  expect(arrived!.body).toContain(responseUuid);
+  const delayMs = arrived!.receivedAtMs - queuedAt;
+  // Before fairness, 4 global slots held by the hung receiver made it wait at least one timeout.
+  expect(delayMs).toBeLessThan(2000);
+
+  // The hung receiver holds no more than its webhook's cap of deliveries at a time.
+  const inFlight = await api.db.selectFrom("webhook_deliveries").select((eb) => eb.fn.countAll<number>().as("n")).where("state", "=", "delivering").executeTakeFirstOrThrow();
+  expect(Number(inFlight.n)).toBeLessThanOrEqual(2);
+  expect(receiver.requests.filter((r) => r.path === "/slow").length).toBeLessThanOrEqual(2);
+}, 60_000);
