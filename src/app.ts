@@ -10,6 +10,7 @@ import type { AppDeps } from "./http/context.ts";
 import { errorToResponse, problemResponse } from "./http/problem.ts";
 import { intakeRoutes } from "./modules/intake/routes.ts";
 import { liveRoutes } from "./modules/intake/live.ts";
+import { consoleRoutes } from "./modules/console/routes.ts";
 import { linkRoutes } from "./modules/links/routes.ts";
 import { responseRoutes } from "./modules/responses/routes.ts";
 import { tokenRoutes } from "./modules/tokens/routes.ts";
@@ -77,7 +78,6 @@ export function createApp(deps: AppDeps) {
       return errorToResponse(error, code, deps.log);
     })
     .get("/healthz", () => ({ status: "ok" }))
-    .get("/", ({ redirect }) => redirect("/api/docs/", 302))
     .get("/api/v1/openapi.json", () => openapi)
     .get("/api/docs/", () => new Response(referencePage, { headers: { "content-type": "text/html; charset=utf-8" } }))
     .use(workspaceRoutes(deps))
@@ -86,7 +86,8 @@ export function createApp(deps: AppDeps) {
     .use(responseRoutes(deps))
     .use(webhookRoutes(deps))
     .use(intakeRoutes(deps))
-    .use(liveRoutes(deps));
+    .use(liveRoutes(deps))
+    .use(consoleRoutes(deps));
   return app;
 }
 

@@ -1,9 +1,11 @@
 /**
  * @module http/web-assets
- * The intake page's HTML and its two assets (docs/intake.md "Pages", DESIGN §9). From a source
- * checkout the script is bundled from `web/intake/main.ts` by `Bun.build` in memory on first use
- * and cached; the compiled binary serves the output scripts/build.ts embedded
- * (runtime/embedded.ts), so nothing is bundled at run time. Every asset is local.
+ * The intake page's HTML and its two assets (docs/intake.md "Pages", DESIGN §9), and the
+ * operator console's two assets (docs/console.md, DESIGN §10; its shell is served by
+ * modules/console/routes.ts). From a source checkout the scripts are bundled from
+ * `web/intake/main.ts` and `web/console/main.tsx` by `Bun.build` in memory on first use and
+ * cached; the compiled binary serves the output scripts/build.ts embedded (runtime/embedded.ts),
+ * so nothing is bundled at run time. Every asset is local.
  */
 import path from "node:path";
 import { readEmbeddedWebAssets } from "../runtime/embedded.ts";
@@ -15,7 +17,7 @@ export interface WebAsset {
   contentType: string;
 }
 
-/** Assets keyed by URL path (`/assets/intake.js`, `/assets/intake.css`). */
+/** Assets keyed by URL path (`/assets/intake.js`, `/assets/intake.css`, `/assets/console.js`, `/assets/console.css`). */
 export type WebAssets = Map<string, WebAsset>;
 
 const WEB_DIR = path.join(import.meta.dir, "..", "..", "web");
@@ -25,25 +27,44 @@ const CSS_CONTENT_TYPE = "text/css; charset=utf-8";
 let built: Promise<WebAssets> | null = null;
 
 /**
- * Bundles `web/intake/main.ts` for browsers (minified ESM, no output directory) and reads
- * `web/intake/intake.css`. Used at run time from source, and by the build to embed the result.
+ * Bundles one browser entrypoint (minified ESM, one file, no output directory).
  * @throws Error listing the bundler's messages when the build fails
  */
-export async function buildWebAssets(): Promise<WebAssets> {
+async function bundle(entry: string, label: string): Promise<Uint8Array> {
   const result = await Bun.build({
-    entrypoints: [path.join(WEB_DIR, "intake", "main.ts")],
+    entrypoints: [entry],
     target: "browser",
     format: "esm",
     minify: true,
+    // Preact's development helpers are left out (process.env.NODE_ENV checks).
+    define: { "process.env.NODE_ENV": JSON.stringify("production") },
   });
   const script = result.outputs.find((o) => o.kind === "entry-point");
   if (!result.success || !script) {
-    throw new Error(`Building the intake script failed:\n${result.logs.map(String).join("\n")}`);
+    throw new Error(`Building the ${label} script failed:\n${result.logs.map(String).join("\n")}`);
   }
-  const css = await Bun.file(path.join(WEB_DIR, "intake", "intake.css")).bytes();
+  return new Uint8Array(await script.arrayBuffer());
+}
+
+/**
+ * Bundles `web/intake/main.ts` and `web/console/main.tsx` for browsers and reads their
+ * stylesheets. Used at run time from source, and by the build to embed the result.
+ * @throws Error listing the bundler's messages when a build fails
+ */
+export async function buildWebAssets(): Promise<WebAssets> {
+  const [intakeJs, consoleJs] = await Promise.all([
+    bundle(path.join(WEB_DIR, "intake", "main.ts"), "intake"),
+    bundle(path.join(WEB_DIR, "console", "main.tsx"), "console"),
+  ]);
+  const [intakeCss, consoleCss] = await Promise.all([
+    Bun.file(path.join(WEB_DIR, "intake", "intake.css")).bytes(),
+    Bun.file(path.join(WEB_DIR, "console", "console.css")).bytes(),
+  ]);
   return new Map([
-    ["/assets/intake.js", { body: new Uint8Array(await script.arrayBuffer()), contentType: JS_CONTENT_TYPE }],
-    ["/assets/intake.css", { body: css, contentType: CSS_CONTENT_TYPE }],
+    ["/assets/intake.js", { body: intakeJs, contentType: JS_CONTENT_TYPE }],
+    ["/assets/intake.css", { body: intakeCss, contentType: CSS_CONTENT_TYPE }],
+    ["/assets/console.js", { body: consoleJs, contentType: JS_CONTENT_TYPE }],
+    ["/assets/console.css", { body: consoleCss, contentType: CSS_CONTENT_TYPE }],
   ]);
 }
 
@@ -141,4 +162,37 @@ export function renderMessagePage(title: string, message: string): string {
 </section>
 </main>`,
   );
+}
+
+// The console draws only its own markup and talks only to this origin (DESIGN §10).
+const CONSOLE_CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; " +
+  "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/**
+ * The operator console's shell (docs/console.md): the same HTML for every `/console/…` path;
+ * the script routes on the client. Asset URLs carry a short content hash (`?v=…`) so a new
+ * release is never mixed with a cached old script.
+ * @param versions content hashes of `/assets/console.js` and `/assets/console.css`
+ */
+export function renderConsoleShell(versions: { js: string; css: string }): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta http-equiv="Content-Security-Policy" content="${CONSOLE_CONTENT_SECURITY_POLICY}">
+<meta name="robots" content="noindex">
+<title>Earshot console</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/assets/console.css?v=${escapeHtml(versions.css)}">
+<script type="module" src="/assets/console.js?v=${escapeHtml(versions.js)}"></script>
+</head>
+<body>
+<div id="console-root"><p class="boot">Loading the console…</p></div>
+<noscript><p class="boot">The Earshot console needs JavaScript. Please enable it and reload the page.</p></noscript>
+</body>
+</html>
+`;
 }

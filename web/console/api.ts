@@ -1,0 +1,76 @@
+/**
+ * The console's only way to the server: `fetch` to this origin's `/api/v1/` with the session
+ * cookie, and `X-CSRF-Token` (from `GET auth/session/`) on every state-changing request
+ * (DESIGN §10). Errors are the API's problem+json, thrown as `ApiError`.
+ */
+import { csrfToken } from "./state.ts";
+
+export const API_BASE = "/api/v1/";
+
+/** A failed API call: HTTP status, the problem's `code`, a readable message, field errors. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly errors: { pointer?: string; detail?: string }[] = [],
+    readonly retryAfter: number | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** The list envelope of every paginated endpoint (DESIGN §4). */
+export type Page<T> = { count: number; next: string | null; previous: string | null; results: T[] };
+
+/**
+ * Calls `/api/v1/<path>` (or an absolute same-origin path starting with `/`).
+ * @param path relative to `/api/v1/`, e.g. `tokens/?page=2`
+ * @param body sent as JSON when given
+ * @returns the parsed JSON body (null for an empty body)
+ * @throws ApiError for any non-2xx answer or a network failure (status 0)
+ */
+export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (method !== "GET" && method !== "HEAD" && csrfToken.value) headers["x-csrf-token"] = csrfToken.value;
+  let res: Response;
+  try {
+    res = await fetch(path.startsWith("/") ? path : API_BASE + path, {
+      method,
+      headers,
+      credentials: "same-origin",
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, "NETWORK_ERROR", "The server could not be reached. Check your connection and try again.");
+  }
+  const text = await res.text();
+  let data: unknown = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+  if (!res.ok) {
+    const p = (data ?? {}) as { code?: string; detail?: string; title?: string; errors?: ApiError["errors"] };
+    const retry = Number(res.headers.get("retry-after"));
+    throw new ApiError(
+      res.status,
+      p.code ?? `HTTP_${res.status}`,
+      p.detail ?? p.title ?? `The server answered ${res.status}.`,
+      Array.isArray(p.errors) ? p.errors : [],
+      Number.isFinite(retry) && retry > 0 ? retry : null,
+    );
+  }
+  return data as T;
+}
+
+/** `path` with `page` and `page_size` set (other parameters kept). */
+export function paged(path: string, page: number, pageSize = 20, params: Record<string, string> = {}): string {
+  const q = new URLSearchParams({ ...params, page: String(page), page_size: String(pageSize) });
+  for (const [k, v] of [...q]) if (v === "") q.delete(k);
+  return `${path}?${q}`;
+}

@@ -1,0 +1,197 @@
+/**
+ * The console's frame: reads the session once, routes (preact-iso) between the public pages
+ * (sign-in, setup, invite, password reset) and the signed-in pages, and draws the header with
+ * the navigation landmark, the workspace switcher and "Sign out" (DESIGN §10).
+ */
+import { useEffect, useState } from "preact/hooks";
+import { LocationProvider, Route, Router, useLocation } from "preact-iso";
+import { api, ApiError } from "./api.ts";
+import { ErrorNote, toApiError } from "./components.tsx";
+import { session, sessionChecked, type Session } from "./state.ts";
+import { InvitePage, LoginPage, ResetPage, SetupPage } from "./pages/auth.tsx";
+import { KeysPage } from "./pages/keys.tsx";
+import { WebhooksPage } from "./pages/webhooks.tsx";
+import { WebhookPage } from "./pages/webhook.tsx";
+import { SettingsPage } from "./pages/settings.tsx";
+import { LinksPage, ResponsesPage } from "./pages/lists.tsx";
+
+export const BASE = "/console/";
+const PUBLIC = ["/console/login/", "/console/setup/", "/console/invite/", "/console/reset/"];
+const NAV: [string, string][] = [
+  ["Links", "/console/links/"],
+  ["Responses", "/console/responses/"],
+  ["API keys", "/console/keys/"],
+  ["Webhooks", "/console/webhooks/"],
+  ["Settings", "/console/settings/"],
+];
+
+/** Loads `GET auth/session/` into the `session` signal (null when signed out). */
+export async function refreshSession(): Promise<void> {
+  try {
+    session.value = await api<Session>("GET", "auth/session/");
+  } catch (err) {
+    if (!(err instanceof ApiError) || (err.status !== 401 && err.status !== 404)) throw err;
+    session.value = null;
+  } finally {
+    sessionChecked.value = true;
+  }
+}
+
+function withSlash(path: string): string {
+  return path.endsWith("/") ? path : `${path}/`;
+}
+
+/** Sends signed-out visitors to sign-in, and signed-in ones away from it. */
+function Guard() {
+  const { path, url, route } = useLocation();
+  const p = withSlash(path);
+  const isPublic = PUBLIC.includes(p);
+  useEffect(() => {
+    if (!sessionChecked.value) return;
+    if (!session.value && !isPublic) {
+      route(`/console/login/${p === BASE ? "" : `?next=${encodeURIComponent(url)}`}`, true);
+    } else if (session.value && p === "/console/login/") {
+      const next = new URLSearchParams(url.split("?")[1] ?? "").get("next");
+      route(next && next.startsWith(BASE) ? next : "/console/links/", true);
+    } else if (p === BASE && session.value) {
+      route("/console/links/", true);
+    }
+  }, [p, session.value, sessionChecked.value]);
+  return null;
+}
+
+function Header() {
+  const { path } = useLocation();
+  const s = session.value!;
+  const [error, setError] = useState<ApiError | null>(null);
+  const signOut = async () => {
+    try {
+      await api("POST", "auth/logout/", {});
+      session.value = null;
+    } catch (err) {
+      setError(toApiError(err));
+    }
+  };
+  const switchTo = async (uuid: string) => {
+    try {
+      session.value = await api<Session>("POST", "auth/session/workspace/", { workspace_uuid: uuid });
+    } catch (err) {
+      setError(toApiError(err));
+    }
+  };
+  const current = s.memberships.find((m) => m.workspace_uuid === s.current_workspace_uuid);
+  return (
+    <header class="topbar">
+      <div class="topbar-inner">
+        <a class="brand" href="/console/links/">
+          Earshot
+        </a>
+        <div class="who">
+          {s.memberships.length > 1 ? (
+            <label class="switcher">
+              <span>Workspace</span>
+              <select value={s.current_workspace_uuid} onChange={(e) => switchTo(e.currentTarget.value)}>
+                {s.memberships.map((m) => (
+                  <option key={m.workspace_uuid} value={m.workspace_uuid}>
+                    {m.workspace_name} ({m.role})
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : (
+            <span class="workspace-name">{current?.workspace_name ?? ""}</span>
+          )}
+          <span class="user-name" title={s.user.email}>
+            {s.user.name || s.user.email} · {s.role}
+          </span>
+        </div>
+      </div>
+      <nav class="nav" aria-label="Console">
+        <ul>
+          {NAV.map(([label, href]) => (
+            <li key={href}>
+              <a href={href} aria-current={withSlash(path).startsWith(href) ? "page" : undefined}>
+                {label}
+              </a>
+            </li>
+          ))}
+        </ul>
+        <button type="button" class="button-secondary sign-out" onClick={signOut}>
+          Sign out
+        </button>
+      </nav>
+      <ErrorNote error={error} />
+    </header>
+  );
+}
+
+function NotFound() {
+  return (
+    <section>
+      <h1>Page not found</h1>
+      <p>
+        There is nothing at this address. <a href="/console/links/">Go to Links</a>.
+      </p>
+    </section>
+  );
+}
+
+function Shell() {
+  const { path } = useLocation();
+  const isPublic = PUBLIC.includes(withSlash(path));
+  if (!sessionChecked.value) return <p class="boot">Loading the console…</p>;
+  if (isPublic || !session.value) {
+    return (
+      <>
+        <Guard />
+        <main class="auth-main">
+          <Router>
+            <Route path="/console/login" component={LoginPage} />
+            <Route path="/console/setup" component={SetupPage} />
+            <Route path="/console/invite" component={InvitePage} />
+            <Route path="/console/reset" component={ResetPage} />
+            <Route default component={() => <p class="boot">Redirecting to sign-in…</p>} />
+          </Router>
+        </main>
+      </>
+    );
+  }
+  return (
+    <>
+      <Guard />
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
+      <Header />
+      <main id="main" class="main" tabIndex={-1} key={session.value.current_workspace_uuid}>
+        <Router>
+          <Route path="/console/links" component={LinksPage} />
+          <Route path="/console/responses" component={ResponsesPage} />
+          <Route path="/console/keys" component={KeysPage} />
+          <Route path="/console/webhooks" component={WebhooksPage} />
+          <Route path="/console/webhooks/:uuid" component={WebhookPage} />
+          <Route path="/console/settings" component={SettingsPage} />
+          <Route path="/console" component={() => <p class="boot">Opening Links…</p>} />
+          <Route default component={NotFound} />
+        </Router>
+      </main>
+    </>
+  );
+}
+
+/** The whole console. */
+export function App() {
+  const [error, setError] = useState<ApiError | null>(null);
+  useEffect(() => {
+    refreshSession().catch((err: unknown) => {
+      setError(toApiError(err));
+      sessionChecked.value = true;
+    });
+  }, []);
+  return (
+    <LocationProvider scope="/console/">
+      <ErrorNote error={error} />
+      <Shell />
+    </LocationProvider>
+  );
+}

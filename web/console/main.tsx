@@ -1,0 +1,9 @@
+/** Entry point of the operator console (docs/console.md): renders the app into the shell. */
+import { render } from "preact";
+import { App } from "./app.tsx";
+
+const root = document.getElementById("console-root");
+if (root) {
+  root.textContent = "";
+  render(<App />, root);
+}

@@ -1,0 +1,226 @@
+/**
+ * Pages for people who are not signed in (DESIGN §10): sign-in, first-start setup, accepting an
+ * invite and setting a new password from a reset URL. Each ends with a session (or a link to
+ * sign in), so the app frame takes over.
+ */
+import type { ComponentChildren } from "preact";
+import { useState } from "preact/hooks";
+import { useLocation } from "preact-iso";
+import { api, ApiError } from "../api.ts";
+import { ErrorNote, Notice, toApiError, useLoad, Loading } from "../components.tsx";
+import { session, type Session } from "../state.ts";
+
+const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;
+
+function AuthCard({ title, intro, children }: { title: string; intro?: ComponentChildren; children: ComponentChildren }) {
+  return (
+    <section class="card auth-card">
+      <p class="brand brand-large" aria-hidden="true">
+        Earshot
+      </p>
+      <h1>{title}</h1>
+      {intro && <div class="intro">{intro}</div>}
+      {children}
+    </section>
+  );
+}
+
+/** Explains the transport rule when the server refused plain HTTP (403 HTTPS_REQUIRED). */
+function HttpsNote({ error }: { error: ApiError | null }) {
+  const insecure = location.protocol === "http:" && !LOOPBACK.test(location.hostname);
+  if (error?.code !== "HTTPS_REQUIRED" && !insecure) return null;
+  return (
+    <div class={`note ${error?.code === "HTTPS_REQUIRED" ? "note-error" : "note-warn"}`} role={error ? "alert" : undefined}>
+      <p>
+        <strong>Sign-in needs HTTPS.</strong> This page was opened over plain HTTP, so your password and session would
+        travel unencrypted. Open the console through an <code>https://</code> address (a reverse proxy with TLS), or from
+        the server itself at <code>http://localhost</code>.
+      </p>
+    </div>
+  );
+}
+
+function PasswordField({ id, label, autoComplete, hint }: { id: string; label: string; autoComplete: string; hint?: boolean }) {
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <input id={id} name={id} type="password" required minLength={hint ? 12 : undefined} autoComplete={autoComplete} aria-describedby={hint ? `${id}-hint` : undefined} />
+      {hint && (
+        <p class="hint" id={`${id}-hint`}>
+          At least 12 characters.
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Runs a form's submit as one API call that yields a session. */
+function useSessionSubmit(call: (form: FormData) => Promise<Session>) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const onSubmit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      session.value = await call(new FormData(e.currentTarget as HTMLFormElement));
+    } catch (err) {
+      setError(toApiError(err));
+      setBusy(false);
+    }
+  };
+  return { busy, error, onSubmit };
+}
+
+const str = (f: FormData, k: string) => String(f.get(k) ?? "");
+
+/** `/console/login/`: "Email", "Password", "Sign in". */
+export function LoginPage() {
+  const { busy, error, onSubmit } = useSessionSubmit((f) => api<Session>("POST", "auth/login/", { email: str(f, "email"), password: str(f, "password") }));
+  return (
+    <AuthCard title="Sign in">
+      <HttpsNote error={error} />
+      <form onSubmit={onSubmit} class="stack">
+        <div class="field">
+          <label for="email">Email</label>
+          <input id="email" name="email" type="email" required autoComplete="username" />
+        </div>
+        <PasswordField id="password" label="Password" autoComplete="current-password" />
+        {error?.code !== "HTTPS_REQUIRED" && <ErrorNote error={error} />}
+        <button type="submit" disabled={busy}>
+          Sign in
+        </button>
+      </form>
+      <p class="muted small">
+        Forgot your password? An operator can print a reset link with <code>earshot user reset-password --email …</code>.
+      </p>
+    </AuthCard>
+  );
+}
+
+function MissingToken({ what }: { what: string }) {
+  return (
+    <AuthCard title={what}>
+      <div class="note note-error" role="alert">
+        <p>This address has no token. Open the full link you were given (it ends in <code>?token=…</code>).</p>
+      </div>
+    </AuthCard>
+  );
+}
+
+/** `/console/setup/?token=…`: the first owner account ("Name", "Email", "Password", "Create account"). */
+export function SetupPage() {
+  const token = useLocation().query.token ?? "";
+  const { busy, error, onSubmit } = useSessionSubmit((f) =>
+    api<Session>("POST", "auth/setup/", { token, name: str(f, "name"), email: str(f, "email"), password: str(f, "password") }),
+  );
+  if (!token) return <MissingToken what="Set up Earshot" />;
+  return (
+    <AuthCard title="Set up Earshot" intro={<p>Create the first account. It becomes the owner of this Earshot's workspace.</p>}>
+      <HttpsNote error={error} />
+      <form onSubmit={onSubmit} class="stack">
+        <div class="field">
+          <label for="name">Name</label>
+          <input id="name" name="name" required autoComplete="name" />
+        </div>
+        <div class="field">
+          <label for="email">Email</label>
+          <input id="email" name="email" type="email" required autoComplete="username" />
+        </div>
+        <PasswordField id="password" label="Password" autoComplete="new-password" hint />
+        {error?.code !== "HTTPS_REQUIRED" && <ErrorNote error={error} />}
+        <button type="submit" disabled={busy}>
+          Create account
+        </button>
+      </form>
+    </AuthCard>
+  );
+}
+
+type Invite = { email: string; workspace_name: string; role: string; expires_at: string };
+
+/** `/console/invite/?token=…`: join a workspace ("Name", "Password", "Accept invite"). */
+export function InvitePage() {
+  const token = useLocation().query.token ?? "";
+  const invite = useLoad(() => (token ? api<Invite>("GET", `auth/invites/${encodeURIComponent(token)}/`) : Promise.resolve(null)), [token]);
+  const { busy, error, onSubmit } = useSessionSubmit((f) =>
+    api<Session>("POST", `auth/invites/${encodeURIComponent(token)}/accept/`, { name: str(f, "name"), password: str(f, "password") }),
+  );
+  if (!token) return <MissingToken what="Accept an invite" />;
+  if (invite.loading && !invite.data) return <AuthCard title="Accept an invite"><Loading what="the invite" /></AuthCard>;
+  if (invite.error || !invite.data) {
+    return (
+      <AuthCard title="Accept an invite">
+        <div class="note note-error" role="alert">
+          <p>{invite.error?.status === 404 ? "This invite is unknown, already used or expired. Ask for a new one." : invite.error?.message}</p>
+        </div>
+      </AuthCard>
+    );
+  }
+  const i = invite.data;
+  return (
+    <AuthCard
+      title="Accept an invite"
+      intro={
+        <p>
+          You are invited to <strong>{i.workspace_name}</strong> as <strong>{i.role}</strong>, with the email{" "}
+          <strong>{i.email}</strong>. If you already have an Earshot account with this email, enter its password.
+        </p>
+      }
+    >
+      <HttpsNote error={error} />
+      <form onSubmit={onSubmit} class="stack">
+        <div class="field">
+          <label for="name">Name</label>
+          <input id="name" name="name" required autoComplete="name" />
+        </div>
+        <PasswordField id="password" label="Password" autoComplete="new-password" hint />
+        {error?.code !== "HTTPS_REQUIRED" && <ErrorNote error={error} />}
+        <button type="submit" disabled={busy}>
+          Accept invite
+        </button>
+      </form>
+    </AuthCard>
+  );
+}
+
+/** `/console/reset/?token=…`: choose a new password ("New password", "Set password"). */
+export function ResetPage() {
+  const token = useLocation().query.token ?? "";
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [done, setDone] = useState(false);
+  if (!token) return <MissingToken what="Choose a new password" />;
+  const onSubmit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await api("POST", "auth/password-reset/", { token, password: str(new FormData(e.currentTarget as HTMLFormElement), "password") });
+      setDone(true);
+    } catch (err) {
+      setError(toApiError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <AuthCard title="Choose a new password" intro={<p>Every session of this account ends when the new password is set.</p>}>
+      {done ? (
+        <Notice>
+          <p>
+            Your password is changed. <a href="/console/login/">Sign in</a> with it.
+          </p>
+        </Notice>
+      ) : (
+        <form onSubmit={onSubmit} class="stack">
+          <PasswordField id="password" label="New password" autoComplete="new-password" hint />
+          <ErrorNote error={error} />
+          <button type="submit" disabled={busy}>
+            Set password
+          </button>
+        </form>
+      )}
+    </AuthCard>
+  );
+}

@@ -1,0 +1,210 @@
+/**
+ * Webhooks (DESIGN §8, §10): the paginated list with each webhook's enabled state and last
+ * delivery status, and creating one (URL, events, optional link filter), whose signing secret
+ * is shown once.
+ */
+import { useState } from "preact/hooks";
+import { api, paged, type ApiError, type Page } from "../api.ts";
+import { ErrorNote, Loading, Notice, Pager, SecretField, Time, toApiError, useLoad } from "../components.tsx";
+import { can, session } from "../state.ts";
+
+export const EVENTS = ["response.started", "response.submitted"] as const;
+
+export type Webhook = {
+  uuid: string;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  link_uuid: string | null;
+  disabled_reason: string | null;
+  date_created: string;
+  date_updated: string;
+  last_delivery_at: string | null;
+  last_delivery_status: number | null;
+};
+type LinkSummary = { uuid: string; name: string; slug: string };
+
+const PAGE_SIZE = 20;
+
+/** `workspaces/{current}/webhooks/` for the session's workspace. */
+export function webhooksPath(rest = ""): string {
+  return `workspaces/${session.value?.current_workspace_uuid ?? ""}/webhooks/${rest}`;
+}
+
+/** "200", "No answer" or "None yet" for a webhook's last delivery. */
+export function DeliveryStatus({ status, at }: { status: number | null; at: string | null }) {
+  if (!at) return <span class="muted">None yet</span>;
+  const ok = status !== null && status >= 200 && status < 300;
+  return (
+    <span class={`status ${ok ? "status-ok" : "status-bad"}`}>
+      {status ?? "No answer"} · <Time iso={at} />
+    </span>
+  );
+}
+
+function CreateWebhookForm({ onCreated, onCancel }: { onCreated: (w: Webhook & { secret: string }) => void; onCancel: () => void }) {
+  const links = useLoad(() => (can("links:read") ? api<Page<LinkSummary>>("GET", paged("links/", 1, 100, { ordering: "name" })) : Promise.resolve(null)), []);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget as HTMLFormElement);
+    const body: Record<string, unknown> = { url: String(f.get("url") ?? "").trim(), events: f.getAll("events").map(String) };
+    const link = String(f.get("link") ?? "");
+    if (link) body.link_uuid = link;
+    setBusy(true);
+    setError(null);
+    try {
+      onCreated(await api<Webhook & { secret: string }>("POST", webhooksPath(), body));
+    } catch (err) {
+      setError(toApiError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="card stack" onSubmit={submit} aria-labelledby="create-webhook-title">
+      <h2 id="create-webhook-title">Add a webhook</h2>
+      <div class="field">
+        <label for="webhook-url">URL</label>
+        <input id="webhook-url" name="url" type="url" required placeholder="https://example.com/earshot" aria-describedby="webhook-url-hint" autoFocus />
+        <p class="hint" id="webhook-url-hint">
+          HTTPS only. Earshot signs every delivery (Standard Webhooks).
+        </p>
+      </div>
+      <fieldset>
+        <legend>Events</legend>
+        {EVENTS.map((ev) => (
+          <label key={ev} class="check">
+            <input type="checkbox" name="events" value={ev} defaultChecked={ev === "response.submitted"} />
+            <span class="mono">{ev}</span>
+          </label>
+        ))}
+      </fieldset>
+      {links.data && (
+        <div class="field">
+          <label for="webhook-link">Only for link</label>
+          <select id="webhook-link" name="link" aria-describedby="webhook-link-hint">
+            <option value="">All links</option>
+            {links.data.results.map((l) => (
+              <option key={l.uuid} value={l.uuid}>
+                {l.name} ({l.slug})
+              </option>
+            ))}
+          </select>
+          <p class="hint" id="webhook-link-hint">
+            Optional: send only this link's events.
+          </p>
+        </div>
+      )}
+      <ErrorNote error={error} />
+      <div class="actions">
+        <button type="submit" disabled={busy}>
+          Add webhook
+        </button>
+        <button type="button" class="button-secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** `/console/webhooks/`. */
+export function WebhooksPage() {
+  const [page, setPage] = useState(1);
+  const list = useLoad(() => api<Page<Webhook>>("GET", paged(webhooksPath(), page, PAGE_SIZE)), [page]);
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<(Webhook & { secret: string }) | null>(null);
+  const canWrite = can("webhooks:write");
+  const data = list.data;
+  return (
+    <section class="stack">
+      <div class="page-head">
+        <h1>Webhooks</h1>
+        {canWrite && !creating && (
+          <button type="button" onClick={() => (setCreating(true), setCreated(null))}>
+            Add webhook
+          </button>
+        )}
+      </div>
+      <p class="lead">Earshot posts an event to each enabled webhook when a response starts or is submitted.</p>
+      {creating && (
+        <CreateWebhookForm
+          onCancel={() => setCreating(false)}
+          onCreated={(w) => {
+            setCreating(false);
+            setCreated(w);
+            setPage(1);
+            list.reload();
+          }}
+        />
+      )}
+      {created && (
+        <section class="card stack new-secret" aria-labelledby="new-webhook-title">
+          <h2 id="new-webhook-title">Webhook added</h2>
+          <Notice>
+            <p>Copy the signing secret now: it is shown only this once. Your receiver uses it to check each delivery's signature.</p>
+          </Notice>
+          <SecretField label="Signing secret" value={created.secret} />
+          <div class="actions">
+            <a class="button-link" href={`/console/webhooks/${created.uuid}/`}>
+              Open webhook
+            </a>
+            <button type="button" class="button-secondary" onClick={() => setCreated(null)}>
+              Done
+            </button>
+          </div>
+        </section>
+      )}
+      <ErrorNote error={list.error} />
+      {list.loading && !data && <Loading what="webhooks" />}
+      {data && (
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">Webhooks</caption>
+            <thead>
+              <tr>
+                <th scope="col">URL</th>
+                <th scope="col">Events</th>
+                <th scope="col">State</th>
+                <th scope="col">Last delivery</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.results.length === 0 && (
+                <tr>
+                  <td colSpan={4} class="empty">
+                    No webhooks yet.
+                  </td>
+                </tr>
+              )}
+              {data.results.map((w) => (
+                <tr key={w.uuid}>
+                  <td class="url-cell">
+                    <a href={`/console/webhooks/${w.uuid}/`}>{w.url}</a>
+                    {w.link_uuid && <span class="muted small"> · one link only</span>}
+                  </td>
+                  <td>
+                    <ul class="tags">
+                      {w.events.map((e) => (
+                        <li key={e}>{e}</li>
+                      ))}
+                    </ul>
+                  </td>
+                  <td>
+                    <span class={`pill ${w.enabled ? "pill-on" : "pill-off"}`}>{w.enabled ? "Enabled" : "Disabled"}</span>
+                  </td>
+                  <td>
+                    <DeliveryStatus status={w.last_delivery_status} at={w.last_delivery_at} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {data && <Pager page={page} count={data.count} pageSize={PAGE_SIZE} onPage={setPage} label="Webhooks" />}
+    </section>
+  );
+}
