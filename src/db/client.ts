@@ -14,7 +14,8 @@ import type { Database } from "./schema.ts";
 export type Db = Kysely<Database>;
 
 /**
- * Opens (creating when missing) the database file with WAL, foreign keys and a busy timeout.
+ * Opens (creating when missing) the database file with WAL, foreign keys, a busy timeout and
+ * secure delete.
  * @param file absolute path of `earshot.db`; its folder is created
  * @returns a Kysely instance; call `db.destroy()` to close it
  */
@@ -25,6 +26,9 @@ export function openDatabase(file: string): Db {
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
   sqlite.exec("PRAGMA busy_timeout = 5000");
+  // Deleted rows are overwritten with zeros, so an erased response leaves no bytes in the file's
+  // free space (docs/api.md, "Erasure").
+  sqlite.exec("PRAGMA secure_delete = ON");
   // Kysely's SqliteDialect speaks the better-sqlite3 API, which bun:sqlite statements provide.
   // `query()` caches each prepared statement by its SQL text, so a request does not re-prepare
   // its statements (about a quarter of a simple GET's CPU time, bench/api.ts). The set of SQL

@@ -155,7 +155,12 @@ export interface OutboxEventTable {
   uuid: string;
   workspace_uuid: string;
   type: string;
+  /** The body sent; a redacted stub once its response is erased. */
   payload: string;
+  /** The response a `response.*` event is about (null for `webhook.test`). */
+  response_uuid: string | null;
+  /** When the response was erased and this payload redacted; redelivery then answers 410. */
+  erased_at: string | null;
   date_created: string;
 }
 

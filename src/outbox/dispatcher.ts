@@ -105,7 +105,7 @@ export function createDispatcher(opts: {
       disableReason: decision.state === "failed" ? decision.disableReason : null,
     });
     const fields = { delivery: d.uuid, event: d.eventUuid, webhook: d.webhookUuid, attempt: d.attempts + 1, status: result.statusCode, state: decision.state };
-    if (!recorded) log.warn("webhook attempt not recorded: the delivery was deleted or re-leased", fields);
+    if (!recorded) log.warn("webhook attempt not recorded: the delivery was deleted, re-leased or cancelled by an erasure", fields);
     else if (decision.state === "succeeded") log.debug("webhook delivered", fields);
     else log.info("webhook attempt failed", { ...fields, error: result.error });
     if (decision.state === "failed" && decision.disableReason) log.warn("webhook disabled", { webhook: d.webhookUuid, reason: decision.disableReason });

@@ -23,7 +23,12 @@ async function insertEvent(trx: Transaction<Database>, workspaceUuid: string, ty
   const now = nowIso();
   const id = newEventId();
   const body: EventBody = { type, timestamp: now, data };
-  await trx.insertInto("outbox_events").values({ uuid: id, workspace_uuid: workspaceUuid, type, payload: JSON.stringify(body), date_created: now }).execute();
+  // A response event names its response, so erasing the response finds and redacts it.
+  const responseUuid = (data.response as { uuid?: unknown } | undefined)?.uuid;
+  await trx
+    .insertInto("outbox_events")
+    .values({ uuid: id, workspace_uuid: workspaceUuid, type, payload: JSON.stringify(body), response_uuid: typeof responseUuid === "string" ? responseUuid : null, erased_at: null, date_created: now })
+    .execute();
   return id;
 }
 

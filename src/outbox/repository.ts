@@ -217,3 +217,38 @@ export async function insertDelivery(db: Q, eventUuid: string, webhookUuid: stri
     .execute();
   return uuid;
 }
+
+/** `last_error` of a delivery cancelled because its response was erased. */
+export const ERASED_DELIVERY_ERROR = "The response was erased.";
+
+/**
+ * The outbox's part of erasing a response (docs/webhooks.md, "Erased responses"); call inside the
+ * erasing transaction. Every event about the response keeps its id and type but its payload
+ * becomes a stub (`{"type", "erased": true, "data": {"workspace_uuid", "response": {"uuid"}}}`)
+ * and `erased_at` is set; its pending and in-flight deliveries end `failed` without another
+ * attempt (an in-flight attempt's outcome is then not recorded: its lease is gone); the response
+ * excerpts of its deliveries and attempts are dropped, since a receiver may echo the body.
+ * @returns how many events were redacted
+ */
+export async function eraseResponseEvents(trx: Q, responseUuid: string): Promise<number> {
+  const now = nowIso();
+  const events = trx.selectFrom("outbox_events").select("uuid").where("response_uuid", "=", responseUuid);
+  const deliveries = trx.selectFrom("webhook_deliveries").select("uuid").where("event_uuid", "in", events);
+  await trx.updateTable("webhook_attempts").set({ response_excerpt: null }).where("delivery_uuid", "in", deliveries).execute();
+  await trx.updateTable("webhook_deliveries").set({ last_response_excerpt: null }).where("event_uuid", "in", events).execute();
+  await trx
+    .updateTable("webhook_deliveries")
+    .set({ state: "failed", next_attempt_at: null, lease_until: null, last_error: ERASED_DELIVERY_ERROR, date_updated: now })
+    .where("event_uuid", "in", events)
+    .where("state", "in", ["pending", "delivering"])
+    .execute();
+  const r = await trx
+    .updateTable("outbox_events")
+    .set({
+      payload: sql<string>`json_object('type', type, 'erased', json('true'), 'data', json_object('workspace_uuid', workspace_uuid, 'response', json_object('uuid', response_uuid)))`,
+      erased_at: now,
+    })
+    .where("response_uuid", "=", responseUuid)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}

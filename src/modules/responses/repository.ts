@@ -4,7 +4,7 @@
  */
 import type { Kysely, Transaction } from "kysely";
 import type { AnswerTable, Database, ResponseTable } from "../../db/schema.ts";
-import { matchingResponseUuids } from "../../db/search.ts";
+import { compactAnswerIndex, matchingResponseUuids } from "../../db/search.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 export type ResponseRow = ResponseTable;
@@ -111,4 +111,23 @@ export async function countUnprocessedAnswers(db: Q, responseUuid: string): Prom
     .where((eb) => eb.or([eb("transcription_status", "in", ["pending", "processing"]), eb("analysis_status", "=", "pending")]))
     .executeTakeFirstOrThrow();
   return Number(r.n);
+}
+
+/** Deletes a response's answers (their search rows go with them, by trigger). */
+export function deleteAnswersOf(db: Q, responseUuid: string) {
+  return db.deleteFrom("answers").where("response_uuid", "=", responseUuid).execute();
+}
+
+/** Deletes the transcription and analysis jobs of these answers, whatever their state. */
+export async function deleteJobsOfAnswers(db: Q, answerUuids: string[]): Promise<void> {
+  if (!answerUuids.length) return;
+  await db
+    .deleteFrom("jobs")
+    .where((eb) => eb(eb.fn("json_extract", ["payload", eb.val("$.answer_uuid")]), "in", answerUuids))
+    .execute();
+}
+
+/** Drops the index entries deleted answers left behind (`db/search.ts`). */
+export function compactSearchIndex(db: Q): Promise<void> {
+  return compactAnswerIndex(db);
 }

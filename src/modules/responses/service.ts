@@ -11,6 +11,7 @@ import { signedPath } from "../../auth/signed-url.ts";
 import type { BlobStore } from "../../blobs/store.ts";
 import { isUuid } from "../links/service.ts";
 import * as linksRepo from "../links/repository.ts";
+import { eraseResponseEvents } from "../../outbox/repository.ts";
 import * as repo from "./repository.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
@@ -174,15 +175,23 @@ export async function getResponse(deps: ResponseDeps, auth: AuthContext, uuid: s
 }
 
 /**
- * Erases a response: its answers, recordings and files (DESIGN §7).
+ * Erases a response (DESIGN §7; docs/api.md "Erasure"): in one transaction its answers, their
+ * search-index entries (the index is compacted so no deleted word survives in it), their jobs,
+ * and every copy the outbox holds — its events' payloads are redacted, their pending deliveries
+ * cancelled and their logs' response excerpts dropped (`eraseResponseEvents`); then its
+ * recordings and files are deleted from the blob store.
  * @throws AppError NOT_FOUND, UNAUTHENTICATED
  */
 export async function deleteResponse(deps: ResponseDeps, auth: AuthContext, uuid: string): Promise<void> {
   const blobs = await deps.db.transaction().execute(async (trx) => {
     const row = isUuid(uuid) ? await repo.findResponse(trx, auth.workspaceUuid, uuid) : undefined;
     if (!row) throw notFound("Response");
-    const answers = await repo.answersOf(trx, [uuid]);
-    await repo.deleteResponse(trx, uuid);
+    const answers = await repo.answersOf(trx, [row.uuid]);
+    await repo.deleteJobsOfAnswers(trx, answers.map((a) => a.uuid));
+    await repo.deleteAnswersOf(trx, row.uuid);
+    await repo.deleteResponse(trx, row.uuid);
+    await eraseResponseEvents(trx, row.uuid);
+    await repo.compactSearchIndex(trx);
     await deps.auth.assertActive(trx, auth);
     return answers.flatMap(blobsOfAnswer);
   });

@@ -77,11 +77,15 @@ export async function getDelivery(deps: WebhookDeps, auth: AuthContext, workspac
 /**
  * Sends the delivery's event again, with the same `webhook-id`.
  * @returns the delivery that will carry it (new for a finished delivery, the same otherwise)
- * @throws AppError NOT_FOUND; VALIDATION_ERROR when the webhook is disabled (enable it first)
+ * @throws AppError NOT_FOUND; RESPONSE_ERASED (410) when the event's response was erased (its
+ *   payload is redacted); VALIDATION_ERROR when the webhook is disabled (enable it first)
  */
 export async function redeliver(deps: WebhookDeps, auth: AuthContext, workspaceUuid: string, webhookUuid: string, uuid: string): Promise<Delivery> {
   const deliveryUuid = await deps.db.transaction().execute(async (trx) => {
     const { hook, row } = await findOwnDelivery(trx, auth, workspaceUuid, webhookUuid, uuid);
+    if (row.event_erased_at) {
+      throw new AppError("RESPONSE_ERASED", `The response this event was about was erased at ${row.event_erased_at}; its event cannot be sent again.`);
+    }
     if (hook.enabled !== 1) {
       throw new AppError("VALIDATION_ERROR", "The webhook is disabled; enable it (PATCH enabled: true) before redelivering.", { errors: [{ pointer: "/enabled", message: "The webhook is disabled." }] });
     }

@@ -53,11 +53,15 @@ export function subscribedWebhooks(db: Q, workspaceUuid: string, linkUuid: strin
     .execute();
 }
 
-/** A delivery-log row: the delivery with its event's type. */
-export type DeliveryLogRow = Selectable<WebhookDeliveryTable> & { event_type: string };
+/** A delivery-log row: the delivery with its event's type, and when its response was erased (else null). */
+export type DeliveryLogRow = Selectable<WebhookDeliveryTable> & { event_type: string; event_erased_at: string | null };
 
 function deliveryLog(db: Q) {
-  return db.selectFrom("webhook_deliveries as d").innerJoin("outbox_events as e", "e.uuid", "d.event_uuid").selectAll("d").select("e.type as event_type");
+  return db
+    .selectFrom("webhook_deliveries as d")
+    .innerJoin("outbox_events as e", "e.uuid", "d.event_uuid")
+    .selectAll("d")
+    .select(["e.type as event_type", "e.erased_at as event_erased_at"]);
 }
 
 /** Deliveries of one webhook, newest first, optionally of one state. */
