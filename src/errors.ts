@@ -38,6 +38,8 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: 413,
   /** The body's media type is not accepted here. */
   UNSUPPORTED_MEDIA_TYPE: 415,
+  /** A recording is longer than its question's `max_duration` + 2 s (DESIGN §9). */
+  AUDIO_TOO_LONG: 400,
   /** The key's per-minute request budget is spent; see `Retry-After`. */
   RATE_LIMITED: 429,
   /** Anything unexpected; details are logged, never returned. */

@@ -1,14 +1,16 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { AudioDecodeError, decodeAudio, sniffAudioFormat, TARGET_SAMPLE_RATE_HZ } from "./audio.ts";
+import { assertRecordingFits, AudioDecodeError, AudioTooLongError, decodeAudio, readWavHeader, recordingLimitS, sniffAudioFormat, TARGET_SAMPLE_RATE_HZ } from "./audio.ts";
 import {
   makeScratchDir,
   oggOpusOf,
+  pcm8Wav,
   peakOf,
   speechWav,
   toneWav,
   WEBM_FIXTURE_DURATION_S,
   wavDurationS,
   webmFixture,
+  webmOfOgg,
 } from "./test-audio.ts";
 
 const scratch = makeScratchDir();
@@ -116,5 +118,60 @@ describe("decodeAudio", () => {
       const err = await decodeError(bytes);
       expect(err.reason.length).toBeGreaterThan(10);
     }
+  });
+});
+
+describe("bounds (DESIGN §9: 8–192 kHz, max_duration + 2 s, no allocation past the limit)", () => {
+  const tooLong = async (run: Promise<unknown>): Promise<AudioTooLongError> => {
+    const err = await run.then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(AudioTooLongError);
+    return err as AudioTooLongError;
+  };
+
+  test("the 1 MB 8-bit WAV declaring 100 Hz (a decompression bomb) is refused from its header, without growing memory", async () => {
+    const bomb = pcm8Wav(100, 1024 * 1024); // 10 486 s at 100 Hz; 16 kHz float would be 671 MB
+    Bun.gc(true);
+    const rssBefore = process.memoryUsage().rss;
+    const err = await decodeError(bomb);
+    expect(err.reason).toContain("100 Hz");
+    expect(err).not.toBeInstanceOf(AudioTooLongError);
+    await expect(assertRecordingFits(bomb, recordingLimitS(10))).rejects.toBeInstanceOf(AudioDecodeError);
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(200 * 1024 * 1024);
+  });
+
+  test("sample rates outside 8–192 kHz are refused; the edges decode", async () => {
+    for (const rate of [7_999, 192_001, 0]) expect((await decodeError(pcm8Wav(rate, 8_000))).reason).toContain(`${rate} Hz`);
+    expect((await decodeAudio(pcm8Wav(8_000, 8_000))).durationS).toBeCloseTo(1, 2);
+    expect((await decodeAudio(pcm8Wav(192_000, 192_000))).durationS).toBeCloseTo(1, 2);
+  });
+
+  test("a 600 s WAV on a question with max_duration 10 is refused from its header (limit 12 s)", async () => {
+    const wav = pcm8Wav(8_000, 600 * 8_000);
+    expect(readWavHeader(wav)).toMatchObject({ sampleRate: 8_000, channels: 1, dataBytes: 600 * 8_000 });
+    const err = await tooLong(decodeAudio(wav, { maxDurationS: recordingLimitS(10) }));
+    expect([err.limitS, err.durationS]).toEqual([12, 600]);
+    await tooLong(assertRecordingFits(wav, 12));
+    // Within the grace it passes: 11.5 s on a 10 s question.
+    await assertRecordingFits(pcm8Wav(8_000, 11.5 * 8_000), 12);
+    expect((await decodeAudio(pcm8Wav(8_000, 11.5 * 8_000), { maxDurationS: 12 })).durationS).toBeCloseTo(11.5, 2);
+  });
+
+  test("a WebM longer than the limit is refused at upload from its packets, and while decoding", async () => {
+    const ogg = await oggOpusOf(scratch.dir, toneWav({ seconds: 10, rateHz: 16_000 }));
+    const webm = await webmOfOgg(ogg);
+    await tooLong(assertRecordingFits(webm, 3));
+    await tooLong(assertRecordingFits(ogg, 3));
+    await tooLong(decodeAudio(webm, { maxDurationS: 3 }));
+    await tooLong(decodeAudio(ogg, { maxDurationS: 3 }));
+    expect((await decodeAudio(webm, { maxDurationS: 12 })).durationS).toBeCloseTo(10, 1);
+  });
+
+  test("a WebM whose timestamps claim less than it holds passes the container check but not decoding", async () => {
+    const squeezed = await webmOfOgg(await oggOpusOf(scratch.dir, toneWav({ seconds: 10, rateHz: 16_000 })), { squeeze: true });
+    await assertRecordingFits(squeezed, 3); // the container says ~0.5 s
+    const err = await tooLong(decodeAudio(squeezed, { maxDurationS: 3 }));
+    // Stopped after the batch that crossed the limit, not after decoding all 10 s.
+    expect(err.durationS).toBeGreaterThan(3);
+    expect(err.durationS).toBeLessThan(10);
   });
 });

@@ -12,6 +12,20 @@ import { WaveFile } from "wavefile";
 
 /** Whisper's input rate. */
 export const TARGET_SAMPLE_RATE_HZ = 16_000;
+/** Sample rates a WAV may declare (DESIGN §9): outside them a tiny file would decode to hours. */
+export const MIN_SAMPLE_RATE_HZ = 8_000;
+export const MAX_SAMPLE_RATE_HZ = 192_000;
+/** Most channels a WAV may have (they are averaged to mono). */
+export const MAX_CHANNELS = 8;
+/** A recording may run this much longer than its question's `max_duration` (DESIGN §9). */
+export const RECORDING_GRACE_S = 2;
+/** The longest recording any question allows (`max_duration` ≤ 600) plus the grace, in seconds. */
+export const MAX_RECORDING_S = 600 + RECORDING_GRACE_S;
+
+/** The longest recording accepted for a question whose `max_duration` is `maxDurationS` seconds. */
+export function recordingLimitS(maxDurationS: number): number {
+  return Math.min(maxDurationS, MAX_RECORDING_S - RECORDING_GRACE_S) + RECORDING_GRACE_S;
+}
 
 /** Containers Earshot accepts: WAV (PCM/float), WebM/Opus (Chromium MediaRecorder), Ogg/Opus. */
 export type AudioFormat = "wav" | "webm" | "ogg";
@@ -27,6 +41,23 @@ export class AudioDecodeError extends Error {
     super(`cannot decode audio: ${reason}`);
     this.name = "AudioDecodeError";
     this.reason = reason;
+  }
+}
+
+/**
+ * The recording is longer than allowed. `limitS` is the limit in seconds (the question's
+ * `max_duration` + 2 s); `durationS` the length found (from the header, or decoded so far).
+ * A subclass of AudioDecodeError, so whoever treats undecodable audio as permanent does here too.
+ */
+export class AudioTooLongError extends AudioDecodeError {
+  readonly limitS: number;
+  readonly durationS: number;
+
+  constructor(limitS: number, durationS: number) {
+    super(`the recording is longer than the ${limitS} s accepted (at least ${durationS.toFixed(1)} s)`);
+    this.name = "AudioTooLongError";
+    this.limitS = limitS;
+    this.durationS = durationS;
   }
 }
 
@@ -53,23 +84,110 @@ export function sniffAudioFormat(bytes: Uint8Array): AudioFormat | null {
   return null;
 }
 
+/** Decoding options. `maxDurationS`: the longest recording accepted, seconds (default MAX_RECORDING_S). */
+export type DecodeOptions = { maxDurationS?: number };
+
 /**
- * Decodes a whole recording to 16 kHz mono float PCM (channels are averaged).
- * @param bytes the file as uploaded: WAV (integer PCM 8–32 bit or float, any rate, any channel
- *   count), WebM/Opus or Ogg/Opus.
+ * Decodes a whole recording to 16 kHz mono float PCM (channels are averaged). Memory is bounded
+ * by the limit: a WAV's length is computed from its header before any sample is read, and Opus
+ * is decoded in batches that stop as soon as the limit is passed.
+ * @param bytes the file as uploaded: WAV (integer PCM 8–32 bit or float, 8–192 kHz, 1–8
+ *   channels), WebM/Opus or Ogg/Opus.
  * @returns `{ pcm, durationS, format }`, duration in seconds.
- * @throws AudioDecodeError when the bytes are empty, not a known format, damaged, use another
- *   codec, or hold no samples.
+ * @throws AudioTooLongError when the recording is longer than `maxDurationS`;
+ *   AudioDecodeError when the bytes are empty, not a known format, damaged, use another codec or
+ *   sample rate, or hold no samples.
  */
-export async function decodeAudio(bytes: Uint8Array): Promise<DecodedAudio> {
+export async function decodeAudio(bytes: Uint8Array, opts: DecodeOptions = {}): Promise<DecodedAudio> {
   if (bytes.length === 0) throw new AudioDecodeError("the recording is empty (0 bytes)");
   const format = sniffAudioFormat(bytes);
   if (format === null) {
     throw new AudioDecodeError("the file is not WAV, WebM or Ogg audio (unrecognised leading bytes)");
   }
-  const pcm = format === "wav" ? decodeWav(bytes) : await decodeOpusContainer(bytes, format);
+  const limitS = Math.min(opts.maxDurationS ?? MAX_RECORDING_S, MAX_RECORDING_S);
+  const pcm = format === "wav" ? decodeWav(bytes, limitS) : await decodeOpusContainer(bytes, format, limitS);
   if (pcm.length === 0) throw new AudioDecodeError(`the ${FORMAT_NAMES[format]} file holds no audio samples`);
   return { pcm, durationS: pcm.length / TARGET_SAMPLE_RATE_HZ, format };
+}
+
+/**
+ * Checks a recording against a limit without decoding it, for uploads (DESIGN §9): a WAV by its
+ * header (sample rate, channels, length), WebM and Ogg by demuxing their packets' timestamps.
+ * Containers that cannot be read here pass; decoding refuses them later with the same bound.
+ * @param limitS the longest recording accepted, seconds (see `recordingLimitS`)
+ * @throws AudioTooLongError when longer than `limitS`; AudioDecodeError for a WAV header with a
+ *   sample rate outside 8–192 kHz, no or too many channels
+ */
+export async function assertRecordingFits(bytes: Uint8Array, limitS: number): Promise<void> {
+  const format = sniffAudioFormat(bytes);
+  if (format === "wav") {
+    const header = readWavHeader(bytes);
+    if (header !== null) checkWavHeader(header, limitS);
+    return;
+  }
+  if (format === null) return;
+  const input = new Input({ source: new BufferSource(bytes), formats: ALL_FORMATS });
+  let durationS: number;
+  try {
+    durationS = await input.computeDuration();
+  } catch {
+    return; // damaged or cut short: the decoder decides
+  } finally {
+    input.dispose();
+  }
+  if (durationS > limitS) throw new AudioTooLongError(limitS, durationS);
+}
+
+/** What a WAV's `fmt ` and `data` chunks say. `dataBytes` is what the file really holds. */
+export type WavHeader = { audioFormat: number; channels: number; sampleRate: number; blockAlign: number; bitsPerSample: number; dataBytes: number };
+
+/**
+ * Reads a WAV's header by walking its RIFF chunks; never reads samples.
+ * @returns the header, or null when the `fmt ` or `data` chunk is missing or short.
+ */
+export function readWavHeader(bytes: Uint8Array): WavHeader | null {
+  if (sniffAudioFormat(bytes) !== "wav") return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let fmt: Omit<WavHeader, "dataBytes"> | null = null;
+  for (let at = 12; at + 8 <= bytes.length; ) {
+    const size = view.getUint32(at + 4, true);
+    if (startsWith(bytes, "fmt ", at) && size >= 16 && at + 24 <= bytes.length) {
+      fmt = {
+        audioFormat: view.getUint16(at + 8, true),
+        channels: view.getUint16(at + 10, true),
+        sampleRate: view.getUint32(at + 12, true),
+        blockAlign: view.getUint16(at + 20, true),
+        bitsPerSample: view.getUint16(at + 22, true),
+      };
+    } else if (startsWith(bytes, "data", at)) {
+      return fmt === null ? null : { ...fmt, dataBytes: Math.min(size, bytes.length - at - 8) };
+    }
+    at += 8 + size + (size & 1);
+  }
+  return null;
+}
+
+/** Frames (samples per channel) a WAV's data chunk holds; 4-bit ADPCM counted generously. */
+function wavFrames(h: WavHeader): number {
+  if (h.bitsPerSample >= 8 && h.blockAlign > 0) return Math.floor(h.dataBytes / h.blockAlign);
+  return Math.floor((h.dataBytes * 2) / Math.max(1, h.channels));
+}
+
+/**
+ * Refuses a WAV header before any allocation: rate outside 8–192 kHz, 0 or more than 8
+ * channels, or longer than `limitS`.
+ * @returns the length in seconds the header implies
+ */
+function checkWavHeader(h: WavHeader, limitS: number): number {
+  if (h.sampleRate < MIN_SAMPLE_RATE_HZ || h.sampleRate > MAX_SAMPLE_RATE_HZ) {
+    throw new AudioDecodeError(`the WAV file declares a sample rate of ${h.sampleRate} Hz; 8000 to 192000 Hz are accepted`);
+  }
+  if (h.channels < 1 || h.channels > MAX_CHANNELS) {
+    throw new AudioDecodeError(`the WAV file declares ${h.channels} channels; 1 to ${MAX_CHANNELS} are accepted`);
+  }
+  const durationS = wavFrames(h) / h.sampleRate;
+  if (durationS > limitS) throw new AudioTooLongError(limitS, durationS);
+  return durationS;
 }
 
 type WavFmt = { audioFormat: number; numChannels: number; sampleRate: number; subformat?: number[] };
@@ -79,7 +197,11 @@ const WAV_FLOAT = 3;
 const WAV_EXTENSIBLE = 0xfffe;
 const WAV_SUPPORTED = new Set([WAV_PCM, WAV_FLOAT, 6, 7, 0x11, WAV_EXTENSIBLE]);
 
-function decodeWav(bytes: Uint8Array): Float32Array {
+function decodeWav(bytes: Uint8Array, limitS: number): Float32Array {
+  const header = readWavHeader(bytes);
+  if (header === null) throw new AudioDecodeError("the WAV file is damaged (no fmt or data chunk)");
+  // Before the library copies or converts anything: rate, channels and length from the header.
+  checkWavHeader(header, limitS);
   let wav: WaveFile;
   try {
     wav = new WaveFile(bytes);
@@ -155,7 +277,7 @@ function parseOpusHead(head: Uint8Array | undefined, fallbackChannels: number): 
   };
 }
 
-async function decodeOpusContainer(bytes: Uint8Array, format: "webm" | "ogg"): Promise<Float32Array> {
+async function decodeOpusContainer(bytes: Uint8Array, format: "webm" | "ogg", limitS: number): Promise<Float32Array> {
   const name = FORMAT_NAMES[format];
   const input = new Input({ source: new BufferSource(bytes), formats: ALL_FORMATS });
   let frames: Uint8Array[];
@@ -174,12 +296,19 @@ async function decodeOpusContainer(bytes: Uint8Array, format: "webm" | "ogg"): P
         : new Uint8Array(description),
       track.numberOfChannels,
     );
+    if (head.channels > MAX_CHANNELS) {
+      throw new AudioDecodeError(`the ${name} file has ${head.channels} channels; 1 to ${MAX_CHANNELS} are accepted`);
+    }
     frames = [];
     try {
-      for await (const packet of new EncodedPacketSink(track).packets()) frames.push(packet.data);
+      for await (const packet of new EncodedPacketSink(track).packets()) {
+        // The container's timestamps let a long recording stop here; decoding bounds the rest.
+        if (packet.timestamp > limitS) throw new AudioTooLongError(limitS, packet.timestamp);
+        frames.push(packet.data);
+      }
     } catch (err) {
       // A recording cut off mid-upload still has its first packets: keep them, like ffmpeg does.
-      if (frames.length === 0) throw err;
+      if (frames.length === 0 || err instanceof AudioTooLongError) throw err;
     }
   } catch (err) {
     if (err instanceof AudioDecodeError) throw err;
@@ -188,18 +317,45 @@ async function decodeOpusContainer(bytes: Uint8Array, format: "webm" | "ogg"): P
     input.dispose();
   }
   if (frames.length === 0) return new Float32Array(0);
-  return decodeOpusFrames(frames, head, name);
+  return decodeOpusFrames(frames, head, name, limitS);
 }
 
-async function decodeOpusFrames(frames: Uint8Array[], head: OpusHead, name: string): Promise<Float32Array> {
+/** Opus packets decoded per call: ≤ 120 ms each, so one batch is at most ~30 s of audio. */
+const OPUS_BATCH_FRAMES = 256;
+
+/**
+ * Decodes in batches, so at most the limit plus one batch is ever held, and stops with
+ * AudioTooLongError as soon as the decoded length passes `limitS`.
+ */
+async function decodeOpusFrames(frames: Uint8Array[], head: OpusHead, name: string, limitS: number): Promise<Float32Array> {
   const decoder = new OpusDecoder({ sampleRate: TARGET_SAMPLE_RATE_HZ, ...head });
+  const limitSamples = Math.ceil(limitS * TARGET_SAMPLE_RATE_HZ);
+  const parts: Float32Array[] = [];
+  let total = 0;
+  let errors = 0;
+  let firstError: string | undefined;
   try {
     await decoder.ready;
-    const out = decoder.decodeFrames(frames);
-    if (out.errors.length >= frames.length) {
-      throw new AudioDecodeError(`the ${name} file's Opus data is damaged (${out.errors[0]?.message ?? "no frame decoded"})`);
+    for (let at = 0; at < frames.length; at += OPUS_BATCH_FRAMES) {
+      const batch = frames.slice(at, at + OPUS_BATCH_FRAMES);
+      const out = decoder.decodeFrames(batch);
+      errors += out.errors.length;
+      firstError ??= out.errors[0]?.message;
+      total += out.samplesDecoded;
+      if (total > limitSamples) throw new AudioTooLongError(limitS, total / TARGET_SAMPLE_RATE_HZ);
+      // Copies: the decoder reuses its output buffers between calls.
+      parts.push(downmix(out.channelData.map((ch) => ch.slice(0, out.samplesDecoded))));
     }
-    return downmix(out.channelData.map((ch) => ch.subarray(0, out.samplesDecoded)));
+    if (errors >= frames.length) {
+      throw new AudioDecodeError(`the ${name} file's Opus data is damaged (${firstError ?? "no frame decoded"})`);
+    }
+    const pcm = new Float32Array(total);
+    let offset = 0;
+    for (const part of parts) {
+      pcm.set(part, offset);
+      offset += part.length;
+    }
+    return pcm;
   } catch (err) {
     if (err instanceof AudioDecodeError) throw err;
     throw new AudioDecodeError(`the ${name} file's Opus data could not be decoded (${errorText(err)})`);

@@ -5,7 +5,7 @@
  * keeps the process alive on its own). If it dies, its pending requests reject with WORKER_DIED
  * and the next request starts a fresh one.
  */
-import { AudioDecodeError } from "./audio.ts";
+import { AudioDecodeError, AudioTooLongError, MAX_RECORDING_S } from "./audio.ts";
 import type {
   AnalyseOptions,
   AnalysisResult,
@@ -51,13 +51,15 @@ export type InferenceClientOptions = {
 export type InferenceClient = {
   /**
    * Transcribes one recording (WAV, WebM/Opus or Ogg/Opus bytes; the bytes are copied).
-   * `priority` "live" jumps ahead of queued "batch" requests (default "batch").
+   * `priority` "live" jumps ahead of queued "batch" requests (default "batch"); `maxDurationS`
+   * is the longest recording accepted, seconds (default MAX_RECORDING_S; see `recordingLimitS`).
    * Resolves `{ text, durationS, timings }`: text trimmed ("" for silence), seconds, milliseconds.
-   * @throws AudioDecodeError for empty, damaged or unknown audio (do not retry);
+   * @throws AudioTooLongError (a subclass of AudioDecodeError) when longer than `maxDurationS`;
+   *   AudioDecodeError for empty, damaged or unknown audio (do not retry);
    *   InferenceError with code MODEL_MISSING (the message names the file and says to run
    *   `earshot models fetch`), WORKER_DIED, CLOSED or INTERNAL.
    */
-  transcribe(audio: Uint8Array, opts?: { priority?: Priority }): Promise<TranscribeResult>;
+  transcribe(audio: Uint8Array, opts?: { priority?: Priority; maxDurationS?: number }): Promise<TranscribeResult>;
   /**
    * Analyses one answer's text with the insights engine the worker holds (loaded once, from the
    * models directory only): `{ ai_insights: { sentiment, sentiment_score (−1..1), actionable,
@@ -122,6 +124,7 @@ export function createInferenceClient(opts: InferenceClientOptions): InferenceCl
     pending.delete(message.id);
     if (pending.size === 0) w.unref();
     if (message.type === "result") p.resolve(message.result as never);
+    else if (message.code === "AUDIO_TOO_LONG") p.reject(new AudioTooLongError(message.limitS ?? 0, message.durationS ?? 0));
     else if (message.code === "AUDIO_DECODE") p.reject(new AudioDecodeError(message.message));
     else p.reject(new InferenceError(message.code, message.message));
   };
@@ -155,7 +158,8 @@ export function createInferenceClient(opts: InferenceClientOptions): InferenceCl
 
   return {
     transcribe(audio, requestOpts = {}) {
-      return send<TranscribeResult>((id) => ({ type: "transcribe", id, priority: requestOpts.priority ?? "batch", audio }));
+      const maxDurationS = requestOpts.maxDurationS ?? MAX_RECORDING_S;
+      return send<TranscribeResult>((id) => ({ type: "transcribe", id, priority: requestOpts.priority ?? "batch", audio, maxDurationS }));
     },
 
     analyse(text, options = {}, requestOpts = {}) {

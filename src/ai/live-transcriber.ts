@@ -7,7 +7,7 @@
  * each time, so earlier words may still change; the final transcript covers everything.
  * Framework-free: the WebSocket route (modules/intake/live.ts) feeds it and sends what it emits.
  */
-import { AudioDecodeError } from "./audio.ts";
+import { AudioDecodeError, AudioTooLongError } from "./audio.ts";
 
 /** At most one partial transcription per this many ms per recording. */
 export const LIVE_INTERVAL_MS = 1_500;
@@ -26,6 +26,11 @@ export type LiveTranscriberOptions = {
   transcribe: (audio: Uint8Array) => Promise<{ text: string; durationS: number }>;
   /** Delivers partials and errors (not the final, which `finish` returns). */
   send: (message: LiveServerMessage) => void;
+  /**
+   * Told the full error of a failed partial (for the operator's log). The respondent only gets a
+   * generic message with a code (see `respondentMessage`): never a server path or a fix to run.
+   */
+  onError?: (err: unknown) => void;
   intervalMs?: number;
   maxBytes?: number;
 };
@@ -36,18 +41,27 @@ export type LiveTranscriber = {
   /**
    * Stops partials, waits for the one in flight, and transcribes everything received.
    * @returns the final message; `{type: "final", text: "", duration: 0}` when nothing decodable arrived
-   * @throws the inference error when the final transcription fails for another reason than undecodable audio
+   * @throws the inference error when the final transcription fails for another reason than
+   *   undecodable audio (AudioTooLongError included)
    */
   finish(): Promise<LiveServerMessage & { type: "final" }>;
   /** The socket went away: stop at once (a transcription in flight is left to finish unseen). */
   close(): void;
 };
 
-/** Error code for the page: the inference error's code, or AUDIO_DECODE / INTERNAL. */
-function codeOf(err: unknown): string {
+/** Error code for the page: the inference error's code, or AUDIO_TOO_LONG / AUDIO_DECODE / INTERNAL. */
+export function codeOf(err: unknown): string {
+  if (err instanceof AudioTooLongError) return "AUDIO_TOO_LONG";
   if (err instanceof AudioDecodeError) return "AUDIO_DECODE";
   const code = (err as { code?: unknown })?.code;
   return typeof code === "string" ? code : "INTERNAL";
+}
+
+/** What a respondent is told for an error `code` of `codeOf`: generic, without server details. */
+export function respondentMessage(code: string): string {
+  if (code === "AUDIO_TOO_LONG") return "The recording is longer than this question allows.";
+  if (code === "MODEL_MISSING") return "Live transcription is not available right now; your recording is still saved when you continue.";
+  return "The recording could not be transcribed live.";
 }
 
 const round3 = (s: number) => Math.round(s * 1000) / 1000;
@@ -96,9 +110,12 @@ export function createLiveTranscriber(opts: LiveTranscriberOptions): LiveTranscr
       })
       .catch((err: unknown) => {
         // Too little audio yet to hold one Opus packet: wait for more. Anything else is told once.
-        if (err instanceof AudioDecodeError || isStopped || hasReportedError) return;
+        const isTooLong = err instanceof AudioTooLongError;
+        if ((err instanceof AudioDecodeError && !isTooLong) || isStopped || hasReportedError) return;
         hasReportedError = true;
-        opts.send({ type: "error", code: codeOf(err), message: (err as Error).message ?? String(err) });
+        opts.onError?.(err);
+        const code = codeOf(err);
+        opts.send({ type: "error", code, message: respondentMessage(code) });
       })
       .finally(() => {
         inFlight = null;
@@ -126,7 +143,7 @@ export function createLiveTranscriber(opts: LiveTranscriberOptions): LiveTranscr
         const r = await opts.transcribe(recording());
         return { type: "final", text: r.text, duration: round3(r.durationS) };
       } catch (err) {
-        if (err instanceof AudioDecodeError) return { type: "final", text: "", duration: 0 };
+        if (err instanceof AudioDecodeError && !(err instanceof AudioTooLongError)) return { type: "final", text: "", duration: 0 };
         throw err;
       }
     },

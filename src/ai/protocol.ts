@@ -44,6 +44,8 @@ export type TranscribeResult = { text: string; durationS: number; timings: Trans
 export type InferenceErrorCode =
   /** The audio is empty, damaged or of an unknown format: retrying will not help. */
   | "AUDIO_DECODE"
+  /** The recording is longer than the request's `maxDurationS` (the reply carries both lengths). */
+  | "AUDIO_TOO_LONG"
   /** A model file is missing from the models directory; `earshot models fetch` fixes it. */
   | "MODEL_MISSING"
   /** The worker thread died (or was restarted) while the request was pending. */
@@ -56,7 +58,8 @@ export type InferenceErrorCode =
 /** Main thread → worker. */
 export type WorkerRequest =
   | { type: "configure"; config: WorkerConfig }
-  | { type: "transcribe"; id: number; priority: Priority; audio: Uint8Array }
+  /** `maxDurationS`: the longest recording accepted, seconds (the question's max_duration + 2). */
+  | { type: "transcribe"; id: number; priority: Priority; audio: Uint8Array; maxDurationS: number }
   /** Insights of one answer (sentiment, topics, summary, clarity, follow-ups, custom fields). */
   | { type: "analyse"; id: number; priority: Priority; text: string; options: AnalyseOptions };
 
@@ -64,5 +67,8 @@ export type WorkerRequest =
 export type WorkerReply =
   | { type: "result"; id: number; kind: "transcribe"; result: TranscribeResult }
   | { type: "result"; id: number; kind: "analyse"; result: AnalysisResult }
-  /** For AUDIO_DECODE, `message` is the AudioDecodeError's `reason`. */
-  | { type: "error"; id: number; code: InferenceErrorCode; message: string };
+  /**
+   * For AUDIO_DECODE, `message` is the AudioDecodeError's `reason`; AUDIO_TOO_LONG adds the
+   * limit and the length found, in seconds.
+   */
+  | { type: "error"; id: number; code: InferenceErrorCode; message: string; limitS?: number; durationS?: number };

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { ALL_FORMATS, BufferSource, BufferTarget, EncodedAudioPacketSource, EncodedPacketSink, Input, Output, WebMOutputFormat } from "mediabunny";
 import { WaveFile } from "wavefile";
 
 /** The staged fixture Whisper (random weights; fixed transcript for any sound, "" for silence). */
@@ -83,4 +84,52 @@ export function wavDurationS(wav: Uint8Array): number {
   const file = new WaveFile(wav);
   const fmt = file.fmt as { numChannels: number; sampleRate: number; blockAlign: number };
   return (file.data as { chunkSize: number }).chunkSize / fmt.blockAlign / fmt.sampleRate;
+}
+
+/**
+ * An 8-bit unsigned PCM mono WAV declaring `rateHz`, with `dataBytes` bytes of silence (128): a
+ * header can declare any rate and length, e.g. the 1 MB, 100 Hz "decompression bomb".
+ */
+export function pcm8Wav(rateHz: number, dataBytes: number): Uint8Array {
+  const bytes = new Uint8Array(44 + dataBytes).fill(128, 44);
+  const view = new DataView(bytes.buffer);
+  const ascii = (at: number, text: string) => [...text].forEach((c, i) => view.setUint8(at + i, c.charCodeAt(0)));
+  ascii(0, "RIFF");
+  view.setUint32(4, 36 + dataBytes, true);
+  ascii(8, "WAVE");
+  ascii(12, "fmt ");
+  view.setUint32(16, 16, true);
+  view.setUint16(20, 1, true); // PCM
+  view.setUint16(22, 1, true); // mono
+  view.setUint32(24, rateHz, true);
+  view.setUint32(28, rateHz, true); // byte rate
+  view.setUint16(32, 1, true); // block align
+  view.setUint16(34, 8, true); // bits
+  ascii(36, "data");
+  view.setUint32(40, dataBytes, true);
+  return bytes;
+}
+
+/**
+ * The Opus packets of an Ogg/Opus file re-muxed (not re-encoded) into WebM with mediabunny.
+ * `squeeze` rewrites every timestamp to 1 ms apart, so the container claims a fraction of the
+ * real length: only decoding can tell how long it is.
+ */
+export async function webmOfOgg(ogg: Uint8Array, opts: { squeeze?: boolean } = {}): Promise<Uint8Array> {
+  const input = new Input({ source: new BufferSource(ogg), formats: ALL_FORMATS });
+  const track = (await input.getPrimaryAudioTrack())!;
+  const decoderConfig = (await track.getDecoderConfig())!;
+  const output = new Output({ format: new WebMOutputFormat(), target: new BufferTarget() });
+  const source = new EncodedAudioPacketSource("opus");
+  output.addAudioTrack(source);
+  await output.start();
+  let n = 0;
+  for await (const packet of new EncodedPacketSink(track).packets()) {
+    const copy = opts.squeeze ? packet.clone({ timestamp: n / 1000, duration: 0.001 }) : packet;
+    await source.add(copy, n === 0 ? { decoderConfig } : undefined);
+    n++;
+  }
+  await output.finalize();
+  input.dispose();
+  return new Uint8Array(output.target.buffer!);
 }

@@ -9,7 +9,7 @@
 import "../runtime/preload.ts";
 import path from "node:path";
 import { createAsr, ModelMissingError, type Asr } from "./asr.ts";
-import { AudioDecodeError, decodeAudio } from "./audio.ts";
+import { AudioDecodeError, AudioTooLongError, decodeAudio } from "./audio.ts";
 import type { InsightsEngine } from "./insights/index.ts";
 import type { InferenceErrorCode, WorkerConfig, WorkerReply, WorkerRequest } from "./protocol.ts";
 
@@ -61,7 +61,7 @@ async function run(job: Job): Promise<void> {
       return;
     }
     const decodeStart = performance.now();
-    const audio = await decodeAudio(job.audio);
+    const audio = await decodeAudio(job.audio, { maxDurationS: job.maxDurationS });
     const decodeMs = performance.now() - decodeStart;
     const { text, loadMs, asrMs } = await asr.transcribe(audio.pcm);
     reply({
@@ -72,7 +72,8 @@ async function run(job: Job): Promise<void> {
     });
   } catch (err) {
     const message = err instanceof AudioDecodeError ? err.reason : err instanceof Error ? err.message : String(err);
-    reply({ type: "error", id: job.id, code: codeOf(err), message });
+    const lengths = err instanceof AudioTooLongError ? { limitS: err.limitS, durationS: err.durationS } : {};
+    reply({ type: "error", id: job.id, code: codeOf(err), message, ...lengths });
   }
 }
 
@@ -98,6 +99,7 @@ async function loadInsights(cfg: WorkerConfig): Promise<InsightsEngine> {
 }
 
 function codeOf(err: unknown): InferenceErrorCode {
+  if (err instanceof AudioTooLongError) return "AUDIO_TOO_LONG";
   if (err instanceof AudioDecodeError) return "AUDIO_DECODE";
   if (err instanceof ModelMissingError) return "MODEL_MISSING";
   return "INTERNAL";

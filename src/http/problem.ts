@@ -22,6 +22,7 @@ const TITLES: Record<ErrorCode, string> = {
   ALREADY_SUBMITTED: "Already submitted",
   PAYLOAD_TOO_LARGE: "Payload too large",
   UNSUPPORTED_MEDIA_TYPE: "Unsupported media type",
+  AUDIO_TOO_LONG: "Recording too long",
   RATE_LIMITED: "Rate limit exceeded",
   INTERNAL: "Internal error",
 };

@@ -2,7 +2,8 @@
  * @module jobs/queue
  * The durable job table (DESIGN §1): jobs are written in the same transaction as the change
  * that causes them, claimed with a lease, retried with exponential backoff, and recovered after
- * a crash (an expired lease makes a running job claimable again).
+ * a crash (an expired lease makes a running job claimable again). Every claim counts an attempt,
+ * so a job that keeps crashing the process is given up after `max_attempts` like any other.
  */
 import type { Kysely, Transaction } from "kysely";
 import { isoAfter, nowIso } from "../clock.ts";
@@ -29,9 +30,14 @@ export async function enqueueJob(db: Q, kind: JobKind, payload: Record<string, u
     .execute();
 }
 
+type JobRow = { id: number; kind: JobKind; payload: string; attempts: number; max_attempts: number };
+const toJob = (row: JobRow): Job => ({ id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempts: row.attempts, maxAttempts: row.max_attempts });
+
 /**
- * Claims the most urgent due job (queued and due, or running with an expired lease), taking a
- * lease of `leaseS` seconds and counting the attempt. Returns null when nothing is due.
+ * Claims the most urgent due job (queued and due, or running with an expired lease) that has
+ * attempts left, taking a lease of `leaseS` seconds and counting the attempt. A job whose runs
+ * were all used up by interruptions is never claimed: see {@link exhaustedJobs}.
+ * @returns the job with `attempts` including this one, or null when nothing is due
  */
 export async function claimJob(db: Kysely<Database>, leaseS = JOB_LEASE_S): Promise<Job | null> {
   const now = nowIso();
@@ -50,6 +56,7 @@ export async function claimJob(db: Kysely<Database>, leaseS = JOB_LEASE_S): Prom
             eb.and([eb("state", "=", "running"), eb("lease_until", "<", now)]),
           ]),
         )
+        .whereRef("attempts", "<", "max_attempts")
         .orderBy("priority", "desc")
         .orderBy("run_at")
         .orderBy("id")
@@ -57,8 +64,31 @@ export async function claimJob(db: Kysely<Database>, leaseS = JOB_LEASE_S): Prom
     )
     .returningAll()
     .executeTakeFirst();
-  if (!row) return null;
-  return { id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempts: row.attempts, maxAttempts: row.max_attempts };
+  return row ? toJob(row) : null;
+}
+
+/**
+ * Due jobs with no attempt left: every attempt was claimed and the last one never finished (the
+ * process died while running it, e.g. on a poison recording). The runner gives each up — its
+ * `onGiveUp`, then {@link failJob} — so they end `failed` instead of crash-looping.
+ * @returns at most `limit` jobs; `attempts` equals `maxAttempts`
+ */
+export async function exhaustedJobs(db: Q, limit = 10): Promise<Job[]> {
+  const now = nowIso();
+  const rows = await db
+    .selectFrom("jobs")
+    .select(["id", "kind", "payload", "attempts", "max_attempts"])
+    .where((eb) =>
+      eb.or([
+        eb("state", "=", "queued"),
+        eb.and([eb("state", "=", "running"), eb("lease_until", "<", now)]),
+      ]),
+    )
+    .whereRef("attempts", ">=", "max_attempts")
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+  return rows.map(toJob);
 }
 
 /** Marks a job done. */
@@ -90,7 +120,8 @@ export async function failJob(db: Q, job: Job, error: string, permanent: boolean
 
 /**
  * Makes jobs left `running` by a previous process claimable at once (called at start-up: one
- * process owns the queue, so nothing else can hold their leases).
+ * process owns the queue, so nothing else can hold their leases). Their attempt stays counted;
+ * those that have none left are then found by {@link exhaustedJobs}.
  * @returns how many jobs were recovered
  */
 export async function recoverRunningJobs(db: Q): Promise<number> {

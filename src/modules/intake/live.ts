@@ -12,16 +12,22 @@ import { Elysia } from "elysia";
 import type { AppDeps } from "../../http/context.ts";
 import { AppError, notFound } from "../../errors.ts";
 import {
+  codeOf,
   createLiveTranscriber,
   LIVE_INTERVAL_MS,
   LIVE_MAX_BYTES,
+  respondentMessage,
   type LiveTranscriber,
 } from "../../ai/live-transcriber.ts";
+import { MAX_RECORDING_S } from "../../ai/audio.ts";
 import * as service from "./service.ts";
+import { liveSocketGuard } from "./limits.ts";
+import { questionRecordingLimitS } from "./recordings.ts";
 
 /** What live transcription needs from the inference worker. */
 export type LiveInference = {
-  transcribe(audio: Uint8Array, opts: { priority: "live" }): Promise<{ text: string; durationS: number }>;
+  /** `maxDurationS`: the longest recording accepted, seconds (the question's max_duration + 2). */
+  transcribe(audio: Uint8Array, opts: { priority: "live"; maxDurationS: number }): Promise<{ text: string; durationS: number }>;
 };
 
 export type LiveDeps = AppDeps & {
@@ -39,9 +45,11 @@ const VOICE_TYPES = new Set(["voice", "voice_text_fallback"]);
 
 /**
  * Checks that live transcription may start; runs before the upgrade, so failures are HTTP errors.
+ * @returns the longest recording accepted, seconds: the question's `max_duration` + 2, or without
+ *   `question_uuid` the largest of the link's voice questions (DESIGN §9)
  * @throws AppError NOT_FOUND (link, session or question; or live transcription off), LINK_PAUSED, ALREADY_SUBMITTED
  */
-async function admit(deps: LiveDeps, params: Record<string, string>, questionUuid: string | undefined): Promise<void> {
+async function admit(deps: LiveDeps, params: Record<string, string>, questionUuid: string | undefined): Promise<number> {
   const intake: service.IntakeDeps = service.intakeDepsOf(deps);
   const link = await service.findIntakeLink(deps.db, params.workspace_slug!, params.link_slug!);
   const pub = service.toPublicLink(link);
@@ -52,6 +60,8 @@ async function admit(deps: LiveDeps, params: Record<string, string>, questionUui
   if (questionUuid !== undefined && !pub.questions.some((q) => q.uuid === questionUuid && VOICE_TYPES.has(q.response_type))) {
     throw notFound("Question");
   }
+  const voice = link.questions.filter((q) => VOICE_TYPES.has(q.type) && (questionUuid === undefined || q.uuid === questionUuid));
+  return voice.length ? Math.max(...voice.map(questionRecordingLimitS)) : MAX_RECORDING_S;
 }
 
 const asBytes = (message: unknown): Uint8Array | null => {
@@ -66,6 +76,9 @@ const asBytes = (message: unknown): Uint8Array | null => {
  */
 export function liveRoutes(deps: LiveDeps) {
   const sockets = new WeakMap<object, LiveTranscriber>();
+  const guard = liveSocketGuard(deps); // live sockets per session and per address (intake/limits.ts)
+  // The limit found by `admit`, per upgrade request, for `open` (Elysia does not pass it along).
+  const limits = new WeakMap<Request, number>();
   const intervalMs = deps.liveIntervalMs ?? LIVE_INTERVAL_MS;
   const path = "/api/v1/intake/:workspace_slug/:link_slug/sessions/:session_id/live/";
   return new Elysia({ name: "intake-live" })
@@ -75,13 +88,17 @@ export function liveRoutes(deps: LiveDeps) {
       throw new AppError("VALIDATION_ERROR", "Open this URL as a WebSocket (Upgrade: websocket).");
     })
     .ws(path, {
-    async beforeHandle({ params, query }) {
-      await admit(deps, params, query.question_uuid);
+    async beforeHandle({ params, query, request, server }) {
+      guard.check(params.session_id, request, server);
+      limits.set(request, await admit(deps, params, query.question_uuid));
     },
     open(ws) {
+      if (!guard.open(ws)) return;
+      const maxDurationS = limits.get(ws.data.request) ?? MAX_RECORDING_S;
       const transcriber = createLiveTranscriber({
-        transcribe: (audio) => deps.inference.transcribe(audio, { priority: "live" }),
+        transcribe: (audio) => deps.inference.transcribe(audio, { priority: "live", maxDurationS }),
         send: (message) => ws.send(message),
+        onError: (err) => deps.log.warn("live transcription failed", { error: err instanceof Error ? err.message : String(err), code: codeOf(err) }),
         intervalMs,
         maxBytes: LIVE_MAX_BYTES,
       });
@@ -108,13 +125,14 @@ export function liveRoutes(deps: LiveDeps) {
         ws.send(await transcriber.finish());
         ws.close(CLOSE_NORMAL, "done");
       } catch (err) {
-        const code = typeof (err as { code?: unknown }).code === "string" ? (err as { code: string }).code : "INTERNAL";
-        deps.log.warn("live transcription failed", { error: (err as Error).message });
-        ws.send({ type: "error", code, message: "The recording could not be transcribed live." });
+        const code = codeOf(err);
+        deps.log.warn("live transcription failed", { error: (err as Error).message, code });
+        ws.send({ type: "error", code, message: respondentMessage(code) });
         ws.close(CLOSE_SERVER_ERROR, "transcription failed");
       }
     },
     close(ws) {
+      guard.close(ws);
       sockets.get(ws.raw)?.close();
       sockets.delete(ws.raw);
     },

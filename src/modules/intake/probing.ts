@@ -5,8 +5,12 @@
  * recording transcribed now with "live" priority) is analysed, and when its clarity is below
  * `clarity_threshold` a follow-up question is added to the answer's `follow_ups`, up to
  * `max_follow_ups`. The respondent answers it by text or voice.
+ *
+ * Nothing here changes an answer of a submitted response: every write happens in a transaction
+ * that first checks the response is still `started` (else 409 ALREADY_SUBMITTED), so a probe or
+ * follow-up racing `submit/` either lands before the submit (which then sees it) or not at all.
  */
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import { nowIso } from "../../clock.ts";
 import type { Database } from "../../db/schema.ts";
 import { AppError, notFound } from "../../errors.ts";
@@ -14,6 +18,7 @@ import type { BlobStore } from "../../blobs/store.ts";
 import type { InferenceClient } from "../../ai/inference-client.ts";
 import * as responsesRepo from "../responses/repository.ts";
 import type { IntakeLink } from "./service.ts";
+import { transcribeForRespondent } from "./recordings.ts";
 
 export type ProbingDeps = { db: Kysely<Database>; blobs: BlobStore; inference: Pick<InferenceClient, "transcribe" | "analyse"> };
 
@@ -34,6 +39,18 @@ async function openAnswer(db: Kysely<Database>, l: IntakeLink, sessionId: string
   return { r, q, a };
 }
 
+/**
+ * Runs `write` in a transaction after checking, inside it, that the response is not submitted.
+ * @throws AppError ALREADY_SUBMITTED (nothing is written)
+ */
+async function writeWhileOpen<T>(db: Kysely<Database>, responseUuid: string, write: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    const r = await responsesRepo.findResponseByUuid(trx, responseUuid);
+    if (!r || r.status === "completed") throw new AppError("ALREADY_SUBMITTED", "This response was already submitted; its answers can no longer change.");
+    return write(trx);
+  });
+}
+
 /** Public view of follow-ups (no blob keys). */
 export function publicFollowUps(stored: StoredFollowUp[]) {
   return stored.map((f) => ({ question: f.question, answer: f.answer, transcription: f.transcription ?? null, has_audio: Boolean(f.audio_blob) }));
@@ -44,10 +61,11 @@ export function publicFollowUps(stored: StoredFollowUp[]) {
  * @returns `{ clarity (0..1), follow_up: { index, question } | null, follow_ups }`; `null` when
  *   probing is off, the answer is clear enough, the last follow-up is unanswered, or
  *   `max_follow_ups` were asked
- * @throws AppError NOT_FOUND, LINK_PAUSED, ALREADY_SUBMITTED, VALIDATION_ERROR (no answer yet)
+ * @throws AppError NOT_FOUND, LINK_PAUSED, ALREADY_SUBMITTED (also when submitted meanwhile),
+ *   VALIDATION_ERROR (no answer yet), AUDIO_TOO_LONG, UNSUPPORTED_MEDIA_TYPE (undecodable recording)
  */
 export async function probeAnswer(deps: ProbingDeps, l: IntakeLink, sessionId: string, questionUuid: string) {
-  const { q, a } = await openAnswer(deps.db, l, sessionId, questionUuid);
+  const { r, q, a } = await openAnswer(deps.db, l, sessionId, questionUuid);
   const stored = JSON.parse(a.follow_ups) as StoredFollowUp[];
   const evaluator = JSON.parse(q.evaluator_config) as { clarity_threshold?: number; max_follow_ups?: number; custom_fields?: string[] };
   const max = evaluator.max_follow_ups ?? DEFAULT_MAX_FOLLOW_UPS;
@@ -58,14 +76,18 @@ export async function probeAnswer(deps: ProbingDeps, l: IntakeLink, sessionId: s
     // Transcribe now, ahead of batch work: the respondent is waiting.
     const audio = await deps.blobs.get(a.audio_blob);
     if (!audio) return done;
-    const t = await deps.inference.transcribe(audio, { priority: "live" });
-    text = t.text.trim();
-    await responsesRepo.updateAnswer(deps.db, a.uuid, {
-      transcription: text,
-      transcription_status: "completed",
-      text: text,
-      duration: Math.round(t.durationS * 1000) / 1000,
-      date_updated: nowIso(),
+    const t = await transcribeForRespondent(deps.inference, audio, q);
+    text = t.text;
+    await writeWhileOpen(deps.db, r.uuid, async (trx) => {
+      const current = await responsesRepo.findAnswer(trx, a.uuid);
+      if (current?.audio_blob !== a.audio_blob) return; // re-recorded meanwhile: not this transcript
+      await responsesRepo.updateAnswer(trx, a.uuid, {
+        transcription: t.text,
+        transcription_status: "completed",
+        text: t.text,
+        duration: Math.round(t.durationS * 1000) / 1000,
+        date_updated: nowIso(),
+      });
     });
   }
   const combined = [text ?? "", ...stored.map((f) => f.answer ?? "")].join("\n").trim();
@@ -73,14 +95,16 @@ export async function probeAnswer(deps: ProbingDeps, l: IntakeLink, sessionId: s
   const question = result.follow_up_questions.find((fq) => !stored.some((f) => f.question === fq));
   if (!question) return { ...done, clarity: result.clarity };
   const next: StoredFollowUp[] = [...stored, { question, answer: null }];
-  await responsesRepo.updateAnswer(deps.db, a.uuid, { follow_ups: JSON.stringify(next), date_updated: nowIso() });
+  await writeWhileOpen(deps.db, r.uuid, (trx) => responsesRepo.updateAnswer(trx, a.uuid, { follow_ups: JSON.stringify(next), date_updated: nowIso() }));
   return { clarity: result.clarity, follow_up: { index: stored.length, question }, follow_ups: publicFollowUps(next) };
 }
 
 /**
  * Saves the respondent's answer to follow-up `index`, typed (`text`) or recorded (`audio`, which
  * is transcribed now with "live" priority).
- * @throws AppError NOT_FOUND (no such follow-up), VALIDATION_ERROR (empty or over 5000 characters)
+ * @throws AppError NOT_FOUND (no such follow-up), VALIDATION_ERROR (empty or over 5000 characters),
+ *   ALREADY_SUBMITTED (also when the response was submitted while the recording was transcribed),
+ *   AUDIO_TOO_LONG, UNSUPPORTED_MEDIA_TYPE (undecodable recording)
  */
 export async function answerFollowUp(
   deps: ProbingDeps,
@@ -90,9 +114,8 @@ export async function answerFollowUp(
   index: number,
   input: { text: string } | { audio: Uint8Array },
 ) {
-  const { a } = await openAnswer(deps.db, l, sessionId, questionUuid);
-  const stored = JSON.parse(a.follow_ups) as StoredFollowUp[];
-  const target = stored[index];
+  const { r, q, a } = await openAnswer(deps.db, l, sessionId, questionUuid);
+  const target = (JSON.parse(a.follow_ups) as StoredFollowUp[])[index];
   if (!target) throw notFound("Follow-up");
   let updated: StoredFollowUp;
   if ("text" in input) {
@@ -100,12 +123,27 @@ export async function answerFollowUp(
     if (!text || text.length > 5000) throw new AppError("VALIDATION_ERROR", "Answer with 1 to 5000 characters.", { errors: [{ pointer: "/value", message: "1 to 5000 characters." }] });
     updated = { question: target.question, answer: text, transcription: null, audio_blob: null };
   } else {
-    const t = await deps.inference.transcribe(input.audio, { priority: "live" });
+    const t = await transcribeForRespondent(deps.inference, input.audio, q);
     const key = await deps.blobs.put("audio", input.audio);
-    updated = { question: target.question, answer: t.text.trim(), transcription: t.text.trim(), audio_blob: key };
+    updated = { question: target.question, answer: t.text, transcription: t.text, audio_blob: key };
   }
-  if (target.audio_blob) await deps.blobs.delete(target.audio_blob);
-  const next = stored.map((f, i) => (i === index ? updated : f));
-  await responsesRepo.updateAnswer(deps.db, a.uuid, { follow_ups: JSON.stringify(next), date_updated: nowIso() });
+  let replaced: string | null | undefined;
+  let next: StoredFollowUp[];
+  try {
+    // Re-read inside the transaction: the answer may have changed while the recording was transcribed.
+    next = await writeWhileOpen(deps.db, r.uuid, async (trx) => {
+      const current = await responsesRepo.findAnswer(trx, a.uuid);
+      const stored = JSON.parse(current?.follow_ups ?? "[]") as StoredFollowUp[];
+      if (!current || stored[index]?.question !== target.question) throw notFound("Follow-up");
+      replaced = stored[index]!.audio_blob;
+      const list = stored.map((f, i) => (i === index ? updated : f));
+      await responsesRepo.updateAnswer(trx, a.uuid, { follow_ups: JSON.stringify(list), date_updated: nowIso() });
+      return list;
+    });
+  } catch (err) {
+    if (updated.audio_blob) await deps.blobs.delete(updated.audio_blob);
+    throw err;
+  }
+  if (replaced) await deps.blobs.delete(replaced);
   return { follow_ups: publicFollowUps(next) };
 }

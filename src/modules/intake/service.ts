@@ -22,6 +22,7 @@ import { findWorkspaceBySlug, type WorkspaceRow } from "../workspaces/repository
 import { checkAnswerValue } from "./answer-values.ts";
 import { isVisible } from "./conditions.ts";
 import { publicFollowUps, type StoredFollowUp } from "./probing.ts";
+import { checkRecordingUpload } from "./recordings.ts";
 
 export type IntakeDeps = {
   db: Kysely<Database>;
@@ -228,11 +229,13 @@ export async function saveAnswer(deps: IntakeDeps, l: IntakeLink, sessionId: str
 /**
  * Stores a recording for a voice question (`POST …/audio/`); transcription is queued on submit.
  * @param bytes the recording, already checked for size and format by the route
- * @throws AppError NOT_FOUND, LINK_PAUSED, ALREADY_SUBMITTED, VALIDATION_ERROR (not a voice question)
+ * @throws AppError NOT_FOUND, LINK_PAUSED, ALREADY_SUBMITTED, VALIDATION_ERROR (not a voice question),
+ *   AUDIO_TOO_LONG, UNSUPPORTED_MEDIA_TYPE (see intake/recordings.ts)
  */
 export async function saveAudio(deps: IntakeDeps, l: IntakeLink, sessionId: string, questionUuid: string, bytes: Uint8Array, mime: string, durationS: number | null) {
   const q = findQuestion(l, questionUuid);
   if (!VOICE_TYPES.has(q.type as QuestionType)) throw new AppError("VALIDATION_ERROR", "This question does not take a recording.");
+  await checkRecordingUpload(bytes, q);
   const maxS = Number(JSON.parse(q.configuration).max_duration ?? 120);
   const duration = durationS === null ? null : Math.min(durationS, maxS + 1);
   const key = await deps.blobs.put("audio", bytes);

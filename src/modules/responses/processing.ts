@@ -1,10 +1,12 @@
 /**
  * @module responses/processing
  * Job handlers that turn answers into transcripts and insights (DESIGN §7, §9): `transcribe`
- * (recording → Whisper text and duration) and `analyse` (text → ai_insights). Each result is
- * written in one transaction with the `response.submitted` event it may complete.
+ * (recording → Whisper text and duration) and `analyse` (text → ai_insights). Every path that
+ * finishes an answer — a result, an early return for work already done, a final failure — ends in
+ * {@link finishAnswer}: the write and the "is the response ready → queue `response.submitted`"
+ * check in one transaction, so the event is queued exactly once whichever path comes last.
  */
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import { nowIso } from "../../clock.ts";
 import type { Database } from "../../db/schema.ts";
 import type { BlobStore } from "../../blobs/store.ts";
@@ -12,6 +14,8 @@ import { enqueueJob, type Job } from "../../jobs/queue.ts";
 import { PermanentJobError } from "../../jobs/runner.ts";
 import * as linksRepo from "../links/repository.ts";
 import type { InferenceClient } from "../../ai/inference-client.ts";
+import { MAX_RECORDING_S } from "../../ai/audio.ts";
+import { questionRecordingLimitS } from "../intake/recordings.ts";
 import { queueSubmittedEventIfReady } from "../intake/service.ts";
 import * as repo from "./repository.ts";
 
@@ -35,16 +39,45 @@ function answerUuidOf(job: Job): string {
   return uuid;
 }
 
-/** Handles a `transcribe` job: decode + Whisper in the worker, then queue analysis. */
+/**
+ * Runs `write` and then the response's readiness check (`queueSubmittedEventIfReady`) in one
+ * transaction, and nudges the job runner and the dispatcher. The one way an answer is finished.
+ */
+export async function finishAnswer(deps: ProcessingDeps, responseUuid: string, write: (trx: Transaction<Database>) => Promise<void>): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    await write(trx);
+    await queueSubmittedEventIfReady(trx, deps, responseUuid);
+  });
+  deps.nudgeJobs();
+  deps.nudgeOutbox();
+}
+
+/** The longest recording the answer's question accepts (its `max_duration` + 2 s), seconds. */
+async function recordingLimitOf(db: Kysely<Database>, answer: repo.AnswerRow): Promise<number> {
+  const response = await repo.findResponseByUuid(db, answer.response_uuid);
+  const questions = response ? await linksRepo.questionsOf(db, [response.link_uuid]) : [];
+  const q = questions.find((x) => x.uuid === answer.question_uuid);
+  return q ? questionRecordingLimitS(q) : MAX_RECORDING_S;
+}
+
+/**
+ * Handles a `transcribe` job: decode (bounded by the question's `max_duration` + 2 s) + Whisper
+ * in the worker, then queue analysis. An answer already transcribed (a run that committed just
+ * before a crash) only gets the readiness check.
+ */
 export async function transcribeAnswer(deps: ProcessingDeps, job: Job): Promise<void> {
   const answer = await repo.findAnswer(deps.db, answerUuidOf(job));
-  if (!answer || !answer.audio_blob || answer.transcription_status === "completed") return; // erased or already done
+  if (!answer) return; // erased
+  if (!answer.audio_blob || answer.transcription_status === "completed" || answer.transcription_status === "failed") {
+    await finishAnswer(deps, answer.response_uuid, async () => {});
+    return;
+  }
   await repo.updateAnswer(deps.db, answer.uuid, { transcription_status: "processing", date_updated: nowIso() });
   const audio = await deps.blobs.get(answer.audio_blob);
   if (!audio) throw new PermanentJobError("The recording is missing from the blob store.");
   let result: { text: string; durationS: number };
   try {
-    result = await deps.inference.transcribe(audio, { priority: "batch" });
+    result = await deps.inference.transcribe(audio, { priority: "batch", maxDurationS: await recordingLimitOf(deps.db, answer) });
   } catch (err) {
     const e = err as Error;
     if (e?.name === "AudioDecodeError") throw new PermanentJobError(`The recording could not be decoded: ${e.message}`);
@@ -52,7 +85,7 @@ export async function transcribeAnswer(deps: ProcessingDeps, job: Job): Promise<
   }
   const transcript = result.text.trim();
   const analyse = transcript.length > 0;
-  await deps.db.transaction().execute(async (trx) => {
+  await finishAnswer(deps, answer.response_uuid, async (trx) => {
     await repo.updateAnswer(trx, answer.uuid, {
       transcription: transcript,
       transcription_status: "completed",
@@ -63,10 +96,7 @@ export async function transcribeAnswer(deps: ProcessingDeps, job: Job): Promise<
       date_updated: nowIso(),
     });
     if (analyse) await enqueueJob(trx, "analyse", { answer_uuid: answer.uuid });
-    await queueSubmittedEventIfReady(trx, deps, answer.response_uuid);
   });
-  deps.nudgeJobs();
-  deps.nudgeOutbox();
 }
 
 /** Handles an `analyse` job: ai_insights, clarity-driven follow-ups and custom fields. */
@@ -95,25 +125,27 @@ export async function analyseAnswer(deps: ProcessingDeps, job: Job): Promise<voi
       analysis_status: "completed",
     };
   }
-  await deps.db.transaction().execute(async (trx) => {
+  await finishAnswer(deps, answer.response_uuid, async (trx) => {
     await repo.updateAnswer(trx, answer.uuid, { ...patch, date_updated: nowIso() });
-    await queueSubmittedEventIfReady(trx, deps, answer.response_uuid);
   });
-  deps.nudgeOutbox();
 }
 
-/** After a job's final failure: mark its answer failed with the reason, and let the event go. */
+/**
+ * After a job's final failure (including a job given up after `max_attempts` interrupted runs):
+ * mark its answer failed with the reason — unless that step already finished — and let the
+ * event go. Idempotent, so the runner may call it again after a crash.
+ */
 export async function giveUpOnAnswer(deps: ProcessingDeps, job: Job, error: string): Promise<void> {
   const uuid = typeof job.payload.answer_uuid === "string" ? job.payload.answer_uuid : null;
   const answer = uuid ? await repo.findAnswer(deps.db, uuid) : undefined;
   if (!answer) return;
-  await deps.db.transaction().execute(async (trx) => {
-    if (job.kind === "transcribe") {
+  await finishAnswer(deps, answer.response_uuid, async (trx) => {
+    const current = await repo.findAnswer(trx, answer.uuid);
+    if (!current) return;
+    if (job.kind === "transcribe" && (current.transcription_status === "pending" || current.transcription_status === "processing")) {
       await repo.updateAnswer(trx, answer.uuid, { transcription_status: "failed", transcription_error: error.slice(0, 500), date_updated: nowIso() });
-    } else {
+    } else if (job.kind === "analyse" && current.analysis_status === "pending") {
       await repo.updateAnswer(trx, answer.uuid, { analysis_status: "failed", date_updated: nowIso() });
     }
-    await queueSubmittedEventIfReady(trx, deps, answer.response_uuid);
   });
-  deps.nudgeOutbox();
 }

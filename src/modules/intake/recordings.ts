@@ -1,0 +1,62 @@
+/**
+ * @module intake/recordings
+ * The bound on a respondent's recording (DESIGN §9): at most the question's `max_duration` + 2 s,
+ * checked at upload from the container (WAV header; WebM/Ogg packet timestamps) and again by the
+ * decoder, which never allocates more than that limit implies. Also turns the decoder's
+ * refusals into problem+json for the endpoints that transcribe while the respondent waits.
+ */
+import { AudioDecodeError, AudioTooLongError, assertRecordingFits, recordingLimitS } from "../../ai/audio.ts";
+import type { InferenceClient } from "../../ai/inference-client.ts";
+import { AppError } from "../../errors.ts";
+import type { QuestionRow } from "../links/repository.ts";
+
+/** `max_duration` when a voice question's configuration has none (question-model.ts default). */
+const DEFAULT_MAX_DURATION_S = 120;
+
+/** The longest recording a question accepts, seconds: its `max_duration` (default 120) + 2. */
+export function questionRecordingLimitS(q: Pick<QuestionRow, "configuration">): number {
+  const configured = Number((JSON.parse(q.configuration) as { max_duration?: unknown }).max_duration);
+  return recordingLimitS(Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_MAX_DURATION_S);
+}
+
+/** The AppError for a decoder refusal: 400 AUDIO_TOO_LONG, or 415 for audio it cannot read. */
+export function recordingProblem(err: AudioDecodeError): AppError {
+  if (err instanceof AudioTooLongError) {
+    return new AppError("AUDIO_TOO_LONG", `The recording is too long: this question accepts at most ${err.limitS} s (its max_duration + 2 s); this one runs at least ${err.durationS.toFixed(1)} s.`);
+  }
+  return new AppError("UNSUPPORTED_MEDIA_TYPE", `The recording could not be decoded: ${err.reason}.`);
+}
+
+/**
+ * Checks an uploaded recording against its question before it is stored (no decoding).
+ * @throws AppError AUDIO_TOO_LONG (longer than `max_duration` + 2 s), UNSUPPORTED_MEDIA_TYPE
+ *   (a WAV header with a sample rate outside 8–192 kHz or 0 / more than 8 channels)
+ */
+export async function checkRecordingUpload(bytes: Uint8Array, q: Pick<QuestionRow, "configuration">): Promise<void> {
+  try {
+    await assertRecordingFits(bytes, questionRecordingLimitS(q));
+  } catch (err) {
+    if (err instanceof AudioDecodeError) throw recordingProblem(err);
+    throw err;
+  }
+}
+
+/**
+ * Transcribes a recording now ("live" priority: the respondent waits), bounded by the question.
+ * @returns `{ text (trimmed), durationS }`
+ * @throws AppError AUDIO_TOO_LONG or UNSUPPORTED_MEDIA_TYPE for recordings the decoder refuses;
+ *   InferenceError (500) when the worker fails otherwise
+ */
+export async function transcribeForRespondent(
+  inference: Pick<InferenceClient, "transcribe">,
+  bytes: Uint8Array,
+  q: Pick<QuestionRow, "configuration">,
+): Promise<{ text: string; durationS: number }> {
+  try {
+    const t = await inference.transcribe(bytes, { priority: "live", maxDurationS: questionRecordingLimitS(q) });
+    return { text: t.text.trim(), durationS: t.durationS };
+  } catch (err) {
+    if (err instanceof AudioDecodeError) throw recordingProblem(err);
+    throw err;
+  }
+}
