@@ -1,8 +1,18 @@
 /**
  * @module responses/export
  * `GET links/{uuid}/responses/export/?format=csv|jsonl` (DESIGN §7): streams every response of a
- * link in batches (keyset pagination, so memory stays flat), one CSV column per `field_key`.
- * The key is re-checked before each batch: a revoked key gets no more data (DESIGN §5).
+ * link, one CSV column per `field_key`.
+ *
+ * The stream is pull-based: the server's socket asks for the next chunk only when it has room
+ * (Bun applies backpressure to a pulled `ReadableStream`), and each pull re-checks the key and
+ * produces one chunk of about {@link EXPORT_CHUNK_BYTES} characters (plus one record). So a slow reader
+ * holds the export back, memory stays flat (keyset pages of {@link PAGE_ROWS} rows), and after a
+ * revocation nothing more is produced (DESIGN §5): what the reader still receives is what was
+ * already handed to the operating system's socket buffers (a few MiB on loopback).
+ *
+ * CSV cells that a spreadsheet would run as a formula (starting with `= + - @`, tab or carriage
+ * return, or their full-width forms) are prefixed with `'` by csv-stringify's `escape_formulas`;
+ * numbers are written as numbers, so `-3` stays `-3`.
  */
 import { stringify } from "csv-stringify/sync";
 import type { Kysely } from "kysely";
@@ -10,61 +20,95 @@ import type { Database } from "../../db/schema.ts";
 import * as linksRepo from "../links/repository.ts";
 import { toResponseRecords, type ResponseDeps, type ResponseRecord } from "./service.ts";
 
-const BATCH = 200;
+/** Rows read from the database per keyset page. */
+const PAGE_ROWS = 50;
+/** A pull stops adding records once its chunk reaches this many characters (64 Ki; ≤ 192 KiB of UTF-8). */
+export const EXPORT_CHUNK_BYTES = 64 * 1024;
 const FIXED_COLUMNS = ["response_uuid", "session_id", "status", "respondent_email", "date_created", "submitted_at"];
+const CSV_OPTIONS = { escape_formulas: true } as const;
 
-/** The text of an answer in a CSV cell: transcript or typed text, else the JSON value. */
-function cell(a: ResponseRecord["answers"][number]): string {
+type Cell = string | number;
+
+/** The content of an answer's CSV cell: transcript or typed text, else the value (numbers stay numbers). */
+function cell(a: ResponseRecord["answers"][number]): Cell {
   if (a.transcription) return a.transcription;
+  if (typeof a.value === "number") return a.value;
   if (a.text !== null) return a.text;
   if (a.value === null || a.value === undefined) return "";
   return typeof a.value === "string" ? a.value : JSON.stringify(a.value);
 }
 
+/** One CSV line (with its line break) or one JSONL line of a response record. */
+function encodeRecord(r: ResponseRecord, format: "csv" | "jsonl", fieldKeys: string[]): string {
+  if (format === "jsonl") return JSON.stringify(r) + "\n";
+  const byKey = new Map(r.answers.map((a) => [a.field_key, cell(a)]));
+  const row: Cell[] = [r.uuid, r.session_id, r.status, r.respondent_email ?? "", r.date_created, r.submitted_at ?? "", ...fieldKeys.map((k) => byKey.get(k) ?? "")];
+  return stringify([row], CSV_OPTIONS);
+}
+
 /**
- * A byte stream of the link's responses.
- * @param stillAllowed called before each batch; when it throws, the stream ends with that error
+ * A byte stream of the link's responses (all statuses), oldest first: CSV with a header line,
+ * or JSONL of full response records.
+ * @param stillAllowed called before each chunk; when it throws, the stream is errored (the
+ *   client sees the body cut off, never a complete-looking export) and `onStop` gets the error
+ * @param onStop told why the stream was errored (for the log), instead of the error being printed
  */
-export function exportResponses(deps: ResponseDeps, link: linksRepo.LinkRow, format: "csv" | "jsonl", stillAllowed: () => Promise<void>): ReadableStream<Uint8Array> {
+export function exportResponses(
+  deps: ResponseDeps,
+  link: linksRepo.LinkRow,
+  format: "csv" | "jsonl",
+  stillAllowed: () => Promise<void>,
+  onStop: (err: unknown) => void = () => {},
+): ReadableStream<Uint8Array> {
   const db: Kysely<Database> = deps.db;
   const encoder = new TextEncoder();
   let after: { date_created: string; uuid: string } | null = null;
   let fieldKeys: string[] | null = null;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        await stillAllowed();
-        if (fieldKeys === null) {
-          const questions = await linksRepo.questionsOf(db, [link.uuid]);
-          fieldKeys = questions.map((q) => q.field_key);
-          if (format === "csv") controller.enqueue(encoder.encode(stringify([[...FIXED_COLUMNS, ...fieldKeys]])));
+  let pending: ResponseRecord[] = [];
+  let exhausted = false;
+
+  /** Reads the next keyset page into `pending`; false when there are no more rows. */
+  const nextPage = async (): Promise<boolean> => {
+    let q = db.selectFrom("responses").selectAll().where("link_uuid", "=", link.uuid).where("workspace_uuid", "=", link.workspace_uuid);
+    if (after) {
+      const a = after;
+      q = q.where((eb) => eb.or([eb("date_created", ">", a.date_created), eb.and([eb("date_created", "=", a.date_created), eb("uuid", ">", a.uuid)])]));
+    }
+    const rows = await q.orderBy("date_created").orderBy("uuid").limit(PAGE_ROWS).execute();
+    if (!rows.length) return false;
+    after = { date_created: rows.at(-1)!.date_created, uuid: rows.at(-1)!.uuid };
+    pending = await toResponseRecords(db, deps, rows);
+    return true;
+  };
+
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          await stillAllowed();
+          let out = "";
+          if (fieldKeys === null) {
+            fieldKeys = (await linksRepo.questionsOf(db, [link.uuid])).map((q) => q.field_key);
+            if (format === "csv") out += stringify([[...FIXED_COLUMNS, ...fieldKeys]], CSV_OPTIONS);
+          }
+          while (out.length < EXPORT_CHUNK_BYTES) {
+            if (!pending.length && (exhausted || !(await nextPage()))) {
+              exhausted = true;
+              break;
+            }
+            out += encodeRecord(pending.shift()!, format, fieldKeys);
+          }
+          if (out) controller.enqueue(encoder.encode(out));
+          if (exhausted && !pending.length) controller.close();
+        } catch (err) {
+          onStop(err);
+          // Erroring without a reason aborts the response (no final chunk) without Bun printing a
+          // stack trace for an expected stop; onStop has logged why.
+          controller.error(undefined);
         }
-        let q = db.selectFrom("responses").selectAll().where("link_uuid", "=", link.uuid).where("workspace_uuid", "=", link.workspace_uuid);
-        if (after) {
-          const a = after;
-          q = q.where((eb) => eb.or([eb("date_created", ">", a.date_created), eb.and([eb("date_created", "=", a.date_created), eb("uuid", ">", a.uuid)])]));
-        }
-        const rows = await q.orderBy("date_created").orderBy("uuid").limit(BATCH).execute();
-        if (!rows.length) {
-          controller.close();
-          return;
-        }
-        after = { date_created: rows.at(-1)!.date_created, uuid: rows.at(-1)!.uuid };
-        const records = await toResponseRecords(db, deps, rows);
-        const out =
-          format === "jsonl"
-            ? records.map((r) => JSON.stringify(r) + "\n").join("")
-            : stringify(
-                records.map((r) => {
-                  const byKey = new Map(r.answers.map((a) => [a.field_key, cell(a)]));
-                  return [r.uuid, r.session_id, r.status, r.respondent_email ?? "", r.date_created, r.submitted_at ?? "", ...fieldKeys!.map((k) => byKey.get(k) ?? "")];
-                }),
-              );
-        controller.enqueue(encoder.encode(out));
-      } catch (err) {
-        controller.error(err);
-      }
+      },
     },
-    // Pull one batch at a time, only when the reader asks: nothing is prepared ahead of a check.
-  }, { highWaterMark: 0 });
+    // Nothing is prepared ahead of the reader: each chunk is produced when the socket asks for it.
+    { highWaterMark: 0 },
+  );
 }

