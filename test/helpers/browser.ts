@@ -26,10 +26,12 @@ const BASE_ARGS = [
 /**
  * Launches Chromium. By default the page gets a fake microphone, granted without a prompt,
  * that plays `fakeAudioWav` in a loop (a beep without it). `microphone: false` leaves the fake
- * devices out, so `getUserMedia` fails as on a machine without a microphone.
+ * devices out, so `getUserMedia` fails as on a machine without a microphone. `bypassCSP: true`
+ * lets a test inject scripts such as axe-core (TOOLCHAIN "Accessibility checks"); the pages keep
+ * their CSP header for real users.
  * @returns the context; `close()` also deletes the temporary profile
  */
-export async function launchBrowser(opts: { fakeAudioWav?: string; microphone?: boolean } = {}): Promise<BrowserContext> {
+export async function launchBrowser(opts: { fakeAudioWav?: string; microphone?: boolean; bypassCSP?: boolean } = {}): Promise<BrowserContext> {
   const profile = await mkdtemp(path.join(tmpdir(), "earshot-chromium-"));
   const args = [...BASE_ARGS];
   if (opts.microphone !== false) {
@@ -42,6 +44,7 @@ export async function launchBrowser(opts: { fakeAudioWav?: string; microphone?: 
       executablePath: CHROMIUM_PATH,
       headless: true,
       args,
+      ...(opts.bypassCSP ? { bypassCSP: true } : {}),
     });
   } catch (err) {
     await rm(profile, { recursive: true, force: true });

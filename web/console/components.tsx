@@ -235,3 +235,12 @@ export function useAction() {
   return { busy, error, message, run };
 }
 
+
+/** A horizontally scrollable table container; focusable so keyboard users can scroll it. */
+export function TableWrap({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap" tabIndex={0} role="region" aria-label={label}>
+      {children}
+    </div>
+  );
+}

@@ -1,7 +1,7 @@
 /**
  * @module console/routes
- * Serves the operator console (DESIGN §10, docs/console.md): `/` redirects to `/console/`,
- * `/console` to `/console/`, and every path under `/console/` answers the same HTML shell (the
+ * Serves the operator console (DESIGN §10, docs/console.md): `/` redirects to `/console/`, and
+ * `/console`, `/console/` and every path under it answer the same HTML shell (the
  * client routes, so a reload of `/console/webhooks/<uuid>/` works). The shell's script and
  * stylesheet are `/assets/console.js` and `/assets/console.css`, served with the other web
  * assets (modules/intake/routes.ts).
@@ -28,7 +28,6 @@ export function consoleRoutes(deps: AppDeps) {
     });
   return new Elysia({ name: "console" })
     .get("/", ({ redirect }) => redirect("/console/", 302))
-    .get("/console", ({ redirect }) => redirect("/console/", 301))
     .get("/console/", serveShell)
     .get("/console/*", serveShell);
 }

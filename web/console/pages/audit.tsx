@@ -4,7 +4,7 @@
  */
 import { useState } from "preact/hooks";
 import { api, paged, type Page } from "../api.ts";
-import { ErrorNote, Loading, Pager, Time, useLoad } from "../components.tsx";
+import { ErrorNote, Loading, Pager, Time, useLoad, TableWrap } from "../components.tsx";
 
 type AuditEntry = {
   uuid: string;
@@ -76,7 +76,7 @@ export function AuditSection() {
       <ErrorNote error={log.error} />
       {log.loading && !data && <Loading what="the audit log" />}
       {data && (
-        <div class="table-wrap">
+        <TableWrap label="Audit log">
           <table>
             <caption class="visually-hidden">Audit log</caption>
             <thead>
@@ -106,7 +106,7 @@ export function AuditSection() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       {data && <Pager page={page} count={data.count} pageSize={PAGE_SIZE} onPage={setPage} label="Audit log" />}
     </section>

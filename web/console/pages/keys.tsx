@@ -6,7 +6,7 @@
  */
 import { useState } from "preact/hooks";
 import { api, paged, type Page } from "../api.ts";
-import { ConfirmDialog, ErrorNote, Loading, Notice, Pager, SecretField, Time, toApiError, useLoad } from "../components.tsx";
+import { ConfirmDialog, ErrorNote, Loading, Notice, Pager, SecretField, Time, toApiError, useLoad, TableWrap } from "../components.tsx";
 import type { ApiError } from "../api.ts";
 import { ADMIN_SCOPES, can, scopes, SPEC_SCOPES } from "../state.ts";
 
@@ -179,7 +179,7 @@ export function KeysPage() {
       <ErrorNote error={error ?? tokens.error} />
       {tokens.loading && !list && <Loading what="keys" />}
       {list && (
-        <div class="table-wrap">
+        <TableWrap label="Active API keys">
           <table>
             <caption class="visually-hidden">Active API keys</caption>
             <thead>
@@ -234,7 +234,7 @@ export function KeysPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       {list && <Pager page={page} count={list.count} pageSize={PAGE_SIZE} onPage={setPage} label="API keys" />}
       <ConfirmDialog

@@ -4,7 +4,7 @@
  */
 import { useState } from "preact/hooks";
 import { api, paged, type Page } from "../api.ts";
-import { ErrorNote, Loading, Pager, Time, useLoad } from "../components.tsx";
+import { ErrorNote, Loading, Pager, Time, useLoad, TableWrap } from "../components.tsx";
 
 const PAGE_SIZE = 20;
 
@@ -23,7 +23,7 @@ export function LinksPage() {
       <ErrorNote error={list.error} />
       {list.loading && !data && <Loading what="links" />}
       {data && (
-        <div class="table-wrap">
+        <TableWrap label="Links">
           <table>
             <caption class="visually-hidden">Links</caption>
             <thead>
@@ -62,7 +62,7 @@ export function LinksPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       {data && <Pager page={page} count={data.count} pageSize={PAGE_SIZE} onPage={setPage} label="Links" />}
     </section>
@@ -83,7 +83,7 @@ export function ResponsesPage() {
       <ErrorNote error={list.error} />
       {list.loading && !data && <Loading what="responses" />}
       {data && (
-        <div class="table-wrap">
+        <TableWrap label="Responses">
           <table>
             <caption class="visually-hidden">Responses</caption>
             <thead>
@@ -114,7 +114,7 @@ export function ResponsesPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       {data && <Pager page={page} count={data.count} pageSize={PAGE_SIZE} onPage={setPage} label="Responses" />}
     </section>

@@ -5,7 +5,7 @@
  */
 import { useState } from "preact/hooks";
 import { api, paged, type Page } from "../api.ts";
-import { ConfirmDialog, ErrorNote, Loading, Notice, Pager, SecretField, Time, useAction, useLoad } from "../components.tsx";
+import { ConfirmDialog, ErrorNote, Loading, Notice, Pager, SecretField, Time, useAction, useLoad, TableWrap } from "../components.tsx";
 import { can, session, type Role } from "../state.ts";
 
 type Member = { user_uuid: string; email: string; name: string; role: Role; disabled: boolean; date_created: string; last_login_at: string | null };
@@ -66,7 +66,7 @@ export function MembersSection() {
       <ErrorNote error={members.error} />
       {members.loading && !list && <Loading what="members" />}
       {list && (
-        <div class="table-wrap">
+        <TableWrap label="Members">
           <table>
             <caption class="visually-hidden">Members</caption>
             <thead>
@@ -112,7 +112,7 @@ export function MembersSection() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       {list && <Pager page={page} count={list.count} pageSize={PAGE_SIZE} onPage={setPage} label="Members" />}
       <ErrorNote error={action.error} />
@@ -142,7 +142,7 @@ export function MembersSection() {
       {invites.data && invites.data.results.length > 0 && (
         <>
           <h3>Pending invites</h3>
-          <div class="table-wrap">
+          <TableWrap label="Pending invites">
             <table>
               <caption class="visually-hidden">Pending invites</caption>
               <thead>
@@ -170,7 +170,7 @@ export function MembersSection() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         </>
       )}
       <ConfirmDialog

@@ -5,7 +5,7 @@
  */
 import { useState } from "preact/hooks";
 import { api } from "../api.ts";
-import { ErrorNote, Loading, Notice, useAction, useLoad } from "../components.tsx";
+import { ErrorNote, Loading, Notice, useAction, useLoad, TableWrap } from "../components.tsx";
 import { can, session, type Session } from "../state.ts";
 import type { Workspace } from "./keys.tsx";
 import { MembersSection } from "./members.tsx";
@@ -97,7 +97,7 @@ function ModelsSection() {
       {!h && !health.error && <Loading what="models" />}
       {h && !h.models && <p class="muted">This server does not report its models.</p>}
       {h?.models && (
-        <div class="table-wrap">
+        <TableWrap label="Installed models">
           <table>
             <caption class="visually-hidden">Installed models</caption>
             <thead>
@@ -113,7 +113,7 @@ function ModelsSection() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       {h?.models && Object.values(h.models).some((m) => m.status !== "installed") && (
         <p class="hint">Install missing models on the server with <code>earshot models download</code>.</p>

@@ -7,7 +7,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { useLocation, useRoute } from "preact-iso";
 import { api, paged, type ApiError, type Page } from "../api.ts";
-import { ConfirmDialog, ErrorNote, Loading, Notice, Pager, SecretField, Time, toApiError, useLoad } from "../components.tsx";
+import { ConfirmDialog, ErrorNote, Loading, Notice, Pager, SecretField, Time, toApiError, useLoad, TableWrap } from "../components.tsx";
 import { can } from "../state.ts";
 import { DeliveryStatus, webhooksPath, type Webhook } from "./webhooks.tsx";
 
@@ -225,7 +225,7 @@ export function WebhookPage() {
       <ErrorNote error={log.error} />
       {log.loading && !deliveries && <Loading what="deliveries" />}
       {deliveries && (
-        <div class="table-wrap">
+        <TableWrap label="Delivery log">
           <table class="deliveries">
             <caption class="visually-hidden">Delivery log</caption>
             <thead>
@@ -257,7 +257,7 @@ export function WebhookPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       {deliveries && <Pager page={page} count={deliveries.count} pageSize={PAGE_SIZE} onPage={setPage} label="Deliveries" />}
       <ConfirmDialog

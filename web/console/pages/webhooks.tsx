@@ -5,7 +5,7 @@
  */
 import { useState } from "preact/hooks";
 import { api, paged, type ApiError, type Page } from "../api.ts";
-import { ErrorNote, Loading, Notice, Pager, SecretField, Time, toApiError, useLoad } from "../components.tsx";
+import { ErrorNote, Loading, Notice, Pager, SecretField, Time, toApiError, useLoad, TableWrap } from "../components.tsx";
 import { can, session } from "../state.ts";
 
 export const EVENTS = ["response.started", "response.submitted"] as const;
@@ -160,7 +160,7 @@ export function WebhooksPage() {
       <ErrorNote error={list.error} />
       {list.loading && !data && <Loading what="webhooks" />}
       {data && (
-        <div class="table-wrap">
+        <TableWrap label="Webhooks">
           <table>
             <caption class="visually-hidden">Webhooks</caption>
             <thead>
@@ -202,7 +202,7 @@ export function WebhooksPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       {data && <Pager page={page} count={data.count} pageSize={PAGE_SIZE} onPage={setPage} label="Webhooks" />}
     </section>
