@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { SLUG_PATTERN } from "../../slugs.ts";
+import { isBlankText } from "./blank.ts";
 import { questionInputSchema, questionSchema } from "./question-model.ts";
 
 export const DEFAULT_THANK_YOU = "Thanks for your response!";
@@ -48,7 +49,7 @@ export function completeSettings(input: SettingsInput, base?: Settings): Setting
   };
 }
 
-const nameSchema = z.string().trim().min(1).max(200);
+const nameSchema = z.string().trim().min(1).max(200).refine((s) => !isBlankText(s), "A link needs a name.");
 const slugSchema = z.string().max(64).regex(SLUG_PATTERN, "Use lowercase letters, digits and single hyphens.");
 
 export const createLinkSchema = z

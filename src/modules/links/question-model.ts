@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { FIELD_KEY_PATTERN } from "../../slugs.ts";
+import { isBlankText } from "./blank.ts";
 
 export const QUESTION_TYPES = [
   "voice",
@@ -142,7 +143,7 @@ export type EvaluatorConfig = z.output<typeof evaluatorConfigSchema>;
 export const questionInputSchema = z
   .object({
     uuid: z.string().optional(),
-    prompt: z.string().trim().min(1, "A question needs a prompt.").max(2000),
+    prompt: z.string().trim().min(1, "A question needs a prompt.").max(2000).refine((s) => !isBlankText(s), "A question needs a prompt."),
     type: z.enum(QUESTION_TYPES).default("voice"),
     field_key: z.string().max(64).regex(FIELD_KEY_PATTERN, "Use snake_case starting with a letter.").optional(),
     order: z.number().int().min(0).max(10_000).optional(),

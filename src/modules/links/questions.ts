@@ -30,7 +30,8 @@ export type NormalizedQuestion = {
  * @param inputs questions as parsed by `questionInputSchema`
  * @param pointerBase JSON pointer of the list in the request (`/questions`)
  * @returns questions sorted by `order`, ties by array position
- * @throws AppError VALIDATION_ERROR with one pointer per problem
+ * @throws AppError VALIDATION_ERROR with one pointer per problem (repeated `field_key` or `uuid`,
+ *   configuration, condition)
  */
 export function normalizeQuestions(inputs: QuestionInput[], pointerBase = "/questions"): NormalizedQuestion[] {
   const errors: FieldError[] = [];
@@ -39,6 +40,12 @@ export function normalizeQuestions(inputs: QuestionInput[], pointerBase = "/ques
     if (!q.field_key) return;
     if (given.has(q.field_key)) errors.push({ pointer: `${pointerBase}/${i}/field_key`, message: "field_key must be unique within the link." });
     given.add(q.field_key);
+  });
+  const seenUuids = new Set<string>();
+  inputs.forEach((q, i) => {
+    if (q.uuid === undefined) return;
+    if (seenUuids.has(q.uuid)) errors.push({ pointer: `${pointerBase}/${i}/uuid`, message: "A question uuid may appear only once in the list." });
+    seenUuids.add(q.uuid);
   });
   const taken = new Set(given);
   const out: NormalizedQuestion[] = inputs.map((q, i) => {

@@ -2,7 +2,7 @@
  * @module links/repository
  * Kysely queries for links and their questions.
  */
-import type { Kysely, Transaction } from "kysely";
+import { sql, type Expression, type Kysely, type SqlBool, type Transaction } from "kysely";
 import type { Database, LinkTable, QuestionTable } from "../../db/schema.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
@@ -50,12 +50,23 @@ export type LinkListFilter = {
   direction: "asc" | "desc";
 };
 
+/**
+ * `column` contains `text` literally, case-insensitively: `%`, `_` and `\` in `text` are escaped
+ * and the pattern says `ESCAPE '\'` (SQLite has no default escape character). `lower()` on both
+ * sides, in SQL, keeps it case-insensitive on PostgreSQL too (its LIKE is case-sensitive) and
+ * folds both sides alike on SQLite (whose `lower()` folds ASCII only).
+ */
+function containsLiterally(column: "name" | "slug", text: string): Expression<SqlBool> {
+  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '\\'`;
+}
+
 function filtered(db: Q, workspaceUuid: string, f: LinkListFilter) {
   let q = db.selectFrom("links").where("workspace_uuid", "=", workspaceUuid);
   if (f.status !== "all") q = q.where("status", "=", f.status);
   if (f.search) {
-    const pattern = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where((eb) => eb.or([eb("name", "like", eb.val(pattern)), eb("slug", "like", eb.val(pattern))]));
+    const search = f.search;
+    q = q.where((eb) => eb.or([containsLiterally("name", search), containsLiterally("slug", search)]));
   }
   return q;
 }

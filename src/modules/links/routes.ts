@@ -7,14 +7,18 @@ import { authed, type AppDeps } from "../../http/context.ts";
 import { envelope, readPage } from "../../http/pagination.ts";
 import { parseWith, requireJsonBody } from "../../http/validation.ts";
 import { AppError } from "../../errors.ts";
+import { isBlankText } from "./blank.ts";
 import { createLinkSchema, listLinksQuerySchema, patchLinkSchema } from "./model.ts";
 import * as service from "./service.ts";
 
-/** Maps a missing or blank name to NAME_REQUIRED before general validation (spec: Errors). */
+/**
+ * Maps a missing or blank name (white space and invisible characters only, e.g. U+200B) to
+ * NAME_REQUIRED before general validation (spec: Errors).
+ */
 function assertName(body: unknown, required: boolean): void {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return;
   const name = (body as Record<string, unknown>).name;
-  if ((name === undefined && required) || name === null || (typeof name === "string" && name.trim() === "")) {
+  if ((name === undefined && required) || name === null || (typeof name === "string" && isBlankText(name))) {
     throw new AppError("NAME_REQUIRED", "A link needs a name.", { errors: [{ pointer: "/name", message: "Name is required." }] });
   }
 }
