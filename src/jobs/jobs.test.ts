@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { migrateToLatest, openDatabase, type Db } from "../db/client.ts";
 import { createLogger } from "../logger.ts";
-import { claimJob, enqueueJob, failJob, jobCounts, recoverRunningJobs } from "./queue.ts";
+import { claimJob, enqueueJob, exhaustedJobs, failJob, jobCounts, recoverRunningJobs } from "./queue.ts";
 import { createJobRunner, PermanentJobError } from "./runner.ts";
 
 let dir: string;
@@ -91,4 +91,50 @@ test("the runner runs handlers, retries transient errors and reports the final f
   expect(seen).toEqual(["t1"]);
   expect(gaveUp).toEqual(["analyse: cannot analyse"]);
   expect(await jobCounts(db)).toEqual({ done: 1, failed: 1 });
+});
+
+test("a job whose every attempt is interrupted (the process dies running it) is claimed max_attempts times, then given up", async () => {
+  await enqueueJob(db, "transcribe", { answer_uuid: "poison" });
+  let claims = 0;
+  for (let i = 0; i < 20; i++) {
+    const job = await claimJob(db);
+    if (job === null) break;
+    claims++;
+    expect(job.attempts).toBe(claims);
+    expect(await recoverRunningJobs(db)).toBe(1); // the next start after the crash
+  }
+  expect(claims).toBe(5);
+  expect(await exhaustedJobs(db)).toMatchObject([{ kind: "transcribe", attempts: 5, maxAttempts: 5, payload: { answer_uuid: "poison" } }]);
+
+  const ran: number[] = [];
+  const gaveUp: string[] = [];
+  const runner = createJobRunner({
+    db,
+    log: createLogger("silent"),
+    pollMs: 20,
+    handlers: {
+      transcribe: async (j) => {
+        ran.push(j.id);
+      },
+      analyse: async () => {},
+    },
+    onGiveUp: async (j, e) => {
+      gaveUp.push(`${j.kind} ${j.attempts}: ${e}`);
+    },
+  });
+  await runner.start();
+  for (let i = 0; i < 50 && gaveUp.length < 1; i++) await Bun.sleep(20);
+  await runner.stop();
+  expect(ran).toEqual([]);
+  expect(gaveUp).toEqual([expect.stringMatching(/^transcribe 5: Gave up after 5 attempts/)]);
+  const row = await db.selectFrom("jobs").selectAll().executeTakeFirstOrThrow();
+  expect([row.state, row.attempts, row.last_error]).toEqual(["failed", 5, expect.stringContaining("process stopped")]);
+  expect(await exhaustedJobs(db)).toEqual([]);
+});
+
+test("an expired lease on the last attempt is given up, not claimed a sixth time", async () => {
+  await enqueueJob(db, "analyse", {});
+  for (let i = 0; i < 5; i++) expect(await claimJob(db, -1)).not.toBeNull(); // each lease already expired
+  expect(await claimJob(db)).toBeNull();
+  expect((await exhaustedJobs(db)).map((j) => j.attempts)).toEqual([5]);
 });

@@ -14,7 +14,7 @@ import { enqueueJob, type Job } from "../../jobs/queue.ts";
 import { PermanentJobError } from "../../jobs/runner.ts";
 import * as linksRepo from "../links/repository.ts";
 import type { InferenceClient } from "../../ai/inference-client.ts";
-import { MAX_RECORDING_S } from "../../ai/audio.ts";
+import { AudioDecodeError, MAX_RECORDING_S } from "../../ai/audio.ts";
 import { questionRecordingLimitS } from "../intake/recordings.ts";
 import { queueSubmittedEventIfReady } from "../intake/service.ts";
 import * as repo from "./repository.ts";
@@ -79,8 +79,8 @@ export async function transcribeAnswer(deps: ProcessingDeps, job: Job): Promise<
   try {
     result = await deps.inference.transcribe(audio, { priority: "batch", maxDurationS: await recordingLimitOf(deps.db, answer) });
   } catch (err) {
-    const e = err as Error;
-    if (e?.name === "AudioDecodeError") throw new PermanentJobError(`The recording could not be decoded: ${e.message}`);
+    // AudioTooLongError is one too: the recording is longer than its question's max_duration + 2 s.
+    if (err instanceof AudioDecodeError) throw new PermanentJobError(`The recording could not be decoded: ${err.message}`);
     throw err;
   }
   const transcript = result.text.trim();
