@@ -43,6 +43,12 @@ const envSchema = z.object({
   EARSHOT_WEBHOOK_RETRY_SCHEDULE_S: z.string().optional(),
   EARSHOT_WEBHOOK_DISABLE_AFTER_S: z.coerce.number().positive().default(5 * 24 * 3600),
   EARSHOT_DELIVERY_LOG_RETENTION_DAYS: z.coerce.number().positive().default(30),
+  /** Session starts per client address and link per minute on the public intake; 0 = unlimited. */
+  EARSHOT_INTAKE_SESSIONS_PER_MINUTE: z.coerce.number().int().min(0).default(60),
+  /** Recordings and files one intake session may hold at once, MiB. */
+  EARSHOT_INTAKE_SESSION_UPLOAD_MB: z.coerce.number().positive().default(100),
+  /** Unsubmitted (`started`) sessions untouched this long are purged with their uploads. */
+  EARSHOT_SESSION_RETENTION_DAYS: z.coerce.number().positive().default(30),
   EARSHOT_AUDIO_URL_TTL_S: z.coerce.number().int().positive().default(7 * 24 * 3600),
   EARSHOT_SIGNING_SECRET: z.string().optional(),
   EARSHOT_JOB_POLL_MS: z.coerce.number().int().positive().default(500),
@@ -77,6 +83,12 @@ export type Config = Readonly<{
   webhookRetryScheduleS: readonly number[];
   webhookDisableAfterS: number;
   deliveryLogRetentionDays: number;
+  /** DESIGN §9: session starts per client address and link per minute; 0 turns the limit off. */
+  intakeSessionsPerMinute: number;
+  /** Bytes of recordings and files one intake session may hold at once. */
+  intakeSessionUploadBytes: number;
+  /** Days after which abandoned `started` sessions and their blobs are purged. */
+  sessionRetentionDays: number;
   audioUrlTtlS: number;
   /** Explicit HMAC secret for signed URLs; when null one is generated and kept in the database. */
   signingSecret: string | null;
@@ -139,6 +151,9 @@ export function loadConfig(
     webhookRetryScheduleS: schedule,
     webhookDisableAfterS: e.EARSHOT_WEBHOOK_DISABLE_AFTER_S,
     deliveryLogRetentionDays: e.EARSHOT_DELIVERY_LOG_RETENTION_DAYS,
+    intakeSessionsPerMinute: e.EARSHOT_INTAKE_SESSIONS_PER_MINUTE,
+    intakeSessionUploadBytes: Math.round(e.EARSHOT_INTAKE_SESSION_UPLOAD_MB * 1024 * 1024),
+    sessionRetentionDays: e.EARSHOT_SESSION_RETENTION_DAYS,
     audioUrlTtlS: e.EARSHOT_AUDIO_URL_TTL_S,
     signingSecret: e.EARSHOT_SIGNING_SECRET ?? null,
     jobPollMs: e.EARSHOT_JOB_POLL_MS,

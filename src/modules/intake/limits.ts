@@ -1,0 +1,187 @@
+/**
+ * @module intake/limits
+ * Bounds on the anonymous intake (DESIGN §9; docs/intake.md "Limits"): session starts per client
+ * address and link, uploads per session (a rate, and `EARSHOT_INTAKE_SESSION_UPLOAD_MB` of stored bytes), the byte caps of one
+ * recording or file, and live sockets per session and per address. Counters live in memory: one
+ * process serves the appliance, and a restart forgiving a minute's count is acceptable.
+ */
+import type { Kysely } from "kysely";
+import type { Config } from "../../config.ts";
+import type { Database } from "../../db/schema.ts";
+import type { BlobStore } from "../../blobs/store.ts";
+import { AppError } from "../../errors.ts";
+import { createRateLimiter } from "../../auth/rate-limit.ts";
+import * as responsesRepo from "../responses/repository.ts";
+import type { StoredFollowUp } from "./probing.ts";
+
+/** Byte rate of the largest recording format accepted: 48 kHz, 16-bit, stereo PCM. */
+export const AUDIO_BYTES_PER_SECOND = 192_000;
+/** No recording may exceed this, whatever its question's `max_duration`. */
+export const MAX_AUDIO_BYTES = 64 * 1024 * 1024;
+/** Room for container headers (WAV, WebM) on top of the duration-derived cap. */
+const AUDIO_HEADER_ALLOWANCE = 64 * 1024;
+/** Room for the multipart envelope around a file. */
+export const MULTIPART_ALLOWANCE = 64 * 1024;
+/** Uploads (recordings, files, follow-up recordings) one session may send per minute. */
+export const SESSION_UPLOADS_PER_MINUTE = 30;
+/** Open live-transcription sockets per session and per client address. */
+export const LIVE_SOCKETS_PER_SESSION = 2;
+export const LIVE_SOCKETS_PER_ADDRESS = 20;
+
+/**
+ * Largest accepted recording for a question: `(max_duration + 2 s)` at {@link AUDIO_BYTES_PER_SECOND}
+ * plus header room, never above {@link MAX_AUDIO_BYTES}.
+ * @param configuration the question's configuration (`max_duration` in seconds, default 120)
+ * @returns bytes
+ */
+export function audioCapBytes(configuration: Record<string, unknown>): number {
+  const seconds = Number(configuration.max_duration ?? 120);
+  return Math.min(MAX_AUDIO_BYTES, (seconds + 2) * AUDIO_BYTES_PER_SECOND + AUDIO_HEADER_ALLOWANCE);
+}
+
+/** Largest accepted file for a question: `max_size_mb` (default 10) MiB, in bytes. */
+export function fileCapBytes(configuration: Record<string, unknown>): number {
+  return Number(configuration.max_size_mb ?? 10) * 1024 * 1024;
+}
+
+const strip = (a: string) => a.trim().replace(/^::ffff:/, "");
+
+/**
+ * The respondent's address: the socket's peer, or — when the peer is a proxy listed in
+ * `EARSHOT_TRUSTED_PROXIES` — the right-most `X-Forwarded-For` entry that is not itself a trusted proxy.
+ * @param peer the socket's address (null inside `app.handle` tests: "local")
+ */
+export function clientAddress(request: Request, peer: string | null, trustedProxies: readonly string[]): string {
+  const socket = peer ? strip(peer) : "local";
+  if (!trustedProxies.includes(socket)) return socket;
+  const chain = (request.headers.get("x-forwarded-for") ?? "").split(",").map(strip).filter(Boolean);
+  for (let i = chain.length - 1; i >= 0; i--) if (!trustedProxies.includes(chain[i]!)) return chain[i]!;
+  return socket;
+}
+
+function rateLimited(detail: string, headers: Record<string, string>): AppError {
+  return new AppError("RATE_LIMITED", detail, { headers: { "Retry-After": headers["Retry-After"] ?? "60" } });
+}
+
+export interface IntakeLimiter {
+  /**
+   * Counts a session start for (address, link).
+   * @throws AppError RATE_LIMITED with Retry-After when `EARSHOT_INTAKE_SESSIONS_PER_MINUTE` is used up
+   */
+  takeSessionStart(address: string, linkUuid: string): void;
+  /**
+   * Counts an upload for a session.
+   * @throws AppError RATE_LIMITED with Retry-After past {@link SESSION_UPLOADS_PER_MINUTE}
+   */
+  takeUpload(sessionId: string): void;
+  /**
+   * Checks that one more live socket may open (before the upgrade).
+   * @throws AppError RATE_LIMITED with Retry-After when the session or the address is at its limit
+   */
+  checkLive(sessionId: string, address: string): void;
+  /** Counts an opened live socket; returns its release function, or null when over a limit (close it). */
+  openLive(sessionId: string, address: string): (() => void) | null;
+}
+
+/** A limiter over the configuration's `intakeSessionsPerMinute` (0: session starts are not limited). */
+export function createIntakeLimiter(config: Pick<Config, "intakeSessionsPerMinute">): IntakeLimiter {
+  const starts = createRateLimiter();
+  const uploads = createRateLimiter();
+  const liveBySession = new Map<string, number>();
+  const liveByAddress = new Map<string, number>();
+  const add = (m: Map<string, number>, k: string, d: number) => {
+    const n = (m.get(k) ?? 0) + d;
+    if (n > 0) m.set(k, n);
+    else m.delete(k);
+  };
+  const full = (sessionId: string, address: string) =>
+    (liveBySession.get(sessionId) ?? 0) >= LIVE_SOCKETS_PER_SESSION || (liveByAddress.get(address) ?? 0) >= LIVE_SOCKETS_PER_ADDRESS;
+  return {
+    takeSessionStart(address, linkUuid) {
+      const limit = config.intakeSessionsPerMinute;
+      if (limit <= 0) return;
+      const d = starts.take(`${address} ${linkUuid}`, limit);
+      if (!d.allowed) throw rateLimited("Too many sessions started from this address; retry after the time in Retry-After.", d.headers);
+    },
+    takeUpload(sessionId) {
+      const d = uploads.take(sessionId, SESSION_UPLOADS_PER_MINUTE);
+      if (!d.allowed) throw rateLimited(`A session may upload at most ${SESSION_UPLOADS_PER_MINUTE} times a minute.`, d.headers);
+    },
+    checkLive(sessionId, address) {
+      if (full(sessionId, address)) {
+        throw new AppError("RATE_LIMITED", `At most ${LIVE_SOCKETS_PER_SESSION} live connections per session and ${LIVE_SOCKETS_PER_ADDRESS} per address.`, { headers: { "Retry-After": "5" } });
+      }
+    },
+    openLive(sessionId, address) {
+      if (full(sessionId, address)) return null;
+      add(liveBySession, sessionId, 1);
+      add(liveByAddress, address, 1);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        add(liveBySession, sessionId, -1);
+        add(liveByAddress, address, -1);
+      };
+    },
+  };
+}
+
+const limiters = new WeakMap<object, IntakeLimiter>();
+
+/** The one limiter of an app (keyed by its deps object, so the intake and live routes share it). */
+export function intakeLimiterOf(deps: { config: Config }): IntakeLimiter {
+  let l = limiters.get(deps);
+  if (!l) limiters.set(deps, (l = createIntakeLimiter(deps.config)));
+  return l;
+}
+
+/**
+ * Bytes a session holds in recordings, files and follow-up recordings, leaving out the blobs of
+ * `replacing` (the question whose upload would replace them).
+ */
+export async function storedUploadBytes(db: Kysely<Database>, blobs: BlobStore, responseUuid: string, replacing: string | null): Promise<number> {
+  let total = 0;
+  for (const a of await responsesRepo.answersOf(db, [responseUuid])) {
+    if (a.question_uuid === replacing) continue;
+    const keys = [a.audio_blob, a.file_blob, ...(JSON.parse(a.follow_ups) as StoredFollowUp[]).map((f) => f.audio_blob ?? null)];
+    for (const k of keys) if (k) total += (await blobs.size(k)) ?? 0;
+  }
+  return total;
+}
+
+type PeerServer = { requestIP(r: Request): { address: string } | null } | null | undefined;
+type LiveSocket = { raw: object; data: { request: Request; server?: PeerServer; params: Record<string, string> }; close(code?: number, reason?: string): void };
+
+/** WebSocket close code for a refused socket (RFC 6455 §7.4.1: policy violation). */
+const CLOSE_POLICY = 1008;
+
+/**
+ * The live route's guard for {@link LIVE_SOCKETS_PER_SESSION} and {@link LIVE_SOCKETS_PER_ADDRESS}:
+ * `check` before the upgrade (429 problem+json), `open` when the socket opens (closes it with 1008
+ * and returns false if a race put it over), `close` when it closes.
+ */
+export function liveSocketGuard(deps: { config: Config }) {
+  const limiter = intakeLimiterOf(deps);
+  const releases = new WeakMap<object, () => void>();
+  const addressOf = (request: Request, server: PeerServer) => clientAddress(request, server?.requestIP(request)?.address ?? null, deps.config.trustedProxies);
+  return {
+    /** @throws AppError RATE_LIMITED when the session or the address has its sockets open already */
+    check(sessionId: string, request: Request, server: PeerServer): void {
+      limiter.checkLive(sessionId, addressOf(request, server));
+    },
+    open(ws: LiveSocket): boolean {
+      const release = limiter.openLive(ws.data.params.session_id!, addressOf(ws.data.request, ws.data.server));
+      if (!release) {
+        ws.close(CLOSE_POLICY, "too many live connections");
+        return false;
+      }
+      releases.set(ws.raw, release);
+      return true;
+    },
+    close(ws: Pick<LiveSocket, "raw">): void {
+      releases.get(ws.raw)?.();
+      releases.delete(ws.raw);
+    },
+  };
+}
