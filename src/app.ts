@@ -2,11 +2,12 @@
  * @module app
  * `createApp(deps)`: the Elysia application — API, intake page and assets — with no side effects
  * on import, so tests build it too. HTTP rules of DESIGN §4 that apply before routing live here:
- * the trailing-slash redirect and the JSON size limit; errors go through `http/problem.ts`.
+ * the trailing-slash redirect and the body size limits; errors go through `http/problem.ts`.
  */
 import { Elysia } from "elysia";
 import { AppError } from "./errors.ts";
-import type { AppDeps } from "./http/context.ts";
+import { peerOf, type AppDeps } from "./http/context.ts";
+import { declaredLength, GLOBAL_MAX_BODY_BYTES, parseRequestBody, payloadTooLarge } from "./http/body.ts";
 import { errorToResponse, problemResponse } from "./http/problem.ts";
 import { intakeRoutes } from "./modules/intake/routes.ts";
 import { liveRoutes } from "./modules/intake/live.ts";
@@ -16,9 +17,15 @@ import { responseRoutes } from "./modules/responses/routes.ts";
 import { tokenRoutes } from "./modules/tokens/routes.ts";
 import { webhookRoutes } from "./modules/webhooks/routes.ts";
 import { workspaceRoutes } from "./modules/workspaces/routes.ts";
+import { authRoutes } from "./modules/users/routes.ts";
+import { memberRoutes } from "./modules/users/member-routes.ts";
+import { auditRoutes } from "./modules/audit/routes.ts";
+import { auditAfterHandle } from "./modules/audit/hook.ts";
+import { healthRoutes } from "./modules/health/routes.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
 import { apiOperations } from "./http/operations.ts";
-import { renderReferencePage } from "./http/reference-page.ts";
+import { REFERENCE_CSS, REFERENCE_CSS_PATH, renderReferencePage } from "./http/reference-page.ts";
+import { securityHeadersFor } from "./http/security-headers.ts";
 import pkg from "../package.json" with { type: "json" };
 
 /** Elysia path patterns (`/a/:b/`) as regular expressions. */
@@ -26,8 +33,8 @@ function patternOf(path: string): RegExp {
   return new RegExp("^" + path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:[a-z_]+/g, "[^/]+") + "$");
 }
 
-/** JSON bodies above this answer 413 (DESIGN §4 / issue: the API). */
-export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+/** JSON bodies above this answer 413 (DESIGN §4); see http/body.ts for every body limit. */
+export { MAX_JSON_BODY_BYTES } from "./http/body.ts";
 
 /** Builds the application over its dependencies. */
 export function createApp(deps: AppDeps) {
@@ -35,35 +42,22 @@ export function createApp(deps: AppDeps) {
   const referencePage = renderReferencePage(openapi as never);
   let routeTable: { method: string; pattern: RegExp }[] | null = null;
   const app = new Elysia({ strictPath: false })
+    // Security headers on every response, early ones and problems included (http/security-headers.ts).
+    .onRequest(({ request, set }) => {
+      Object.assign(set.headers, securityHeadersFor(new URL(request.url).pathname, deps.config.frameAncestors));
+    })
     .onRequest(({ request }) => {
       const url = new URL(request.url);
       // Every API path ends in "/": redirect before authentication, for any method (DESIGN §4).
       if (url.pathname.startsWith("/api/") && !url.pathname.endsWith("/") && !/\.[a-z]+$/.test(url.pathname)) {
         return new Response(null, { status: 301, headers: { location: `${url.pathname}/${url.search}` } });
       }
-      const type = request.headers.get("content-type") ?? "";
-      if (type.includes("json") && Number(request.headers.get("content-length") ?? "0") > MAX_JSON_BODY_BYTES) {
-        return problemResponse(new AppError("PAYLOAD_TOO_LARGE", "JSON bodies may be at most 1 MiB."));
-      }
+      // Refused before routing and without reading: no route takes a body this large (http/body.ts).
+      const declared = declaredLength(request);
+      if (declared !== null && declared > GLOBAL_MAX_BODY_BYTES) return problemResponse(payloadTooLarge(GLOBAL_MAX_BODY_BYTES));
     })
-    .onParse(async ({ request, contentType }) => {
-      const type = (contentType ?? "").toLowerCase();
-      if (type.startsWith("multipart/form-data")) return request.formData();
-      // Recordings and other binary bodies arrive as bytes; routes check what they got.
-      if (!/^application\/([a-z.+-]+\+)?json\b/.test(type)) {
-        if (type.startsWith("text/") || type.startsWith("application/x-www-form-urlencoded")) return request.text();
-        return request.arrayBuffer();
-      }
-      // JSON is read here so that chunked bodies are size-checked too and bad JSON gets INVALID_JSON.
-      const text = await request.text();
-      if (text.length > MAX_JSON_BODY_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", "JSON bodies may be at most 1 MiB.");
-      if (text.trim() === "") return {};
-      try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        throw new AppError("INVALID_JSON", "The request body is not valid JSON.");
-      }
-    })
+    // Bodies are read within their route's limit, after the credential check (http/body.ts).
+    .onParse((ctx) => parseRequestBody(deps, ctx.request, ctx.contentType, peerOf(ctx as never)))
     .onError(({ code, error, request }) => {
       if (code === "NOT_FOUND") {
         // A known path with another method answers 405 with Allow (DESIGN §4).
@@ -77,10 +71,16 @@ export function createApp(deps: AppDeps) {
       }
       return errorToResponse(error, code, deps.log);
     })
-    .get("/healthz", () => ({ status: "ok" }))
+    // Audited actions of the API modules are recorded centrally (audit/hook.ts).
+    .onAfterHandle(auditAfterHandle(deps.db, deps.log))
+    .use(healthRoutes(deps))
     .get("/api/v1/openapi.json", () => openapi)
     .get("/api/docs/", () => new Response(referencePage, { headers: { "content-type": "text/html; charset=utf-8" } }))
+    .get(REFERENCE_CSS_PATH, () => new Response(REFERENCE_CSS, { headers: { "content-type": "text/css; charset=utf-8", "cache-control": "public, max-age=3600" } }))
     .use(workspaceRoutes(deps))
+    .use(authRoutes(deps))
+    .use(memberRoutes(deps))
+    .use(auditRoutes(deps))
     .use(tokenRoutes(deps))
     .use(linkRoutes(deps))
     .use(responseRoutes(deps))

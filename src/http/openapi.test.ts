@@ -38,4 +38,13 @@ test("the reference page is served from local assets only", async () => {
   expect(r.headers.get("content-type")).toContain("text/html");
   expect(r.text).toContain("/links/{link_uuid}/");
   expect(r.text).not.toMatch(/<script[^>]+src=|<link[^>]+href="https?:/);
+  // A table of contents, field tables with types and requiredness, and examples.
+  expect(r.text).toContain('<nav id="contents" aria-label="Contents">');
+  expect(r.text).toMatch(/<code>questions\[\]\.prompt<\/code> <span class="req">required<\/span><\/td><td>string ≤ 2000 chars<\/td>/);
+  expect(r.text).toContain("curl -X POST &#39;http://localhost/api/v1/links/&#39;");
+  expect(r.text).toMatch(/<h4>Request body<\/h4>/);
+  const css = await api.call("GET", "/api/docs/reference.css", { key: null });
+  expect(css.status).toBe(200);
+  expect(css.headers.get("content-type")).toContain("text/css");
+  expect(css.text).toContain("prefers-color-scheme: dark");
 });
