@@ -42,6 +42,12 @@ export const ERROR_CODES = {
   AUDIO_TOO_LONG: 400,
   /** The key's per-minute request budget is spent; see `Retry-After`. */
   RATE_LIMITED: 429,
+  /** Console sign-in: wrong email or password (one generic message for both). */
+  INVALID_CREDENTIALS: 401,
+  /** A state-changing request with the session cookie lacked `X-CSRF-Token` or came from another origin. */
+  CSRF_FAILED: 403,
+  /** The change would leave the workspace without an owner. */
+  LAST_OWNER: 400,
   /** Anything unexpected; details are logged, never returned. */
   INTERNAL: 500,
 } as const;

@@ -24,6 +24,7 @@ import { createInferenceClient } from "./ai/inference-client.ts";
 import { analyseAnswer, giveUpOnAnswer, transcribeAnswer, type ProcessingDeps } from "./modules/responses/processing.ts";
 import { countWorkspaces } from "./modules/workspaces/repository.ts";
 import { createWorkspace } from "./modules/workspaces/service.ts";
+import { issueOneTimeToken } from "./modules/users/accounts.ts";
 
 /**
  * The HMAC key for signed URLs: `EARSHOT_SIGNING_SECRET`, else one generated on first start
@@ -40,7 +41,9 @@ export async function loadSigningSecret(db: Kysely<Database>, config: Config): P
 
 async function greetFirstStart(db: Kysely<Database>, config: Config, log: Logger): Promise<void> {
   if ((await countWorkspaces(db)) > 0) return;
-  const ws = await createWorkspace(db, { name: "Default workspace", slug: "default" });
+  // A self-hosted box's own workspace is not rationed (DESIGN §2).
+  const ws = await createWorkspace(db, { name: "Default workspace", slug: "default", plan: "enterprise" });
+  const setup = await issueOneTimeToken(db, "setup", { workspaceUuid: ws.workspace_uuid });
   log.info("created the default workspace", { workspace_uuid: ws.workspace_uuid });
   const api = `${config.publicUrl}/api/v1`;
   process.stdout.write(
@@ -56,6 +59,10 @@ async function greetFirstStart(db: Kysely<Database>, config: Config, log: Logger
       `    -d '{"name": "Product feedback", "questions": [{"prompt": "What should we improve?", "type": "voice"}, {"prompt": "How likely are you to recommend us?", "type": "rating", "configuration": {"scale_type": "nps"}}]}'`,
       "",
       "Open the link's public_url from the answer in a browser to respond.",
+      "",
+      "Create the console's owner account (single use, valid 24 hours):",
+      "",
+      `  ${config.publicUrl}/console/setup/?token=${setup.token}`,
       "",
     ].join("\n"),
   );

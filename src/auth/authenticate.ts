@@ -1,23 +1,38 @@
 /**
  * @module auth/authenticate
- * Bearer API key authentication (spec: Authentication; DESIGN §4–§5): transport check, key
- * lookup by hash, scope check, rate limit, usage accounting, and the revocation re-checks that
- * make a revoked key fail even for requests already in flight.
+ * Authentication of API requests (spec: Authentication; DESIGN §4, §5, §10) by a Bearer API key
+ * or the console's session cookie: transport check, key or session lookup by hash, CSRF check for
+ * cookie writes, scope check, rate limit, usage accounting (keys only), and the re-checks that
+ * make a revoked key, an ended session or a removed member fail even for requests in flight.
  */
 import type { Kysely, Transaction } from "kysely";
 import type { Config } from "../config.ts";
-import { nowIso } from "../clock.ts";
+import { isoAfter, nowIso } from "../clock.ts";
 import type { Database } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
 import { findActiveTokenByHash, isTokenActive, touchToken } from "../modules/tokens/repository.ts";
 import { addApiCall, findWorkspaceByUuid, type WorkspaceRow } from "../modules/workspaces/repository.ts";
 import { limitsFor } from "../modules/workspaces/plans.ts";
-import { hashApiKey, isWellFormedApiKey, type Scope } from "./keys.ts";
+import { hashApiKey, isWellFormedApiKey, type AnyScope } from "./keys.ts";
 import type { RateLimiter } from "./rate-limit.ts";
+import { ROLE_SCOPES, type Role } from "./roles.ts";
+import { SESSION_IDLE_S, SESSION_TOUCH_S, assertSameOrigin, clientAddress, isStateChanging, readCookie, safeEqual, sha256Hex } from "./sessions.ts";
+import { deleteSession, findMembership, findSession, findUserByUuid, isSessionActive, touchSession, type SessionRow, type UserRow } from "../modules/users/repository.ts";
 
-/** Who is calling: the token and its workspace. */
+/** Who acted, for the audit log: a key (uuid + name) or a console user (uuid + name). */
+export type Actor = { type: "key" | "user"; uuid: string; name: string };
+
+/** Who is calling: the key or the session's user, and the workspace it acts on. */
 export type AuthContext = {
-  tokenUuid: string;
+  actor: Actor;
+  /** The API key's uuid; null for a session. */
+  tokenUuid: string | null;
+  /** The session's id hash; null for a key. */
+  sessionIdHash: string | null;
+  /** The user's role in the workspace; null for a key. */
+  role: Role | null;
+  /** The client's address (the peer, or what a trusted proxy forwarded). */
+  clientAddress: string | null;
   workspaceUuid: string;
   workspace: WorkspaceRow;
   scopes: ReadonlySet<string>;
@@ -27,6 +42,9 @@ export type AuthContext = {
 
 /** The peer address as the server saw it (Bun's `server.requestIP`). */
 export type PeerAddress = string | null;
+
+/** A valid console session and its user (no workspace needed). */
+export type SessionAuth = { idHash: string; session: SessionRow; user: UserRow };
 
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
@@ -45,11 +63,19 @@ export function isSecureTransport(request: Request, peer: PeerAddress, config: C
 
 export interface Authenticator {
   /**
-   * Authenticates a request and charges it against the key's rate limit.
+   * Authenticates a request by its Bearer key, else its session cookie (acting on the session's
+   * current workspace with the role's scopes), and charges it against the key's or the user's
+   * rate limit. With the cookie, state-changing methods need the CSRF token and the same origin.
    * @param scope the scope the operation needs, or null when any valid key will do
-   * @throws AppError HTTPS_REQUIRED, UNAUTHENTICATED, INSUFFICIENT_SCOPE (naming `scope`), RATE_LIMITED
+   * @throws AppError HTTPS_REQUIRED, UNAUTHENTICATED, CSRF_FAILED, INSUFFICIENT_SCOPE (naming `scope`), RATE_LIMITED
    */
-  authenticate(request: Request, peer: PeerAddress, scope: Scope | null): Promise<AuthContext>;
+  authenticate(request: Request, peer: PeerAddress, scope: AnyScope | null): Promise<AuthContext>;
+  /**
+   * The request's console session, whatever its workspace (the `auth/` endpoints).
+   * @param opts.csrf check `X-CSRF-Token` and the origin for state-changing methods
+   * @throws AppError HTTPS_REQUIRED, UNAUTHENTICATED (no, unknown, expired session; disabled user), CSRF_FAILED
+   */
+  session(request: Request, peer: PeerAddress, opts: { csrf: boolean }): Promise<SessionAuth>;
   /**
    * Fails when the token was revoked since authentication; call inside write transactions and
    * before responding.
@@ -60,9 +86,66 @@ export interface Authenticator {
 
 /** Builds the authenticator over the database, config and a rate limiter. */
 export function createAuthenticator(db: Kysely<Database>, config: Config, limiter: RateLimiter): Authenticator {
+  async function session(request: Request, peer: PeerAddress, opts: { csrf: boolean }): Promise<SessionAuth> {
+    const cookie = readCookie(request);
+    if (!cookie) throw new AppError("UNAUTHENTICATED", "Sign in first, or send an API key as 'Authorization: Bearer sk_live_…'.");
+    if (!isSecureTransport(request, peer, config)) {
+      throw new AppError("HTTPS_REQUIRED", "The console and its session cookie work only over HTTPS (or from this machine).");
+    }
+    const idHash = sha256Hex(cookie);
+    const row = await findSession(db, idHash);
+    if (!row) throw new AppError("UNAUTHENTICATED", "The session has ended; sign in again.");
+    const now = nowIso();
+    if (row.expires_at <= now || row.last_seen_at <= isoAfter(-SESSION_IDLE_S)) {
+      await deleteSession(db, idHash);
+      throw new AppError("UNAUTHENTICATED", "The session has expired; sign in again.");
+    }
+    const user = await findUserByUuid(db, row.user_uuid);
+    if (!user || user.disabled) throw new AppError("UNAUTHENTICATED", "The session has ended; sign in again.");
+    if (opts.csrf && isStateChanging(request.method)) {
+      const token = request.headers.get("x-csrf-token") ?? "";
+      if (!token || !safeEqual(token, row.csrf_token)) {
+        throw new AppError("CSRF_FAILED", "Send the session's csrf_token in X-CSRF-Token with every change made with the session cookie.");
+      }
+      assertSameOrigin(request, peer, config, true);
+    }
+    if (row.last_seen_at <= isoAfter(-SESSION_TOUCH_S)) await touchSession(db, idHash, now);
+    return { idHash, session: row, user };
+  }
+
+  async function bySession(request: Request, peer: PeerAddress, scope: AnyScope | null): Promise<AuthContext> {
+    const s = await session(request, peer, { csrf: true });
+    const wsUuid = s.session.workspace_uuid;
+    const membership = wsUuid ? await findMembership(db, s.user.uuid, wsUuid) : undefined;
+    const workspace = membership ? await findWorkspaceByUuid(db, membership.workspace_uuid) : undefined;
+    if (!membership || !workspace) throw new AppError("UNAUTHENTICATED", "You are no longer a member of this workspace; sign in again.");
+    // One bucket per user (across their sessions), sized by the workspace's per-key limit.
+    const rate = limiter.take(`user:${s.user.uuid}`, limitsFor(workspace).requests_per_minute);
+    const scopes = new Set<string>(ROLE_SCOPES[membership.role]);
+    if (!rate.allowed) {
+      throw new AppError("RATE_LIMITED", "Too many requests for this account; retry after the time in Retry-After.", { headers: rate.headers });
+    }
+    if (scope !== null && !scopes.has(scope)) {
+      throw new AppError("INSUFFICIENT_SCOPE", `The role "${membership.role}" lacks the scope "${scope}".`, { headers: rate.headers });
+    }
+    return {
+      actor: { type: "user", uuid: s.user.uuid, name: s.user.name },
+      tokenUuid: null,
+      sessionIdHash: s.idHash,
+      role: membership.role,
+      clientAddress: clientAddress(request, peer, config),
+      workspaceUuid: workspace.uuid,
+      workspace,
+      scopes,
+      rateHeaders: rate.headers,
+    };
+  }
+
   return {
+    session,
     async authenticate(request, peer, scope) {
       const header = request.headers.get("authorization") ?? "";
+      if (!header && readCookie(request)) return bySession(request, peer, scope);
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (header && !isSecureTransport(request, peer, config)) {
         throw new AppError("HTTPS_REQUIRED", "API keys are accepted only over HTTPS.");
@@ -77,7 +160,11 @@ export function createAuthenticator(db: Kysely<Database>, config: Config, limite
       const rate = limiter.take(token.uuid, limitsFor(workspace).requests_per_minute);
       const scopes = new Set(token.scopes.split(" "));
       const auth: AuthContext = {
+        actor: { type: "key", uuid: token.uuid, name: token.name },
         tokenUuid: token.uuid,
+        sessionIdHash: null,
+        role: null,
+        clientAddress: clientAddress(request, peer, config),
         workspaceUuid: workspace.uuid,
         workspace,
         scopes,
@@ -99,7 +186,13 @@ export function createAuthenticator(db: Kysely<Database>, config: Config, limite
       return auth;
     },
     async assertActive(q, auth) {
-      if (!(await isTokenActive(q, auth.tokenUuid))) {
+      if (auth.sessionIdHash !== null) {
+        if (!(await isSessionActive(q, auth.sessionIdHash, auth.workspaceUuid))) {
+          throw new AppError("UNAUTHENTICATED", "The session has ended.", { headers: auth.rateHeaders });
+        }
+        return;
+      }
+      if (!(await isTokenActive(q, auth.tokenUuid!))) {
         throw new AppError("UNAUTHENTICATED", "The API key was revoked.", { headers: auth.rateHeaders });
       }
     },

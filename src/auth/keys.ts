@@ -22,6 +22,17 @@ export const ALL_SCOPES = [
 ] as const;
 export type Scope = (typeof ALL_SCOPES)[number];
 
+/**
+ * Administrative scopes (DESIGN §10): never in a key unless a creator holding them asks for them.
+ * A key's default scopes stay {@link ALL_SCOPES}.
+ */
+export const ADMIN_SCOPES = ["members:read", "members:write", "audit:read", "workspace:write"] as const;
+export type AdminScope = (typeof ADMIN_SCOPES)[number];
+/** Every scope a key or a role can hold: the 8 spec scopes, then the administrative ones. */
+export const KEY_SCOPES = [...ALL_SCOPES, ...ADMIN_SCOPES] as const;
+/** Any scope an operation can require. */
+export type AnyScope = Scope | AdminScope;
+
 /** A new plain API key (uniform over the alphabet: `randomInt` rejects modulo bias). */
 export function generateApiKey(): string {
   let random = "";

@@ -196,6 +196,68 @@ export interface SettingTable {
   value: string;
 }
 
+export interface UserTable {
+  uuid: string;
+  email: string;
+  /** Lowercased email, unique: emails are unique case-insensitively. */
+  email_key: string;
+  name: string;
+  /** argon2id (`Bun.password`); null until the user sets a password (reset URL). */
+  password_hash: string | null;
+  date_created: string;
+  last_login_at: string | null;
+  disabled: Generated<number>;
+}
+
+export interface MembershipTable {
+  user_uuid: string;
+  workspace_uuid: string;
+  role: "owner" | "admin" | "member" | "viewer";
+  date_created: string;
+}
+
+export interface ConsoleSessionTable {
+  /** SHA-256 hex of the cookie value. */
+  id_hash: string;
+  user_uuid: string;
+  /** The workspace the session acts on (null when the user belongs to none). */
+  workspace_uuid: string | null;
+  csrf_token: string;
+  date_created: string;
+  last_seen_at: string;
+  /** Absolute end (30 days after sign-in). */
+  expires_at: string;
+}
+
+export interface OneTimeTokenTable {
+  uuid: string;
+  /** SHA-256 hex of the token; the token itself is only in the URL given out. */
+  token_hash: string;
+  purpose: "setup" | "invite" | "password_reset";
+  workspace_uuid: string | null;
+  user_uuid: string | null;
+  email: string | null;
+  role: string | null;
+  date_created: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface AuditLogTable {
+  uuid: string;
+  /** Null for events outside any workspace (a failed sign-in with an unknown email). */
+  workspace_uuid: string | null;
+  time: string;
+  actor_type: "user" | "key" | "system";
+  actor_uuid: string | null;
+  actor_name: string;
+  action: string;
+  target_type: string | null;
+  target_uuid: string | null;
+  target_label: string | null;
+  client_address: string | null;
+}
+
 export interface Database {
   workspaces: WorkspaceTable;
   api_tokens: ApiTokenTable;
@@ -210,4 +272,9 @@ export interface Database {
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
   settings: SettingTable;
+  users: UserTable;
+  memberships: MembershipTable;
+  console_sessions: ConsoleSessionTable;
+  one_time_tokens: OneTimeTokenTable;
+  audit_log: AuditLogTable;
 }

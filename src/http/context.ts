@@ -11,7 +11,7 @@ import type { Logger } from "../logger.ts";
 import type { BlobStore } from "../blobs/store.ts";
 import { AppError } from "../errors.ts";
 import type { AuthContext, Authenticator } from "../auth/authenticate.ts";
-import type { Scope } from "../auth/keys.ts";
+import type { AnyScope } from "../auth/keys.ts";
 import type { InferenceClient } from "../ai/inference-client.ts";
 
 export type WebAsset = { body: Uint8Array | string; contentType: string };
@@ -49,13 +49,19 @@ export function peerOf(ctx: Pick<Ctx, "request" | "server">): string | null {
 }
 
 /**
- * Wraps an API handler with authentication for `scope`. `recheckBeforeResponding: false` is only
+ * The AuthContext of each authenticated request, for hooks that run after the handler (the audit
+ * log records who acted). Weak: entries go with their requests.
+ */
+export const authOfRequest = new WeakMap<Request, AuthContext>();
+
+/**
+ * Wraps an API handler with authentication for `scope` (a Bearer key or the session cookie). `recheckBeforeResponding: false` is only
  * for revoking one's own key, where the revocation is the request's whole effect.
  * @returns an Elysia handler; errors keep the RateLimit-* headers
  */
 export function authed<R>(
   deps: AppDeps,
-  scope: Scope | null,
+  scope: AnyScope | null,
   handler: (ctx: RouteCtx, auth: AuthContext) => Promise<R> | R,
   opts: { recheckBeforeResponding?: boolean } = {},
 ) {
@@ -63,6 +69,7 @@ export function authed<R>(
   return async (ctx: any): Promise<R> => {
     const auth = await deps.auth.authenticate(ctx.request, peerOf(ctx), scope);
     Object.assign(ctx.set.headers, auth.rateHeaders);
+    authOfRequest.set(ctx.request, auth);
     try {
       const result = await handler(ctx, auth);
       if (opts.recheckBeforeResponding !== false) await deps.auth.assertActive(deps.db, auth);

@@ -9,7 +9,8 @@ import { pageQuerySchema } from "./pagination.ts";
 import { createLinkSchema, linkSchema, listLinksQuerySchema, patchLinkSchema } from "../modules/links/model.ts";
 import { exportQuerySchema, listResponsesQuerySchema, responseSchema } from "../modules/responses/model.ts";
 import { createdTokenSchema, createTokenSchema, tokenSchema } from "../modules/tokens/model.ts";
-import { workspaceSchema } from "../modules/workspaces/model.ts";
+import { patchWorkspaceSchema, workspaceSchema } from "../modules/workspaces/model.ts";
+import { accountOperations } from "../modules/users/operations.ts";
 import { intakeOperations } from "../modules/intake/operations.ts";
 import { webhookOperations } from "../modules/webhooks/operations.ts";
 
@@ -20,6 +21,7 @@ const paged = (q?: z.ZodObject) => (q ? pageQuerySchema.extend(q.shape) : pageQu
 
 export const apiOperations: Operation[] = [
   { method: "get", path: "/api/v1/workspace/", summary: "The key's workspace, with limits and usage", tag: "workspace", scope: null, success: { status: 200, schema: workspaceSchema, description: "Workspace" }, errors: AUTH },
+  { method: "patch", path: "/api/v1/workspace/", summary: "Change the workspace's name, host, plan and limits (owners)", tag: "workspace", scope: "workspace:write", body: patchWorkspaceSchema, success: { status: 200, schema: workspaceSchema, description: "Workspace" }, errors: [...WRITE, "NAME_REQUIRED", "INSUFFICIENT_SCOPE"] },
   { method: "post", path: "/api/v1/links/", summary: "Create a link", tag: "links", scope: "links:write", body: createLinkSchema, success: { status: 201, schema: linkSchema, description: "Created link" }, errors: [...WRITE, "NAME_REQUIRED", "SLUG_CONFLICT", "LINK_LIMIT_REACHED", "INSUFFICIENT_SCOPE"] },
   { method: "get", path: "/api/v1/links/", summary: "List links", tag: "links", scope: "links:read", query: paged(listLinksQuerySchema), success: { status: 200, schema: envelopeOf(linkSchema), description: "Page of links" }, errors: [...AUTH, "VALIDATION_ERROR", "INVALID_PAGE", "INSUFFICIENT_SCOPE"] },
   { method: "get", path: "/api/v1/links/:link_uuid/", summary: "Retrieve a link", tag: "links", scope: "links:read", success: { status: 200, schema: linkSchema, description: "Link" }, errors: [...AUTH, "NOT_FOUND", "INSUFFICIENT_SCOPE"] },
@@ -38,5 +40,6 @@ export const apiOperations: Operation[] = [
   { method: "get", path: "/api/v1/tokens/", summary: "List active API keys", tag: "tokens", scope: "tokens:read", query: pageQuerySchema, success: { status: 200, schema: envelopeOf(tokenSchema), description: "Page of tokens" }, errors: [...AUTH, "VALIDATION_ERROR", "INVALID_PAGE", "INSUFFICIENT_SCOPE"] },
   { method: "delete", path: "/api/v1/tokens/:token_uuid/", summary: "Revoke an API key immediately", tag: "tokens", scope: "tokens:write", success: { status: 200, schema: message, description: "Revoked" }, errors: [...AUTH, "NOT_FOUND", "INSUFFICIENT_SCOPE"] },
   ...webhookOperations,
+  ...accountOperations,
   ...intakeOperations,
 ];

@@ -24,6 +24,9 @@ const TITLES: Record<ErrorCode, string> = {
   UNSUPPORTED_MEDIA_TYPE: "Unsupported media type",
   AUDIO_TOO_LONG: "Recording too long",
   RATE_LIMITED: "Rate limit exceeded",
+  INVALID_CREDENTIALS: "Invalid credentials",
+  CSRF_FAILED: "CSRF check failed",
+  LAST_OWNER: "Last owner",
   INTERNAL: "Internal error",
 };
 

@@ -135,15 +135,16 @@ export async function startServer(opts: { dataDir: string; env?: Record<string, 
 /**
  * Runs one CLI command to completion, e.g. `runCli(["workspace", "create", "--name", "X",
  * "--json"], { dataDir })`. The data directory is given both as `--data` and as
- * `EARSHOT_DATA_DIR`.
+ * `EARSHOT_DATA_DIR`. `opts.stdin` is written to the command's standard input.
  */
 export async function runCli(
   args: string[],
-  opts: { dataDir: string; bin?: string[]; env?: Record<string, string> },
+  opts: { dataDir: string; bin?: string[]; env?: Record<string, string>; stdin?: string },
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const proc = Bun.spawn([...command(opts.bin), ...args, "--data", opts.dataDir], {
     cwd: REPO_DIR,
     env: testEnv({ EARSHOT_DATA_DIR: opts.dataDir, ...opts.env }),
+    stdin: opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin),
     stdout: "pipe",
     stderr: "pipe",
   });

@@ -3,12 +3,12 @@
  * zod schema of `POST tokens/` (DESIGN §5).
  */
 import { z } from "zod";
-import { ALL_SCOPES } from "../../auth/keys.ts";
+import { KEY_SCOPES } from "../../auth/keys.ts";
 
 export const createTokenSchema = z
   .object({
     name: z.string().trim().min(1, "A token needs a name.").max(200),
-    scopes: z.array(z.enum(ALL_SCOPES)).min(1).max(ALL_SCOPES.length).optional(),
+    scopes: z.array(z.enum(KEY_SCOPES)).min(1).max(KEY_SCOPES.length).optional(),
   })
   .strict();
 
@@ -16,7 +16,7 @@ export const tokenSchema = z.object({
   uuid: z.string().uuid(),
   name: z.string(),
   masked_key: z.string(),
-  scopes: z.array(z.enum(ALL_SCOPES)),
+  scopes: z.array(z.enum(KEY_SCOPES)),
   date_created: z.string(),
   last_used_at: z.string().nullable(),
 });

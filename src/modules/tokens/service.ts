@@ -7,7 +7,7 @@ import type { Kysely, Transaction } from "kysely";
 import { nowIso } from "../../clock.ts";
 import type { Database } from "../../db/schema.ts";
 import { AppError, notFound } from "../../errors.ts";
-import { ALL_SCOPES, generateApiKey, hashApiKey, maskApiKey, type Scope } from "../../auth/keys.ts";
+import { ALL_SCOPES, KEY_SCOPES, generateApiKey, hashApiKey, maskApiKey, type AnyScope } from "../../auth/keys.ts";
 import * as repo from "./repository.ts";
 import { incrementKeysCreated } from "../workspaces/repository.ts";
 
@@ -42,7 +42,7 @@ export function toTokenRecord(row: repo.TokenRow): TokenRecord {
 export async function createToken(
   db: Q,
   workspaceUuid: string,
-  input: { name: string; scopes?: readonly Scope[] },
+  input: { name: string; scopes?: readonly AnyScope[] },
 ): Promise<TokenRecord & { key: string }> {
   const key = generateApiKey();
   const row: repo.TokenRow = {
@@ -68,13 +68,15 @@ export async function createToken(
  * scope set (an API key's, or the one a console session's role maps to).
  * @param requested the `scopes` of `POST tokens/`, or undefined when omitted
  * @param creatorScopes the scopes of the caller (`AuthContext.scopes`)
- * @returns the scopes for the new key: the requested ones without repeats, or the creator's in
- *   the order of {@link ALL_SCOPES}
+ * Administrative scopes (`members:*`, `audit:read`, `workspace:write`) go into a key only when
+ * asked for by a creator holding them; omitted scopes give the creator's scopes ∩ the 8 spec scopes.
+ * @returns the scopes for the new key: the requested ones without repeats, or the creator's spec
+ *   scopes in the order of {@link ALL_SCOPES}
  * @throws AppError INSUFFICIENT_SCOPE naming every requested scope the creator lacks
  */
-export function scopesForNewToken(requested: readonly Scope[] | undefined, creatorScopes: ReadonlySet<string>): Scope[] {
+export function scopesForNewToken(requested: readonly AnyScope[] | undefined, creatorScopes: ReadonlySet<string>): AnyScope[] {
   const wanted = new Set<string>(requested ?? [...creatorScopes]);
-  const missing = ALL_SCOPES.filter((s) => wanted.has(s) && !creatorScopes.has(s));
+  const missing = KEY_SCOPES.filter((s) => wanted.has(s) && !creatorScopes.has(s));
   if (missing.length) {
     const list = missing.map((s) => `"${s}"`).join(", ");
     throw new AppError("INSUFFICIENT_SCOPE", `A key can only create keys with its own scopes; this one lacks ${list}.`);

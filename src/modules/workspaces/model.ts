@@ -14,3 +14,19 @@ export const workspaceSchema = z.object({
   usage: z.object({ links: z.number().int(), api_calls_today: z.number().int(), keys_created: z.number().int(), keys_active: z.number().int() }),
   date_created: z.string(),
 });
+
+/** `PATCH workspace/` (scope `workspace:write`): `host: null` returns to `{public_url}/w/{slug}`; `limits.links: null` is unlimited. */
+export const patchWorkspaceSchema = z
+  .object({
+    name: z.string().trim().min(1, "A workspace needs a name.").max(200).optional(),
+    host: z.string().max(500).nullable().optional(),
+    plan: z.enum(["free", "pro", "enterprise"]).optional(),
+    limits: z
+      .object({
+        links: z.number().int().min(0).max(1_000_000_000).nullable().optional(),
+        requests_per_minute: z.number().int().min(1).max(1_000_000).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();

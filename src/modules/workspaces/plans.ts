@@ -12,8 +12,12 @@ const DEFAULTS: Record<Plan, { links: number | null; requestsPerMinute: number }
   enterprise: { links: null, requestsPerMinute: 600 },
 };
 
+/** Stored in `links_limit` for an explicit "unlimited" override (null there means the plan's default). */
+export const UNLIMITED_LINKS = -1;
+
 /** Effective limits: the workspace's overrides, else its plan's defaults (`links: null` = unlimited). */
 export function limitsFor(ws: { plan: Plan; links_limit: number | null; requests_per_minute: number | null }) {
   const d = DEFAULTS[ws.plan];
-  return { links: ws.links_limit ?? d.links, requests_per_minute: ws.requests_per_minute ?? d.requestsPerMinute };
+  const links = ws.links_limit === UNLIMITED_LINKS ? null : (ws.links_limit ?? d.links);
+  return { links, requests_per_minute: ws.requests_per_minute ?? d.requestsPerMinute };
 }

@@ -11,7 +11,7 @@ import { SLUG_PATTERN, toSlug, uniqueVariant } from "../../slugs.ts";
 import { createToken } from "../tokens/service.ts";
 import { countActiveTokens } from "../tokens/repository.ts";
 import { countLinks } from "../links/repository.ts";
-import { limitsFor, type Plan } from "./plans.ts";
+import { UNLIMITED_LINKS, limitsFor, type Plan } from "./plans.ts";
 import * as repo from "./repository.ts";
 
 /** What `earshot workspace create --json` prints (DESIGN §2). */
@@ -107,4 +107,25 @@ export async function getWorkspaceView(db: Kysely<Database>, publicUrl: string, 
     usage: { links, api_calls_today: calls, keys_created: ws.keys_created, keys_active: active },
     date_created: ws.date_created,
   };
+}
+
+/** A change to a workspace: `linksLimit: null` = unlimited; absent fields stay. */
+export type WorkspaceUpdate = { name?: string; host?: string | null; plan?: Plan; linksLimit?: number | null; requestsPerMinute?: number };
+
+/**
+ * Updates a workspace (`PATCH workspace/`, `earshot workspace update`).
+ * @throws AppError NOT_FOUND (no such workspace), NAME_REQUIRED, VALIDATION_ERROR (host not an origin)
+ */
+export async function updateWorkspace(db: Kysely<Database>, uuid: string, input: WorkspaceUpdate): Promise<void> {
+  if (!(await repo.findWorkspaceByUuid(db, uuid))) throw new AppError("NOT_FOUND", "Workspace not found.");
+  const patch: Parameters<typeof repo.updateWorkspace>[2] = {};
+  if (input.name !== undefined) {
+    if (!input.name.trim()) throw new AppError("NAME_REQUIRED", "A workspace needs a name.");
+    patch.name = input.name.trim();
+  }
+  if (input.host !== undefined) patch.host = input.host ? normalizeOrigin(input.host) : null;
+  if (input.plan !== undefined) patch.plan = input.plan;
+  if (input.linksLimit !== undefined) patch.links_limit = input.linksLimit === null ? UNLIMITED_LINKS : input.linksLimit;
+  if (input.requestsPerMinute !== undefined) patch.requests_per_minute = input.requestsPerMinute;
+  if (Object.keys(patch).length) await repo.updateWorkspace(db, uuid, patch);
 }

@@ -1,0 +1,34 @@
+/**
+ * @module audit/repository
+ * Kysely queries for the audit log: append, and filtered pages newest first (indexed by
+ * workspace + time, workspace + action + time, workspace + actor + time).
+ */
+import type { Kysely, Transaction } from "kysely";
+import type { AuditLogTable, Database } from "../../db/schema.ts";
+
+type Q = Kysely<Database> | Transaction<Database>;
+export type AuditRow = AuditLogTable;
+export type AuditFilter = { workspaceUuid: string; action?: string; actionPrefix?: string; actor?: string; since?: string; until?: string };
+
+export function insertAudit(db: Q, row: AuditRow) {
+  return db.insertInto("audit_log").values(row).execute();
+}
+
+function filtered(db: Q, f: AuditFilter) {
+  let q = db.selectFrom("audit_log").where("workspace_uuid", "=", f.workspaceUuid);
+  if (f.action) q = q.where("action", "=", f.action);
+  if (f.actionPrefix) q = q.where("action", ">=", f.actionPrefix).where("action", "<", f.actionPrefix + "\uffff");
+  if (f.actor) q = q.where((eb) => eb.or([eb("actor_uuid", "=", f.actor!), eb("actor_name", "=", f.actor!)]));
+  if (f.since) q = q.where("time", ">=", f.since);
+  if (f.until) q = q.where("time", "<", f.until);
+  return q;
+}
+
+export function listAudit(db: Q, f: AuditFilter, limit: number, offset: number): Promise<AuditRow[]> {
+  return filtered(db, f).selectAll().orderBy("time", "desc").orderBy("uuid", "desc").limit(limit).offset(offset).execute();
+}
+
+export async function countAudit(db: Q, f: AuditFilter): Promise<number> {
+  const r = await filtered(db, f).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  return Number(r.n);
+}

@@ -1,0 +1,23 @@
+/**
+ * @module audit/routes
+ * `GET audit/` (scope `audit:read`): the workspace's audit log, newest first, paginated, with
+ * filters `action` (exact, or a prefix ending in "."), `actor`, `since`, `until`.
+ */
+import { Elysia } from "elysia";
+import { authed, type AppDeps } from "../../http/context.ts";
+import { envelope, readPage } from "../../http/pagination.ts";
+import { parseWith } from "../../http/validation.ts";
+import { auditQuerySchema, listAuditEntries } from "./service.ts";
+
+/** The audit log route. */
+export function auditRoutes(deps: AppDeps) {
+  return new Elysia({ name: "audit" }).get(
+    "/api/v1/audit/",
+    authed(deps, "audit:read", async ({ request, query }, auth) => {
+      const page = readPage(query);
+      const q = parseWith(auditQuerySchema, { action: query.action, actor: query.actor, since: query.since, until: query.until }, "query");
+      const { count, results } = await listAuditEntries(deps.db, auth.workspaceUuid, q, page.pageSize, page.offset);
+      return envelope(request.url, deps.config.publicUrl, page, count, results);
+    }),
+  );
+}

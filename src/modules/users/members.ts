@@ -1,0 +1,120 @@
+/**
+ * @module users/members
+ * A workspace's members and invites (console contract): list, change a role, remove, invite by a
+ * single-use URL (7 days), list and withdraw pending invites. Only a caller holding
+ * `workspace:write` (an owner) grants or removes the `owner` role; the last owner stays.
+ */
+import type { Kysely } from "kysely";
+import { nowIso } from "../../clock.ts";
+import type { Database } from "../../db/schema.ts";
+import { AppError, notFound } from "../../errors.ts";
+import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
+import type { Role } from "../../auth/roles.ts";
+import { recordByAuth } from "../audit/service.ts";
+import { isUuid } from "../links/service.ts";
+import { emailKey, issueOneTimeToken } from "./accounts.ts";
+import * as repo from "./repository.ts";
+
+export type MembersDeps = { db: Kysely<Database>; auth: Authenticator; publicUrl: string };
+
+export type Member = { user_uuid: string; email: string; name: string; role: Role; disabled: boolean; date_created: string; last_login_at: string | null };
+export type Invite = { uuid: string; email: string; role: Role; url?: string; date_created: string; expires_at: string };
+
+function toMember(r: Awaited<ReturnType<typeof repo.listMembers>>[number]): Member {
+  return { user_uuid: r.uuid, email: r.email, name: r.name, role: r.role, disabled: !!r.disabled, date_created: r.date_created, last_login_at: r.last_login_at };
+}
+
+function toInvite(r: repo.OneTimeTokenRow): Invite {
+  return { uuid: r.uuid, email: r.email!, role: r.role as Role, date_created: r.date_created, expires_at: r.expires_at };
+}
+
+function assertMayTouchOwner(auth: AuthContext): void {
+  if (!auth.scopes.has("workspace:write")) {
+    throw new AppError("INSUFFICIENT_SCOPE", 'Only an owner (scope "workspace:write") may grant or remove the owner role.');
+  }
+}
+
+/** One page of the workspace's members and their total. */
+export async function listMembers(db: Kysely<Database>, workspaceUuid: string, limit: number, offset: number) {
+  const [rows, count] = await Promise.all([repo.listMembers(db, workspaceUuid, limit, offset), repo.countMembers(db, workspaceUuid)]);
+  return { count, results: rows.map(toMember) };
+}
+
+async function findMember(db: Kysely<Database>, workspaceUuid: string, userUuid: string) {
+  const membership = isUuid(userUuid) ? await repo.findMembership(db, userUuid, workspaceUuid) : undefined;
+  const user = membership && (await repo.findUserByUuid(db, userUuid));
+  if (!membership || !user) throw notFound("Member");
+  return { membership, user };
+}
+
+/**
+ * Changes a member's role.
+ * @throws AppError NOT_FOUND, INSUFFICIENT_SCOPE (owner role without workspace:write), LAST_OWNER
+ */
+export async function changeRole(deps: MembersDeps, auth: AuthContext, userUuid: string, role: Role): Promise<Member> {
+  const { membership, user } = await findMember(deps.db, auth.workspaceUuid, userUuid);
+  if (role === "owner" || membership.role === "owner") assertMayTouchOwner(auth);
+  await deps.db.transaction().execute(async (trx) => {
+    if (membership.role === "owner" && role !== "owner" && (await repo.countMembers(trx, auth.workspaceUuid, "owner")) <= 1) {
+      throw new AppError("LAST_OWNER", "The workspace's last owner cannot be demoted; make someone else owner first.");
+    }
+    await repo.updateRole(trx, userUuid, auth.workspaceUuid, role);
+    await deps.auth.assertActive(trx, auth);
+    if (membership.role !== role) await recordByAuth(trx, auth, "member.role_changed", { type: "user", uuid: user.uuid, label: `${user.email}: ${membership.role} → ${role}` });
+  });
+  return toMember({ ...user, role });
+}
+
+/**
+ * Removes a member from the workspace; their sessions stop acting on it at once (every request
+ * re-checks the membership).
+ * @throws AppError NOT_FOUND, INSUFFICIENT_SCOPE, LAST_OWNER
+ */
+export async function removeMember(deps: MembersDeps, auth: AuthContext, userUuid: string): Promise<void> {
+  const { membership, user } = await findMember(deps.db, auth.workspaceUuid, userUuid);
+  if (membership.role === "owner") assertMayTouchOwner(auth);
+  await deps.db.transaction().execute(async (trx) => {
+    if (membership.role === "owner" && (await repo.countMembers(trx, auth.workspaceUuid, "owner")) <= 1) {
+      throw new AppError("LAST_OWNER", "The workspace's last owner cannot be removed.");
+    }
+    await repo.deleteMembership(trx, userUuid, auth.workspaceUuid);
+    await deps.auth.assertActive(trx, auth).catch((err) => {
+      // Removing oneself is allowed: the request's whole effect is ending one's own access.
+      if (auth.actor.uuid !== userUuid) throw err;
+    });
+    await recordByAuth(trx, auth, "member.removed", { type: "user", uuid: user.uuid, label: user.email });
+  });
+}
+
+/**
+ * Invites an email address with a role: a single-use URL `/console/invite/?token=…`, valid 7 days.
+ * @throws AppError INSUFFICIENT_SCOPE (inviting an owner without workspace:write), VALIDATION_ERROR (already a member)
+ */
+export async function createInvite(deps: MembersDeps, auth: AuthContext, input: { email: string; role: Role }): Promise<Invite> {
+  if (input.role === "owner") assertMayTouchOwner(auth);
+  const existing = await repo.findUserByEmailKey(deps.db, emailKey(input.email));
+  if (existing && (await repo.findMembership(deps.db, existing.uuid, auth.workspaceUuid))) {
+    throw new AppError("VALIDATION_ERROR", "This email belongs to a member already.", { errors: [{ pointer: "/email", message: "Already a member." }] });
+  }
+  return deps.db.transaction().execute(async (trx) => {
+    const t = await issueOneTimeToken(trx, "invite", { workspaceUuid: auth.workspaceUuid, email: input.email, role: input.role });
+    await deps.auth.assertActive(trx, auth);
+    await recordByAuth(trx, auth, "member.invited", { type: "invite", uuid: t.uuid, label: `${input.email} as ${input.role}` });
+    return { uuid: t.uuid, email: input.email, role: input.role, url: `${deps.publicUrl}/console/invite/?token=${t.token}`, date_created: t.date_created, expires_at: t.expires_at };
+  });
+}
+
+/** One page of pending invites (their URLs are not shown again) and their total. */
+export async function listInvites(db: Kysely<Database>, workspaceUuid: string, limit: number, offset: number) {
+  const now = nowIso();
+  const [rows, count] = await Promise.all([repo.listPendingInvites(db, workspaceUuid, now, limit, offset), repo.countPendingInvites(db, workspaceUuid, now)]);
+  return { count, results: rows.map(toInvite) };
+}
+
+/**
+ * Withdraws a pending invite; its URL stops working.
+ * @throws AppError NOT_FOUND
+ */
+export async function revokeInvite(db: Kysely<Database>, workspaceUuid: string, uuid: string): Promise<void> {
+  if (!isUuid(uuid) || !(await repo.deleteInvite(db, workspaceUuid, uuid))) throw notFound("Invite");
+}

@@ -1,0 +1,188 @@
+/**
+ * @module users/repository
+ * Kysely queries for operator accounts: users, memberships, console sessions and one-time tokens
+ * (setup, invites, password resets). Secrets are stored only as SHA-256 hashes.
+ */
+import type { Kysely, Transaction } from "kysely";
+import type { ConsoleSessionTable, Database, MembershipTable, OneTimeTokenTable, UserTable } from "../../db/schema.ts";
+
+type Q = Kysely<Database> | Transaction<Database>;
+export type UserRow = Omit<UserTable, "disabled"> & { disabled: number };
+export type MembershipRow = MembershipTable;
+export type SessionRow = ConsoleSessionTable;
+export type OneTimeTokenRow = OneTimeTokenTable;
+
+export function insertUser(db: Q, row: UserRow) {
+  return db.insertInto("users").values(row).execute();
+}
+
+export function findUserByEmailKey(db: Q, emailKey: string): Promise<UserRow | undefined> {
+  return db.selectFrom("users").selectAll().where("email_key", "=", emailKey).executeTakeFirst();
+}
+
+export function findUserByUuid(db: Q, uuid: string): Promise<UserRow | undefined> {
+  return db.selectFrom("users").selectAll().where("uuid", "=", uuid).executeTakeFirst();
+}
+
+export function updateUser(db: Q, uuid: string, patch: Partial<Pick<UserRow, "name" | "password_hash" | "last_login_at" | "disabled">>) {
+  return db.updateTable("users").set(patch).where("uuid", "=", uuid).execute();
+}
+
+export function listAllUsers(db: Q): Promise<UserRow[]> {
+  return db.selectFrom("users").selectAll().orderBy("date_created").execute();
+}
+
+export function listAllMemberships(db: Q): Promise<MembershipRow[]> {
+  return db.selectFrom("memberships").selectAll().orderBy("date_created").execute();
+}
+
+export function insertMembership(db: Q, row: MembershipRow) {
+  return db.insertInto("memberships").values(row).execute();
+}
+
+export function findMembership(db: Q, userUuid: string, workspaceUuid: string): Promise<MembershipRow | undefined> {
+  return db.selectFrom("memberships").selectAll().where("user_uuid", "=", userUuid).where("workspace_uuid", "=", workspaceUuid).executeTakeFirst();
+}
+
+/** A user's memberships with their workspaces' names and slugs, oldest first. */
+export function listUserMemberships(db: Q, userUuid: string) {
+  return db
+    .selectFrom("memberships")
+    .innerJoin("workspaces", "workspaces.uuid", "memberships.workspace_uuid")
+    .select(["memberships.workspace_uuid", "memberships.role", "workspaces.name as workspace_name", "workspaces.slug as workspace_slug"])
+    .where("memberships.user_uuid", "=", userUuid)
+    .orderBy("memberships.date_created")
+    .execute();
+}
+
+/** One page of a workspace's members with their accounts, oldest membership first. */
+export function listMembers(db: Q, workspaceUuid: string, limit: number, offset: number) {
+  return db
+    .selectFrom("memberships")
+    .innerJoin("users", "users.uuid", "memberships.user_uuid")
+    .select(["users.uuid", "users.email", "users.name", "users.disabled", "users.date_created", "users.last_login_at", "memberships.role"])
+    .where("memberships.workspace_uuid", "=", workspaceUuid)
+    .orderBy("memberships.date_created")
+    .orderBy("users.uuid")
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+export async function countMembers(db: Q, workspaceUuid: string, role?: MembershipRow["role"]): Promise<number> {
+  let q = db.selectFrom("memberships").select((eb) => eb.fn.countAll<number>().as("n")).where("workspace_uuid", "=", workspaceUuid);
+  if (role) q = q.where("role", "=", role);
+  return Number((await q.executeTakeFirstOrThrow()).n);
+}
+
+export function updateRole(db: Q, userUuid: string, workspaceUuid: string, role: MembershipRow["role"]) {
+  return db.updateTable("memberships").set({ role }).where("user_uuid", "=", userUuid).where("workspace_uuid", "=", workspaceUuid).execute();
+}
+
+export function deleteMembership(db: Q, userUuid: string, workspaceUuid: string) {
+  return db.deleteFrom("memberships").where("user_uuid", "=", userUuid).where("workspace_uuid", "=", workspaceUuid).execute();
+}
+
+export function insertSession(db: Q, row: SessionRow) {
+  return db.insertInto("console_sessions").values(row).execute();
+}
+
+export function findSession(db: Q, idHash: string): Promise<SessionRow | undefined> {
+  return db.selectFrom("console_sessions").selectAll().where("id_hash", "=", idHash).executeTakeFirst();
+}
+
+export function touchSession(db: Q, idHash: string, at: string) {
+  return db.updateTable("console_sessions").set({ last_seen_at: at }).where("id_hash", "=", idHash).execute();
+}
+
+export function setSessionWorkspace(db: Q, idHash: string, workspaceUuid: string | null) {
+  return db.updateTable("console_sessions").set({ workspace_uuid: workspaceUuid }).where("id_hash", "=", idHash).execute();
+}
+
+export function deleteSession(db: Q, idHash: string) {
+  return db.deleteFrom("console_sessions").where("id_hash", "=", idHash).execute();
+}
+
+/** Ends every session of a user, except `keepIdHash` when given. */
+export function deleteUserSessions(db: Q, userUuid: string, keepIdHash?: string) {
+  let q = db.deleteFrom("console_sessions").where("user_uuid", "=", userUuid);
+  if (keepIdHash) q = q.where("id_hash", "!=", keepIdHash);
+  return q.execute();
+}
+
+/** Drops sessions past their absolute end or idle since before `idleBefore`. */
+export function deleteExpiredSessions(db: Q, now: string, idleBefore: string) {
+  return db.deleteFrom("console_sessions").where((eb) => eb.or([eb("expires_at", "<=", now), eb("last_seen_at", "<=", idleBefore)])).execute();
+}
+
+export function insertOneTimeToken(db: Q, row: OneTimeTokenRow) {
+  return db.insertInto("one_time_tokens").values(row).execute();
+}
+
+export function findOneTimeToken(db: Q, tokenHash: string): Promise<OneTimeTokenRow | undefined> {
+  return db.selectFrom("one_time_tokens").selectAll().where("token_hash", "=", tokenHash).executeTakeFirst();
+}
+
+/**
+ * Marks a one-time token used, once.
+ * @returns true when this call used it (false when already used)
+ */
+export async function useOneTimeToken(db: Q, uuid: string, at: string): Promise<boolean> {
+  const r = await db.updateTable("one_time_tokens").set({ used_at: at }).where("uuid", "=", uuid).where("used_at", "is", null).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** One page of a workspace's pending invites (unused, unexpired), newest first. */
+export function listPendingInvites(db: Q, workspaceUuid: string, now: string, limit: number, offset: number): Promise<OneTimeTokenRow[]> {
+  return db
+    .selectFrom("one_time_tokens")
+    .selectAll()
+    .where("workspace_uuid", "=", workspaceUuid)
+    .where("purpose", "=", "invite")
+    .where("used_at", "is", null)
+    .where("expires_at", ">", now)
+    .orderBy("date_created", "desc")
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+export async function countPendingInvites(db: Q, workspaceUuid: string, now: string): Promise<number> {
+  const r = await db
+    .selectFrom("one_time_tokens")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("workspace_uuid", "=", workspaceUuid)
+    .where("purpose", "=", "invite")
+    .where("used_at", "is", null)
+    .where("expires_at", ">", now)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Deletes a pending invite of the workspace. @returns true when one was deleted */
+export async function deleteInvite(db: Q, workspaceUuid: string, uuid: string): Promise<boolean> {
+  const r = await db
+    .deleteFrom("one_time_tokens")
+    .where("workspace_uuid", "=", workspaceUuid)
+    .where("purpose", "=", "invite")
+    .where("uuid", "=", uuid)
+    .where("used_at", "is", null)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/**
+ * True while the session exists, its user is enabled and still a member of `workspaceUuid`
+ * (the re-check that makes a removed member or a disabled user stop mid-request).
+ */
+export async function isSessionActive(db: Q, idHash: string, workspaceUuid: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("console_sessions")
+    .innerJoin("users", "users.uuid", "console_sessions.user_uuid")
+    .innerJoin("memberships", (j) => j.onRef("memberships.user_uuid", "=", "users.uuid").on("memberships.workspace_uuid", "=", workspaceUuid))
+    .select("console_sessions.id_hash")
+    .where("console_sessions.id_hash", "=", idHash)
+    .where("users.disabled", "=", 0)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,208 @@
+/**
+ * @module users/service
+ * Console sign-in and account flows (DESIGN §10; console contract): login with throttling and one
+ * generic failure message, logout, workspace switch, first-start setup, invites, password reset
+ * and change. Every success that starts a session returns a fresh session id (no fixation).
+ */
+import type { Kysely } from "kysely";
+import { z } from "zod";
+import { nowIso } from "../../clock.ts";
+import type { Database } from "../../db/schema.ts";
+import { AppError } from "../../errors.ts";
+import type { LoginThrottle } from "../../auth/login-throttle.ts";
+import type { SessionAuth } from "../../auth/authenticate.ts";
+import type { Role } from "../../auth/roles.ts";
+import { recordAudit, type AuditAction } from "../audit/service.ts";
+import { findWorkspaceByUuid } from "../workspaces/repository.ts";
+import { passwordSchema } from "./model.ts";
+import { parseWith } from "../../http/validation.ts";
+import * as accounts from "./accounts.ts";
+import * as repo from "./repository.ts";
+
+export type UsersDeps = { db: Kysely<Database>; throttle: LoginThrottle; publicUrl: string };
+/** A started session: the cookie value for `Set-Cookie` and the `Session` view. */
+export type StartedSession = { cookie: string; view: accounts.SessionView };
+
+const INVALID = "The email or password is wrong.";
+
+async function recordForUser(deps: UsersDeps, user: repo.UserRow, action: AuditAction, clientAddress: string | null, actorType: "user" | "system" = "user") {
+  const memberships = await repo.listUserMemberships(deps.db, user.uuid);
+  for (const m of memberships) {
+    await recordAudit(deps.db, {
+      workspaceUuid: m.workspace_uuid,
+      actor: actorType === "user" ? { type: "user", uuid: user.uuid, name: user.name } : { type: "system", uuid: null, name: "system" },
+      action,
+      target: { type: "user", uuid: user.uuid, label: user.email },
+      clientAddress,
+    });
+  }
+}
+
+function throttled(deps: UsersDeps, email: string, address: string | null): void {
+  const wait = deps.throttle.retryAfterS(accounts.emailKey(email), address);
+  if (wait > 0) {
+    throw new AppError("RATE_LIMITED", "Too many failed sign-ins; retry after the time in Retry-After.", { headers: { "Retry-After": String(wait) } });
+  }
+}
+
+/**
+ * Signs in with email and password. A wrong email, a wrong password and a disabled account answer
+ * alike; failures count against the account and the address and are audited as `login.failed`.
+ * @param previousIdHash the session the browser held before, ended now
+ * @throws AppError RATE_LIMITED (with Retry-After), INVALID_CREDENTIALS
+ */
+export async function login(deps: UsersDeps, input: { email: string; password: string }, clientAddress: string | null, previousIdHash: string | null): Promise<StartedSession> {
+  throttled(deps, input.email, clientAddress);
+  const user = await repo.findUserByEmailKey(deps.db, accounts.emailKey(input.email));
+  const ok = (await accounts.verifyPassword(input.password, user?.password_hash ?? null)) && !!user && !user.disabled;
+  if (!ok || !user) {
+    deps.throttle.fail(accounts.emailKey(input.email), clientAddress);
+    if (user) await recordForUser(deps, user, "login.failed", clientAddress);
+    else {
+      await recordAudit(deps.db, {
+        workspaceUuid: null,
+        actor: { type: "system", uuid: null, name: "system" },
+        action: "login.failed",
+        target: { type: "user", uuid: null, label: input.email.slice(0, 320) },
+        clientAddress,
+      });
+    }
+    throw new AppError("INVALID_CREDENTIALS", INVALID);
+  }
+  deps.throttle.succeed(accounts.emailKey(input.email));
+  const memberships = await repo.listUserMemberships(deps.db, user.uuid);
+  const started = await deps.db.transaction().execute(async (trx) => {
+    if (previousIdHash) await repo.deleteSession(trx, previousIdHash);
+    await repo.updateUser(trx, user.uuid, { last_login_at: nowIso() });
+    const s = await accounts.startSession(trx, user.uuid, memberships[0]?.workspace_uuid ?? null);
+    if (memberships[0]) {
+      await recordAudit(trx, { workspaceUuid: memberships[0].workspace_uuid, actor: { type: "user", uuid: user.uuid, name: user.name }, action: "login.succeeded", target: null, clientAddress });
+    }
+    return s;
+  });
+  return { cookie: started.cookie, view: await accounts.sessionView(deps.db, started.idHash) };
+}
+
+/** Ends one session. */
+export async function logout(db: Kysely<Database>, idHash: string): Promise<void> {
+  await repo.deleteSession(db, idHash);
+}
+
+/**
+ * Moves the session to another of the user's workspaces.
+ * @throws AppError NOT_FOUND when the user is not a member of it
+ */
+export async function switchWorkspace(db: Kysely<Database>, s: SessionAuth, workspaceUuid: string): Promise<accounts.SessionView> {
+  if (!(await repo.findMembership(db, s.user.uuid, workspaceUuid))) throw new AppError("NOT_FOUND", "Workspace not found.");
+  await repo.setSessionWorkspace(db, s.idHash, workspaceUuid);
+  return accounts.sessionView(db, s.idHash);
+}
+
+/**
+ * First start: consumes the setup token and creates the first user as `owner` of the workspace
+ * the token was issued for, signed in.
+ * @throws AppError NOT_FOUND (unknown, used or expired token), VALIDATION_ERROR (email taken)
+ */
+export async function setup(deps: UsersDeps, input: { token: string; name: string; email: string; password: string }, clientAddress: string | null): Promise<StartedSession> {
+  const token = await accounts.findUsableToken(deps.db, input.token, "setup");
+  const passwordHash = await accounts.hashPassword(input.password);
+  const started = await deps.db.transaction().execute(async (trx) => {
+    await accounts.consumeToken(trx, token);
+    const user = await accounts.insertNewUser(trx, { email: input.email, name: input.name, passwordHash });
+    await repo.insertMembership(trx, { user_uuid: user.uuid, workspace_uuid: token.workspace_uuid!, role: "owner", date_created: nowIso() });
+    await repo.updateUser(trx, user.uuid, { last_login_at: nowIso() });
+    const actor = { type: "user" as const, uuid: user.uuid, name: user.name };
+    await recordAudit(trx, { workspaceUuid: token.workspace_uuid, actor, action: "member.joined", target: { type: "user", uuid: user.uuid, label: user.email }, clientAddress });
+    return accounts.startSession(trx, user.uuid, token.workspace_uuid);
+  });
+  return { cookie: started.cookie, view: await accounts.sessionView(deps.db, started.idHash) };
+}
+
+/**
+ * What the invite page shows before accepting.
+ * @throws AppError NOT_FOUND for an unknown, used or expired invite
+ */
+export async function describeInvite(db: Kysely<Database>, token: string) {
+  const invite = await accounts.findUsableToken(db, token, "invite");
+  const ws = await findWorkspaceByUuid(db, invite.workspace_uuid!);
+  if (!ws) throw new AppError("NOT_FOUND", "This link is unknown, already used or expired.");
+  return { email: invite.email!, workspace_name: ws.name, role: invite.role as Role, expires_at: invite.expires_at };
+}
+
+/**
+ * Accepts an invite: creates the account (name and a new password needed), or, when the email has
+ * an account already, adds the membership after checking that account's password. Signs in.
+ * @throws AppError NOT_FOUND, VALIDATION_ERROR (`/name`, `/password`), INVALID_CREDENTIALS, RATE_LIMITED
+ */
+export async function acceptInvite(deps: UsersDeps, tokenValue: string, input: { name?: string; password: string }, clientAddress: string | null): Promise<StartedSession> {
+  const invite = await accounts.findUsableToken(deps.db, tokenValue, "invite");
+  const existing = await repo.findUserByEmailKey(deps.db, accounts.emailKey(invite.email!));
+  let passwordHash: string | null = null;
+  if (existing) {
+    throttled(deps, existing.email, clientAddress);
+    if (existing.disabled || !(await accounts.verifyPassword(input.password, existing.password_hash))) {
+      deps.throttle.fail(existing.email_key, clientAddress);
+      await recordForUser(deps, existing, "login.failed", clientAddress);
+      throw new AppError("INVALID_CREDENTIALS", "This email has an account; enter its password to accept.");
+    }
+  } else {
+    if (!input.name) throw new AppError("VALIDATION_ERROR", "A name is needed.", { errors: [{ pointer: "/name", message: "A name is needed." }] });
+    passwordHash = await accounts.hashPassword(parseWith(z.object({ password: passwordSchema }), { password: input.password }).password);
+  }
+  const started = await deps.db.transaction().execute(async (trx) => {
+    await accounts.consumeToken(trx, invite);
+    const user = existing ?? (await accounts.insertNewUser(trx, { email: invite.email!, name: input.name!, passwordHash }));
+    if (!(await repo.findMembership(trx, user.uuid, invite.workspace_uuid!))) {
+      await repo.insertMembership(trx, { user_uuid: user.uuid, workspace_uuid: invite.workspace_uuid!, role: invite.role as Role, date_created: nowIso() });
+    }
+    await repo.updateUser(trx, user.uuid, { last_login_at: nowIso() });
+    const actor = { type: "user" as const, uuid: user.uuid, name: user.name };
+    await recordAudit(trx, { workspaceUuid: invite.workspace_uuid, actor, action: "member.joined", target: { type: "user", uuid: user.uuid, label: user.email }, clientAddress });
+    return accounts.startSession(trx, user.uuid, invite.workspace_uuid);
+  });
+  return { cookie: started.cookie, view: await accounts.sessionView(deps.db, started.idHash) };
+}
+
+/**
+ * Sets a new password with a reset token (`earshot user reset-password`) and ends every session
+ * of that user.
+ * @throws AppError NOT_FOUND for an unknown, used or expired token
+ */
+export async function resetPassword(deps: UsersDeps, input: { token: string; password: string }, clientAddress: string | null): Promise<void> {
+  const token = await accounts.findUsableToken(deps.db, input.token, "password_reset");
+  const user = await repo.findUserByUuid(deps.db, token.user_uuid!);
+  if (!user) throw new AppError("NOT_FOUND", "This link is unknown, already used or expired.");
+  const hash = await accounts.hashPassword(input.password);
+  await deps.db.transaction().execute(async (trx) => {
+    await accounts.consumeToken(trx, token);
+    await repo.updateUser(trx, user.uuid, { password_hash: hash });
+    await repo.deleteUserSessions(trx, user.uuid);
+  });
+  deps.throttle.succeed(user.email_key);
+  await recordForUser(deps, user, "password.changed", clientAddress);
+}
+
+/** Renames the signed-in user. */
+export async function updateMe(db: Kysely<Database>, s: SessionAuth, name: string): Promise<accounts.SessionView> {
+  await repo.updateUser(db, s.user.uuid, { name });
+  return accounts.sessionView(db, s.idHash);
+}
+
+/**
+ * Changes the signed-in user's password and ends their other sessions. Wrong current passwords
+ * count as failed sign-ins.
+ * @throws AppError VALIDATION_ERROR (`/current_password`), RATE_LIMITED
+ */
+export async function changePassword(deps: UsersDeps, s: SessionAuth, input: { current_password: string; new_password: string }, clientAddress: string | null): Promise<void> {
+  throttled(deps, s.user.email, clientAddress);
+  if (!(await accounts.verifyPassword(input.current_password, s.user.password_hash))) {
+    deps.throttle.fail(s.user.email_key, clientAddress);
+    throw new AppError("VALIDATION_ERROR", "The current password is wrong.", { errors: [{ pointer: "/current_password", message: "Wrong password." }] });
+  }
+  const hash = await accounts.hashPassword(input.new_password);
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.updateUser(trx, s.user.uuid, { password_hash: hash });
+    await repo.deleteUserSessions(trx, s.user.uuid, s.idHash);
+  });
+  await recordForUser(deps, s.user, "password.changed", clientAddress);
+}
