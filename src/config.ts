@@ -7,6 +7,7 @@
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { frameAncestorsProblem } from "./http/security-headers.ts";
 
 const booleanFlag = z
   .string()
@@ -55,6 +56,15 @@ const envSchema = z.object({
   EARSHOT_OUTBOX_POLL_MS: z.coerce.number().int().positive().default(500),
   /** Queue jobs but do not run them (an API-only node, or maintenance). */
   EARSHOT_JOBS_PAUSED: booleanFlag,
+  /** Who may frame the intake page: CSP `frame-ancestors` sources (`'self'`, origins); default nobody. */
+  EARSHOT_FRAME_ANCESTORS: z
+    .string()
+    .default("'none'")
+    .transform((v) => v.trim().replace(/\s+/g, " ") || "'none'")
+    .superRefine((v, ctx) => {
+      const problem = frameAncestorsProblem(v);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
 });
 
 export type Config = Readonly<{
@@ -95,6 +105,8 @@ export type Config = Readonly<{
   jobPollMs: number;
   outboxPollMs: number;
   jobsPaused: boolean;
+  /** CSP `frame-ancestors` source list of the intake page (`'none'` unless the operator allows embedding). */
+  frameAncestors: string;
 }>;
 
 /** DESIGN §8: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
@@ -159,5 +171,6 @@ export function loadConfig(
     jobPollMs: e.EARSHOT_JOB_POLL_MS,
     outboxPollMs: e.EARSHOT_OUTBOX_POLL_MS,
     jobsPaused: e.EARSHOT_JOBS_PAUSED,
+    frameAncestors: e.EARSHOT_FRAME_ANCESTORS,
   });
 }
