@@ -54,6 +54,8 @@ async function shootAll(page: Page, name: string, enabled: boolean): Promise<voi
     await page.emulateMedia({ colorScheme: v.scheme });
     await page.evaluate(() => document.fonts.ready);
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${v.width}-${v.scheme}.png`), fullPage: true });
+    // Usable at this width: nothing makes the page scroll sideways (wide tables scroll in their box).
+    expect({ name, width: await page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ name, width: v.width });
     await expectAccessible(page, `${name} ${v.width} ${v.scheme}`);
   }
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -180,10 +182,10 @@ export async function runConsoleWalk(opts: { bin?: string[]; screenshots?: boole
     // API keys: create "CI" with two scopes; the key works and the totals change.
     await openNav(page, "API keys", "API keys");
     const table = page.getByRole("table", { name: "Active API keys" });
+    await table.getByRole("row").nth(1).waitFor();
     for (const name of ["Name", "Key", "Scopes", "Created", "Last used"]) {
       await expect(table.getByRole("columnheader", { name, exact: true }).count()).resolves.toBe(1);
     }
-    await table.getByRole("row").nth(1).waitFor();
     const before = { created: await figure(page, "Keys created"), active: await figure(page, "Active keys") };
     await page.getByRole("button", { name: "Create key" }).click();
     await page.getByLabel("Name").fill("CI");

@@ -50,9 +50,8 @@ function Guard() {
     if (!sessionChecked.value) return;
     if (!session.value && !isPublic) {
       route(`/console/login/${p === BASE ? "" : `?next=${encodeURIComponent(url)}`}`, true);
-    } else if (session.value && p === "/console/login/") {
-      const next = new URLSearchParams(url.split("?")[1] ?? "").get("next");
-      route(next && next.startsWith(BASE) ? next : "/console/links/", true);
+    } else if (session.value && (p === "/console/login/" || p === "/console/setup/")) {
+      route("/console/links/", true);
     } else if (p === BASE && session.value) {
       route("/console/links/", true);
     }
@@ -61,12 +60,13 @@ function Guard() {
 }
 
 function Header() {
-  const { path } = useLocation();
+  const { path, route } = useLocation();
   const s = session.value!;
   const [error, setError] = useState<ApiError | null>(null);
   const signOut = async () => {
     try {
       await api("POST", "auth/logout/", {});
+      route("/console/login/");
       session.value = null;
     } catch (err) {
       setError(toApiError(err));

@@ -54,8 +54,9 @@ function PasswordField({ id, label, autoComplete, hint }: { id: string; label: s
   );
 }
 
-/** Runs a form's submit as one API call that yields a session. */
+/** Runs a form's submit as one API call that yields a session, then opens `?next=` or Links. */
 function useSessionSubmit(call: (form: FormData) => Promise<Session>) {
+  const { route, query } = useLocation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
   const onSubmit = async (e: Event) => {
@@ -64,6 +65,8 @@ function useSessionSubmit(call: (form: FormData) => Promise<Session>) {
     setError(null);
     try {
       session.value = await call(new FormData(e.currentTarget as HTMLFormElement));
+      const next = query.next;
+      route(next && next.startsWith("/console/") && !next.startsWith("/console/login") ? next : "/console/links/", true);
     } catch (err) {
       setError(toApiError(err));
       setBusy(false);
