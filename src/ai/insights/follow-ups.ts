@@ -3,8 +3,13 @@
  * Follow-up questions for dynamic probing (DESIGN §9): asked only when probing is enabled and
  * the answer's clarity is below the link's threshold; up to `max_follow_ups` of them. Each
  * names one of the answer's topics, phrased by the answer's tone ("You mentioned the checkout
- * page — what exactly happened?"); when the answer names nothing, generic questions are used.
+ * page — what exactly happened?"); when the answer names nothing, the question's own subject is
+ * used when it has a clear one ("What did you like most about the product?"), else short generic
+ * questions. A follow-up never quotes the prompt (the page shows the question above it) and ends
+ * in exactly one question mark.
  */
+import { parseText } from "./text.ts";
+import { extractKeyTopics } from "./topics.ts";
 import type { Sentiment } from "./types.ts";
 
 /** Clarity below which probing asks, when the link does not say (DESIGN §9). */
@@ -39,6 +44,41 @@ const GENERIC_QUESTIONS = [
   "How did that affect you?",
 ];
 
+/**
+ * Nouns a prompt names without being its subject ("in your own words", "here today", "speak or
+ * type"): a follow-up about them would sound odd.
+ */
+const NOT_A_SUBJECT = new Set([
+  "word", "words", "today", "type", "time", "times", "way", "ways", "thing", "things", "anything",
+  "something", "bit", "lot", "answer", "question", "minute", "minutes", "second", "seconds", "day",
+  "days", "us", "you", "one", "example", "detail", "details", "more", "scale",
+]);
+
+/** The subject a prompt asks about ("What did you think of the product?" → "product"), or null. */
+export function promptSubject(prompt: string | undefined): string | null {
+  if (!prompt?.trim()) return null;
+  const topic = extractKeyTopics(parseText(prompt)).find((t) => !t.split(/\s+/).some((w) => NOT_A_SUBJECT.has(w)));
+  return topic ? cleanTopic(topic) : null;
+}
+
+/** A topic as it may appear inside a sentence: no quotes, no edge punctuation, single spaces. */
+function cleanTopic(topic: string): string | null {
+  const cleaned = topic.replace(/["“”‘’«»]/g, "").replace(/\s+/g, " ").replace(/^[\s\p{P}]+|[\s\p{P}]+$/gu, "");
+  return cleaned === "" ? null : cleaned;
+}
+
+/** One question as it is shown: single spaces, and one final "?" whatever came before it. */
+export function tidyQuestion(question: string): string {
+  const text = question.replace(/\s+/g, " ").trim().replace(/[\s"“”‘’'.!?…,;:—–-]+$/u, "");
+  return `${text}?`;
+}
+
+function subjectQuestion(subject: string, input: FollowUpInput): string {
+  if (input.sentiment === "negative" || input.actionable) return `What went wrong with the ${subject}?`;
+  if (input.sentiment === "positive") return `What did you like most about the ${subject}?`;
+  return `What stood out to you about the ${subject}?`;
+}
+
 function topicQuestion(topic: string, input: FollowUpInput): string {
   if (input.sentiment === "negative" || input.actionable) {
     return `You mentioned the ${topic} — what exactly happened?`;
@@ -58,20 +98,21 @@ export function shouldProbe(clarity: number, settings: ProbingSettings): boolean
 /**
  * Generates follow-up questions.
  * @returns `[]` unless {@link shouldProbe}; otherwise exactly `maxFollowUps` (≤ 5) distinct
- *   questions: one per topic in topic order, then generic ones.
+ *   questions: one per topic in topic order, then one about the prompt's subject (only when the
+ *   answer has no topic), then generic ones; each ends in a single "?".
  */
 export function generateFollowUps(input: FollowUpInput, settings: ProbingSettings): string[] {
   if (!shouldProbe(input.clarity, settings)) return [];
   const count = Math.min(settings.maxFollowUps, MAX_FOLLOW_UPS_CAP);
-  const questions = input.topics.slice(0, count).map((topic) => topicQuestion(topic, input));
-  const generic = input.prompt && input.topics.length === 0
-    ? [`Could you say a bit more about your answer to “${input.prompt.trim()}”?`, ...GENERIC_QUESTIONS]
-    : GENERIC_QUESTIONS;
+  const topics = input.topics.map(cleanTopic).filter((t): t is string => t !== null);
+  const questions = topics.slice(0, count).map((topic) => topicQuestion(topic, input));
+  const subject = topics.length === 0 ? promptSubject(input.prompt) : null;
+  const generic = subject ? [subjectQuestion(subject, input), ...GENERIC_QUESTIONS] : GENERIC_QUESTIONS;
   for (const q of generic) {
     if (questions.length >= count) break;
-    questions.push(q);
+    if (!questions.includes(q)) questions.push(q);
   }
-  return questions;
+  return questions.map(tidyQuestion);
 }
 
 /**

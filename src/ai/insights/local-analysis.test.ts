@@ -142,14 +142,14 @@ describe("follow-up questions", () => {
       ]);
   });
 
-  test("generic when there are no topics, mentioning the prompt when known", () => {
+  test("generic when there are no topics, about the prompt's subject when it has one", () => {
     const settings = resolveProbing(true, { max_follow_ups: 2 });
     expect(generateFollowUps(input([]), settings)).toEqual([
       "Could you tell us a bit more — what specifically stood out to you?",
       "Could you give an example of what you mean?",
     ]);
-    expect(generateFollowUps({ ...input([]), prompt: "How was your stay?" }, settings)[0])
-      .toBe("Could you say a bit more about your answer to “How was your stay?”?");
+    expect(generateFollowUps({ ...input([]), prompt: "How was the food at the hotel?" }, settings)[0])
+      .toBe("What stood out to you about the food?");
   });
 
   test("out-of-range settings are clamped", () => {
