@@ -19,6 +19,7 @@ import { findWorkspaceByUuid } from "./modules/workspaces/repository.ts";
 import { startServer } from "./server.ts";
 import { registerInferenceCommands } from "./commands/inference.ts";
 import { registerModelsCommands } from "./commands/models.ts";
+import { registerAccountCommands } from "./commands/accounts.ts";
 
 const program = new Command("earshot")
   .description("Self-hosted voice and text feedback links with local transcription.")
@@ -136,6 +137,7 @@ program
   });
 
 registerModelsCommands(program, () => config());
+registerAccountCommands(program, workspace, withDb);
 registerInferenceCommands(program, () => config());
 
 try {
