@@ -5,6 +5,9 @@ import { $ } from "bun";
 import { ALL_TYPE_QUESTIONS, createTestApi, type TestApi } from "../../../test/helpers/api.ts";
 import { FIXTURE_TRANSCRIPT, startProcessing, waitFor } from "../../../test/helpers/processing.ts";
 
+/** A real 1×1 PNG: uploads are recognised by their bytes. */
+const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
+
 let api: TestApi;
 let processing: Awaited<ReturnType<typeof startProcessing>>;
 let wav: Uint8Array;
@@ -43,7 +46,7 @@ describe("intake", () => {
       expect([i, r.status]).toEqual([i, 200]);
     }
     const form = new FormData();
-    form.append("file", new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47]).buffer], { type: "image/png" }), "shot.png");
+    form.append("file", new Blob([PNG], { type: "image/png" }), "shot.png");
     const up = await api.app.handle(new Request(`http://localhost${base()}/sessions/${sid}/answers/${q(10).uuid}/file/`, { method: "POST", body: form }));
     expect(up.status).toBe(200);
     const resumed = await api.call("GET", `${base()}/sessions/${sid}/`, { key: null });
@@ -76,7 +79,7 @@ describe("intake", () => {
     expect(by.email.value).toBe("Ada@Example.com");
     expect(by.date.value).toBe("2026-11-01");
     expect(by.yes_no.value).toBe(true);
-    expect(by.file_upload.file).toMatchObject({ name: "shot.png", size: 4, content_type: "image/png" });
+    expect(by.file_upload.file).toMatchObject({ name: "shot.png", size: PNG.length, content_type: "image/png" });
     expect(rec.answers.every((a: any) => typeof a.question_text === "string")).toBe(true);
 
     // The signed audio URL streams without a key; a tampered signature does not.

@@ -151,7 +151,7 @@ export async function storedUploadBytes(db: Kysely<Database>, blobs: BlobStore, 
 }
 
 type PeerServer = { requestIP(r: Request): { address: string } | null } | null | undefined;
-type LiveSocket = { raw: object; data: { request: Request; server?: PeerServer; params: Record<string, string> }; close(code?: number, reason?: string): void };
+type LiveSocket = { raw: object; remoteAddress?: string; data: { request: Request; params: Record<string, string> }; close(code?: number, reason?: string): void };
 
 /** WebSocket close code for a refused socket (RFC 6455 §7.4.1: policy violation). */
 const CLOSE_POLICY = 1008;
@@ -164,14 +164,18 @@ const CLOSE_POLICY = 1008;
 export function liveSocketGuard(deps: { config: Config }) {
   const limiter = intakeLimiterOf(deps);
   const releases = new WeakMap<object, () => void>();
-  const addressOf = (request: Request, server: PeerServer) => clientAddress(request, server?.requestIP(request)?.address ?? null, deps.config.trustedProxies);
+  // The address found before the upgrade, for `open` (its context has no server to ask).
+  const addresses = new WeakMap<Request, string>();
   return {
     /** @throws AppError RATE_LIMITED when the session or the address has its sockets open already */
     check(sessionId: string, request: Request, server: PeerServer): void {
-      limiter.checkLive(sessionId, addressOf(request, server));
+      const address = clientAddress(request, server?.requestIP(request)?.address ?? null, deps.config.trustedProxies);
+      addresses.set(request, address);
+      limiter.checkLive(sessionId, address);
     },
     open(ws: LiveSocket): boolean {
-      const release = limiter.openLive(ws.data.params.session_id!, addressOf(ws.data.request, ws.data.server));
+      const address = addresses.get(ws.data.request) ?? clientAddress(ws.data.request, ws.remoteAddress ?? null, deps.config.trustedProxies);
+      const release = limiter.openLive(ws.data.params.session_id!, address);
       if (!release) {
         ws.close(CLOSE_POLICY, "too many live connections");
         return false;

@@ -4,29 +4,36 @@
  * session API the page calls. No API key; the session id is the respondent's credential.
  */
 import { Elysia } from "elysia";
-import type { AppDeps, RouteCtx } from "../../http/context.ts";
+import { peerOf, type AppDeps, type RouteCtx } from "../../http/context.ts";
 import { requireJsonBody } from "../../http/validation.ts";
+import { PendingBody, parseMultipart, payloadTooLarge } from "../../http/body.ts";
 import { AppError } from "../../errors.ts";
 import { renderIntakePage, renderMessagePage } from "../../http/web-assets.ts";
 import { listWorkspaces } from "../workspaces/repository.ts";
 import * as service from "./service.ts";
 import { sniffAudioMime } from "../../http/media.ts";
 import { answerFollowUp, probeAnswer } from "./probing.ts";
-
-/** Largest accepted recording: 10 minutes of 48 kHz 16-bit WAV fits. */
-export const MAX_AUDIO_BYTES = 64 * 1024 * 1024;
+import { audioCapBytes, clientAddress, fileCapBytes, intakeLimiterOf, MULTIPART_ALLOWANCE, storedUploadBytes } from "./limits.ts";
 
 /**
- * The bytes of a recording upload.
- * @throws AppError UNSUPPORTED_MEDIA_TYPE (not WebM/Ogg/WAV), PAYLOAD_TOO_LARGE, VALIDATION_ERROR (empty)
+ * The bytes of a recording upload, already read within its cap.
+ * @throws AppError UNSUPPORTED_MEDIA_TYPE (not WebM/Ogg/WAV), VALIDATION_ERROR (empty)
  */
-function recordingOf(body: unknown): Uint8Array {
-  if (!(body instanceof ArrayBuffer)) throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send WebM/Opus, Ogg/Opus or WAV audio as the raw body.");
-  const bytes = new Uint8Array(body);
-  if (bytes.length > MAX_AUDIO_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", "Recordings may be at most 64 MiB.");
+function recordingOf(bytes: Uint8Array): Uint8Array {
   if (bytes.length === 0) throw new AppError("VALIDATION_ERROR", "The recording is empty.");
   if (!sniffAudioMime(bytes)) throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send WebM/Opus, Ogg/Opus or WAV audio.");
   return bytes;
+}
+
+/**
+ * Only the members in `allowed` may appear in an intake JSON body.
+ * @throws AppError VALIDATION_ERROR with one pointer per unknown member
+ */
+function refuseUnknownMembers(raw: object, allowed: readonly string[]): void {
+  const unknown = Object.keys(raw).filter((k) => !allowed.includes(k));
+  if (unknown.length) {
+    throw new AppError("VALIDATION_ERROR", `Unknown field: /${unknown[0]}.`, { errors: unknown.map((k) => ({ pointer: `/${k.replaceAll("~", "~0").replaceAll("/", "~1")}`, message: "Unknown field." })) });
+  }
 }
 
 function followUpIndex(raw: string): number {
@@ -44,6 +51,32 @@ export function intakeRoutes(deps: AppDeps) {
   const probing = { db: deps.db, blobs: deps.blobs, inference: deps.inference };
   const link = (p: Record<string, string>) => service.findIntakeLink(deps.db, p.workspace_slug!, p.link_slug!);
   const base = "/api/v1/intake/:workspace_slug/:link_slug";
+  const limiter = intakeLimiterOf(deps);
+
+  /**
+   * Admits an upload, then reads its body within the smaller of the question's cap and what is
+   * left of the session's allowance — nothing is read before the link, session and question check out.
+   * @throws AppError NOT_FOUND, LINK_PAUSED, ALREADY_SUBMITTED, VALIDATION_ERROR, RATE_LIMITED, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE
+   */
+  async function readUpload(params: Record<string, string>, body: unknown, kind: service.UploadKind) {
+    const l = await link(params);
+    const { response, configuration } = await service.admitUpload(d, l, params.session_id!, params.question_uuid!, kind);
+    const pending = body instanceof PendingBody ? body : null;
+    if (kind === "file" && pending?.contentType !== "multipart/form-data") {
+      throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the file as multipart/form-data with a part named file.");
+    }
+    limiter.takeUpload(params.session_id!);
+    const cap = kind === "file" ? fileCapBytes(configuration) + MULTIPART_ALLOWANCE : audioCapBytes(configuration);
+    const allowance = deps.config.intakeSessionUploadBytes;
+    const left = allowance - (await storedUploadBytes(deps.db, deps.blobs, response.uuid, kind === "follow-up" ? null : params.question_uuid!));
+    if (!pending) return { l, bytes: new Uint8Array(0), pending };
+    try {
+      return { l, bytes: await pending.read(Math.max(0, Math.min(cap, left)), kind === "file" ? "Uploads for this question" : "Recordings for this question"), pending };
+    } catch (err) {
+      if (err instanceof AppError && err.code === "PAYLOAD_TOO_LARGE" && left < cap) throw payloadTooLarge(allowance, "The uploads of one session");
+      throw err;
+    }
+  }
 
   async function page(wsSlug: string, linkSlug: string): Promise<Response> {
     let l: service.IntakeLink;
@@ -71,8 +104,11 @@ export function intakeRoutes(deps: AppDeps) {
       return page(ws.slug, params.link_slug);
     })
     .get(`${base}/`, async ({ params }) => ({ link: service.toPublicLink(await link(params)) }))
-    .post(`${base}/sessions/`, async ({ params, set }) => {
-      const s = await service.startSession(d, await link(params));
+    .post(`${base}/sessions/`, async (ctx) => {
+      const { params, set, request } = ctx as unknown as RouteCtx;
+      const l = await link(params);
+      limiter.takeSessionStart(clientAddress(request, peerOf(ctx as unknown as RouteCtx), deps.config.trustedProxies), l.link.uuid);
+      const s = await service.startSession(d, l);
       set.status = 201;
       return s;
     })
@@ -80,22 +116,25 @@ export function intakeRoutes(deps: AppDeps) {
     .put(`${base}/sessions/:session_id/answers/:question_uuid/`, async (ctx) => {
       const { params, request, body } = ctx as unknown as RouteCtx;
       const raw = requireJsonBody(request, body) as { value?: unknown };
-      if (typeof raw !== "object" || raw === null || !("value" in raw)) {
+      if (typeof raw !== "object" || raw === null || Array.isArray(raw) || !("value" in raw)) {
         throw new AppError("VALIDATION_ERROR", "Send {\"value\": …}.", { errors: [{ pointer: "/value", message: "Required." }] });
       }
+      refuseUnknownMembers(raw, ["value"]);
       return service.saveAnswer(d, await link(params), params.session_id!, params.question_uuid!, raw.value);
     })
     .post(`${base}/sessions/:session_id/answers/:question_uuid/audio/`, async ({ params, body, query }) => {
-      const bytes = recordingOf(body);
+      const upload = await readUpload(params, body, "audio");
+      const bytes = recordingOf(upload.bytes);
       const mime = sniffAudioMime(bytes)!;
       const duration = query.duration !== undefined && /^\d+(\.\d+)?$/.test(query.duration) ? Number(query.duration) : null;
-      return service.saveAudio(d, await link(params), params.session_id, params.question_uuid, bytes, mime, duration);
+      return service.saveAudio(d, upload.l, params.session_id, params.question_uuid, bytes, mime, duration);
     })
     .post(`${base}/sessions/:session_id/answers/:question_uuid/file/`, async ({ params, body }) => {
-      if (!(body instanceof FormData)) throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the file as multipart/form-data with a part named file.");
-      const file = body.get("file");
+      const upload = await readUpload(params, body, "file");
+      const form = await parseMultipart(upload.bytes, upload.pending!.request.headers.get("content-type") ?? "");
+      const file = form.get("file");
       if (!(file instanceof File)) throw new AppError("VALIDATION_ERROR", "The form has no part named file.", { errors: [{ pointer: "/file", message: "Required." }] });
-      return service.saveFile(d, await link(params), params.session_id, params.question_uuid, file);
+      return service.saveFile(d, upload.l, params.session_id, params.question_uuid, file);
     })
     .post(`${base}/sessions/:session_id/answers/:question_uuid/probe/`, async ({ params }) =>
       probeAnswer(probing, await link(params), params.session_id, params.question_uuid),
@@ -104,11 +143,14 @@ export function intakeRoutes(deps: AppDeps) {
       const { params, request, body } = ctx as unknown as RouteCtx;
       const raw = requireJsonBody(request, body) as { value?: unknown };
       if (typeof raw?.value !== "string") throw new AppError("VALIDATION_ERROR", "Send {\"value\": \"…\"}.", { errors: [{ pointer: "/value", message: "Expected text." }] });
+      refuseUnknownMembers(raw, ["value"]);
       return answerFollowUp(probing, await link(params), params.session_id!, params.question_uuid!, followUpIndex(params.index!), { text: raw.value });
     })
     .post(`${base}/sessions/:session_id/answers/:question_uuid/follow-ups/:index/audio/`, async ({ params, body }) => {
-      const bytes = recordingOf(body);
-      return answerFollowUp(probing, await link(params), params.session_id, params.question_uuid, followUpIndex(params.index), { audio: bytes });
+      const index = followUpIndex(params.index);
+      const upload = await readUpload(params, body, "follow-up");
+      const bytes = recordingOf(upload.bytes);
+      return answerFollowUp(probing, upload.l, params.session_id, params.question_uuid, index, { audio: bytes });
     })
     .post(`${base}/sessions/:session_id/submit/`, async ({ params }) => service.submitSession(d, await link(params), params.session_id));
 }

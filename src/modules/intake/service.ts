@@ -19,9 +19,10 @@ import type { QuestionType } from "../links/question-model.ts";
 import * as responsesRepo from "../responses/repository.ts";
 import { toResponseRecords } from "../responses/service.ts";
 import { findWorkspaceBySlug, type WorkspaceRow } from "../workspaces/repository.ts";
-import { checkAnswerValue } from "./answer-values.ts";
+import { checkAnswerValue, isBlankValue } from "./answer-values.ts";
 import { isVisible } from "./conditions.ts";
 import { publicFollowUps, type StoredFollowUp } from "./probing.ts";
+import { allowedTypesAccept, extensionMatches, sniffFile } from "../../http/media.ts";
 import { checkRecordingUpload } from "./recordings.ts";
 
 export type IntakeDeps = {
@@ -211,13 +212,31 @@ async function upsertAnswer(trx: Transaction<Database>, r: responsesRepo.Respons
   return row;
 }
 
+export type UploadKind = "audio" | "file" | "follow-up";
+
+/**
+ * Admits an upload before its body is read: the link is active, the session open, and the question
+ * takes this kind of upload (a follow-up recording's question is checked when it is saved).
+ * @returns the session's response row and the question's configuration
+ * @throws AppError NOT_FOUND, LINK_PAUSED, ALREADY_SUBMITTED, VALIDATION_ERROR (wrong kind of question)
+ */
+export async function admitUpload(deps: IntakeDeps, l: IntakeLink, sessionId: string, questionUuid: string, kind: UploadKind) {
+  const q = findQuestion(l, questionUuid);
+  if (kind === "audio" && !VOICE_TYPES.has(q.type as QuestionType)) throw new AppError("VALIDATION_ERROR", "This question does not take a recording.");
+  if (kind === "file" && q.type !== "file_upload") throw new AppError("VALIDATION_ERROR", "This question does not take a file.");
+  if (l.link.status !== "active") throw new AppError("LINK_PAUSED", "This link is not accepting responses.");
+  const response = await findSession(deps.db, l, sessionId);
+  if (response.status === "completed") throw new AppError("ALREADY_SUBMITTED", "This response was already submitted.");
+  return { response, configuration: JSON.parse(q.configuration) as Record<string, unknown> };
+}
+
 /**
  * Saves a typed answer (`PUT …/answers/{question_uuid}/`).
  * @throws AppError NOT_FOUND, LINK_PAUSED, ALREADY_SUBMITTED, VALIDATION_ERROR
  */
 export async function saveAnswer(deps: IntakeDeps, l: IntakeLink, sessionId: string, questionUuid: string, value: unknown) {
   const q = findQuestion(l, questionUuid);
-  const checked = checkAnswerValue({ type: q.type as QuestionType, configuration: JSON.parse(q.configuration), field_key: q.field_key }, value);
+  const checked = checkAnswerValue({ type: q.type as QuestionType, configuration: JSON.parse(q.configuration), field_key: q.field_key, fallback_to_text: q.fallback_to_text === 1 }, value);
   return deps.db.transaction().execute(async (trx) => {
     const r = await openSession(trx, l, sessionId);
     const row = await upsertAnswer(trx, r, q, { value: JSON.stringify(checked.value), text: checked.text });
@@ -261,21 +280,22 @@ export async function saveFile(deps: IntakeDeps, l: IntakeLink, sessionId: strin
   const q = findQuestion(l, questionUuid);
   if (q.type !== "file_upload") throw new AppError("VALIDATION_ERROR", "This question does not take a file.");
   const config = JSON.parse(q.configuration) as { allowed_types?: string[]; max_size_mb?: number };
-  if (file.size > (config.max_size_mb ?? 10) * 1024 * 1024) throw new AppError("PAYLOAD_TOO_LARGE", `Files may be at most ${config.max_size_mb ?? 10} MB.`);
+  if (file.size > (config.max_size_mb ?? 10) * 1024 * 1024) throw new AppError("PAYLOAD_TOO_LARGE", `Files may be at most ${config.max_size_mb ?? 10} MiB.`);
+  if (file.size === 0) throw new AppError("VALIDATION_ERROR", "The file is empty.", { errors: [{ pointer: "/file", message: "The file is empty." }] });
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  // The type comes from the bytes, never from the name or the part's Content-Type.
+  const sniffed = await sniffFile(bytes);
+  const nameExt = file.name.includes(".") ? file.name.split(".").pop()!.toLowerCase() : "";
+  if (!extensionMatches(nameExt, sniffed)) throw new AppError("UNSUPPORTED_MEDIA_TYPE", `The file's content is not what its name says (.${nameExt}).`);
+  const type = sniffed.mime;
   const allowed = config.allowed_types ?? [];
-  const ext = file.name.includes(".") ? `.${file.name.split(".").pop()!.toLowerCase()}` : "";
-  const type = file.type.split(";")[0]!.toLowerCase();
-  const accepted = !allowed.length || allowed.some((a) => {
-    const t = a.toLowerCase();
-    return t === ext || t === type || (t.endsWith("/*") && type.startsWith(t.slice(0, -1)));
-  });
-  if (!accepted) throw new AppError("UNSUPPORTED_MEDIA_TYPE", `Accepted file types: ${allowed.join(", ")}.`);
-  const key = await deps.blobs.put("files", new Uint8Array(await file.arrayBuffer()));
+  if (!allowedTypesAccept(allowed, nameExt, sniffed)) throw new AppError("UNSUPPORTED_MEDIA_TYPE", `Accepted file types: ${allowed.join(", ")}.`);
+  const key = await deps.blobs.put("files", bytes);
   try {
     return await deps.db.transaction().execute(async (trx) => {
       const r = await openSession(trx, l, sessionId);
       const previous = await responsesRepo.findAnswerOf(trx, r.uuid, q.uuid);
-      const meta = { name: file.name.slice(0, 255), size: file.size, content_type: type || "application/octet-stream" };
+      const meta = { name: file.name.slice(0, 255), size: file.size, content_type: type };
       const row = await upsertAnswer(trx, r, q, { file_blob: key, file_meta: JSON.stringify(meta), value: JSON.stringify(meta.name), text: meta.name });
       if (previous?.file_blob) await deps.blobs.delete(previous.file_blob);
       return answerState(row);
@@ -302,7 +322,7 @@ export async function submitSession(deps: IntakeDeps, l: IntakeLink, sessionId: 
     for (const q of l.questions) {
       const a = byQuestion.get(q.uuid);
       const visible = isVisible(JSON.parse(q.condition), values);
-      const answered = a !== undefined && (a.audio_blob !== null || a.file_blob !== null || (JSON.parse(a.value) !== null && JSON.parse(a.value) !== ""));
+      const answered = a !== undefined && (a.audio_blob !== null || a.file_blob !== null || !isBlankValue(JSON.parse(a.value)));
       if (visible && answered) values.set(q.field_key, JSON.parse(a!.value));
       if (visible && q.required === 1 && !answered) errors.push({ pointer: `/answers/${q.field_key}`, message: "This question requires an answer." });
     }
