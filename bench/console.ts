@@ -66,7 +66,7 @@ try {
   let raw = 0, gz = 0, br = 0;
   console.log("first load:");
   for (const [name, body] of files) {
-    const g = gzipSync(body).byteLength, b = brotliCompressSync(body).byteLength;
+    const g = gzipSync(body as Uint8Array<ArrayBuffer>).byteLength, b = brotliCompressSync(body).byteLength;
     raw += body.byteLength; gz += g; br += b;
     console.log(`  ${name.padEnd(22)} ${kb(body.byteLength).padStart(9)} raw  ${kb(g).padStart(8)} gzip  ${kb(b).padStart(8)} brotli`);
   }

@@ -38,6 +38,7 @@ async function bundle(entry: string, label: string): Promise<Uint8Array> {
     minify: true,
     // Preact's development helpers are left out (process.env.NODE_ENV checks).
     define: { "process.env.NODE_ENV": JSON.stringify("production") },
+    throw: false, // failures are reported below with the bundler's messages
   });
   const script = result.outputs.find((o) => o.kind === "entry-point");
   if (!result.success || !script) {

@@ -252,8 +252,14 @@ export async function runConsoleWalk(opts: { bin?: string[]; screenshots?: boole
     await eventually(() => log.getByRole("row").filter({ hasText: "succeeded" }).count(), (n) => n >= 2, "two succeeded deliveries");
     await shootAll(page, "webhook", shots);
 
-    // Settings: invite a viewer.
+    // Settings: the owner renames the workspace (the plan shown is the first start's), invites a viewer.
     await openNav(page, "Settings", "Settings");
+    expect(await page.getByLabel("Plan").inputValue()).toBe("enterprise");
+    await page.getByLabel("Workspace name").fill("Acme feedback");
+    await page.getByRole("button", { name: "Save workspace" }).click();
+    await page.getByRole("status").filter({ hasText: "Workspace saved." }).waitFor();
+    await page.getByRole("banner").getByText("Acme feedback").waitFor();
+    expect(await page.getByLabel("Invite role").inputValue()).toBe("member");
     await page.getByRole("heading", { name: "Members" }).waitFor();
     await page.getByLabel("Invite email").fill(VIEWER.email);
     await page.getByLabel("Invite role").selectOption("viewer");

@@ -3,7 +3,7 @@
  * cookie, and `X-CSRF-Token` (from `GET auth/session/`) on every state-changing request
  * (DESIGN §10). Errors are the API's problem+json, thrown as `ApiError`.
  */
-import { csrfToken } from "./state.ts";
+import { csrfToken, session, sessionChecked, type Session } from "./state.ts";
 
 export const API_BASE = "/api/v1/";
 
@@ -74,3 +74,16 @@ export function paged(path: string, page: number, pageSize = 20, params: Record<
   for (const [k, v] of [...q]) if (v === "") q.delete(k);
   return `${path}?${q}`;
 }
+
+/** Loads `GET auth/session/` into the `session` signal (null when signed out). */
+export async function refreshSession(): Promise<void> {
+  try {
+    session.value = await api<Session>("GET", "auth/session/");
+  } catch (err) {
+    if (!(err instanceof ApiError) || (err.status !== 401 && err.status !== 404)) throw err;
+    session.value = null;
+  } finally {
+    sessionChecked.value = true;
+  }
+}
+

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { LocationProvider, Route, Router, useLocation } from "preact-iso";
-import { api, ApiError } from "./api.ts";
+import { api, ApiError, refreshSession } from "./api.ts";
 import { ErrorNote, toApiError } from "./components.tsx";
 import { session, sessionChecked, type Session } from "./state.ts";
 import { InvitePage, LoginPage, ResetPage, SetupPage } from "./pages/auth.tsx";
@@ -24,18 +24,6 @@ const NAV: [string, string][] = [
   ["Webhooks", "/console/webhooks/"],
   ["Settings", "/console/settings/"],
 ];
-
-/** Loads `GET auth/session/` into the `session` signal (null when signed out). */
-export async function refreshSession(): Promise<void> {
-  try {
-    session.value = await api<Session>("GET", "auth/session/");
-  } catch (err) {
-    if (!(err instanceof ApiError) || (err.status !== 401 && err.status !== 404)) throw err;
-    session.value = null;
-  } finally {
-    sessionChecked.value = true;
-  }
-}
 
 function withSlash(path: string): string {
   return path.endsWith("/") ? path : `${path}/`;

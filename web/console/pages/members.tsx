@@ -128,9 +128,9 @@ export function MembersSection() {
             </div>
             <div class="field">
               <label for="invite-role">Invite role</label>
-              <select id="invite-role" name="role" defaultValue="member">
+              <select id="invite-role" name="role">
                 {grantable().map((r) => (
-                  <option key={r} value={r}>{r}</option>
+                  <option key={r} value={r} selected={r === "member"}>{r}</option>
                 ))}
               </select>
             </div>

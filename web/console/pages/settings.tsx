@@ -4,7 +4,7 @@
  * (`GET /healthz`) and the operator's own account (name, password).
  */
 import { useState } from "preact/hooks";
-import { api } from "../api.ts";
+import { api, refreshSession } from "../api.ts";
 import { ErrorNote, Loading, Notice, useAction, useLoad, TableWrap } from "../components.tsx";
 import { can, session, type Session } from "../state.ts";
 import type { Workspace } from "./keys.tsx";
@@ -16,18 +16,25 @@ function WorkspaceSection() {
   const action = useAction();
   const editable = can("workspace:write");
   const w = ws.data;
+  // The default host is `{public URL}/w/{slug}`; a dedicated host is an origin of its own.
+  const dedicated = w && !w.host.endsWith(`/w/${w.slug}`) ? w.host : "";
   const save = (e: Event) => {
     e.preventDefault();
+    if (!w) return;
     const f = new FormData(e.currentTarget as HTMLFormElement);
     const links = String(f.get("links") ?? "").trim();
+    const host = String(f.get("host") ?? "").trim();
+    const limits = { links: links === "" ? null : Number(links), requests_per_minute: Number(f.get("rpm")) };
+    const body: Record<string, unknown> = {};
+    if (String(f.get("name")).trim() !== w.name) body.name = String(f.get("name")).trim();
+    if (host !== dedicated) body.host = host === "" ? null : host;
+    if (f.get("plan") !== w.plan) body.plan = f.get("plan");
+    if (limits.links !== w.limits.links || limits.requests_per_minute !== w.limits.requests_per_minute) body.limits = limits;
     return action.run("Workspace saved.", async () => {
-      await api("PATCH", "workspace/", {
-        name: String(f.get("name") ?? "").trim(),
-        host: String(f.get("host") ?? "").trim(),
-        plan: String(f.get("plan")),
-        limits: { links: links === "" ? null : Number(links), requests_per_minute: Number(f.get("rpm")) },
-      });
+      await api("PATCH", "workspace/", body);
       ws.reload();
+      await refreshSession(); // the header shows the workspace's name
+
     });
   };
   return (
@@ -38,7 +45,7 @@ function WorkspaceSection() {
       {w && !editable && (
         <dl class="facts">
           <div><dt>Name</dt><dd>{w.name}</dd></div>
-          <div><dt>Dedicated host</dt><dd>{w.host}</dd></div>
+          <div><dt>Links served at</dt><dd class="mono small">{w.host}/i/…</dd></div>
           <div><dt>Plan</dt><dd>{w.plan}</dd></div>
           <div><dt>Links</dt><dd>{w.usage.links} of {w.limits.links ?? "unlimited"}</dd></div>
           <div><dt>Requests per minute</dt><dd>{w.limits.requests_per_minute}</dd></div>
@@ -53,15 +60,19 @@ function WorkspaceSection() {
             </div>
             <div class="field">
               <label for="ws-host">Dedicated host</label>
-              <input id="ws-host" name="host" defaultValue={w.host} aria-describedby="ws-host-hint" />
-              <p class="hint" id="ws-host-hint">Links are also served at https://&lt;host&gt;/i/&lt;slug&gt;/.</p>
+              <input id="ws-host" name="host" type="url" defaultValue={dedicated} placeholder="https://feedback.example.lan" aria-describedby="ws-host-hint" />
+              <p class="hint" id="ws-host-hint">
+                An origin of its own for this workspace's links. Links are now at <span class="mono">{w.host}/i/&lt;slug&gt;</span>.
+              </p>
             </div>
             <div class="field">
               <label for="ws-plan">Plan</label>
-              <select id="ws-plan" name="plan" defaultValue={w.plan}>
-                <option value="free">free</option>
-                <option value="pro">pro</option>
-                <option value="enterprise">enterprise</option>
+              <select id="ws-plan" name="plan">
+                {["free", "pro", "enterprise"].map((p) => (
+                  <option key={p} value={p} selected={p === w.plan}>
+                    {p}
+                  </option>
+                ))}
               </select>
             </div>
             <div class="field">
