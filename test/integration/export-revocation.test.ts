@@ -46,10 +46,11 @@ const api = async (method: string, p: string, key: string, body?: unknown) => {
 
 /**
  * GETs `urlPath` over a raw socket, reading slowly: after each chunk the socket is paused for
- * `pauseMs`, so the server's writes meet real backpressure. `onBytes` sees the running total.
+ * `pauseMs`, so the server's writes meet real backpressure. `onBytes` sees the running total;
+ * when it returns a promise, reading waits for it.
  * @returns everything received (headers and chunked body) once the server ends or closes the socket
  */
-function slowGet(urlPath: string, key: string, pauseMs: number, onBytes: (total: number) => void): Promise<Buffer> {
+function slowGet(urlPath: string, key: string, pauseMs: number, onBytes: (total: number) => Promise<unknown> | void): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -59,9 +60,8 @@ function slowGet(urlPath: string, key: string, pauseMs: number, onBytes: (total:
     sock.on("data", (d: Buffer) => {
       chunks.push(d);
       total += d.length;
-      onBytes(total);
       sock.pause();
-      setTimeout(() => sock.resume(), pauseMs);
+      void Promise.resolve(onBytes(total)).then(() => setTimeout(() => sock.resume(), pauseMs));
     });
     const done = () => resolve(Buffer.concat(chunks));
     sock.on("end", done);
@@ -83,9 +83,13 @@ test("revoking the key stops a streamed export over a real socket at its next ba
   await db.destroy();
   const reader = (await api("POST", "tokens/", ws.api_key, { name: "Exporter", scopes: ["responses:read"] })).json;
 
+  // After the first 256 KiB the reader stops reading until the revocation has committed.
   let revoked: Promise<number> | null = null;
   const received = await slowGet(`/api/v1/links/${link.uuid}/responses/export/?format=jsonl`, reader.key, 20, (total) => {
-    if (!revoked && total >= 256 * 1024) revoked = api("DELETE", `tokens/${reader.uuid}/`, ws.api_key).then((r) => r.status);
+    if (!revoked && total >= 256 * 1024) {
+      revoked = api("DELETE", `tokens/${reader.uuid}/`, ws.api_key).then((r) => r.status);
+      return revoked;
+    }
   });
   expect(revoked).not.toBeNull();
   expect(await revoked!).toBe(200);
