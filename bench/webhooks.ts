@@ -5,7 +5,10 @@
  * arriving (p50/p99/max), with the real app, outbox, dispatcher and receiver in one process
  * over a real SQLite file. Prints figures; asserts nothing about time.
  *
- *   npx bun bench/webhooks.ts [--events 1000] [--responses 200] [--concurrency 4] [--gap-ms 10] [--pinned]
+ *   npx bun bench/webhooks.ts [--events 1000] [--responses 200] [--concurrency 4] [--per-webhook 2] [--gap-ms 10] [--pinned]
+ *
+ * Every event goes to one webhook, so `--per-webhook` (the dispatcher's cap of deliveries in flight
+ * per webhook, default 2; docs/webhooks.md "Fairness") bounds the throughput as much as `--concurrency`.
  *
  * By default the receiver's host name (`localhost`) is allow-listed, so requests go by name and
  * reuse connections. `--pinned` allow-lists only its addresses: every delivery then resolves the
@@ -34,6 +37,7 @@ const { values: flags } = parseArgs({
     events: { type: "string", default: "1000" },
     responses: { type: "string", default: "200" },
     concurrency: { type: "string", default: "4" },
+    "per-webhook": { type: "string", default: "2" },
     "gap-ms": { type: "string", default: "10" },
     pinned: { type: "boolean", default: false },
   },
@@ -41,6 +45,8 @@ const { values: flags } = parseArgs({
 const EVENTS = Number(flags.events);
 const RESPONSES = Number(flags.responses);
 const CONCURRENCY = Number(flags.concurrency);
+const PER_WEBHOOK = Number(flags["per-webhook"]);
+const caps = { concurrency: CONCURRENCY, perWebhook: PER_WEBHOOK, perWorkspace: Math.max(4, PER_WEBHOOK) };
 const GAP_MS = Number(flags["gap-ms"]);
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -48,13 +54,15 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 const receiver = await startHttpsReceiver();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-bench-webhooks-"));
 const config = loadConfig(
-  { EARSHOT_ALLOW_INSECURE_HTTP: "1", EARSHOT_PUBLIC_URL: "http://localhost", EARSHOT_LOG_LEVEL: "silent", EARSHOT_WEBHOOK_ALLOW_HOSTS: flags.pinned ? "127.0.0.1,::1" : "localhost", EARSHOT_WEBHOOK_CA_FILE: receiver.certs.caFile },
+  { EARSHOT_ALLOW_INSECURE_HTTP: "1", EARSHOT_PUBLIC_URL: "http://localhost", EARSHOT_LOG_LEVEL: "silent", EARSHOT_WEBHOOK_ALLOW_HOSTS: flags.pinned ? "127.0.0.1,::1" : "localhost", EARSHOT_WEBHOOK_CA_FILE: receiver.certs.caFile,
+    // One client sends every session: the per-address session limit (DESIGN §9) would refuse most.
+    EARSHOT_INTAKE_SESSIONS_PER_MINUTE: "0" },
   { dataDir },
 );
 const db = openDatabase(config.dbFile);
 await migrateToLatest(db);
 const log = createLogger("silent");
-let dispatcher: Dispatcher = createDispatcher({ db, log, config, concurrency: CONCURRENCY });
+let dispatcher: Dispatcher = createDispatcher({ db, log, config, ...caps });
 // Started lazily by the first request that needs it; this bench's questions never do.
 const inference = createInferenceClient({ modelsDir: config.modelsDir, asrModel: config.asrModel, sentimentModel: config.sentimentModel });
 const app = createApp({
@@ -93,7 +101,7 @@ await call("PATCH", `${hookPath}${backlogHook.uuid}/`, { enabled: false });
 
 // 2. Submit → delivery delay: one response every GAP_MS through the public intake API.
 await dispatcher.stop();
-dispatcher = createDispatcher({ db, log, config, concurrency: CONCURRENCY });
+dispatcher = createDispatcher({ db, log, config, ...caps });
 await dispatcher.start();
 await call("POST", hookPath, { url: receiver.url.replace("/hook", "/submitted"), events: ["response.submitted"] });
 const link = await call("POST", "/api/v1/links/", {
@@ -119,7 +127,7 @@ const delays = arrivals()
   .map((r) => r.receivedAtMs - submittedAt.get(JSON.parse(r.body).data.response.uuid)!)
   .sort((a, b) => a - b);
 
-console.log(`Webhooks bench — Bun ${Bun.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), concurrency ${CONCURRENCY}, ${flags.pinned ? "pinned addresses" : "allow-listed host name"}`);
+console.log(`Webhooks bench — Bun ${Bun.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), concurrency ${CONCURRENCY}, ${PER_WEBHOOK} per webhook, ${flags.pinned ? "pinned addresses" : "allow-listed host name"}`);
 console.log(`throughput: ${EVENTS} queued events delivered in ${drainS.toFixed(2)} s = ${(EVENTS / drainS).toFixed(0)} deliveries/s`);
 console.log(`submit → delivery (${RESPONSES} responses, one every ${GAP_MS} ms): p50 ${pct(delays, 50)} ms, p99 ${pct(delays, 99)} ms, max ${delays.at(-1)} ms`);
 

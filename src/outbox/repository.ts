@@ -52,33 +52,59 @@ export async function claimDueDeliveries(db: Kysely<Database>, limits: number | 
   const { limit, perWebhook, perWorkspace } = typeof limits === "number" ? { limit: limits, perWebhook: PER_WEBHOOK_IN_FLIGHT, perWorkspace: PER_WORKSPACE_IN_FLIGHT } : limits;
   const now = nowIso();
   const leaseUntil = isoAfter(leaseS);
-  // One statement, so the choice and the lease are atomic. `busy` = leases still live.
-  const fair = sql<string>`(
-    WITH busy AS (
-      SELECT d.webhook_uuid, w.workspace_uuid FROM webhook_deliveries d JOIN webhooks w ON w.uuid = d.webhook_uuid
-      WHERE d.state = 'delivering' AND d.lease_until >= ${now}
+  // `busy_*` = leases still live.
+  // `cut`: per webhook, the due time of its `perWebhook`-th due delivery (an index probe per
+  // webhook), so `due` reads only each webhook's head, not the whole backlog. Expired leases
+  // (a crashed claimer; rare) are added as they are.
+  const fair = sql<{ uuid: string }>`
+    WITH busy_hook AS MATERIALIZED (
+      SELECT webhook_uuid, COUNT(*) AS n FROM webhook_deliveries
+      WHERE state = 'delivering' AND lease_until >= ${now} GROUP BY webhook_uuid
     ),
-    due AS (
-      SELECT d.uuid, d.next_attempt_at, w.workspace_uuid,
-        ROW_NUMBER() OVER (PARTITION BY d.webhook_uuid ORDER BY d.next_attempt_at, d.uuid)
-          + (SELECT COUNT(*) FROM busy b WHERE b.webhook_uuid = d.webhook_uuid) AS hook_slot
-      FROM webhook_deliveries d JOIN webhooks w ON w.uuid = d.webhook_uuid
-      WHERE (d.state = 'pending' AND d.next_attempt_at <= ${now}) OR (d.state = 'delivering' AND d.lease_until < ${now})
+    busy_ws AS MATERIALIZED (
+      SELECT w.workspace_uuid, SUM(b.n) AS n FROM busy_hook b JOIN webhooks w ON w.uuid = b.webhook_uuid GROUP BY w.workspace_uuid
+    ),
+    cut AS MATERIALIZED (
+      SELECT w.uuid AS webhook_uuid, (
+        SELECT MAX(h.next_attempt_at) FROM (
+          SELECT z.next_attempt_at FROM webhook_deliveries z
+          WHERE z.webhook_uuid = w.uuid AND z.state = 'pending' AND z.next_attempt_at <= ${now}
+          ORDER BY z.next_attempt_at LIMIT ${perWebhook}
+        ) h
+      ) AS until
+      FROM webhooks w
+    ),
+    candidates AS MATERIALIZED (
+      SELECT d.uuid, d.webhook_uuid, d.next_attempt_at FROM cut
+      CROSS JOIN webhook_deliveries d INDEXED BY webhook_deliveries_webhook_due
+      WHERE d.webhook_uuid = cut.webhook_uuid AND d.state = 'pending' AND d.next_attempt_at <= cut.until
+      UNION ALL
+      SELECT d.uuid, d.webhook_uuid, d.next_attempt_at FROM webhook_deliveries d INDEXED BY webhook_deliveries_due
+      WHERE d.state = 'delivering' AND d.lease_until < ${now}
+    ),
+    due AS MATERIALIZED (
+      SELECT c.uuid, c.next_attempt_at, w.workspace_uuid,
+        ROW_NUMBER() OVER (PARTITION BY c.webhook_uuid ORDER BY c.next_attempt_at, c.uuid) + COALESCE(bh.n, 0) AS hook_slot
+      FROM candidates c
+      JOIN webhooks w ON w.uuid = c.webhook_uuid
+      LEFT JOIN busy_hook bh ON bh.webhook_uuid = c.webhook_uuid
     ),
     fit AS (
-      SELECT uuid, next_attempt_at, hook_slot,
-        ROW_NUMBER() OVER (PARTITION BY workspace_uuid ORDER BY hook_slot, next_attempt_at, uuid)
-          + (SELECT COUNT(*) FROM busy b WHERE b.workspace_uuid = due.workspace_uuid) AS ws_slot
-      FROM due WHERE hook_slot <= ${perWebhook}
+      SELECT due.uuid, due.next_attempt_at, due.hook_slot,
+        ROW_NUMBER() OVER (PARTITION BY due.workspace_uuid ORDER BY due.hook_slot, due.next_attempt_at, due.uuid) + COALESCE(bw.n, 0) AS ws_slot
+      FROM due LEFT JOIN busy_ws bw ON bw.workspace_uuid = due.workspace_uuid
+      WHERE due.hook_slot <= ${perWebhook}
     )
     SELECT uuid FROM fit WHERE ws_slot <= ${perWorkspace} ORDER BY ws_slot, hook_slot, next_attempt_at, uuid LIMIT ${limit}
-  )`;
-  const claimed = await db
-    .updateTable("webhook_deliveries")
-    .set({ state: "delivering", lease_until: leaseUntil, date_updated: now })
-    .where("uuid", "in", fair)
-    .returning("uuid")
-    .execute();
+  `;
+  // Choose, then lease by primary key, in one transaction (an UPDATE … WHERE uuid IN (this
+  // query) would test every row of the table against it).
+  const claimed = await db.transaction().execute(async (trx) => {
+    const chosen = (await fair.execute(trx)).rows.map((r) => r.uuid);
+    if (!chosen.length) return [];
+    await trx.updateTable("webhook_deliveries").set({ state: "delivering", lease_until: leaseUntil, date_updated: now }).where("uuid", "in", chosen).execute();
+    return chosen.map((uuid) => ({ uuid }));
+  });
   if (!claimed.length) return [];
   const rows = await db
     .selectFrom("webhook_deliveries as d")

@@ -8,10 +8,12 @@ import * as initial from "./2026-11-21T0000-initial.ts";
 import * as webhookLogIndexes from "./2026-11-24T0000-webhook-log-indexes.ts";
 import * as operatorAccounts from "./2026-11-25T0000-operator-accounts.ts";
 import * as outboxEventResponse from "./2026-11-25T0300-outbox-event-response.ts";
+import * as webhookDeliveriesDueIndex from "./2026-11-25T0300-webhook-deliveries-due-index.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21T0000-initial": initial,
   "2026-11-24T0000-webhook-log-indexes": webhookLogIndexes,
   "2026-11-25T0000-operator-accounts": operatorAccounts,
   "2026-11-25T0300-outbox-event-response": outboxEventResponse,
+  "2026-11-25T0300-webhook-deliveries-due-index": webhookDeliveriesDueIndex,
 };
