@@ -1,7 +1,8 @@
 /**
  * Webhooks (DESIGN §8, §10): the paginated list with each webhook's enabled state and last
- * delivery status, and creating one (URL, events, optional link filter), whose signing secret
- * is shown once.
+ * delivery status, and creating one (URL, events), whose signing secret is shown once. A
+ * webhook limited to one link (made by a link's `on_finished`) is marked as such; `POST
+ * webhooks/` takes no link filter yet, so the form offers none.
  */
 import { useState } from "preact/hooks";
 import { api, paged, type ApiError, type Page } from "../api.ts";
@@ -22,7 +23,6 @@ export type Webhook = {
   last_delivery_at: string | null;
   last_delivery_status: number | null;
 };
-type LinkSummary = { uuid: string; name: string; slug: string };
 
 const PAGE_SIZE = 20;
 
@@ -43,15 +43,12 @@ export function DeliveryStatus({ status, at }: { status: number | null; at: stri
 }
 
 function CreateWebhookForm({ onCreated, onCancel }: { onCreated: (w: Webhook & { secret: string }) => void; onCancel: () => void }) {
-  const links = useLoad(() => (can("links:read") ? api<Page<LinkSummary>>("GET", paged("links/", 1, 100, { ordering: "name" })) : Promise.resolve(null)), []);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
   const submit = async (e: Event) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget as HTMLFormElement);
     const body: Record<string, unknown> = { url: String(f.get("url") ?? "").trim(), events: f.getAll("events").map(String) };
-    const link = String(f.get("link") ?? "");
-    if (link) body.link_uuid = link;
     setBusy(true);
     setError(null);
     try {
@@ -81,22 +78,6 @@ function CreateWebhookForm({ onCreated, onCancel }: { onCreated: (w: Webhook & {
           </label>
         ))}
       </fieldset>
-      {links.data && (
-        <div class="field">
-          <label for="webhook-link">Only for link</label>
-          <select id="webhook-link" name="link" aria-describedby="webhook-link-hint">
-            <option value="">All links</option>
-            {links.data.results.map((l) => (
-              <option key={l.uuid} value={l.uuid}>
-                {l.name} ({l.slug})
-              </option>
-            ))}
-          </select>
-          <p class="hint" id="webhook-link-hint">
-            Optional: send only this link's events.
-          </p>
-        </div>
-      )}
       <ErrorNote error={error} />
       <div class="actions">
         <button type="submit" disabled={busy}>
