@@ -10,7 +10,7 @@ import { loadConfig, type Config, type ConfigOverrides } from "./config.ts";
 import { migrateToLatest, openDatabase, type Db } from "./db/client.ts";
 import { backupDatabase } from "./db/backup.ts";
 import { AppError } from "./errors.ts";
-import { ALL_SCOPES, type Scope } from "./auth/keys.ts";
+import { ALL_SCOPES, KEY_SCOPES, type AnyScope } from "./auth/keys.ts";
 import { PLANS, type Plan } from "./modules/workspaces/plans.ts";
 import { listWorkspaces } from "./modules/workspaces/repository.ts";
 import { createWorkspace, workspaceHost } from "./modules/workspaces/service.ts";
@@ -92,15 +92,15 @@ token
   .command("create")
   .requiredOption("--workspace <uuid>", "workspace uuid")
   .requiredOption("--name <name>", "token name")
-  .option("--scopes <list>", `comma-separated scopes (default: all: ${ALL_SCOPES.join(",")})`)
+  .option("--scopes <list>", `comma-separated scopes (default: ${ALL_SCOPES.join(",")}; also ${KEY_SCOPES.slice(ALL_SCOPES.length).join(",")})`)
   .option("--json", "print one JSON object")
   .action(async (o: { workspace: string; name: string; scopes?: string; json?: boolean }) => {
     const scopes = o.scopes?.split(",").map((s) => s.trim()).filter(Boolean);
-    const bad = scopes?.filter((s) => !ALL_SCOPES.includes(s as Scope));
+    const bad = scopes?.filter((s) => !KEY_SCOPES.includes(s as AnyScope));
     if (bad?.length) throw new InvalidArgumentError(`unknown scopes: ${bad.join(", ")}`);
     const created = await withDb(async (db) => {
       if (!(await findWorkspaceByUuid(db, o.workspace))) throw new AppError("NOT_FOUND", `No workspace ${o.workspace}.`);
-      return createToken(db, o.workspace, { name: o.name, scopes: scopes as Scope[] | undefined });
+      return createToken(db, o.workspace, { name: o.name, scopes: scopes as AnyScope[] | undefined });
     });
     print(!!o.json, created, `Token ${created.uuid}\nAPI key (shown once): ${created.key}`);
   });

@@ -87,3 +87,17 @@ test("a failed sign-in is recorded as login.failed with the client's address (re
     await t.close();
   }
 });
+
+test("webhook actions are recorded: created, updated, secret rotated, deleted", async () => {
+  const base = `/api/v1/workspaces/${api.ws.workspace_uuid}/webhooks/`;
+  const hook = await api.call("POST", base, { body: { url: "https://hooks.example.com/earshot", events: ["response.submitted"] } });
+  expect(hook.status).toBe(201);
+  await api.call("PATCH", `${base}${hook.json.uuid}/`, { body: { enabled: false } });
+  await api.call("POST", `${base}${hook.json.uuid}/rotate-secret/`);
+  await api.call("DELETE", `${base}${hook.json.uuid}/`);
+  const owner = await signIn(api, "owner@example.com");
+  const log = await owner.call("GET", "/api/v1/audit/?action=webhook.");
+  expect(log.json.results.map((e: { action: string }) => e.action)).toEqual(["webhook.deleted", "webhook.secret_rotated", "webhook.updated", "webhook.created"]);
+  expect(log.json.results[3].target).toEqual({ type: "webhook", uuid: hook.json.uuid, label: "https://hooks.example.com/earshot" });
+  expect(JSON.stringify(log.json)).not.toContain(hook.json.secret);
+});

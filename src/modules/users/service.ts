@@ -6,7 +6,8 @@
  */
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { nowIso } from "../../clock.ts";
+import { isoAfter, nowIso } from "../../clock.ts";
+import { SESSION_IDLE_S } from "../../auth/sessions.ts";
 import type { Database } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
 import type { LoginThrottle } from "../../auth/login-throttle.ts";
@@ -73,6 +74,8 @@ export async function login(deps: UsersDeps, input: { email: string; password: s
   const memberships = await repo.listUserMemberships(deps.db, user.uuid);
   const started = await deps.db.transaction().execute(async (trx) => {
     if (previousIdHash) await repo.deleteSession(trx, previousIdHash);
+    // Sessions nobody presented again are dropped here (a sign-in is rare; the table stays small).
+    await repo.deleteExpiredSessions(trx, nowIso(), isoAfter(-SESSION_IDLE_S));
     await repo.updateUser(trx, user.uuid, { last_login_at: nowIso() });
     const s = await accounts.startSession(trx, user.uuid, memberships[0]?.workspace_uuid ?? null);
     if (memberships[0]) {
