@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createLogger } from "../../src/logger.ts";
 import { createDispatcher, type Dispatcher } from "../../src/outbox/dispatcher.ts";
+import { claimDueDeliveries } from "../../src/outbox/repository.ts";
 import { createTestApi, type TestApi } from "../helpers/api.ts";
 import { startHttpsReceiver, type HttpsReceiver } from "../helpers/https-receiver.ts";
 
@@ -74,3 +75,29 @@ test("a receiver that hangs with 40 queued events does not delay another workspa
   expect(Number(inFlight.n)).toBeLessThanOrEqual(2);
   expect(receiver.requests.filter((r) => r.path === "/slow").length).toBeLessThanOrEqual(2);
 }, 60_000);
+
+test("a claim is round-robin across workspaces and webhooks and respects both caps, live leases included", async () => {
+  const own = await createTestApi();
+  try {
+    const other = await own.newWorkspace("Other");
+    const hook = async (key: string, ws: string) =>
+      (await own.call("POST", `/api/v1/workspaces/${ws}/webhooks/`, { key, body: { url: "https://hooks.example.com/x", events: ["response.started"] } })).json.uuid as string;
+    const a1 = await hook(own.ws.api_key, own.ws.workspace_uuid);
+    const a2 = await hook(own.ws.api_key, own.ws.workspace_uuid);
+    const b1 = await hook(other.api_key, other.workspace_uuid);
+    const owner = new Map<string, string>();
+    // Workspace A's events are all older than B's.
+    for (const [h, key, ws] of [[a1, own.ws.api_key, own.ws.workspace_uuid], [a2, own.ws.api_key, own.ws.workspace_uuid], [b1, other.api_key, other.workspace_uuid]] as const) {
+      for (let i = 0; i < 5; i++) owner.set((await own.call("POST", `/api/v1/workspaces/${ws}/webhooks/${h}/test/`, { key })).json.uuid, h);
+    }
+    const limits = { limit: 3, perWebhook: 2, perWorkspace: 3 };
+    const claim = async (limit: number) => (await claimDueDeliveries(own.db, { ...limits, limit }, 60)).map((d) => owner.get(d.uuid)!).sort();
+    // Oldest-first would take a1 ×3. Round 1: each workspace's first (a1, b1); round 2: A's other webhook (a2) before B's second.
+    expect(await claim(3)).toEqual([a1, a2, b1].sort());
+    // Live leases count: A may have 3 in flight (a1's second), B's webhook 2 (b1's second).
+    expect(await claim(10)).toEqual([a1, b1].sort());
+    expect(await claim(10)).toEqual([]);
+  } finally {
+    await own.close();
+  }
+});
