@@ -86,7 +86,7 @@ export function buildOpenApiDocument(operations: readonly Operation[], serverUrl
       tags: [op.tag],
       parameters: [...params, ...queryParams],
       responses,
-      security: op.scope === "public" ? [] : [{ bearer: op.scope ? [op.scope] : [] }],
+      security: op.scope === "public" ? [] : [{ bearer: op.scope ? [op.scope] : [] }, { session: [] }],
       ...(op.scope && op.scope !== "public" ? { "x-required-scope": op.scope } : {}),
     };
     if (op.body) operation.requestBody = { required: true, content: { "application/json": { schema: jsonSchema(op.body, "input") } } };
@@ -104,7 +104,10 @@ export function buildOpenApiDocument(operations: readonly Operation[], serverUrl
     servers: [{ url: serverUrl }],
     paths,
     components: {
-      securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "API key `sk_live_…` (DESIGN §5)" } },
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer", description: "API key `sk_live_…` (DESIGN §5)" },
+        session: { type: "apiKey", in: "cookie", name: "earshot_session", description: "Console session (DESIGN §10): the role's scopes apply; writes need `X-CSRF-Token` and the same origin" },
+      },
       schemas: { Problem: jsonSchema(problemSchema, "output") },
     },
   };
