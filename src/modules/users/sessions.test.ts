@@ -32,7 +32,12 @@ describe("sign-in", () => {
     const session = await s.call("GET", "/api/v1/auth/session/");
     expect(session.status).toBe(200);
     expect(session.json.csrf_token).toBe(s.csrf);
-    // Only the hash is stored.
+    // The password is stored only as an argon2id hash and never comes back.
+    const row = await api.db.selectFrom("users").select("password_hash").where("email_key", "=", "owner@example.com").executeTakeFirstOrThrow();
+    expect(row.password_hash).toStartWith("$argon2id$");
+    expect(row.password_hash).not.toContain(PASSWORD);
+    expect(s.reply.text + session.text).not.toMatch(/password|argon2/i);
+    // Only the session id's hash is stored.
     expect(await api.db.selectFrom("console_sessions").select("id_hash").where("id_hash", "=", s.cookie).executeTakeFirst()).toBeUndefined();
     expect(await api.db.selectFrom("console_sessions").select("id_hash").where("id_hash", "=", sha256Hex(s.cookie)).executeTakeFirst()).toBeDefined();
   });
