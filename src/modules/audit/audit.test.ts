@@ -54,6 +54,7 @@ test("filters: exact action, prefix, actor, since/until; pagination; audit:read 
   const until = await owner.call("GET", `/api/v1/audit/?until=${middle}&page_size=100`);
   expect(until.json.count).toBe(all.length - 4);
   expect((await owner.call("GET", "/api/v1/audit/?since=yesterday")).status).toBe(400);
+  expect((await owner.call("GET", "/api/v1/audit/?since=&until=&action=&actor=&page_size=100")).json.count).toBe(all.length);
   const page = await owner.call("GET", "/api/v1/audit/?page_size=2&page=2");
   expect(page.json.results.map((e: { uuid: string }) => e.uuid)).toEqual(all.slice(2, 4).map((e: { uuid: string }) => e.uuid));
   expect(page.json.next).toContain("page=3");

@@ -15,7 +15,8 @@ export function auditRoutes(deps: AppDeps) {
     "/api/v1/audit/",
     authed(deps, "audit:read", async ({ request, query }, auth) => {
       const page = readPage(query);
-      const q = parseWith(auditQuerySchema, { action: query.action, actor: query.actor, since: query.since, until: query.until }, "query");
+      // An empty filter (a cleared form field) means no filter.
+      const q = parseWith(auditQuerySchema, { action: query.action || undefined, actor: query.actor || undefined, since: query.since || undefined, until: query.until || undefined }, "query");
       const { count, results } = await listAuditEntries(deps.db, auth.workspaceUuid, q, page.pageSize, page.offset);
       return envelope(request.url, deps.config.publicUrl, page, count, results);
     }),
