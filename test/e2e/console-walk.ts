@@ -42,6 +42,41 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
   expect({ page: label, violations }).toEqual({ page: label, violations: [] });
 }
 
+/**
+ * Tabs through the page from the top: every visible, enabled control receives focus, and each
+ * shows a focus ring (`:focus-visible` with an outline).
+ */
+export async function expectKeyboardReachable(page: Page, label: string): Promise<void> {
+  const total = await page.evaluate(() => {
+    const controls = [...document.querySelectorAll<HTMLElement>("a[href], button, input, select, textarea, [tabindex='0']")].filter(
+      (el) => !(el as HTMLButtonElement).disabled && (el.offsetParent !== null || getComputedStyle(el).position === "fixed"),
+    );
+    document.querySelectorAll("[data-kb]").forEach((el) => el.removeAttribute("data-kb"));
+    controls.forEach((el, i) => el.setAttribute("data-kb", String(i)));
+    (document.activeElement as HTMLElement | null)?.blur();
+    window.scrollTo(0, 0);
+    return controls.length;
+  });
+  const seen = new Set<string>();
+  const unringed: string[] = [];
+  // Date-time inputs take one Tab per segment (month, day, …), so allow several per control.
+  for (let i = 0; i < total * 6 && seen.size < total; i++) {
+    await page.keyboard.press("Tab");
+    const f = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el || el === document.body) return null;
+      // Chrome highlights the focused segment of a date-time input itself.
+      const segmented = el instanceof HTMLInputElement && el.type.startsWith("date");
+      const ring = segmented || (el.matches(":focus-visible") && getComputedStyle(el).outlineStyle !== "none");
+      return { id: el.getAttribute("data-kb"), ring, what: `${el.tagName} ${el.getAttribute("aria-label") ?? el.textContent?.trim().slice(0, 30) ?? ""}` };
+    });
+    if (!f) continue;
+    if (f.id !== null) seen.add(f.id);
+    if (!f.ring) unringed.push(f.what);
+  }
+  expect({ label, reached: seen.size, unringed }).toEqual({ label, reached: total, unringed: [] });
+}
+
 /** Saves the page at every width and colour scheme (and checks each with axe). */
 async function shootAll(page: Page, name: string, enabled: boolean): Promise<void> {
   if (!enabled) {
@@ -200,6 +235,7 @@ export async function runConsoleWalk(opts: { bin?: string[]; screenshots?: boole
     expect(await page.getByRole("textbox", { name: "Try it with curl" }).inputValue()).toContain(`Bearer ${key}`);
     await expect(page.getByRole("button", { name: "Copy" }).first().isVisible()).resolves.toBe(true);
     await shootAll(page, "keys-created", shots);
+    await expectKeyboardReachable(page, "API keys");
     const row = table.getByRole("row").filter({ hasText: "CI" });
     await row.waitFor();
     expect(await row.textContent()).toContain("links:read");
@@ -251,6 +287,7 @@ export async function runConsoleWalk(opts: { bin?: string[]; screenshots?: boole
     expect(again[1]!.headers["webhook-id"]).toBe(first!.headers["webhook-id"]);
     await eventually(() => log.getByRole("row").filter({ hasText: "succeeded" }).count(), (n) => n >= 2, "two succeeded deliveries");
     await shootAll(page, "webhook", shots);
+    await expectKeyboardReachable(page, "Webhook");
 
     // Settings: the owner renames the workspace (the plan shown is the first start's), invites a viewer.
     await openNav(page, "Settings", "Settings");
@@ -268,6 +305,7 @@ export async function runConsoleWalk(opts: { bin?: string[]; screenshots?: boole
     expect(inviteUrl).toContain("/console/invite/?token=");
     await page.getByRole("table", { name: "Audit log" }).getByText("token.revoked").waitFor();
     await shootAll(page, "settings", shots);
+    await expectKeyboardReachable(page, "Settings");
     await openNav(page, "Links", "Links");
     await shootAll(page, "links", shots);
     await openNav(page, "Responses", "Responses");
