@@ -87,16 +87,20 @@ export function relativeTime(iso: string, now = Date.now()): string {
   return iso;
 }
 
+// Formatters are made once: building one per call (toLocaleString with options) is slow.
+const EXACT = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
+const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
+
 /** Local date and time, to the second. */
 export function exactTime(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" });
+  return EXACT.format(new Date(iso));
 }
 
 /** A timestamp shown relatively (or as a date), with the exact time on hover. */
 export function Time({ iso, mode = "relative", empty = "Never" }: { iso: string | null | undefined; mode?: "relative" | "date"; empty?: string }) {
   if (!iso) return <span class="muted">{empty}</span>;
   const exact = exactTime(iso);
-  const text = mode === "relative" ? relativeTime(iso) : new Date(iso).toLocaleDateString(undefined, { dateStyle: "medium" });
+  const text = mode === "relative" ? relativeTime(iso) : DATE.format(new Date(iso));
   return (
     <time dateTime={iso} title={exact}>
       {text}
