@@ -4,18 +4,18 @@
  * answers (conditions are re-evaluated on every change), client-side `required` and format
  * checks before moving on, and the final submit (docs/intake.md). Text-to-speech reads each
  * prompt when the link's `tts_enabled` is set. With `enable_dynamic_probing`, Next asks the
- * server for follow-up questions ("Thinking…") and shows each before moving on.
+ * server for follow-up questions ("Thinking…") and shows each before moving on. An error under
+ * the question is checked again whenever the answer changes and disappears once it is valid.
  */
 import { ApiError, type IntakeApi } from "./api.ts";
 import { visibleQuestions } from "./conditions.ts";
 import { h, uniqueId } from "./dom.ts";
 import { renderFollowUp, type FollowUpView } from "./follow-up.ts";
 import { renderQuestion, type RenderedQuestion } from "./questions/index.ts";
+import { requiredMessage, respondentMessage } from "./messages.ts";
 import { speakPrompt, stopSpeaking } from "./speech.ts";
-import { errorMessage, isVoiceType, type IntakeState } from "./state.ts";
+import type { IntakeState } from "./state.ts";
 import type { PublicQuestion, SubmitResult } from "./types.ts";
-
-const REQUIRED_MESSAGE = "Please answer this question to continue.";
 
 /** Drives the form inside `root` until the response is submitted. */
 export class IntakeFlow {
@@ -44,7 +44,12 @@ export class IntakeFlow {
     private readonly onSubmitted: (result: SubmitResult) => void,
   ) {
     this.questions = [...state.link.questions].sort((a, b) => a.order - b.order);
-    state.subscribe(() => this.updateChrome());
+    state.subscribe(() => {
+      this.updateChrome();
+      this.recheckError();
+    });
+    // Typing that is not saved yet (an unfinished email address) changes validity too.
+    for (const type of ["input", "change"]) this.slot.addEventListener(type, () => this.recheckError());
   }
 
   /** Builds the form and shows the first unanswered visible question (resume) or the first. */
@@ -142,6 +147,28 @@ export class IntakeFlow {
     }
   }
 
+  /**
+   * The problem the current answer has right now, without waiting for saves: a format error, the
+   * last save's error, or `required` left empty. Null when the answer is valid.
+   */
+  private problemNow(): string | null {
+    const q = this.current;
+    if (!q) return null;
+    if (this.followUp) return (this.rendered as FollowUpView).isSatisfied() ? null : this.error.textContent;
+    const formatError = this.rendered?.validate?.() ?? null;
+    if (formatError) return formatError;
+    const saveError = this.state.errorFor(q);
+    if (saveError) return saveError;
+    return q.required && !this.state.isAnswered(q) ? requiredMessage(q) : null;
+  }
+
+  /** Updates a shown error as the answer changes: gone as soon as the answer is valid. */
+  private recheckError(): void {
+    if (!this.error.textContent || this.isBusy) return;
+    const problem = this.problemNow();
+    if (problem !== this.error.textContent) this.showError(problem);
+  }
+
   /** Waits for the current question's recording, saves and uploads; returns its error if any. */
   private async leave(q: PublicQuestion, rendered: RenderedQuestion | null): Promise<string | null> {
     await rendered?.settle?.();
@@ -150,10 +177,7 @@ export class IntakeFlow {
     if (formatError) return formatError;
     const saveError = this.state.errorFor(q);
     if (saveError) return saveError;
-    if (q.required && !this.state.isAnswered(q)) {
-      return isVoiceType(q) ? "Please record an answer (or type it, where offered) to continue." : REQUIRED_MESSAGE;
-    }
-    return null;
+    return q.required && !this.state.isAnswered(q) ? requiredMessage(q) : null;
   }
 
   private async busy<T>(work: () => Promise<T>): Promise<T | undefined> {
@@ -176,6 +200,7 @@ export class IntakeFlow {
       if (q) {
         const problem = this.followUp ? await (this.rendered as FollowUpView).save() : await this.leave(q, this.rendered);
         if (problem) return this.showError(problem);
+        this.showError(null);
         const followUp = await this.probe(q);
         if (followUp) return this.show(q, true, followUp);
       }
@@ -197,7 +222,7 @@ export class IntakeFlow {
     if (pending) return pending;
     this.thinking.textContent = "Thinking…";
     try {
-      const result = await this.api.probe(this.state.sessionId, q.uuid);
+      const result = await this.api.probe(await this.state.ensureSession(), q.uuid);
       this.state.setFollowUps(q, result.follow_ups);
       return result.follow_up;
     } catch {
@@ -220,14 +245,14 @@ export class IntakeFlow {
   private async submit(visible: PublicQuestion[]): Promise<void> {
     await this.state.flushAll();
     for (const q of visible) {
-      const problem = q.required && !this.state.isAnswered(q) ? REQUIRED_MESSAGE : this.state.errorFor(q);
+      const problem = q.required && !this.state.isAnswered(q) ? requiredMessage(q) : this.state.errorFor(q);
       if (problem) {
         this.show(q, true);
         return this.showError(problem);
       }
     }
     try {
-      const result = await this.api.submit(this.state.sessionId);
+      const result = await this.api.submit(await this.state.ensureSession());
       stopSpeaking();
       this.onSubmitted(result);
     } catch (err) {
@@ -245,9 +270,9 @@ export class IntakeFlow {
       const q = visible.find((v) => v.field_key === fieldKey);
       if (q) {
         this.show(q, true);
-        return this.showError(first.message);
+        return this.showError(q.required && !this.state.isAnswered(q) ? requiredMessage(q) : respondentMessage(err, { question: q }));
       }
     }
-    this.showError(`Your response could not be submitted: ${errorMessage(err)}`);
+    this.showError(`Your response could not be sent. ${respondentMessage(err)}`);
   }
 }

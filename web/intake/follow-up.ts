@@ -10,7 +10,8 @@ import { h, uniqueId } from "./dom.ts";
 import type { QuestionContext, RenderedQuestion } from "./questions/common.ts";
 import { canRecordAudio } from "./recorder.ts";
 import { recordWidget, type RecordWidget } from "./record-widget.ts";
-import { errorMessage, isVoiceType } from "./state.ts";
+import { respondentMessage } from "./messages.ts";
+import { isVoiceType } from "./state.ts";
 
 const MAX_CHARACTERS = 5000;
 const MAX_RECORDING_S = 120;
@@ -20,6 +21,8 @@ const REQUIRED_MESSAGE = "Please answer the follow-up question to continue.";
 export interface FollowUpView extends RenderedQuestion {
   /** Resolves with an error message, or null once the follow-up is answered. */
   save(): Promise<string | null>;
+  /** Whether the follow-up holds an answer now (typed, recorded or stored): clears its error. */
+  isSatisfied(): boolean;
 }
 
 /** Renders follow-up `followUp.index` of the context's question. */
@@ -36,7 +39,7 @@ export function renderFollowUp({ question: q, state, api }: QuestionContext, fol
       maxS: q.configuration.max_duration ?? MAX_RECORDING_S,
       saved: Boolean(stored()?.has_audio),
       async upload(recording) {
-        const result = await api.uploadFollowUpAudio(state.sessionId, q.uuid, index, recording.blob);
+        const result = await api.uploadFollowUpAudio(await state.ensureSession(), q.uuid, index, recording.blob);
         state.setFollowUps(q, result.follow_ups);
       },
       idleText: () => "Press Record and speak, or type your answer below.",
@@ -44,7 +47,8 @@ export function renderFollowUp({ question: q, state, api }: QuestionContext, fol
       onMicrophoneProblem: (message) => `${message} You can type your answer below.`,
       onError: (message) => (uploadError = message),
       track: (operation) => state.track(q, operation),
-      liveUrl: state.link.settings.live_transcription ? () => api.liveUrl(state.sessionId, q.uuid) : undefined,
+      liveUrl: state.link.settings.live_transcription ? () => api.liveUrl(state.sessionId ?? "", q.uuid) : undefined,
+      prepareLive: async () => void (await state.ensureSession()),
     });
   }
 
@@ -69,13 +73,14 @@ export function renderFollowUp({ question: q, state, api }: QuestionContext, fol
       }
       if (text === stored()?.answer) return null;
       try {
-        const result = await api.answerFollowUp(state.sessionId, q.uuid, index, text);
+        const result = await api.answerFollowUp(await state.ensureSession(), q.uuid, index, text);
         state.setFollowUps(q, result.follow_ups);
         return null;
       } catch (err) {
-        return errorMessage(err);
+        return respondentMessage(err, { question: { ...q, response_type: "text", configuration: { max_characters: MAX_CHARACTERS } } });
       }
     },
+    isSatisfied: () => area.value.trim() !== "" || widget?.phase() === "saved" || (stored()?.answer ?? null) !== null,
     settle: async () => widget?.settle(),
     dispose: () => widget?.dispose(),
   };

@@ -1,13 +1,15 @@
 /**
  * @module web/intake/main
  * Entry of the intake page's script (served as `/assets/intake.js`). It reads the link from
- * `<script id="earshot-link" type="application/json">`, resumes the session stored for the link
- * (or starts one), then hands over to {@link IntakeFlow} (docs/intake.md, DESIGN §9).
+ * `<script id="earshot-link" type="application/json">`, resumes the session stored for the link,
+ * then hands over to {@link IntakeFlow} (docs/intake.md, DESIGN §9). Without a stored session
+ * nothing is created yet: the first answer starts the session (a page view is not a response).
  */
 import { ApiError, createIntakeApi, type IntakeApi } from "./api.ts";
 import { IntakeFlow } from "./flow.ts";
+import { respondentMessage } from "./messages.ts";
 import { clearSessionId, loadSessionId, saveSessionId } from "./session-store.ts";
-import { IntakeState, errorMessage } from "./state.ts";
+import { IntakeState } from "./state.ts";
 import type { EmbeddedLinkData, PublicLink, Session, SubmitResult } from "./types.ts";
 import { showMessage, showThankYou } from "./views.ts";
 
@@ -24,20 +26,18 @@ function readEmbeddedData(): EmbeddedLinkData | null {
   }
 }
 
-async function resumeOrStart(api: IntakeApi, link: PublicLink): Promise<Session> {
+/** The stored session of the link, or null when there is none (yet) to resume. */
+async function resume(api: IntakeApi, link: PublicLink): Promise<Session | null> {
   const stored = loadSessionId(link.uuid);
-  if (stored) {
-    try {
-      return await api.getSession(stored);
-    } catch (err) {
-      // A session that no longer exists (erased response) is replaced by a new one.
-      if (!(err instanceof ApiError && err.status === 404)) throw err;
-      clearSessionId(link.uuid);
-    }
+  if (!stored) return null;
+  try {
+    return await api.getSession(stored);
+  } catch (err) {
+    // A session that no longer exists (erased or purged response): the next answer starts anew.
+    if (!(err instanceof ApiError && err.status === 404)) throw err;
+    clearSessionId(link.uuid);
+    return null;
   }
-  const session = await api.startSession();
-  saveSessionId(link.uuid, session.session_id);
-  return session;
 }
 
 function thankYouText(link: PublicLink, result?: SubmitResult): string {
@@ -51,22 +51,22 @@ async function boot(root: HTMLElement, data: EmbeddedLinkData): Promise<void> {
     clearSessionId(link.uuid);
     void boot(root, data);
   };
-  let session: Session;
+  let session: Session | null;
   try {
-    session = await resumeOrStart(api, link);
+    session = await resume(api, link);
   } catch (err) {
     if (err instanceof ApiError && err.code === "LINK_PAUSED") {
       return showMessage(root, "Not accepting responses", "This form is not accepting responses right now.");
     }
-    return showMessage(root, "Something went wrong", `The form could not be loaded. ${errorMessage(err)}`, {
+    return showMessage(root, "Something went wrong", `The form could not be loaded. ${respondentMessage(err)}`, {
       label: "Try again",
       run: () => void boot(root, data),
     });
   }
-  if (session.status === "completed") {
+  if (session?.status === "completed") {
     return showThankYou(root, thankYouText(link), null, startAgain);
   }
-  const state = new IntakeState(api, link, session.session_id, session.answers);
+  const state = new IntakeState(api, link, session?.session_id ?? null, session?.answers, (id) => saveSessionId(link.uuid, id));
   const flow = new IntakeFlow(root, state, api, (result) =>
     showThankYou(root, thankYouText(link, result), result.redirect_url ?? link.settings.redirectUrl ?? null, startAgain),
   );

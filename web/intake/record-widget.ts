@@ -4,12 +4,14 @@
  * stops and records again (its name holds "Record" or "Stop"), a status line announces the
  * state, a timer shows the time left, recording stops by itself at `maxS`, and the recording is
  * handed to `upload` as soon as it stops. With `liveUrl` the chunks are also streamed for a live
- * transcript ({@link LiveTranscript}).
+ * transcript ({@link LiveTranscript}). The preview player shows the recorded length: MediaRecorder's
+ * WebM has no duration header, so the length measured while recording is shown next to it and the
+ * element's own duration is resolved by seeking to the end once.
  */
 import { h } from "./dom.ts";
 import { LiveTranscript } from "./live.ts";
 import { MicrophoneUnavailableError, openMicrophone, VoiceRecorder, type Recording } from "./recorder.ts";
-import { errorMessage } from "./state.ts";
+import { respondentMessage } from "./messages.ts";
 
 const TICK_MS = 200;
 
@@ -36,6 +38,8 @@ export interface RecordWidgetOptions {
   track?(operation: Promise<void>): void;
   /** The live transcription socket's URL when `live_transcription` is on. */
   liveUrl?: () => string;
+  /** Runs before a live transcript opens (starts the session the socket belongs to). */
+  prepareLive?: () => Promise<void>;
 }
 
 export interface RecordWidget {
@@ -69,7 +73,9 @@ export function recordWidget(opts: RecordWidgetOptions): RecordWidget {
   const button = h("button", { type: "button", class: "record-button" });
   const timer = h("span", { class: "record-timer", "aria-hidden": "true" });
   const status = h("p", { class: "status", role: "status", "aria-live": "polite" });
-  const preview = h("audio", { class: "record-preview", controls: true, preload: "metadata" });
+  const player = h("audio", { class: "record-player", controls: true, preload: "metadata" });
+  const length = h("span", { class: "record-length", "aria-hidden": "true" });
+  const preview = h("div", { class: "record-preview" }, player, length);
   const element = h(
     "div",
     { class: "record-widget" },
@@ -78,6 +84,19 @@ export function recordWidget(opts: RecordWidgetOptions): RecordWidget {
     live?.element,
     preview,
   );
+  // The measured length shows beside the player until the player knows the duration itself.
+  player.addEventListener("durationchange", () => (length.hidden = Number.isFinite(player.duration) && player.duration > 0));
+  // A WebM without a duration reports Infinity until the player has seen its end: seek there once.
+  player.addEventListener("loadedmetadata", () => {
+    if (Number.isFinite(player.duration)) return;
+    const rewind = () => {
+      if (!Number.isFinite(player.duration)) return;
+      player.removeEventListener("durationchange", rewind);
+      player.currentTime = 0;
+    };
+    player.addEventListener("durationchange", rewind);
+    player.currentTime = Number.MAX_SAFE_INTEGER;
+  });
 
   function update(message?: string): void {
     element.dataset.phase = phase;
@@ -115,11 +134,14 @@ export function recordWidget(opts: RecordWidgetOptions): RecordWidget {
     try {
       await opts.upload(recording);
     } catch (err) {
-      return fail(errorMessage(err));
+      return fail(respondentMessage(err, { recordingMaxS: opts.maxS }));
     }
     if (previewUrl) URL.revokeObjectURL(previewUrl);
     previewUrl = URL.createObjectURL(recording.blob);
-    preview.src = previewUrl;
+    length.hidden = false;
+    player.src = previewUrl;
+    length.textContent = clock(Math.max(1, Math.round(recording.durationS)));
+    player.setAttribute("aria-label", `Your recording, ${length.textContent}`);
     phase = "saved";
     update();
   }
@@ -135,6 +157,13 @@ export function recordWidget(opts: RecordWidgetOptions): RecordWidget {
     opts.onError?.(null);
     phase = "requesting";
     update();
+    if (live && opts.prepareLive) {
+      try {
+        await opts.prepareLive();
+      } catch (err) {
+        return fail(respondentMessage(err));
+      }
+    }
     let stream: MediaStream;
     try {
       stream = await openMicrophone();

@@ -2,9 +2,12 @@
  * @module web/intake/state
  * The respondent's answers: what the server has confirmed (answer states) and what was typed
  * but not yet saved. Saves run one at a time per question, so a slow response never overwrites
- * a newer value; uploads are tracked so Next/Submit can wait for them.
+ * a newer value; uploads are tracked so Next/Submit can wait for them. The session (the
+ * `started` response) is created by the first answer, not by opening the page
+ * ({@link IntakeState.ensureSession}), so `started` counts respondents, not page views.
  */
-import { ApiError, type IntakeApi } from "./api.ts";
+import type { IntakeApi } from "./api.ts";
+import { respondentMessage } from "./messages.ts";
 import type { AnswerState, AnswerValue, FollowUp, PublicLink, PublicQuestion } from "./types.ts";
 
 /** True for the voice types, whose answer may be a recording or fallback text. */
@@ -21,12 +24,6 @@ export function isEmptyValue(value: unknown): boolean {
   return false;
 }
 
-/** Human text for any error thrown by the API client. */
-export function errorMessage(err: unknown): string {
-  if (err instanceof ApiError) return err.errors[0]?.message ?? err.message;
-  return err instanceof Error ? err.message : String(err);
-}
-
 type Listener = (questionUuid: string) => void;
 
 /** Answers of one session, with debounced per-question saving. */
@@ -38,14 +35,48 @@ export class IntakeState {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly operations = new Map<string, Set<Promise<unknown>>>();
   private readonly listeners = new Set<Listener>();
+  private session: string | null;
+  private starting: Promise<string> | null = null;
 
+  /**
+   * @param sessionId a resumed session, or null until the first answer starts one
+   * @param onSessionStarted receives the id of a session this state started (to remember it)
+   */
   constructor(
     private readonly api: IntakeApi,
     readonly link: PublicLink,
-    readonly sessionId: string,
+    sessionId: string | null,
     initial: Record<string, AnswerState> = {},
+    private readonly onSessionStarted: (sessionId: string) => void = () => {},
   ) {
+    this.session = sessionId;
     for (const [uuid, answer] of Object.entries(initial)) this.answers.set(uuid, answer);
+  }
+
+  /** The session's id, or null while nothing was answered yet. */
+  get sessionId(): string | null {
+    return this.session;
+  }
+
+  /**
+   * The session's id, starting the session (`POST …/sessions/`) on first use; concurrent calls
+   * share one start, and a failed start is retried by the next call.
+   * @throws ApiError when the session cannot be started (e.g. LINK_PAUSED, RATE_LIMITED)
+   */
+  ensureSession(): Promise<string> {
+    if (this.session) return Promise.resolve(this.session);
+    this.starting ??= this.api.startSession().then(
+      (started) => {
+        this.session = started.session_id;
+        this.onSessionStarted(started.session_id);
+        return started.session_id;
+      },
+      (err: unknown) => {
+        this.starting = null;
+        throw err;
+      },
+    );
+    return this.starting;
   }
 
   /** Calls `fn` with the question uuid whenever an answer changes locally or on the server. */
@@ -118,12 +149,13 @@ export class IntakeState {
       if (!this.local.has(questionUuid)) return;
       const value = this.local.get(questionUuid) ?? null;
       try {
-        const answer = await this.api.saveAnswer(this.sessionId, questionUuid, value);
+        const answer = await this.api.saveAnswer(await this.ensureSession(), questionUuid, value);
         this.answers.set(questionUuid, answer);
         this.saveErrors.delete(questionUuid);
         if (this.local.get(questionUuid) === value) this.local.delete(questionUuid);
       } catch (err) {
-        this.saveErrors.set(questionUuid, errorMessage(err));
+        const question = this.link.questions.find((q) => q.uuid === questionUuid);
+        this.saveErrors.set(questionUuid, respondentMessage(err, { question }));
       }
       this.notify(questionUuid);
     });

@@ -29,11 +29,14 @@ export interface RenderedQuestion {
   dispose?(): void;
 }
 
-/** The prompt's text plus a visual required marker that stays out of the accessible name. */
+/**
+ * The prompt's text plus a visual required marker that stays out of the accessible name. The
+ * marker is joined to the last word by a no-break space, so it never wraps onto a line alone.
+ */
 export function promptContent(q: PublicQuestion): Node[] {
-  const nodes: Node[] = [h("span", { class: "prompt-text" }, q.prompt)];
+  const nodes: Node[] = [h("span", { class: "prompt-text" }, q.prompt.trimEnd())];
   if (q.required) {
-    nodes.push(h("span", { class: "required-mark", "aria-hidden": "true", title: "Required" }, " *"));
+    nodes.push(h("span", { class: "required-mark", "aria-hidden": "true", title: "Required" }, "\u00a0*"));
   }
   return nodes;
 }

@@ -1,8 +1,10 @@
 /**
  * @module web/intake/questions/email
- * Email address with the browser's own validation; only valid addresses are saved while typing.
+ * Email address, checked on the page the way the server checks it ({@link isEmailAddress}: the
+ * browser's own check lets `ann@example` through); only valid addresses are saved.
  */
 import { h } from "../dom.ts";
+import { EMAIL_MESSAGE, isEmailAddress } from "../messages.ts";
 import { labelledQuestion, type QuestionContext, type RenderedQuestion } from "./common.ts";
 
 /** Renders an `email` question. */
@@ -18,13 +20,13 @@ export function renderEmail({ question, state }: QuestionContext): RenderedQuest
   input.value = typeof current === "string" ? current : "";
   const save = (delayMs: number) => {
     const value = input.value.trim();
-    if (value === "" || input.validity.valid) state.setValue(question, value, delayMs);
+    if (value === "" || isEmailAddress(value)) state.setValue(question, value, delayMs);
   };
   input.addEventListener("input", () => save(800));
   input.addEventListener("change", () => save(0));
   return {
     element: labelledQuestion(question, input),
     control: input,
-    validate: () => (input.value.trim() !== "" && !input.validity.valid ? "Enter a valid email address." : null),
+    validate: () => (input.value.trim() !== "" && !isEmailAddress(input.value) ? EMAIL_MESSAGE : null),
   };
 }

@@ -1,10 +1,11 @@
 /**
  * @module web/intake/questions/file-upload
  * File attachment: `allowed_types` becomes the input's `accept`, `max_size_mb` (default 10) is
- * checked before uploading to `…/file/`. The server checks both again (415, 413).
+ * checked before uploading to `…/file/`. The server checks both again (415, 413). The hint names
+ * the allowed types in words ("Images or PDF files, up to 10 MB.").
  */
 import { h } from "../dom.ts";
-import { errorMessage } from "../state.ts";
+import { describeFileTypes, respondentMessage } from "../messages.ts";
 import type { AnswerState } from "../types.ts";
 import { labelledQuestion, type QuestionContext, type RenderedQuestion } from "./common.ts";
 
@@ -38,29 +39,28 @@ export function renderFileUpload({ question, state, api }: QuestionContext): Ren
     const file = input.files?.[0];
     if (!file) return;
     if (file.size > maxMb * 1024 * 1024) {
-      state.setError(question, `The file is ${formatBytes(file.size)}; the limit is ${maxMb} MB.`);
+      state.setError(question, `This file is ${formatBytes(file.size)}. Files can be up to ${maxMb} MB.`);
       status.textContent = "";
       input.value = "";
       return;
     }
     state.setError(question, null);
     status.textContent = `Uploading ${file.name}…`;
-    const upload = api.uploadFile(state.sessionId, question.uuid, file).then(
+    const upload = state.ensureSession().then((sessionId) => api.uploadFile(sessionId, question.uuid, file)).then(
       (answer) => {
         state.applyAnswer(answer);
         status.textContent = `Uploaded: ${file.name} (${formatBytes(file.size)}).`;
       },
       (err: unknown) => {
-        state.setError(question, errorMessage(err));
+        state.setError(question, respondentMessage(err, { question }));
         status.textContent = "";
         input.value = "";
       },
     );
     state.track(question, upload);
   });
-  const types = config.allowed_types?.length ? `Allowed: ${config.allowed_types.join(", ")}. ` : "";
   return {
-    element: labelledQuestion(question, input, `${types}Up to ${maxMb} MB.`, status),
+    element: labelledQuestion(question, input, describeFileTypes(config.allowed_types, maxMb), status),
     control: input,
   };
 }

@@ -5,10 +5,11 @@
  * (default 120 s); with `live_transcription` a live transcript shows while it records. When the
  * microphone is unavailable and the question allows text (`voice_text_fallback`, or
  * `fallback_to_text` not false) a textarea labelled by the prompt replaces the recorder;
- * respondents may also switch to typing by choice.
+ * respondents may also switch to typing by choice. After a refused (or missing) microphone,
+ * "Try the microphone again" asks for it once more and returns to recording when it is granted.
  */
 import { h, uniqueId } from "../dom.ts";
-import { canRecordAudio, hasMicrophone } from "../recorder.ts";
+import { canRecordAudio, hasMicrophone, MicrophoneUnavailableError, openMicrophone } from "../recorder.ts";
 import { clock, recordWidget } from "../record-widget.ts";
 import { promptContent, labelledQuestion, type QuestionContext, type RenderedQuestion } from "./common.ts";
 import { characterCounter, textArea } from "./text.ts";
@@ -29,7 +30,8 @@ export function renderVoice({ question: q, state, api }: QuestionContext): Rende
     maxS,
     saved: Boolean(state.answer(q)?.has_audio),
     async upload(recording) {
-      state.applyAnswer(await api.uploadAudio(state.sessionId, q.uuid, recording.blob, recording.durationS));
+      const sessionId = await state.ensureSession();
+      state.applyAnswer(await api.uploadAudio(sessionId, q.uuid, recording.blob, recording.durationS));
     },
     idleText: () => micProblem ?? `Press Record and speak. Up to ${clock(maxS)}.`,
     savedText: () => {
@@ -38,13 +40,14 @@ export function renderVoice({ question: q, state, api }: QuestionContext): Rende
     },
     onMicrophoneProblem(message) {
       micProblem = message;
-      if (!allowsText) return `${message} This question needs a voice answer: allow the microphone and press Record again.`;
+      if (!allowsText) return `${message} This question needs a voice answer: allow the microphone for this page, then press Record answer again.`;
       showMode("text");
       return null;
     },
     onError: (message) => state.setError(q, message),
     track: (operation) => state.track(q, operation),
-    liveUrl: state.link.settings.live_transcription ? () => api.liveUrl(state.sessionId, q.uuid) : undefined,
+    liveUrl: state.link.settings.live_transcription ? () => api.liveUrl(state.sessionId ?? "", q.uuid) : undefined,
+    prepareLive: async () => void (await state.ensureSession()),
   });
 
   const typedValue = state.value(q);
@@ -67,14 +70,36 @@ export function renderVoice({ question: q, state, api }: QuestionContext): Rende
     );
   }
 
+  /** Asks for the microphone again; when granted, back to recording. */
+  async function retryMicrophone(hint: HTMLElement | null, retry: HTMLButtonElement): Promise<void> {
+    retry.disabled = true;
+    try {
+      const stream = await openMicrophone();
+      for (const track of stream.getTracks()) track.stop();
+    } catch (err) {
+      retry.disabled = false;
+      const reason = err instanceof MicrophoneUnavailableError ? err.message : "The microphone could not be opened.";
+      if (hint) hint.textContent = `${reason} Allow the microphone for this page in your browser, then try again. You can also type your answer.`;
+      return;
+    }
+    micProblem = null;
+    showMode("voice");
+    widget.update("The microphone is ready. Press Record answer and speak.");
+    widget.button.focus();
+  }
+
   function textView(): { element: HTMLElement; area: HTMLTextAreaElement } {
     const area = textArea(q, state, maxChars);
+    const canRetry = micProblem !== null && canRecordAudio();
+    const retry = canRetry ? h("button", { type: "button", class: "link-button" }, "Try the microphone again") : null;
     const back = micProblem === null
       ? h("button", { type: "button", class: "link-button", onclick: () => showMode("voice") }, "Record instead")
-      : null;
+      : retry;
     const hint = micProblem ? `${micProblem} You can type your answer instead.` : undefined;
     const note = state.answer(q)?.has_audio ? h("p", { class: "status" }, "Your recording is kept as well.") : null;
-    return { element: labelledQuestion(q, area, hint, characterCounter(area, maxChars), note, back), area };
+    const element = labelledQuestion(q, area, hint, characterCounter(area, maxChars), note, back);
+    retry?.addEventListener("click", () => void retryMicrophone(element.querySelector(".hint"), retry));
+    return { element, area };
   }
 
   function showMode(next: "voice" | "text"): void {
