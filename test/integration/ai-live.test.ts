@@ -2,7 +2,8 @@
  * Live transcription over the intake WebSocket (docs/intake.md, "Live transcription"): a real
  * `earshot serve` with the fixture Whisper, the committed Chromium WebM recording streamed in
  * MediaRecorder-sized chunks, partials at most every 1.5 s, a final on `{"type":"end"}`, and the
- * refusals (live transcription off, unknown session, submitted session) as HTTP errors.
+ * refusals (live transcription off, unknown session, submitted session) as HTTP errors; the
+ * question's `max_duration` + 2 s bound, and a generic message when the model is missing.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -10,6 +11,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runCli, startServer, type RunningServer } from "../helpers/process.ts";
+import { oggOpusOf, toneWav, webmOfOgg } from "../../src/ai/test-audio.ts";
 
 const FIXTURE_TRANSCRIPT = "This is a fixture transcript.";
 const WEBM = path.resolve(import.meta.dir, "..", "fixtures", "audio", "hello-there.webm");
@@ -21,7 +23,7 @@ let server: RunningServer;
 let apiKey = "";
 let wsSlug = "";
 
-type Message = { type: string; text?: string; duration?: number; code?: string; interval_ms?: number };
+type Message = { type: string; text?: string; duration?: number; code?: string; message?: string; interval_ms?: number };
 
 async function api(method: string, p: string, body?: unknown): Promise<any> {
   const res = await fetch(`${server.baseUrl}/api/v1/${p}`, {
@@ -34,14 +36,14 @@ async function api(method: string, p: string, body?: unknown): Promise<any> {
   return json;
 }
 
-async function makeLink(slug: string, live: boolean) {
-  const link = await api("POST", "links/", { name: slug, slug, settings: { live_transcription: live }, questions: [{ prompt: "Tell us more", type: "voice" }] });
+async function makeLink(slug: string, live: boolean, configuration: Record<string, unknown> = {}) {
+  const link = await api("POST", "links/", { name: slug, slug, settings: { live_transcription: live }, questions: [{ prompt: "Tell us more", type: "voice", configuration }] });
   const session = await api("POST", `intake/${wsSlug}/${slug}/sessions/`, {});
   return { slug, questionUuid: link.questions[0].uuid as string, sessionId: session.session_id as string };
 }
 
-const liveUrl = (slug: string, sessionId: string, questionUuid: string) =>
-  `${server.baseUrl.replace("http", "ws")}/api/v1/intake/${wsSlug}/${slug}/sessions/${sessionId}/live/?question_uuid=${questionUuid}`;
+const liveUrl = (slug: string, sessionId: string, questionUuid: string, on = server) =>
+  `${on.baseUrl.replace("http", "ws")}/api/v1/intake/${wsSlug}/${slug}/sessions/${sessionId}/live/?question_uuid=${questionUuid}`;
 
 /** Streams the WebM in chunks, then `end`; resolves with every message, arrival times and the close code. */
 function streamRecording(url: string, bytes: Uint8Array): Promise<{ messages: (Message & { atMs: number })[]; closeCode: number }> {
@@ -149,4 +151,46 @@ describe("live transcription WebSocket", () => {
     });
     expect(closed).toBe(true);
   }, 15_000);
+
+  test("a recording longer than the question's max_duration + 2 s ends in AUDIO_TOO_LONG, not a transcript", async () => {
+    const { slug, sessionId, questionUuid } = await makeLink("live-too-long", true, { max_duration: 1 });
+    const webm = await webmOfOgg(await oggOpusOf(dataDir, toneWav({ seconds: 10, rateHz: 16_000 })));
+    const { messages, closeCode } = await streamRecording(liveUrl(slug, sessionId, questionUuid), webm);
+    const last = messages.at(-1)!;
+    expect(last).toMatchObject({ type: "error", code: "AUDIO_TOO_LONG", message: "The recording is longer than this question allows." });
+    expect(messages.some((m) => m.type === "final")).toBe(false);
+    // Partials stop at the bound too: none covers more than the 3 s accepted.
+    for (const p of messages.filter((m) => m.type === "partial")) expect(p.duration!).toBeLessThanOrEqual(3);
+    expect(closeCode).toBe(1011);
+  }, 60_000);
+
+  test("with the model missing, the respondent gets a generic message and the operator's log gets the details", async () => {
+    const emptyModels = mkdtempSync(path.join(tmpdir(), "earshot-no-models-"));
+    const otherData = mkdtempSync(path.join(tmpdir(), "earshot-live-nomodel-"));
+    const bare = await startServer({ dataDir: otherData, env: { EARSHOT_JOBS_PAUSED: "1", EARSHOT_MODELS_DIR: emptyModels } });
+    try {
+      const ws = JSON.parse((await runCli(["workspace", "create", "--name", "Bare", "--slug", "bare-ws", "--json"], { dataDir: otherData })).stdout);
+      const call = async (method: string, p: string, body: unknown) =>
+        (await fetch(`${bare.baseUrl}/api/v1/${p}`, { method, headers: { authorization: `Bearer ${ws.api_key}`, "content-type": "application/json" }, body: JSON.stringify(body) })).json() as Promise<any>;
+      const link = await call("POST", "links/", { name: "nomodel", slug: "nomodel", settings: { live_transcription: true }, questions: [{ prompt: "Tell us more", type: "voice" }] });
+      const session = await call("POST", `intake/bare-ws/nomodel/sessions/`, {});
+      const url = `${bare.baseUrl.replace("http", "ws")}/api/v1/intake/bare-ws/nomodel/sessions/${session.session_id}/live/?question_uuid=${link.questions[0].uuid}`;
+      const { messages } = await streamRecording(url, new Uint8Array(await Bun.file(WEBM).arrayBuffer()));
+      const errors = messages.filter((m) => m.type === "error");
+      expect(errors.length).toBeGreaterThanOrEqual(1);
+      for (const e of errors) {
+        expect(e).toMatchObject({ code: "MODEL_MISSING", message: "Live transcription is not available right now; your recording is still saved when you continue." });
+      }
+      const sent = JSON.stringify(messages);
+      expect(sent).not.toContain(emptyModels);
+      expect(sent).not.toContain("models fetch");
+      await Bun.sleep(200);
+      expect(bare.output()).toContain(emptyModels);
+      expect(bare.output()).toContain("live transcription failed");
+    } finally {
+      await bare.stop();
+      rmSync(emptyModels, { recursive: true, force: true });
+      rmSync(otherData, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
