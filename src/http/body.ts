@@ -16,6 +16,7 @@ import type { Kysely } from "kysely";
 import { AppError } from "../errors.ts";
 import { hashApiKey, isWellFormedApiKey } from "../auth/keys.ts";
 import { isSecureTransport } from "../auth/authenticate.ts";
+import { SESSION_COOKIE } from "../auth/sessions.ts";
 import { findActiveTokenByHash } from "../modules/tokens/repository.ts";
 
 /** JSON bodies (and every body of a route that is not an upload) above this answer 413. */
@@ -101,7 +102,7 @@ export class PendingBody {
 async function precheckCredential(db: Kysely<Database>, config: Config, request: Request, peer: string | null): Promise<void> {
   const header = request.headers.get("authorization") ?? "";
   if (!header) {
-    if (/(^|;\s*)earshot_session=/.test(request.headers.get("cookie") ?? "")) return;
+    if ((request.headers.get("cookie") ?? "").split(";").some((c) => c.trim().startsWith(`${SESSION_COOKIE}=`))) return;
     throw new AppError("UNAUTHENTICATED", "Send an API key as 'Authorization: Bearer sk_live_…'.");
   }
   if (!isSecureTransport(request, peer, config)) throw new AppError("HTTPS_REQUIRED", "API keys are accepted only over HTTPS.");
