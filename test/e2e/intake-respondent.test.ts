@@ -225,6 +225,19 @@ describe("the respondent's page", () => {
       await shoot(page, `nps-${width}`);
     }
 
+    // A 1–10 "numbers" scale keeps one row too.
+    const numbers = await api(server, apiKey, "POST", "links/", {
+      name: "Numbers",
+      questions: [{ prompt: "Rate the checkout from 1 to 10", type: "rating", configuration: { scale_type: "numbers", max_value: 10 } }],
+    });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(numbers.public_url);
+    await page.getByRole("radiogroup", { name: "Rate the checkout from 1 to 10" }).waitFor();
+    const numberTops = await page.evaluate(() => [...document.querySelectorAll<HTMLElement>(".rating-numbers .rating-point")].map((p) => p.offsetTop));
+    expect(numberTops).toHaveLength(10);
+    expect(new Set(numberTops).size).toBe(1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+
     // A one-line prompt squeezed to exactly its text's width: the `*` no longer fits after it and
     // must take the last word with it to the next line instead of wrapping alone.
     const short = await api(server, apiKey, "POST", "links/", {
