@@ -4,9 +4,10 @@
  * `earshot serve` from source (its own data directory, an ephemeral port, bound to 127.0.0.1
  * only) and, for `--duration-s` seconds, runs bounded request loops against it side by side:
  *
- * - **hostile uploads** on hostile tenants' links: WAV bombs (1 MB of 8-bit PCM declaring
- *   100 Hz, i.e. 10 000 s, on a voice question with `max_duration: 10`; a 600 s 8 kHz WAV),
- *   followed by a submit so transcription would run; malformed multipart on a file question;
+ * - **hostile uploads** on hostile tenants' links, on a voice question with `max_duration: 10`:
+ *   WAV bombs (1 MB of 8-bit PCM declaring 100 Hz, i.e. 10 000 s), a 600 s 8 kHz WAV (4.8 MB),
+ *   a 60 s one small enough to pass the size cap (480 kB), and a valid 5 s one, each followed by
+ *   a submit so transcription runs; malformed multipart on a file question;
  * - **oversized bodies**: 20 MiB of JSON to an answer, 100 MiB unauthenticated to `POST links/`,
  *   130 MiB of audio (over the global limit), 2 MiB to a 1 MB file question;
  * - **session floods**: anonymous session starts as fast as 6 workers can send them;
@@ -17,8 +18,10 @@
  *
  * It reports the server's peak RSS (the process and its children, sampled every 200 ms, and the
  * kernel's high-water mark), answered/refused counts by status per kind of request, and the
- * healthy tenant's delivery delays: `response.started` (session start → arrival: the outbox's
- * own delay) and `response.submitted` (submit → arrival: includes transcription/analysis queueing).
+ * healthy tenant's delays per event type: queued → arrival (from the event's `timestamp`, when
+ * the server wrote it to the outbox: the delivery delay proper) and request → arrival (from the
+ * respondent's start or submit request; for `response.submitted` this includes waiting for the
+ * answer's analysis in the job queue).
  * Not run by CI. Every loop is bounded in count and time and only talks to 127.0.0.1.
  *
  *   npx bun bench/soak.ts [--duration-s 60] [--json]
@@ -63,6 +66,8 @@ function wav(sampleRate: number, bits: 8 | 16, dataBytes: number): Uint8Array {
 }
 const WAV_BOMB = wav(100, 8, 1_000_000);
 const WAV_LONG = wav(8000, 8, 600 * 8000);
+const WAV_60S_SMALL = wav(8000, 8, 60 * 8000);
+const WAV_5S = wav(16_000, 16, 5 * 32_000);
 const MALFORMED_MULTIPART = new TextEncoder().encode("--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.png\"\r\nContent-Type: image/png\r\n\r\n\x89PNG garbage with no closing boundary");
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-soak-"));
@@ -219,8 +224,10 @@ await must("POST", `/api/v1/workspaces/${healthy.workspace_uuid}/webhooks/`, hea
 const healthyLink: Link = { ...(await must("POST", "/api/v1/links/", healthy.api_key, { name: "Healthy", questions: [{ prompt: "Anything else?", type: "text" }] })), ws: healthy.workspace_slug };
 
 const intake = (l: Link) => `/api/v1/intake/${l.ws}/${l.slug}/sessions/`;
-/** Sessions the flood opened, for the upload loops (bounded). */
+/** Sessions the flood opened, for the recording loop, which submits them (bounded). */
 const sessions: { link: Link; id: string }[] = [];
+/** Sessions kept open (never submitted) for the file and oversized-body loops. */
+const spare: { link: Link; id: string }[] = [];
 
 // ---------------------------------------------------------------- load
 
@@ -239,30 +246,33 @@ const submittedAt = new Map<string, number>();
 
 await Promise.all([
   // Session floods on every hostile link.
-  loop(6, 20_000, deadline, async (i) => {
+  loop(6, 1000 * (DURATION_MS / 1000), deadline, async (i) => {
     const link = hostile[i % hostile.length]!;
     const r = await send("session flood", "POST", intake(link), { json: {} });
-    if (r?.status === 201 && sessions.length < 2000) sessions.push({ link, id: r.json.session_id });
+    if (r?.status === 201) {
+      if (spare.length < 40) spare.push({ link, id: r.json.session_id });
+      else if (sessions.length < 2000) sessions.push({ link, id: r.json.session_id });
+    }
   }),
-  // WAV bombs and over-long recordings, then a submit (so transcription would run).
+  // WAV bombs, over-long and valid recordings, then a submit (so transcription runs).
   loop(2, 400, deadline, async (i) => {
     const s = sessions.pop();
     if (!s) return void (await Bun.sleep(50));
-    const body = i % 2 ? WAV_LONG : WAV_BOMB;
-    await send(i % 2 ? "wav 600 s" : "wav bomb 100 Hz", "POST", `${intake(s.link)}${s.id}/answers/${s.link.questions[0]!.uuid}/audio/`, { body, headers: { "content-type": "audio/wav" } });
+    const [kind, body] = ([["wav bomb 100 Hz (1 MB)", WAV_BOMB], ["wav 600 s (4.8 MB)", WAV_LONG], ["wav 60 s (480 kB)", WAV_60S_SMALL], ["wav 5 s, valid", WAV_5S]] as const)[i % 4]!;
+    await send(kind, "POST", `${intake(s.link)}${s.id}/answers/${s.link.questions[0]!.uuid}/audio/`, { body: body as unknown as BodyInit, headers: { "content-type": "audio/wav" } });
     await send("hostile submit", "POST", `${intake(s.link)}${s.id}/submit/`, { json: {} });
   }),
   // Malformed multipart on the file question.
-  loop(1, 3000, deadline, async () => {
-    const s = sessions[sessions.length - 1];
+  loop(1, 3000, deadline, async (i) => {
+    const s = spare[i % Math.max(1, spare.length)];
     if (!s) return void (await Bun.sleep(50));
     await send("malformed multipart", "POST", `${intake(s.link)}${s.id}/answers/${s.link.questions[1]!.uuid}/file/`, { body: MALFORMED_MULTIPART, headers: { "content-type": "multipart/form-data; boundary=XyZ" } });
   }, 5),
   // Oversized bodies, one at a time.
   loop(1, 80, deadline, async (i) => {
-    const s = sessions[sessions.length - 1];
-    const link = s?.link ?? hostile[0]!;
-    const sid = s?.id ?? "ses_none";
+    const s = spare[(i * 7) % Math.max(1, spare.length)];
+    if (!s) return void (await Bun.sleep(50));
+    const { link, id: sid } = s;
     switch (i % 4) {
       case 0:
         await send("20 MiB JSON answer", "PUT", `${intake(link)}${sid}/answers/${link.questions[2]!.uuid}/`, { body: Bun.file(BODY_20M), headers: { "content-type": "application/json" } });
@@ -301,14 +311,25 @@ while (Date.now() < graceEnd && (arrived("response.started").length < startedAt.
 clearInterval(sampler);
 const hwm = hwmKiB(pid);
 
+/**
+ * Delays of the healthy tenant's `type` events: from `sent` (the client's request: start or
+ * submit) to the first arrival, and from the event's own `timestamp` (when the server queued it in
+ * the outbox) to the first arrival — the delivery delay proper.
+ */
 function delays(type: string, sent: Map<string, number>) {
-  const firstArrival = new Map<string, number>();
+  const first = new Map<string, { at: number; queued: number }>();
   for (const r of healthyReceiver.requests) {
     const b = JSON.parse(r.body);
-    if (b.type === type && !firstArrival.has(b.data.response.uuid)) firstArrival.set(b.data.response.uuid, r.receivedAtMs);
+    if (b.type === type && !first.has(b.data.response.uuid)) first.set(b.data.response.uuid, { at: r.receivedAtMs, queued: Date.parse(b.timestamp) });
   }
-  const ms = [...sent].filter(([u]) => firstArrival.has(u)).map(([u, t]) => firstArrival.get(u)! - t).sort((a, b) => a - b);
-  return { events: sent.size, delivered: ms.length, p50_ms: pct(ms, 50), p99_ms: pct(ms, 99), max_ms: ms.at(-1) ?? NaN };
+  const arrived = [...sent].filter(([u]) => first.has(u));
+  const stats = (ms: number[]) => ({ p50_ms: pct(ms, 50), p99_ms: pct(ms, 99), max_ms: ms.at(-1) ?? NaN });
+  return {
+    events: sent.size,
+    delivered: arrived.length,
+    queued_to_arrival: stats(arrived.map(([u]) => first.get(u)!.at - first.get(u)!.queued).sort((a, b) => a - b)),
+    request_to_arrival: stats(arrived.map(([u, t]) => first.get(u)!.at - t).sort((a, b) => a - b)),
+  };
 }
 
 const report = {
@@ -334,12 +355,13 @@ fs.rmSync(scratch, { recursive: true, force: true });
 
 if (flags.json) console.log(JSON.stringify(report, null, 2));
 else {
-  const d = (x: ReturnType<typeof delays>) => `${x.delivered}/${x.events} delivered; p50 ${x.p50_ms} ms, p99 ${x.p99_ms} ms, max ${x.max_ms} ms`;
+  const st = (x: { p50_ms: number; p99_ms: number; max_ms: number }) => `p50 ${x.p50_ms} ms, p99 ${x.p99_ms} ms, max ${x.max_ms} ms`;
+  const d = (x: ReturnType<typeof delays>, what: string) => `${x.delivered}/${x.events} delivered; queued → arrival ${st(x.queued_to_arrival)}; ${what} → arrival ${st(x.request_to_arrival)}`;
   console.log(`Soak bench — ${report.date}, ${report.machine}`);
   console.log(`load average before ${report.load_average_before}, after ${report.load_average_after}; ${report.duration_s} s of load`);
   console.log(`server RSS: idle ${report.server_rss_idle_mib} MiB, peak ${report.server_rss_peak_mib} MiB (sampled, with children), high-water mark ${report.server_rss_hwm_mib} MiB`);
-  console.log(`healthy response.started (start → arrival): ${d(report.healthy_started)}`);
-  console.log(`healthy response.submitted (submit → arrival): ${d(report.healthy_submitted)}`);
+  console.log(`healthy response.started: ${d(report.healthy_started, "start request")}`);
+  console.log(`healthy response.submitted: ${d(report.healthy_submitted, "submit request")}`);
   console.log(`hostile receivers got: ${JSON.stringify(report.hostile_receiver_requests)}`);
   console.log("requests by kind and status:");
   for (const [kind, m] of Object.entries(report.requests)) console.log(`  ${kind}: ${Object.entries(m).map(([s, n]) => `${s} × ${n}`).join(", ")}`);
