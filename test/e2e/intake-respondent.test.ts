@@ -122,6 +122,9 @@ describe("the respondent's page", () => {
     await page.getByRole("button", { name: "Next" }).click();
     await page.getByRole("alert").filter({ hasText: "follow-up" }).waitFor();
     const followUp = (await page.locator(".question-follow-up label.prompt").textContent())!.trim();
+    // Without an LLM: a short question of its own, not the prompt quoted again (issue 12).
+    expect(followUp).not.toContain("What did you think of the product?");
+    expect(followUp).toMatch(/^[^"“”]+[^?!.\s]\?$/);
     await page.getByRole("textbox", { name: followUp, exact: true }).fill("The export button is hard to find.");
     expect(await alertText(page)).toBe("");
     await page.getByRole("button", { name: "Next" }).click();
