@@ -1,118 +1,101 @@
 /**
  * @module bench/insights
- * Accuracy and latency of the insights engine (src/ai/insights) on a hand-labelled set of
- * product-feedback answers (bench/data/feedback-labelled.jsonl): sentiment accuracy with a
- * 3×3 confusion matrix, precision/recall/F1 of `actionable`, and per-answer latency. Prints
- * figures; asserts nothing about time.
+ * Accuracy and latency of the insights engines side by side — lexicon (VADER + hand-written
+ * rules), trained (the linear model embedded in the binary, src/ai/insights/trained) and the
+ * fixture transformer (sentiment from the transformer, actionable from the trained model) — on
+ * the held-out set (corpus/insights/heldout.jsonl, never used for training or tuning) and the
+ * older labelled set (bench/data/feedback-labelled.jsonl): sentiment accuracy, macro-F1 and
+ * confusion, actionable precision/recall/F1, per-answer latency; plus the trained model's
+ * leave-one-domain-out accuracy on the training corpus. Prints figures; asserts nothing about time.
  *
- *   npx bun bench/insights.ts                                   # lexicon engine (VADER)
- *   npx bun bench/insights.ts --models-dir ../shared/models/fixture \
- *       --sentiment-model tiny-sentiment-3class                 # transformer engine
- *   … --data other.jsonl --show-errors
+ *   npx bun bench/insights.ts                      # everything (about a minute)
+ *   npx bun bench/insights.ts --no-lodo            # skip leave-one-domain-out
+ *   npx bun bench/insights.ts --data FILE.jsonl    # another labelled set instead of the two above
+ *   … --show-errors trained                        # list the trained engine's misses on the held-out set
  */
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createInsightsEngine, type Sentiment } from "../src/ai/insights/index.ts";
-import { labelFromScore, vaderCompound } from "../src/ai/insights/sentiment-lexicon.ts";
+import { createInsightsEngine, type InsightsEngine } from "../src/ai/insights/index.ts";
+import { formatReport, readLabelledFile, scorePredictions } from "../src/ai/insights/trained/metrics.ts";
+import { embeddedModel } from "../src/ai/insights/trained/loader.ts";
+import { predict } from "../src/ai/insights/trained/model.ts";
+import { trainModel, type LabelledAnswer } from "../src/ai/insights/trained/train.ts";
 
-interface Example {
-  text: string;
-  sentiment: Sentiment;
-  actionable: boolean;
-}
-
-const LABELS: Sentiment[] = ["negative", "neutral", "positive"];
+const ROOT = path.join(import.meta.dir, "..");
+const FIXTURE_MODELS = path.resolve(ROOT, "..", "shared", "models", "fixture");
 
 const { values: flags } = parseArgs({
   options: {
-    "models-dir": { type: "string" },
-    "sentiment-model": { type: "string" },
-    data: { type: "string", default: path.join(import.meta.dir, "data", "feedback-labelled.jsonl") },
-    "show-errors": { type: "boolean", default: false },
+    data: { type: "string", multiple: true },
+    "no-lodo": { type: "boolean", default: false },
+    "show-errors": { type: "string" },
   },
 });
 
-function loadExamples(file: string): Example[] {
-  return readFileSync(file, "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line, i) => {
-      const row = JSON.parse(line) as Example;
-      if (!LABELS.includes(row.sentiment) || typeof row.actionable !== "boolean") {
-        throw new Error(`${file}:${i + 1}: bad labels`);
-      }
-      return row;
-    });
-}
+const sets: [string, string][] = flags.data?.length
+  ? flags.data.map((f) => [path.basename(f), f])
+  : [
+      ["held-out (corpus/insights/heldout.jsonl)", path.join(ROOT, "corpus", "insights", "heldout.jsonl")],
+      ["old labelled set (bench/data/feedback-labelled.jsonl)", path.join(import.meta.dir, "data", "feedback-labelled.jsonl")],
+    ];
 
-function percentile(sorted: number[], p: number): number {
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return sorted[rank - 1] ?? NaN;
-}
+const engines: [string, InsightsEngine][] = [
+  ["lexicon (VADER + rules)", createInsightsEngine({ modelsDir: path.join(ROOT, "models"), sentimentModel: "(none)", fallback: "lexicon" })],
+  ["trained (embedded linear-v1)", createInsightsEngine({ modelsDir: path.join(ROOT, ".bench-no-models"), sentimentModel: "(none)" })],
+  ["fixture transformer (tiny-sentiment-3class)", createInsightsEngine({ modelsDir: FIXTURE_MODELS, sentimentModel: "tiny-sentiment-3class" })],
+];
 
-const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+const percentile = (sorted: number[], p: number) => sorted[Math.max(1, Math.ceil((p / 100) * sorted.length)) - 1] ?? NaN;
 
-const examples = loadExamples(flags.data!);
-// Without --sentiment-model no model folder matches, so the engine uses VADER.
-const engine = createInsightsEngine({
-  modelsDir: path.resolve(flags["models-dir"] ?? "models"),
-  sentimentModel: flags["sentiment-model"] ?? "(lexicon only)",
-});
-
-const loadStart = performance.now();
-await engine.warmUp();
-const loadMs = performance.now() - loadStart;
-
-const confusion = LABELS.map(() => LABELS.map(() => 0));
-const baselineConfusion = LABELS.map(() => LABELS.map(() => 0));
-let tp = 0, fp = 0, fn = 0, tn = 0;
-const latencies: number[] = [];
-const engines = new Set<string>();
-const errors: string[] = [];
-
-for (const ex of examples) {
-  const start = performance.now();
-  const result = await engine.analyse(ex.text);
-  latencies.push(performance.now() - start);
-  engines.add(result.engine.sentiment);
-  const predicted = result.ai_insights.sentiment;
-  confusion[LABELS.indexOf(ex.sentiment)]![LABELS.indexOf(predicted)]! += 1;
-  baselineConfusion[LABELS.indexOf(ex.sentiment)]![LABELS.indexOf(labelFromScore(vaderCompound(ex.text)))]! += 1;
-  const actionable = result.ai_insights.actionable;
-  if (actionable && ex.actionable) tp++;
-  else if (actionable && !ex.actionable) fp++;
-  else if (!actionable && ex.actionable) fn++;
-  else tn++;
-  if (predicted !== ex.sentiment || actionable !== ex.actionable) {
-    errors.push(`  [${ex.sentiment}/${ex.actionable ? "A" : "-"} → ${predicted}/${actionable ? "A" : "-"}] ${ex.text}`);
+console.log(`Insights benchmark — bun ${Bun.version}, ${navigator.hardwareConcurrency} cores, ${new Date().toISOString().slice(0, 10)}`);
+for (const [setName, file] of sets) {
+  const examples = readLabelledFile(file);
+  console.log(`\n## ${setName}: ${examples.length} answers`);
+  for (const [engineName, engine] of engines) {
+    await engine.warmUp();
+    const predicted = [];
+    const latencies: number[] = [];
+    const ids = new Set<string>();
+    for (const ex of examples) {
+      const start = performance.now();
+      const r = await engine.analyse(ex.text);
+      latencies.push(performance.now() - start);
+      ids.add(r.engine.sentiment);
+      predicted.push({ sentiment: r.ai_insights.sentiment, actionable: r.ai_insights.actionable });
+    }
+    const report = scorePredictions(examples, predicted);
+    const sorted = latencies.sort((a, b) => a - b);
+    console.log(formatReport(`${engineName} [${[...ids].join(", ")}]`, report));
+    console.log(`  whole analysis per answer: p50 ${percentile(sorted, 50).toFixed(2)} ms, p99 ${percentile(sorted, 99).toFixed(2)} ms`);
+    if (flags["show-errors"] && engineName.startsWith(flags["show-errors"]) && setName.startsWith("held-out")) {
+      examples.forEach((ex, i) => {
+        const p = predicted[i]!;
+        if (p.sentiment !== ex.sentiment || p.actionable !== ex.actionable) {
+          console.log(`    [${ex.sentiment}/${ex.actionable ? "A" : "-"} → ${p.sentiment}/${p.actionable ? "A" : "-"}] ${ex.text}`);
+        }
+      });
+    }
   }
 }
 
-const correct = (m: number[][]) => m.reduce((sum, row, i) => sum + (row[i] ?? 0), 0);
-const precision = tp / (tp + fp || 1);
-const recall = tp / (tp + fn || 1);
-const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
-const sorted = [...latencies].sort((a, b) => a - b);
-const counts = LABELS.map((l) => `${l} ${examples.filter((e) => e.sentiment === l).length}`).join(", ");
+// The trained model alone (no wink-nlp parse): the cost the worker pays for sentiment + actionable.
+const model = embeddedModel();
+const heldout = readLabelledFile(path.join(ROOT, "corpus", "insights", "heldout.jsonl"));
+const start = performance.now();
+for (let round = 0; round < 5; round++) for (const ex of heldout) predict(model, ex.text);
+console.log(`\ntrained model alone: ${((performance.now() - start) / (5 * heldout.length)).toFixed(3)} ms per answer (mean over ${5 * heldout.length})`);
 
-console.log(`Insights benchmark — ${examples.length} answers (${counts}; actionable ${tp + fn})`);
-console.log(`sentiment engine: ${[...engines].join(", ")}   text engine: wink-nlp:wink-eng-lite-web-model`);
-console.log(`bun ${Bun.version}, ${navigator.hardwareConcurrency} cores, ${new Date().toISOString().slice(0, 10)}`);
-console.log("");
-console.log(`sentiment accuracy: ${pct(correct(confusion) / examples.length)} (${correct(confusion)}/${examples.length})`);
-console.log("confusion (rows = label, columns = predicted):");
-console.log(`  ${"".padEnd(10)}${LABELS.map((l) => l.padStart(10)).join("")}`);
-confusion.forEach((row, i) => console.log(`  ${LABELS[i]!.padEnd(10)}${row.map((n) => String(n).padStart(10)).join("")}`));
-if ([...engines].every((e) => e.startsWith("lexicon"))) {
-  console.log(`baseline, plain VADER compound ±0.05 without the problem-report rule: ${pct(correct(baselineConfusion) / examples.length)}`);
-}
-console.log("");
-console.log(`actionable: precision ${pct(precision)}, recall ${pct(recall)}, F1 ${pct(f1)} (tp ${tp}, fp ${fp}, fn ${fn}, tn ${tn})`);
-console.log("");
-console.log(`latency per answer: p50 ${percentile(sorted, 50).toFixed(2)} ms, p99 ${percentile(sorted, 99).toFixed(2)} ms, max ${sorted.at(-1)!.toFixed(2)} ms`);
-console.log(`engine load (warmUp): ${loadMs.toFixed(0)} ms`);
-if (flags["show-errors"]) {
-  console.log(`\n${errors.length} answers with a wrong sentiment or actionable:`);
-  for (const line of errors) console.log(line);
+if (!flags["no-lodo"] && !flags.data?.length) {
+  const corpus: LabelledAnswer[] = readLabelledFile(path.join(ROOT, "corpus", "insights", "train.jsonl"));
+  const domains = [...new Set(corpus.map((e) => e.domain ?? "?"))];
+  let correct = 0;
+  const parts: string[] = [];
+  for (const d of domains) {
+    const test = corpus.filter((e) => e.domain === d);
+    const m = trainModel("lodo", corpus.filter((e) => e.domain !== d));
+    const r = scorePredictions(test, test.map((e) => predict(m, e.text)));
+    correct += r.accuracy * r.answers;
+    parts.push(`${d} ${(100 * r.accuracy).toFixed(1)}%`);
+  }
+  console.log(`\ntrained, leave-one-domain-out on the training corpus: ${((100 * correct) / corpus.length).toFixed(1)}% (${parts.join(", ")})`);
 }

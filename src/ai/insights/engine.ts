@@ -11,7 +11,7 @@ import { findProblemCues, findRequestCues } from "./cues.ts";
 import { extractCustomFields } from "./custom-fields.ts";
 import { generateFollowUps, resolveProbing, shouldProbe } from "./follow-ups.ts";
 import { mergeLlmReply, requestLlmImprovements } from "./llm.ts";
-import { createSentimentAnalyser } from "./sentiment.ts";
+import { createSentimentAnalyser, type FallbackEngine } from "./sentiment.ts";
 import { summarise } from "./summary.ts";
 import { parseText } from "./text.ts";
 import { extractKeyTopics } from "./topics.ts";
@@ -34,6 +34,11 @@ export interface InsightsEngineOptions {
   llmTimeoutMs?: number;
   /** Receives a line when the sentiment model exists but fails to load; default console.warn. */
   onWarning?: (message: string) => void;
+  /**
+   * Engine for sentiment and actionable when no transformer is installed: "trained" (default,
+   * ./trained/) or "lexicon" (VADER and the hand-written rules, kept to measure against).
+   */
+  fallback?: FallbackEngine;
 }
 
 /**
@@ -46,6 +51,7 @@ export function createInsightsEngine(opts: InsightsEngineOptions): InsightsEngin
     modelsDir: opts.modelsDir,
     sentimentModel: opts.sentimentModel,
     onWarning: opts.onWarning ?? ((message) => console.warn(message)),
+    fallback: opts.fallback,
   });
 
   async function analyseLocally(text: string, options: AnalyseOptions): Promise<AnalysisResult> {
@@ -54,7 +60,9 @@ export function createInsightsEngine(opts: InsightsEngineOptions): InsightsEngin
     const reportsProblem = cues.some((c) => c.kind === "problem");
     const mood = await sentiment.classify(text, reportsProblem);
     const topics = extractKeyTopics(parsed);
-    const actionable = isActionable(parsed, cues);
+    // The trained model decides actionable whenever it ran (also beside a transformer, which
+    // only knows sentiment); the hand-written rules only in lexicon mode.
+    const actionable = mood.trained ? mood.trained.actionable : isActionable(parsed, cues);
     const clarity = scoreClarity(parsed);
     const probing = resolveProbing(options.enableDynamicProbing, options.evaluatorConfig);
     const followUps = generateFollowUps(

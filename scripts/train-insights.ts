@@ -1,0 +1,88 @@
+/**
+ * @module scripts/train-insights
+ * Trains the embedded insights model from the project corpus (corpus/insights/train.jsonl) and
+ * writes src/ai/insights/trained/model.json. Deterministic: the same corpus gives the same file.
+ * Never reads the held-out set (corpus/insights/heldout.jsonl); bench/insights.ts measures it.
+ *
+ *   npx bun scripts/train-insights.ts            # train and write the model
+ *   npx bun scripts/train-insights.ts --cv       # 5-fold cross-validation on the training corpus only
+ *   npx bun scripts/train-insights.ts --lodo     # leave-one-domain-out accuracy on the training corpus
+ *   … --epochs N --lr X --l2 X                   # other hyper-parameters (for --cv / --lodo)
+ */
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { formatReport, parseLabelledJsonl, scorePredictions } from "../src/ai/insights/trained/metrics.ts";
+import { predict, toDocument } from "../src/ai/insights/trained/model.ts";
+import { DEFAULT_TRAIN_OPTIONS, type LabelledAnswer, trainModel, trainWeights, type TrainOptions } from "../src/ai/insights/trained/train.ts";
+
+const ROOT = path.join(import.meta.dir, "..");
+const CORPUS = path.join(ROOT, "corpus", "insights", "train.jsonl");
+const OUT = path.join(ROOT, "src", "ai", "insights", "trained", "model.json");
+
+const { values: flags } = parseArgs({
+  options: {
+    cv: { type: "boolean", default: false },
+    lodo: { type: "boolean", default: false },
+    epochs: { type: "string" },
+    lr: { type: "string" },
+    l2: { type: "string" },
+  },
+});
+const opts: TrainOptions = {
+  ...DEFAULT_TRAIN_OPTIONS,
+  ...(flags.epochs ? { epochs: Number(flags.epochs) } : {}),
+  ...(flags.lr ? { learningRate: Number(flags.lr) } : {}),
+  ...(flags.l2 ? { l2: Number(flags.l2) } : {}),
+};
+
+const corpusText = readFileSync(CORPUS, "utf8");
+const corpus = parseLabelledJsonl(corpusText, CORPUS);
+
+/** Trains on `train` and scores on `test`. */
+function trainAndScore(train: LabelledAnswer[], test: LabelledAnswer[]) {
+  const model = trainModel("cv", train, {}, opts);
+  return scorePredictions(test, test.map((e) => predict(model, e.text)));
+}
+
+if (flags.cv) {
+  // Folds by position modulo 5: the corpus is written in domain blocks, so every fold has every domain.
+  const k = 5;
+  const labels: LabelledAnswer[] = [];
+  const predicted: ReturnType<typeof predict>[] = [];
+  for (let f = 0; f < k; f++) {
+    const model = trainModel("cv", corpus.filter((_, i) => i % k !== f), {}, opts);
+    for (const e of corpus.filter((_, i) => i % k === f)) {
+      labels.push(e);
+      predicted.push(predict(model, e.text));
+    }
+  }
+  console.log(`options ${JSON.stringify(opts)}`);
+  console.log(formatReport("5-fold cross-validation (training corpus)", scorePredictions(labels, predicted)));
+} else if (flags.lodo) {
+  const domains = [...new Set(corpus.map((e) => e.domain ?? "?"))];
+  let correct = 0;
+  for (const d of domains) {
+    const test = corpus.filter((e) => e.domain === d);
+    const r = trainAndScore(corpus.filter((e) => e.domain !== d), test);
+    correct += r.accuracy * r.answers;
+    console.log(`  ${d.padEnd(12)} accuracy ${(100 * r.accuracy).toFixed(1)}%  actionable F1 ${r.actionable.f1.toFixed(3)}  (${r.answers})`);
+  }
+  console.log(`leave-one-domain-out accuracy: ${((100 * correct) / corpus.length).toFixed(1)}%`);
+} else {
+  const start = performance.now();
+  const weights = trainWeights(corpus, opts);
+  const doc = toDocument("linear-v1", weights, opts.actionableThreshold, {
+    corpus: "corpus/insights/train.jsonl",
+    corpus_sha256: createHash("sha256").update(corpusText).digest("hex"),
+    answers: corpus.length,
+    corrections: 0,
+    epochs: opts.epochs,
+    learning_rate: opts.learningRate,
+    l2: opts.l2,
+    seed: opts.seed,
+  });
+  writeFileSync(OUT, JSON.stringify(doc) + "\n");
+  console.log(`${path.relative(process.cwd(), OUT)}: ${corpus.length} answers, ${((performance.now() - start) / 1000).toFixed(1)} s, ${(JSON.stringify(doc).length / 1024).toFixed(0)} KiB`);
+}
