@@ -60,14 +60,23 @@ describe("transformer sentiment (fixture tiny-sentiment, 2 classes)", () => {
   });
 });
 
-describe("lexicon fallback", () => {
+describe("fallback without a transformer", () => {
   const engine = createInsightsEngine({ modelsDir: FIXTURE_MODELS_DIR, sentimentModel: "absent/model-id" });
 
-  test("an absent model id falls back to VADER, so insights still exist", async () => {
+  // Since issue 16 the embedded trained model answers (it was VADER before); VADER is one of its features.
+  test("an absent model id falls back to the embedded trained model, so insights still exist", async () => {
     const result = await engine.analyse(CHECKOUT);
     expectWellFormed(result);
+    expect(result.engine.sentiment).toBe("trained:linear-v1");
+    expect(result.ai_insights.sentiment).toBe("negative");
+  });
+
+  test("the lexicon engine is still available on request", async () => {
+    const lexicon = createInsightsEngine({ modelsDir: FIXTURE_MODELS_DIR, sentimentModel: "absent", fallback: "lexicon" });
+    const result = await lexicon.analyse(CHECKOUT);
     expect(result.engine.sentiment).toBe(LEXICON_ENGINE_ID);
     expect(result.ai_insights.sentiment).toBe("negative");
+    expect(result.ai_insights.actionable).toBe(true);
   });
 
   test("clear praise and complaints", async () => {
@@ -82,7 +91,7 @@ describe("lexicon fallback", () => {
 
   test("a models folder that does not exist is not an error", async () => {
     const elsewhere = createInsightsEngine({ modelsDir: "/nonexistent/models", sentimentModel: "x" });
-    expect((await elsewhere.analyse("Lovely hotel.")).engine.sentiment).toBe(LEXICON_ENGINE_ID);
+    expect((await elsewhere.analyse("Lovely hotel.")).engine.sentiment).toBe("trained:linear-v1");
   });
 
   test("empty text gives an empty, neutral, zero-clarity result", async () => {
