@@ -29,7 +29,9 @@ function parseHead(head: string): { status: number; headers: Record<string, stri
 /**
  * Sends `method path` with `headers` and a body of `total` bytes of `fill` in 64 KiB pieces
  * (`Transfer-Encoding: chunked` when `chunked`, else `Content-Length: declared ?? total`),
- * waiting for the socket to drain between pieces; stops sending once an answer arrives.
+ * waiting for the socket to drain between pieces and pausing 20 ms after each MB (so a 100 MB body
+ * takes seconds, and an early answer can be told from one after the whole body); stops sending
+ * once an answer arrives.
  * @param prefix bytes sent first as part of the body (e.g. a multipart head)
  */
 export function rawRequest(
@@ -86,6 +88,7 @@ export function rawRequest(
         const n = Math.min(piece.length, opts.total - sent);
         const flushed = write(n === piece.length ? piece : piece.subarray(0, n));
         sent += n;
+        if (sent % (16 * piece.length) < piece.length) await Bun.sleep(20);
         if (!flushed) await new Promise<void>((r) => { sock.once("drain", r); sock.once("close", r); });
       }
       if (!done && opts.chunked) sock.write("0\r\n\r\n");
