@@ -5,7 +5,7 @@
  * resident memory does not grow by the body's size — and every refusal is problem+json.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runCli, startServer, type RunningServer } from "../helpers/process.ts";
@@ -18,6 +18,8 @@ let ws: { workspace_slug: string; api_key: string };
 let link: any;
 let base: string;
 let xff = 0;
+/** A half-written blob, as a crash mid-upload leaves it, there before the server starts. */
+const leftoverTmp = path.join(dataDir, "blobs", "audio", `${crypto.randomUUID()}.tmp`);
 
 /** A fresh client address behind the trusted proxy (127.0.0.1), so tests do not share buckets. */
 const nextAddress = () => `10.0.${Math.floor(++xff / 250)}.${xff % 250}`;
@@ -39,6 +41,8 @@ beforeAll(async () => {
   const cli = await runCli(["workspace", "create", "--name", "Limits", "--slug", "limits", "--json"], { dataDir });
   expect(cli.code).toBe(0);
   ws = JSON.parse(cli.stdout);
+  mkdirSync(path.dirname(leftoverTmp), { recursive: true });
+  writeFileSync(leftoverTmp, new Uint8Array(256 * 1024));
   server = await startServer({ dataDir, env: { EARSHOT_TRUSTED_PROXIES: "127.0.0.1", EARSHOT_INTAKE_SESSIONS_PER_MINUTE: "5", EARSHOT_JOBS_PAUSED: "1" } });
   const created = await call("POST", "/api/v1/links/", {
     key: ws.api_key,
@@ -139,6 +143,11 @@ describe("request bodies are refused before they are read", () => {
 });
 
 describe("anonymous intake limits", () => {
+  test("serve removes the .tmp files a crash mid-upload left, at start", async () => {
+    for (let i = 0; i < 100 && existsSync(leftoverTmp); i++) await Bun.sleep(50);
+    expect(existsSync(leftoverTmp)).toBe(false);
+  });
+
   test("session starts per client address and link: the 6th in a minute gets 429 with Retry-After; another address is not affected", async () => {
     const address = nextAddress();
     for (let i = 0; i < 5; i++) await newSession(address);
