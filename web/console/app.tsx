@@ -3,6 +3,7 @@
  * (sign-in, setup, invite, password reset) and the signed-in pages, and draws the header with
  * the navigation landmark, the workspace switcher and "Sign out" (DESIGN §10).
  */
+import { signal } from "@preact/signals";
 import { useEffect, useState } from "preact/hooks";
 import { LocationProvider, Route, Router, useLocation } from "preact-iso";
 import { api, ApiError, refreshSession } from "./api.ts";
@@ -167,18 +168,22 @@ function Shell() {
   );
 }
 
+/** Why the first `GET auth/session/` failed (other than "not signed in"). */
+const bootError = signal<ApiError | null>(null);
+
+/** Starts reading the session; main.tsx calls it before the first render, so it overlaps parsing. */
+export function startSession(): void {
+  refreshSession().catch((err: unknown) => {
+    bootError.value = toApiError(err);
+    sessionChecked.value = true;
+  });
+}
+
 /** The whole console. */
 export function App() {
-  const [error, setError] = useState<ApiError | null>(null);
-  useEffect(() => {
-    refreshSession().catch((err: unknown) => {
-      setError(toApiError(err));
-      sessionChecked.value = true;
-    });
-  }, []);
   return (
     <LocationProvider scope="/console/">
-      <ErrorNote error={error} />
+      <ErrorNote error={bootError.value} />
       <Shell />
     </LocationProvider>
   );

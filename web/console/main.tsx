@@ -1,7 +1,8 @@
 /** Entry point of the operator console (docs/console.md): renders the app into the shell. */
 import { render } from "preact";
-import { App } from "./app.tsx";
+import { App, startSession } from "./app.tsx";
 
+startSession();
 const root = document.getElementById("console-root");
 if (root) {
   root.textContent = "";
