@@ -4,7 +4,8 @@
  * compiled binary) on a fresh data directory (issue 10, DESIGN §10): first start → setup URL →
  * owner account → sign out and in → API key "CI" with two scopes used against the API, totals,
  * revoke → 401 → webhook to a real HTTPS receiver, test event, delivery log, redeliver → invite a
- * viewer, whose writes are refused → password reset → sign out. Every page passes axe-core (no
+ * viewer, whose writes are refused → password reset → a member of two workspaces switches
+ * between them → sign out. Every page passes axe-core (no
  * serious or critical violation) and no request leaves the origin. With `screenshots`, each
  * page is saved at 1280 and 390 px, light and dark, under `test-results/console/`.
  */
@@ -348,6 +349,49 @@ export async function runConsoleWalk(opts: { bin?: string[]; screenshots?: boole
     await page.getByLabel("Password").fill(OWNER.password);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("alert").waitFor();
+    await signIn(page, origin, { email: OWNER.email, password: newPassword });
+
+    // Someone in two workspaces switches between them: Lin owns a second workspace (made on the
+    // CLI) and accepts Ada's invite to the first with her existing password.
+    const second = await runCli(["workspace", "create", "--name", "Second workspace", "--json"], { dataDir, bin: opts.bin });
+    expect(second.code).toBe(0);
+    const secondUuid = (JSON.parse(second.stdout) as { workspace_uuid: string }).workspace_uuid;
+    const lin = await runCli(["user", "create", "--email", "lin@example.com", "--name", "Lin", "--workspace", secondUuid, "--role", "owner"], { dataDir, bin: opts.bin });
+    expect(lin.code).toBe(0);
+    const linReset = /\/console\/reset\/\?token=[^\s'"]+/.exec(lin.stdout)?.[0];
+    expect(linReset).toBeDefined();
+    const linPassword = "lin's long enough password";
+    await page.goto(origin + linReset!);
+    await page.getByLabel("New password").fill(linPassword);
+    await page.getByRole("button", { name: "Set password" }).click();
+    await page.getByRole("status").filter({ hasText: "Your password is changed" }).waitFor();
+    await signIn(page, origin, { email: OWNER.email, password: newPassword });
+    await openNav(page, "Settings", "Settings");
+    await page.getByLabel("Invite email").fill("lin@example.com");
+    await page.getByLabel("Invite role").selectOption("admin");
+    await page.getByRole("button", { name: "Create invite" }).click();
+    const linInvite = new URL(await page.getByRole("textbox", { name: "Invite URL" }).inputValue());
+    await signOut(page);
+    await page.goto(origin + linInvite.pathname + linInvite.search);
+    await page.getByLabel("Name").fill("Lin");
+    await page.getByLabel("Password").fill(linPassword);
+    await page.getByRole("button", { name: "Accept invite" }).click();
+    const switcher = page.getByRole("combobox", { name: "Workspace" });
+    await switcher.waitFor();
+    await openNav(page, "API keys", "API keys");
+    const keysIn = async () => (await page.getByRole("table", { name: "Active API keys" }).locator("tbody").textContent()) ?? "";
+    const options = await switcher.locator("option").evaluateAll((os) => os.map((o) => ({ value: (o as HTMLOptionElement).value, text: o.textContent ?? "" })));
+    expect(options.map((o) => o.text).sort()).toEqual(["Acme feedback (admin)", "Second workspace (owner)"]);
+    const seenKeys: Record<string, string> = {};
+    for (const o of [...options].reverse()) {
+      await switcher.selectOption(o.value);
+      await eventually(() => switcher.inputValue(), (v) => v === o.value, `switched to ${o.text}`);
+      await page.getByRole("table", { name: "Active API keys" }).getByRole("row").nth(1).waitFor();
+      seenKeys[o.value] = await eventually(keysIn, (t) => t.includes("sk_live_") && !Object.values(seenKeys).includes(t), `keys of ${o.text}`);
+    }
+    expect(seenKeys[secondUuid]).toBeDefined();
+    await shootAll(page, "switcher", false);
+    await signOut(page);
     await signIn(page, origin, { email: OWNER.email, password: newPassword });
 
     // Sign out ends the session.
