@@ -16,7 +16,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createInsightsEngine, type InsightsEngine } from "../src/ai/insights/index.ts";
-import { formatReport, readLabelledFile, scorePredictions } from "../src/ai/insights/trained/metrics.ts";
+import { formatReport, type Predicted, readLabelledFile, scorePredictions } from "../src/ai/insights/trained/metrics.ts";
 import { embeddedModel } from "../src/ai/insights/trained/loader.ts";
 import { predict } from "../src/ai/insights/trained/model.ts";
 import { trainModel, type LabelledAnswer } from "../src/ai/insights/trained/train.ts";
@@ -53,7 +53,7 @@ for (const [setName, file] of sets) {
   console.log(`\n## ${setName}: ${examples.length} answers`);
   for (const [engineName, engine] of engines) {
     await engine.warmUp();
-    const predicted = [];
+    const predicted: Predicted[] = [];
     const latencies: number[] = [];
     const ids = new Set<string>();
     for (const ex of examples) {

@@ -14,6 +14,7 @@ import { liveRoutes } from "./modules/intake/live.ts";
 import { consoleRoutes } from "./modules/console/routes.ts";
 import { linkRoutes } from "./modules/links/routes.ts";
 import { responseRoutes } from "./modules/responses/routes.ts";
+import { insightsRoutes } from "./modules/insights/routes.ts";
 import { tokenRoutes } from "./modules/tokens/routes.ts";
 import { webhookRoutes } from "./modules/webhooks/routes.ts";
 import { workspaceRoutes } from "./modules/workspaces/routes.ts";
@@ -84,6 +85,7 @@ export function createApp(deps: AppDeps) {
     .use(tokenRoutes(deps))
     .use(linkRoutes(deps))
     .use(responseRoutes(deps))
+    .use(insightsRoutes(deps))
     .use(webhookRoutes(deps))
     .use(intakeRoutes(deps))
     .use(liveRoutes(deps))

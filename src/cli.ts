@@ -20,6 +20,7 @@ import { startServer } from "./server.ts";
 import { registerInferenceCommands } from "./commands/inference.ts";
 import { registerModelsCommands } from "./commands/models.ts";
 import { registerAccountCommands } from "./commands/accounts.ts";
+import { registerInsightsCommands } from "./commands/insights.ts";
 
 const program = new Command("earshot")
   .description("Self-hosted voice and text feedback links with local transcription.")
@@ -139,6 +140,7 @@ program
 registerModelsCommands(program, () => config());
 registerAccountCommands(program, workspace, withDb);
 registerInferenceCommands(program, () => config());
+registerInsightsCommands(program, withDb);
 
 try {
   await program.parseAsync(process.argv);

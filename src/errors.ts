@@ -32,6 +32,8 @@ export const ERROR_CODES = {
   LINK_PAUSED: 409,
   /** The respondent's session was already submitted. */
   ALREADY_SUBMITTED: 409,
+  /** The answer has no insights to correct (not analysed yet, or no free text). */
+  INSIGHTS_NOT_READY: 409,
   /** The webhook event's response was erased: its payload is redacted and cannot be redelivered. */
   RESPONSE_ERASED: 410,
   /** The body is larger than the endpoint accepts. */

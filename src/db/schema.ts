@@ -258,6 +258,23 @@ export interface AuditLogTable {
   client_address: string | null;
 }
 
+/** An operator's correction of an answer's insights (issue 16); the latest row per answer counts. */
+export interface InsightCorrectionTable {
+  uuid: string;
+  workspace_uuid: string;
+  response_uuid: string;
+  answer_uuid: string;
+  /** The engine's values before any correction. */
+  original_sentiment: "positive" | "neutral" | "negative";
+  original_actionable: number;
+  sentiment: "positive" | "neutral" | "negative";
+  actionable: number;
+  actor_type: "key" | "user";
+  actor_uuid: string;
+  actor_name: string;
+  date_created: string;
+}
+
 export interface Database {
   workspaces: WorkspaceTable;
   api_tokens: ApiTokenTable;
@@ -277,4 +294,5 @@ export interface Database {
   console_sessions: ConsoleSessionTable;
   one_time_tokens: OneTimeTokenTable;
   audit_log: AuditLogTable;
+  insight_corrections: InsightCorrectionTable;
 }

@@ -13,6 +13,7 @@ import { patchWorkspaceSchema, workspaceSchema } from "../modules/workspaces/mod
 import { accountOperations } from "../modules/users/operations.ts";
 import { intakeOperations } from "../modules/intake/operations.ts";
 import { webhookOperations } from "../modules/webhooks/operations.ts";
+import { insightsOperations } from "../modules/insights/operations.ts";
 
 const message = z.object({ message: z.string() });
 const AUTH = ["UNAUTHENTICATED", "HTTPS_REQUIRED", "RATE_LIMITED"];
@@ -42,4 +43,5 @@ export const apiOperations: Operation[] = [
   ...webhookOperations,
   ...accountOperations,
   ...intakeOperations,
+  ...insightsOperations,
 ];

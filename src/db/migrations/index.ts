@@ -9,6 +9,7 @@ import * as webhookLogIndexes from "./2026-11-24T0000-webhook-log-indexes.ts";
 import * as operatorAccounts from "./2026-11-25T0000-operator-accounts.ts";
 import * as outboxEventResponse from "./2026-11-25T0300-outbox-event-response.ts";
 import * as webhookDeliveriesDueIndex from "./2026-11-25T0300-webhook-deliveries-due-index.ts";
+import * as insightCorrections from "./2026-11-25T0500-insight-corrections.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21T0000-initial": initial,
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25T0000-operator-accounts": operatorAccounts,
   "2026-11-25T0300-outbox-event-response": outboxEventResponse,
   "2026-11-25T0300-webhook-deliveries-due-index": webhookDeliveriesDueIndex,
+  "2026-11-25T0500-insight-corrections": insightCorrections,
 };

@@ -3,6 +3,7 @@
  * zod schemas of the response list queries (DESIGN §7).
  */
 import { z } from "zod";
+import { correctedMarkerSchema } from "../insights/model.ts";
 
 export const listResponsesQuerySchema = z.object({
   ordering: z.enum(["submitted_at", "-submitted_at", "date_created", "-date_created"]).default("-submitted_at"),
@@ -34,6 +35,7 @@ export const answerSchema = z.object({
       actionable: z.boolean(),
       key_topics: z.array(z.string()),
       summary: z.string(),
+      corrected: correctedMarkerSchema.optional().describe("Present when an operator corrected sentiment or actionable (PATCH …/insights/)"),
     })
     .nullable(),
   analysis_engine: z

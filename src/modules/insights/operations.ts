@@ -1,0 +1,21 @@
+/**
+ * @module insights/operations
+ * OpenAPI operations of the insights module (collected by src/http/operations.ts).
+ */
+import type { Operation } from "../../http/openapi.ts";
+import { correctedInsightsSchema, correctInsightsSchema } from "./model.ts";
+
+const WRITE = ["UNAUTHENTICATED", "HTTPS_REQUIRED", "RATE_LIMITED", "INVALID_JSON", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"];
+
+export const insightsOperations: Operation[] = [
+  {
+    method: "patch",
+    path: "/api/v1/responses/:response_uuid/answers/:answer_uuid/insights/",
+    summary: "Correct an answer's sentiment and actionable flag (the original is kept; who and when are recorded)",
+    tag: "responses",
+    scope: "responses:write",
+    body: correctInsightsSchema,
+    success: { status: 200, schema: correctedInsightsSchema, description: "The answer's insights as they now read" },
+    errors: [...WRITE, "NOT_FOUND", "INSIGHTS_NOT_READY", "INSUFFICIENT_SCOPE"],
+  },
+];
