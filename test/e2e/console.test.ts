@@ -6,11 +6,15 @@
  * console's shell routes; the first load stays under 100 KB compressed.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { networkInterfaces } from "node:os";
 import path from "node:path";
+import { launchBrowser } from "../helpers/browser.ts";
 import { startServer, type RunningServer } from "../helpers/process.ts";
-import { runConsoleWalk } from "./console-walk.ts";
+import { expectAccessible, runConsoleWalk } from "./console-walk.ts";
 import { makeDataDir, removeDir } from "./voice-flow.ts";
 
+/** An IPv4 address of this machine that is not loopback (the server listens on 0.0.0.0). */
+const LAN_ADDRESS = Object.values(networkInterfaces()).flat().find((a) => a && a.family === "IPv4" && !a.internal)?.address ?? null;
 const BINARY = process.env.EARSHOT_BIN ? path.resolve(process.env.EARSHOT_BIN) : null;
 const WALK_TIMEOUT_MS = 240_000;
 
@@ -50,6 +54,39 @@ describe("console shell", () => {
       total += Bun.gzipSync(new Uint8Array(await res.arrayBuffer())).byteLength;
     }
     expect(total).toBeLessThan(100 * 1024);
+  });
+});
+
+describe("sign-in over plain HTTP from another machine", () => {
+  let dataDir: string;
+  let server: RunningServer;
+  beforeAll(async () => {
+    dataDir = await makeDataDir();
+    server = await startServer({ dataDir });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await removeDir(dataDir);
+  });
+
+  test.skipIf(!LAN_ADDRESS)("the sign-in page says plainly that HTTPS is required", async () => {
+    const browser = await launchBrowser({ microphone: false, bypassCSP: true });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`http://${LAN_ADDRESS}:${server.port}/console/login/`);
+      // Before anything is typed: the page was opened over plain HTTP from elsewhere.
+      await page.getByText("Sign-in needs HTTPS.").waitFor();
+      await page.getByLabel("Email").fill("ada@example.com");
+      await page.getByLabel("Password").fill("correct horse battery");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      const alert = page.getByRole("alert");
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain("Sign-in needs HTTPS.");
+      expect(await alert.textContent()).toContain("https://");
+      await expectAccessible(page, "sign-in refused over HTTP");
+    } finally {
+      await browser.close();
+    }
   });
 });
 
