@@ -143,7 +143,7 @@ export function predict(model: LinearModel, text: string): Prediction {
   const q = sigmoid(z[3]);
   return {
     sentiment: SENTIMENT_LABELS[best]!,
-    score: Math.round((p[2] - p[0]) * 1000) / 1000,
+    score: Math.round((p[2] - p[0]) * 1000) / 1000 || 0,
     probabilities: p,
     actionable: q >= model.actionableThreshold,
     actionableProbability: q,
