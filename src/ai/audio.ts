@@ -139,7 +139,18 @@ export async function assertRecordingFits(bytes: Uint8Array, limitS: number): Pr
 }
 
 /** What a WAV's `fmt ` and `data` chunks say. `dataBytes` is what the file really holds. */
-export type WavHeader = { audioFormat: number; channels: number; sampleRate: number; blockAlign: number; bitsPerSample: number; dataBytes: number };
+export type WavHeader = {
+  audioFormat: number;
+  /** WAVE_FORMAT_EXTENSIBLE's sub-format tag (1 PCM, 3 float); null for other format tags. */
+  subFormat: number | null;
+  channels: number;
+  sampleRate: number;
+  blockAlign: number;
+  bitsPerSample: number;
+  /** Where the samples start, and how many bytes of them the file really holds. */
+  dataOffset: number;
+  dataBytes: number;
+};
 
 /**
  * Reads a WAV's header by walking its RIFF chunks; never reads samples.
@@ -148,7 +159,7 @@ export type WavHeader = { audioFormat: number; channels: number; sampleRate: num
 export function readWavHeader(bytes: Uint8Array): WavHeader | null {
   if (sniffAudioFormat(bytes) !== "wav") return null;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let fmt: Omit<WavHeader, "dataBytes"> | null = null;
+  let fmt: Omit<WavHeader, "dataOffset" | "dataBytes"> | null = null;
   for (let at = 12; at + 8 <= bytes.length; ) {
     const size = view.getUint32(at + 4, true);
     if (startsWith(bytes, "fmt ", at) && size >= 16 && at + 24 <= bytes.length) {
@@ -158,9 +169,10 @@ export function readWavHeader(bytes: Uint8Array): WavHeader | null {
         sampleRate: view.getUint32(at + 12, true),
         blockAlign: view.getUint16(at + 20, true),
         bitsPerSample: view.getUint16(at + 22, true),
+        subFormat: size >= 40 && at + 34 <= bytes.length ? view.getUint16(at + 32, true) : null,
       };
     } else if (startsWith(bytes, "data", at)) {
-      return fmt === null ? null : { ...fmt, dataBytes: Math.min(size, bytes.length - at - 8) };
+      return fmt === null ? null : { ...fmt, dataOffset: at + 8, dataBytes: Math.min(size, bytes.length - at - 8) };
     }
     at += 8 + size + (size & 1);
   }
@@ -200,8 +212,57 @@ const WAV_SUPPORTED = new Set([WAV_PCM, WAV_FLOAT, 6, 7, 0x11, WAV_EXTENSIBLE]);
 function decodeWav(bytes: Uint8Array, limitS: number): Float32Array {
   const header = readWavHeader(bytes);
   if (header === null) throw new AudioDecodeError("the WAV file is damaged (no fmt or data chunk)");
-  // Before the library copies or converts anything: rate, channels and length from the header.
+  // Before anything is copied or converted: rate, channels and length from the header.
   checkWavHeader(header, limitS);
+  const read = linearSampleReader(header);
+  return read === null ? decodeWavWithLibrary(bytes) : decodeLinearWav(bytes, header, read);
+}
+
+/** Reads one linear sample at a byte offset as a float in [-1, 1]. */
+type SampleReader = (view: DataView, at: number) => number;
+
+/**
+ * How to read a linear WAV's samples straight from its data chunk: integer PCM by container size
+ * (unsigned 8-bit around 128, signed 16/24/32-bit) or IEEE float 32/64-bit; null for the
+ * companded and ADPCM formats, which the library expands.
+ */
+function linearSampleReader(h: WavHeader): SampleReader | null {
+  const tag = h.audioFormat === WAV_EXTENSIBLE ? h.subFormat : h.audioFormat;
+  const bytesPerSample = h.blockAlign / h.channels;
+  if (tag === WAV_FLOAT && bytesPerSample === 4) return (v, at) => v.getFloat32(at, true);
+  if (tag === WAV_FLOAT && bytesPerSample === 8) return (v, at) => v.getFloat64(at, true);
+  if (tag !== WAV_PCM) return null;
+  if (bytesPerSample === 1) return (v, at) => (v.getUint8(at) - 128) / 128;
+  if (bytesPerSample === 2) return (v, at) => v.getInt16(at, true) / 32_768;
+  if (bytesPerSample === 3) return (v, at) => (v.getUint8(at) | (v.getUint8(at + 1) << 8) | (v.getInt8(at + 2) << 16)) / 8_388_608;
+  if (bytesPerSample === 4) return (v, at) => v.getInt32(at, true) / 2_147_483_648;
+  return null;
+}
+
+/**
+ * Linear PCM or float WAV → 16 kHz mono, reading the data chunk window by window: only one window
+ * of samples at the file's own rate exists at a time (a 64 MiB WAV at 192 kHz would otherwise be
+ * 268 MB of floats before resampling even starts).
+ */
+function decodeLinearWav(bytes: Uint8Array, h: WavHeader, read: SampleReader): Float32Array {
+  const frames = wavFrames(h);
+  const view = new DataView(bytes.buffer, bytes.byteOffset + h.dataOffset, frames * h.blockAlign);
+  const bytesPerSample = h.blockAlign / h.channels;
+  const mono = (from: number, to: number): Float32Array => {
+    const out = new Float32Array(to - from);
+    for (let i = from; i < to; i++) {
+      let sum = 0;
+      for (let c = 0, at = i * h.blockAlign; c < h.channels; c++, at += bytesPerSample) sum += read(view, at);
+      out[i - from] = sum / h.channels;
+    }
+    return out;
+  };
+  if (h.sampleRate === TARGET_SAMPLE_RATE_HZ) return mono(0, frames);
+  return resampleInWindows(frames, h.sampleRate, mono);
+}
+
+/** A-law, µ-law and IMA ADPCM WAVs, expanded by the library (at most 2 samples per byte). */
+function decodeWavWithLibrary(bytes: Uint8Array): Float32Array {
   let wav: WaveFile;
   try {
     wav = new WaveFile(bytes);
@@ -231,11 +292,38 @@ function decodeWav(bytes: Uint8Array, limitS: number): Float32Array {
     const scale = isFloat ? 1 : 2 ** (containerBits - 1);
     const mono = downmix(raw, offset, scale);
     if (sampleRate === TARGET_SAMPLE_RATE_HZ || mono.length === 0) return mono;
-    // Cubic interpolation after the library's low-pass filter: ~10 ms per second of audio.
-    return Float32Array.from(resample(mono, sampleRate, TARGET_SAMPLE_RATE_HZ, { method: "cubic", LPF: true }));
+    return resampleInWindows(mono.length, sampleRate, (from, to) => mono.slice(from, to));
   } catch (err) {
     throw new AudioDecodeError(`the WAV samples could not be read (${errorText(err)})`);
   }
+}
+
+/** Resampling works on windows of this many seconds, each read with this much context either side. */
+const RESAMPLE_WINDOW_S = 20;
+const RESAMPLE_CONTEXT_S = 0.25;
+
+/**
+ * `length` mono samples at `rateHz` → 16 kHz, window by window: the library's cubic interpolation
+ * after its low-pass filter (~10 ms per second of audio) makes garbage several times its input, so
+ * a whole 10-minute recording at once would need hundreds of MB. Each window is resampled with a
+ * quarter second of context on both sides, which is dropped, so the joins carry no filter edge.
+ * @param samples returns a fresh array of samples [from, to) (the library filters it in place)
+ */
+function resampleInWindows(length: number, rateHz: number, samples: (from: number, to: number) => Float32Array): Float32Array {
+  const ratio = TARGET_SAMPLE_RATE_HZ / rateHz;
+  const out = new Float32Array(Math.floor(length * ratio));
+  const window = RESAMPLE_WINDOW_S * rateHz;
+  const context = Math.round(RESAMPLE_CONTEXT_S * rateHz);
+  for (let start = 0; start < length; start += window) {
+    const end = Math.min(length, start + window);
+    const from = Math.max(0, start - context);
+    const part = resample(samples(from, Math.min(length, end + context)), rateHz, TARGET_SAMPLE_RATE_HZ, { method: "cubic", LPF: true }) as Float64Array;
+    const outStart = Math.round(start * ratio);
+    const outEnd = Math.min(out.length, Math.round(end * ratio));
+    const skip = Math.round((start - from) * ratio);
+    out.set(part.subarray(skip, skip + (outEnd - outStart)), outStart);
+  }
+  return out;
 }
 
 function channelsOf(samples: unknown, numChannels: number): Float32Array[] {
@@ -243,15 +331,19 @@ function channelsOf(samples: unknown, numChannels: number): Float32Array[] {
   return list.map((s) => (s instanceof Float32Array ? s : Float32Array.from(s as ArrayLike<number>)));
 }
 
-/** Averages the channels into one, mapping each sample x to (x - offset) / scale. */
+/** Averages the channels into one (the first, overwritten), mapping each sample x to (x - offset) / scale. */
 function downmix(channels: Float32Array[], offset = 0, scale = 1): Float32Array {
   const [first, ...rest] = channels;
   if (first === undefined) return new Float32Array(0);
   if (rest.length === 0 && offset === 0 && scale === 1) return first;
-  const out = new Float32Array(first.length);
+  // Into the first channel, in place (callers pass their own copies): no second full-length array.
   const divisor = scale * channels.length;
-  for (const ch of channels) for (let i = 0; i < out.length; i++) out[i]! += ((ch[i] ?? 0) - offset) / divisor;
-  return out;
+  for (let i = 0; i < first.length; i++) {
+    let sum = first[i]! - offset;
+    for (const ch of rest) sum += (ch[i] ?? 0) - offset;
+    first[i] = sum / divisor;
+  }
+  return first;
 }
 
 /** OpusHead (RFC 7845 §5.1): what the decoder needs from the container's codec private data. */
