@@ -6,8 +6,9 @@
  *   - "thread": the real `createInferenceClient` (a Bun Worker in this process), and
  *   - "process": a child `bun` process running the same decode + Whisper code
  *     (`src/ai/audio.ts`, `src/ai/asr.ts`), talking over Bun's IPC channel.
- * Also shows what each does when the inference side dies abruptly (`process.abort()` inside it).
- * Prints figures; asserts nothing.
+ * Also shows what each does when the inference side dies abruptly (`process.abort()` inside it),
+ * and with `--worst-wav` the memory one job takes for the largest WAV a 600 s question accepts
+ * (64 MiB of 8-bit samples at 192 kHz, 349.5 s). Prints figures; asserts nothing.
  *
  *   npx bun bench/inference-isolation.ts [--models-dir ../shared/models/fixture] [--model whisper-tiny-random] [--runs 20] [--first thread|process]
  *   npx bun bench/inference-isolation.ts --child …   (internal: the child process's entry)
@@ -17,6 +18,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { createAsr } from "../src/ai/asr.ts";
 import { decodeAudio } from "../src/ai/audio.ts";
+import { pcm8Wav } from "../src/ai/test-audio.ts";
 import { createInferenceClient } from "../src/ai/inference-client.ts";
 
 const { values: flags } = parseArgs({
@@ -26,6 +28,7 @@ const { values: flags } = parseArgs({
     runs: { type: "string", default: "20" },
     child: { type: "boolean", default: false },
     first: { type: "string", default: "thread" },
+    "worst-wav": { type: "boolean", default: false },
   },
 });
 
@@ -129,5 +132,21 @@ async function main(): Promise<void> {
   console.log(`child abort(): the child ended (${proc.ended}); this process carries on and could start another`);
 }
 
+/** Peak RSS growth while decoding the worst WAV a 600 s question accepts. */
+async function worstWav(): Promise<void> {
+  const wav = pcm8Wav(192_000, 64 * 1024 * 1024 - 44);
+  for (let i = 44; i < wav.length; i++) wav[i] = 128 + ((i * 7) % 50); // not silence
+  Bun.gc(true);
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+  const t0 = performance.now();
+  const decoded = await decodeAudio(wav, { maxDurationS: 602 });
+  clearInterval(timer);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  console.log(`worst WAV (64 MiB, 8-bit, 192 kHz, ${decoded.durationS.toFixed(1)} s): decoded in ${Math.round(performance.now() - t0)} ms, peak RSS +${mb(peak - before)} MB over ${mb(before)} MB`);
+}
+
 if (flags.child) child();
+else if (flags["worst-wav"]) await worstWav();
 else await main();
