@@ -1,10 +1,16 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createInferenceClient } from "./inference-client.ts";
-import { createLiveTranscriber, type LiveServerMessage } from "./live-transcriber.ts";
-import { FIXTURE_ASR_MODEL, FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT, toneWav, webmFixture } from "./test-audio.ts";
+import { AudioTooLongError } from "./audio.ts";
+import { createLiveTranscriber, respondentMessage, type LiveServerMessage } from "./live-transcriber.ts";
+import { FIXTURE_ASR_MODEL, FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT, makeScratchDir, toneWav, webmFixture } from "./test-audio.ts";
 
 const client = createInferenceClient({ modelsDir: FIXTURE_MODELS_DIR, asrModel: FIXTURE_ASR_MODEL, sentimentModel: "none" });
 afterAll(() => client.close());
+// Load the model first: on a busy machine that alone can outlast the recording streamed below,
+// and the throttling test is about partials, not about the one-time load.
+beforeAll(async () => {
+  await client.transcribe(await webmFixture(), { priority: "live" });
+}, 60_000);
 
 const live = (send: (m: LiveServerMessage) => void, intervalMs = 300, maxBytes?: number) =>
   createLiveTranscriber({ transcribe: (audio) => client.transcribe(audio, { priority: "live" }), send, intervalMs, maxBytes });
@@ -57,6 +63,40 @@ describe("live transcriber", () => {
     expect(messages).toEqual([]);
     expect(await t.finish()).toEqual({ type: "final", text: "", duration: 0 });
     expect(await live(() => {}).finish()).toEqual({ type: "final", text: "", duration: 0 });
+  });
+
+  test("with the model missing the respondent is told a generic sentence; the details go to onError only", async () => {
+    const emptyModels = makeScratchDir();
+    const bare = createInferenceClient({ modelsDir: emptyModels.dir, asrModel: FIXTURE_ASR_MODEL, sentimentModel: "none" });
+    try {
+      const messages: LiveServerMessage[] = [];
+      const logged: string[] = [];
+      const t = createLiveTranscriber({
+        transcribe: (audio) => bare.transcribe(audio, { priority: "live" }),
+        send: (m) => messages.push(m),
+        onError: (err) => logged.push((err as Error).message),
+        intervalMs: 0,
+      });
+      t.push(await webmFixture());
+      for (let i = 0; i < 100 && messages.length === 0; i++) await Bun.sleep(20);
+      expect(messages).toEqual([{ type: "error", code: "MODEL_MISSING", message: respondentMessage("MODEL_MISSING") }]);
+      expect(JSON.stringify(messages)).not.toContain(emptyModels.dir);
+      expect(logged).toEqual([expect.stringContaining(emptyModels.dir)]);
+      expect(logged[0]).toContain("earshot models fetch");
+      t.close();
+    } finally {
+      await bare.close();
+      emptyModels.remove();
+    }
+  });
+
+  test("a recording longer than maxDurationS is an AUDIO_TOO_LONG error, partial and final", async () => {
+    const messages: LiveServerMessage[] = [];
+    const t = createLiveTranscriber({ transcribe: (audio) => client.transcribe(audio, { priority: "live", maxDurationS: 1 }), send: (m) => messages.push(m), intervalMs: 0 });
+    t.push(await webmFixture()); // 1.5 s
+    for (let i = 0; i < 100 && messages.length === 0; i++) await Bun.sleep(20);
+    expect(messages).toEqual([{ type: "error", code: "AUDIO_TOO_LONG", message: "The recording is longer than this question allows." }]);
+    await expect(t.finish()).rejects.toBeInstanceOf(AudioTooLongError);
   });
 
   test("refuses chunks past maxBytes", () => {
