@@ -89,8 +89,9 @@ export function wavDurationS(wav: Uint8Array): number {
 /**
  * An 8-bit unsigned PCM mono WAV declaring `rateHz`, with `dataBytes` bytes of silence (128): a
  * header can declare any rate and length, e.g. the 1 MB, 100 Hz "decompression bomb".
+ * `formatTag` 6 or 7 makes it A-law or µ-law (the bytes are then companded samples).
  */
-export function pcm8Wav(rateHz: number, dataBytes: number): Uint8Array {
+export function pcm8Wav(rateHz: number, dataBytes: number, formatTag = 1): Uint8Array {
   const bytes = new Uint8Array(44 + dataBytes).fill(128, 44);
   const view = new DataView(bytes.buffer);
   const ascii = (at: number, text: string) => [...text].forEach((c, i) => view.setUint8(at + i, c.charCodeAt(0)));
@@ -99,7 +100,7 @@ export function pcm8Wav(rateHz: number, dataBytes: number): Uint8Array {
   ascii(8, "WAVE");
   ascii(12, "fmt ");
   view.setUint32(16, 16, true);
-  view.setUint16(20, 1, true); // PCM
+  view.setUint16(20, formatTag, true); // 1 PCM (6 A-law, 7 µ-law)
   view.setUint16(22, 1, true); // mono
   view.setUint32(24, rateHz, true);
   view.setUint32(28, rateHz, true); // byte rate
