@@ -6,13 +6,17 @@
  * the held-out set (corpus/insights/heldout.jsonl, never used for training or tuning) and the
  * older labelled set (bench/data/feedback-labelled.jsonl): sentiment accuracy, macro-F1 and
  * confusion, actionable precision/recall/F1, per-answer latency; plus the trained model's
- * leave-one-domain-out accuracy on the training corpus. Prints figures; asserts nothing about time.
+ * leave-one-domain-out accuracy on the training corpus; and, on the long spoken answers
+ * (corpus/insights/long/*.txt, 2-minute transcripts with hand-marked topics), topic precision and
+ * recall, summary sentence count, length and fillers, and sentiment. Prints figures; asserts
+ * nothing about time.
  *
  *   npx bun bench/insights.ts                      # everything (about a minute)
  *   npx bun bench/insights.ts --no-lodo            # skip leave-one-domain-out
  *   npx bun bench/insights.ts --data FILE.jsonl    # another labelled set instead of the two above
  *   … --show-errors trained                        # list the trained engine's misses on the held-out set
  */
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createInsightsEngine, type InsightsEngine } from "../src/ai/insights/index.ts";
@@ -28,6 +32,7 @@ const { values: flags } = parseArgs({
   options: {
     data: { type: "string", multiple: true },
     "no-lodo": { type: "boolean", default: false },
+    "long-examples": { type: "string", default: "" },
     "show-errors": { type: "string" },
   },
 });
@@ -99,3 +104,46 @@ if (!flags["no-lodo"] && !flags.data?.length) {
   }
   console.log(`\ntrained, leave-one-domain-out on the training corpus: ${((100 * correct) / corpus.length).toFixed(1)}% (${parts.join(", ")})`);
 }
+
+// Long spoken answers: topics against hand-marked ones, summary shape, sentiment.
+const LONG_DIR = path.join(ROOT, "corpus", "insights", "long");
+const FILLER = /\b(?:um+|uh+|erm+|er|you know)\b|,\s*like,/i;
+const stem = (w: string) => w.toLowerCase().replace(/[^a-z0-9-]/g, "").replace(/(?:ies)$/, "y").replace(/(?:es|s)$/, "");
+const STOP = new Set(["the", "a", "an", "of", "and", "for", "to", "in", "on", "at", "with", "my", "our", "your"]);
+const wordsOf = (phrase: string) => phrase.split(/\s+/).filter((w) => !STOP.has(w.toLowerCase())).map(stem).filter(Boolean);
+/** A topic matches an expected one when they share a content word ("login" ~ "fingerprint login"). */
+const matches = (a: string, b: string) => wordsOf(a).some((w) => wordsOf(b).includes(w));
+const trainedEngine = engines[1]![1];
+let predictedTopics = 0, hitTopics = 0, expectedTopics = 0, foundExpected = 0, fillerTopics = 0;
+let maxSentences = 0, fillerSummaries = 0, sentimentHits = 0, actionableHits = 0;
+const summaryChars: number[] = [];
+const examples: string[] = [];
+const files = readdirSync(LONG_DIR).filter((f) => f.endsWith(".txt")).sort();
+for (const f of files) {
+  const [head, text] = readFileSync(path.join(LONG_DIR, f), "utf8").split("\n---\n") as [string, string];
+  const field = (name: string) => new RegExp(`^${name}: (.*)$`, "m").exec(head)?.[1]?.trim() ?? "";
+  const expected = field("topics").split(";").map((t) => t.trim()).filter(Boolean);
+  const r = await trainedEngine.analyse(text);
+  const topics = r.ai_insights.key_topics;
+  predictedTopics += topics.length;
+  hitTopics += topics.filter((t) => expected.some((e) => matches(t, e))).length;
+  expectedTopics += expected.length;
+  foundExpected += expected.filter((e) => topics.some((t) => matches(t, e))).length;
+  fillerTopics += topics.filter((t) => FILLER.test(t)).length;
+  const summary = r.ai_insights.summary;
+  const sentences = summary.split(/(?<=[.!?…])\s+/).filter((x) => x.trim() !== "").length;
+  maxSentences = Math.max(maxSentences, sentences);
+  if (FILLER.test(summary)) fillerSummaries++;
+  summaryChars.push(summary.length);
+  if (r.ai_insights.sentiment === field("sentiment")) sentimentHits++;
+  if (r.ai_insights.actionable === (field("actionable") === "yes")) actionableHits++;
+  if (flags["long-examples"]!.split(",").includes(f.slice(0, 2))) {
+    examples.push(`${f} (${text.split(/\s+/).length} words)\n  topics: ${topics.join("; ")}\n  expected: ${expected.join("; ")}\n  summary: ${summary}`);
+  }
+}
+const words = files.map((f) => readFileSync(path.join(LONG_DIR, f), "utf8").split("\n---\n")[1]!.split(/\s+/).length);
+console.log(`\nlong spoken answers (${files.length} transcripts, ${Math.min(...words)}–${Math.max(...words)} words), trained engine:`);
+console.log(`  topics: precision ${(100 * hitTopics / predictedTopics).toFixed(1)}% (${hitTopics}/${predictedTopics}), recall ${(100 * foundExpected / expectedTopics).toFixed(1)}% (${foundExpected}/${expectedTopics}), topics with fillers ${fillerTopics}`);
+console.log(`  summary: at most ${maxSentences} sentences, ${Math.min(...summaryChars)}–${Math.max(...summaryChars)} characters, ${fillerSummaries} with fillers`);
+console.log(`  sentiment ${sentimentHits}/${files.length}, actionable ${actionableHits}/${files.length}`);
+for (const e of examples) console.log(e);

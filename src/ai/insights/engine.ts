@@ -6,6 +6,7 @@
  * LLM call, so it runs the same in the AI worker thread and in the CLI.
  */
 import { isActionable } from "./actionable.ts";
+import { removeDisfluencies } from "./disfluency.ts";
 import { scoreClarity } from "./clarity.ts";
 import { findProblemCues, findRequestCues } from "./cues.ts";
 import { extractCustomFields } from "./custom-fields.ts";
@@ -55,7 +56,9 @@ export function createInsightsEngine(opts: InsightsEngineOptions): InsightsEngin
   });
 
   async function analyseLocally(text: string, options: AnalyseOptions): Promise<AnalysisResult> {
-    const parsed = parseText(text);
+    // Topics, summary, clarity and custom fields read the answer without "um", "you know" and
+    // false starts (./disfluency.ts); the sentiment models get the answer as spoken.
+    const parsed = parseText(removeDisfluencies(text));
     const cues = [...findRequestCues(parsed), ...findProblemCues(parsed)];
     const reportsProblem = cues.some((c) => c.kind === "problem");
     const mood = await sentiment.classify(text, reportsProblem);

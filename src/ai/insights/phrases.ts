@@ -32,6 +32,10 @@ export const GENERIC_NOUNS = new Set([
   "thank", "yeah", "um", "uh", "hmm", "problem", "issue", "overall", "quality", "money", "start",
   "finish", "part", "idea", "point", "question", "answer", "end", "dunno", "idk", "alright",
   "lol", "meh", "service", "name",
+  // Time and family words and contractions tagged as nouns in spoken answers (long transcripts).
+  "morning", "evening", "night", "weekend", "today", "tomorrow", "yesterday", "mum", "mom", "dad",
+  "husband", "wife", "kid", "kids", "family", "friend", "i'm", "it's", "that's", "home", "work",
+  "place", "side", "case", "number", "couple",
 ]);
 
 /** Nouns VADER scores (support 0.40, help 0.40) that are still things a team looks after. */

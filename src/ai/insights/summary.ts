@@ -3,8 +3,11 @@
  * Extractive summary: the answer's own sentences (wink-nlp sentence splitting), at most two,
  * in their original order. A sentence scores the summed in-answer frequency of its content
  * lemmas divided by √(their count) (sentences about what the answer keeps coming back to score
- * higher), plus 1 when it holds a request or problem and 0.3 for the first sentence. A transcript without
- * punctuation is one long "sentence"; it is cut at a word boundary.
+ * higher), plus 1 when it holds a request or problem and 0.3 for the first sentence, divided by
+ * how far the sentence runs past {@link LONG_SENTENCE_WORDS} words (spoken run-ons would
+ * otherwise fill the summary and be cut). The engine passes the answer without disfluencies
+ * (./disfluency.ts). A transcript without punctuation is one long "sentence"; it is cut at a
+ * word boundary.
  */
 import type { Cue } from "./cues.ts";
 import type { ParsedText } from "./text.ts";
@@ -14,6 +17,9 @@ export const MAX_SUMMARY_SENTENCES = 2;
 
 /** Longest summary in characters (before the ellipsis). */
 export const MAX_SUMMARY_CHARS = 280;
+
+/** Sentences longer than this many words score proportionally less. */
+export const LONG_SENTENCE_WORDS = 30;
 
 const CUE_BONUS = 1;
 const FIRST_SENTENCE_BONUS = 0.3;
@@ -47,7 +53,8 @@ export function summarise(parsed: ParsedText, cues: Cue[]): string {
       ? 0
       : lemmas.reduce((sum, l) => sum + (frequency.get(l) ?? 0), 0) / Math.sqrt(lemmas.length);
     const bonus = (cueSentences.has(index) ? CUE_BONUS : 0) + (index === 0 ? FIRST_SENTENCE_BONUS : 0);
-    return { text, index, score: weight + bonus };
+    const words = text.split(/\s+/).length;
+    return { text, index, score: (weight + bonus) / Math.max(1, words / LONG_SENTENCE_WORDS) };
   });
   const best: typeof scored = [];
   for (const candidate of scored.sort((a, b) => b.score - a.score || a.index - b.index)) {

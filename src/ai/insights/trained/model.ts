@@ -130,17 +130,49 @@ export function sigmoid(z: number): number {
 }
 
 /**
- * Predicts sentiment and actionable for one answer. About 0.1 ms.
+ * Answers longer than this many words are judged sentence by sentence: the model was trained on
+ * short answers, and a long bag of words leans negative (more complaint words, a lower
+ * "most negative sentence"). Sentiment is then the word-weighted mean of the sentences'
+ * probabilities; actionable holds when any sentence is.
+ */
+export const LONG_ANSWER_WORDS = 60;
+
+/** Probabilities of one text as a single answer. */
+function classifyOnce(model: LinearModel, text: string): { p: [number, number, number]; q: number } {
+  const z = logits(model.weights, extractFeatures(text));
+  return { p: softmax3(z), q: sigmoid(z[3]) };
+}
+
+/** Word-weighted sentence average for long answers (see {@link LONG_ANSWER_WORDS}). */
+function classifyLong(model: LinearModel, text: string): { p: [number, number, number]; q: number } | null {
+  const sentences = text.split(/(?<=[.!?])\s+/).filter((s) => /[a-z]/i.test(s));
+  if (sentences.length < 2) return null;
+  const p: [number, number, number] = [0, 0, 0];
+  let total = 0;
+  let q = 0;
+  for (const sentence of sentences) {
+    const words = sentence.split(/\s+/).length;
+    const one = classifyOnce(model, sentence);
+    p[0] += one.p[0] * words;
+    p[1] += one.p[1] * words;
+    p[2] += one.p[2] * words;
+    total += words;
+    q = Math.max(q, one.q);
+  }
+  return { p: [p[0] / total, p[1] / total, p[2] / total], q };
+}
+
+/**
+ * Predicts sentiment and actionable for one answer. About 0.1 ms for a short answer.
  * @param text the answer; empty text is neutral and not actionable.
  */
 export function predict(model: LinearModel, text: string): Prediction {
   if (text.trim() === "") {
     return { sentiment: "neutral", score: 0, probabilities: [0, 1, 0], actionable: false, actionableProbability: 0 };
   }
-  const z = logits(model.weights, extractFeatures(text));
-  const p = softmax3(z);
+  const isLong = text.trim().split(/\s+/).length > LONG_ANSWER_WORDS;
+  const { p, q } = (isLong ? classifyLong(model, text) : null) ?? classifyOnce(model, text);
   const best = p[0] >= p[1] && p[0] >= p[2] ? 0 : p[1] >= p[2] ? 1 : 2;
-  const q = sigmoid(z[3]);
   return {
     sentiment: SENTIMENT_LABELS[best]!,
     score: Math.round((p[2] - p[0]) * 1000) / 1000 || 0,
