@@ -365,8 +365,11 @@ export async function runConsoleWalk(opts: { bin?: string[]; screenshots?: boole
     await page.getByLabel("New password").fill(linPassword);
     await page.getByRole("button", { name: "Set password" }).click();
     await page.getByRole("status").filter({ hasText: "Your password is changed" }).waitFor();
-    await signIn(page, origin, { email: OWNER.email, password: newPassword });
-    await openNav(page, "Settings", "Settings");
+    // Ada is still signed in (the reset ended only Lin's sessions).
+    await page.goto(`${origin}/console/settings/`);
+    await page.getByRole("heading", { level: 1, name: "Settings" }).waitFor();
+    await page.getByLabel(`Role of ${VIEWER.name}`).selectOption("member");
+    await page.getByRole("status").filter({ hasText: `${VIEWER.name} is now member.` }).waitFor();
     await page.getByLabel("Invite email").fill("lin@example.com");
     await page.getByLabel("Invite role").selectOption("admin");
     await page.getByRole("button", { name: "Create invite" }).click();

@@ -55,6 +55,8 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
     }
   }
   if (!res.ok) {
+    // The session ended (expired, signed out elsewhere, user disabled): back to sign-in.
+    if (res.status === 401 && session.value && !path.startsWith("auth/")) session.value = null;
     const p = (data ?? {}) as { code?: string; detail?: string; title?: string; errors?: ApiError["errors"] };
     const retry = Number(res.headers.get("retry-after"));
     throw new ApiError(

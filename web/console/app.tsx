@@ -4,7 +4,7 @@
  * the navigation landmark, the workspace switcher and "Sign out" (DESIGN §10).
  */
 import { signal } from "@preact/signals";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { LocationProvider, Route, Router, useLocation } from "preact-iso";
 import { api, ApiError, refreshSession } from "./api.ts";
 import { ErrorNote, toApiError } from "./components.tsx";
@@ -128,6 +128,15 @@ function NotFound() {
 function Shell() {
   const { path } = useLocation();
   const isPublic = PUBLIC.includes(withSlash(path));
+  // After a client-side navigation, move focus to the new page's content (as a page load would).
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    document.getElementById("main")?.focus();
+  }, [path]);
   if (!sessionChecked.value) return <p class="boot">Loading the console…</p>;
   if (isPublic || !session.value) {
     return (
