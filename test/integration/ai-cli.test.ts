@@ -71,10 +71,10 @@ describe("earshot analyse", () => {
     expect(Object.keys(out).sort()).toEqual(["ai_insights", "clarity", "custom_fields", "engine", "follow_up_questions"]);
   });
 
-  test("without the sentiment model's files the lexicon answers", async () => {
+  test("without the sentiment model's files the embedded trained model answers (issue 16)", async () => {
     const r = await earshot(["analyse", "--json", "I love the new dashboard"], { ...FIXTURE_ENV, EARSHOT_SENTIMENT_MODEL: "absent/model" });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).engine.sentiment).toBe("lexicon:vader");
+    expect(JSON.parse(r.stdout).engine.sentiment).toBe("trained:linear-v1");
   });
 
   test("--jsonl: one result per input line, in order; bad lines get an error object and exit 1", async () => {
