@@ -307,7 +307,12 @@ export async function runConsoleWalk(opts: { bin?: string[]; screenshots?: boole
     await page.getByRole("table", { name: "Audit log" }).getByText("token.revoked").waitFor();
     await shootAll(page, "settings", shots);
     await expectKeyboardReachable(page, "Settings");
+    // Links and Responses list real data: a link made with the owner's session shows up.
+    expect((await sessionFetch(page, "POST", "links/", { name: "Product feedback", questions: [{ prompt: "What should we improve?", type: "text" }] })).status).toBe(201);
     await openNav(page, "Links", "Links");
+    const linkRow = page.getByRole("table", { name: "Links" }).getByRole("row").filter({ hasText: "Product feedback" });
+    await linkRow.waitFor();
+    expect(await linkRow.getByRole("link").getAttribute("href")).toMatch(/\/i\/product-feedback\/?$/);
     await shootAll(page, "links", shots);
     await openNav(page, "Responses", "Responses");
     await shootAll(page, "responses", shots);
@@ -323,7 +328,7 @@ export async function runConsoleWalk(opts: { bin?: string[]; screenshots?: boole
     await page.getByRole("button", { name: "Accept invite" }).click();
     await nav.waitFor();
     await openNav(page, "Links", "Links");
-    await page.getByRole("table", { name: "Links" }).waitFor();
+    await page.getByRole("table", { name: "Links" }).getByRole("row").filter({ hasText: "Product feedback" }).waitFor();
     await openNav(page, "API keys", "API keys");
     await page.getByRole("alert").filter({ hasText: "Your role does not allow this" }).first().waitFor();
     expect(await page.getByRole("button", { name: "Create key" }).count()).toBe(0);
