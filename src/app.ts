@@ -42,6 +42,8 @@ export function createApp(deps: AppDeps) {
   const openapi = buildOpenApiDocument(apiOperations, `${deps.config.publicUrl}/api/v1`, pkg.version);
   const referencePage = renderReferencePage(openapi as never);
   let routeTable: { method: string; pattern: RegExp }[] | null = null;
+  // The 405 handler needs the finished route list; it is read through this, set once built.
+  let servedRoutes: () => readonly { method: string; path: string }[] = () => [];
   const app = new Elysia({ strictPath: false })
     // Security headers on every response, early ones and problems included (http/security-headers.ts).
     .onRequest(({ request, set }) => {
@@ -63,9 +65,9 @@ export function createApp(deps: AppDeps) {
       if (code === "NOT_FOUND") {
         // A known path with another method answers 405 with Allow (DESIGN §4).
         // A WebSocket route is reached by GET (the upgrade request).
-        routeTable ??= app.routes.map((r) => ({ method: r.method.toUpperCase() === "WS" ? "GET" : r.method.toUpperCase(), pattern: patternOf(r.path) }));
+        routeTable ??= servedRoutes().map((r) => ({ method: r.method.toUpperCase() === "WS" ? "GET" : r.method.toUpperCase(), pattern: patternOf(r.path) }));
         const path = new URL(request.url).pathname;
-        const allowed = [...new Set(routeTable.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+        const allowed = [...new Set(routeTable!.filter((r) => r.pattern.test(path)).map((r) => r.method))];
         if (allowed.length && !allowed.includes(request.method.toUpperCase())) {
           return problemResponse(new AppError("METHOD_NOT_ALLOWED", `${request.method} is not allowed here; use ${allowed.join(", ")}.`), { allow: allowed.join(", ") });
         }
@@ -90,6 +92,7 @@ export function createApp(deps: AppDeps) {
     .use(intakeRoutes(deps))
     .use(liveRoutes(deps))
     .use(consoleRoutes(deps));
+  servedRoutes = () => app.routes;
   return app;
 }
 
