@@ -256,6 +256,8 @@ export async function runConsoleWalk(opts: { bin?: string[]; screenshots?: boole
 
     // Revoke with confirmation; the key answers 401 at once.
     await page.getByRole("button", { name: "Revoke CI" }).click();
+    await page.getByRole("dialog").waitFor();
+    await shootAll(page, "keys-revoke-dialog", shots);
     await page.getByRole("dialog").getByRole("button", { name: "Revoke key" }).click();
     await page.getByRole("status").filter({ hasText: "revoked" }).waitFor();
     expect((await fetch(`${origin}/api/v1/links/`, { headers: bearer })).status).toBe(401);
