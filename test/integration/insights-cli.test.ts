@@ -112,6 +112,15 @@ describe("earshot insights train", () => {
     expect(r.stdout).toContain("Not installed");
     expect(readFileSync(installed(), "utf8")).toBe(before);
     expect(existsSync(installed())).toBe(true);
+
+    // evaluate --workspace also scores every engine on those corrections.
+    const evaluated = await runCli(["insights", "evaluate", "--labelled", labelled, "--workspace", workspaceUuid, "--json"], { dataDir, env: env() });
+    expect(evaluated.code).toBe(0);
+    const out = JSON.parse(evaluated.stdout);
+    expect(out.corrections).toBe(400);
+    for (const e of out.engines) expect(e.corrections.answers).toBe(400);
+    // The corrections contradict the corpus, so the embedded model disagrees with most of them.
+    expect(out.engines.find((e: any) => e.engine === "trained:linear-v1").corrections.accuracy).toBeLessThan(0.2);
   }, 120_000);
 
   test("an unknown workspace is an error", async () => {
