@@ -115,11 +115,11 @@ describe("analyse", () => {
     expect(result.follow_up_questions.length).toBeLessThanOrEqual(2);
   });
 
-  test("without the sentiment model's files the lexicon engine answers", async () => {
+  test("without the sentiment model's files the embedded trained engine answers (issue 16)", async () => {
     const own = createInferenceClient({ modelsDir: FIXTURE_MODELS_DIR, asrModel: FIXTURE_ASR_MODEL, sentimentModel: "absent/model" });
     try {
       const result = await own.analyse(complaint);
-      expect(result.engine.sentiment).toBe("lexicon:vader");
+      expect(result.engine.sentiment).toBe("trained:linear-v1");
       expect(result.ai_insights.sentiment).toBe("negative");
     } finally {
       await own.close();
