@@ -10,6 +10,7 @@ import { trainingCorpus } from "./corpus.ts";
 import { createModelSource, embeddedModel, installedModelPath } from "./loader.ts";
 import { predict, toDocument } from "./model.ts";
 import { DEFAULT_TRAIN_OPTIONS, trainModel, trainWeights } from "./train.ts";
+import embeddedDocument from "./model.json" with { type: "json" };
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -26,6 +27,16 @@ describe("training", () => {
     // The seed matters, so the comparison above can fail.
     const other = trainWeights(slice, { ...DEFAULT_TRAIN_OPTIONS, seed: DEFAULT_TRAIN_OPTIONS.seed + 1 });
     expect(Buffer.from(a.buffer).equals(Buffer.from(other.buffer))).toBe(false);
+  });
+
+  test("the embedded model.json is what scripts/train-insights.ts builds from the corpus", () => {
+    const weights = trainWeights(trainingCorpus());
+    expect(toDocument("linear-v1", weights, DEFAULT_TRAIN_OPTIONS.actionableThreshold, {}).weights).toBe(embeddedDocument.weights);
+  }, 60_000);
+
+  test("the corpus JSONL files are built from corpus/insights/raw", () => {
+    const r = Bun.spawnSync([process.execPath, path.resolve(import.meta.dir, "../../../../scripts/insights-corpus.ts"), "--check"]);
+    expect(r.exitCode).toBe(0);
   });
 
   test("a model trained on a slice learns its own examples", () => {
