@@ -8,10 +8,9 @@
  *   punctuation or "but"), word bigrams, and character 3–5-grams of each word (robust to typos);
  * - a few dense features: VADER lexicon valences (vader-sentiment's word list, negation-flipped
  *   as VADER does, normalised like its compound score) of the whole answer, its last clause and
- *   its most negative sentence — a direct lexicon pass, since VADER's own scorer costs ~0.5 ms
- *   a call;
- *   a leading 0–10 score (NPS explanations), durations ("forty minutes", "3 weeks"), question
- *   marks, request openers ("could you", "would be nice"), comparisons with the past ("used to").
+ *   its most negative sentence (a direct lexicon pass: VADER's own scorer costs ~0.5 ms a call);
+ *   a leading 0–10 score (NPS explanations); durations ("forty minutes", "3 weeks"); question
+ *   marks; request openers ("could you", "would be nice"); comparisons with the past ("used to").
  *
  * Hashed features land in `HASH_BUCKETS` buckets (FNV-1a): words, bigrams and last-clause words
  * form one group and character n-grams another, each scaled to unit length, the character group
