@@ -16,6 +16,7 @@ import type { AppDeps } from "./http/context.ts";
 import { createLocalBlobStore } from "./blobs/store.ts";
 import { createAuthenticator } from "./auth/authenticate.ts";
 import { createRateLimiter } from "./auth/rate-limit.ts";
+import { createUsageRecorder } from "./auth/usage.ts";
 import { loadWebAssets } from "./http/web-assets.ts";
 import { createJobRunner } from "./jobs/runner.ts";
 import { createDispatcher } from "./outbox/dispatcher.ts";
@@ -116,7 +117,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     db,
     log,
     blobs,
-    auth: createAuthenticator(db, config, createRateLimiter()),
+    auth: createAuthenticator(db, config, createRateLimiter(), createUsageRecorder(db, { log })),
     signingSecret,
     webAssets: await loadWebAssets(),
     nudgeJobs: () => runner.nudge(),
@@ -143,6 +144,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
       if (stopped) return;
       stopped = true;
       await server.stop();
+      // Usage counts still in memory (DESIGN §5), before the database closes.
+      await appDeps.auth.usage.stop();
       await housekeeping.stop();
       await intakeHousekeeping.stop();
       await dispatcher.stop();

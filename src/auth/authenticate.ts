@@ -10,11 +10,12 @@ import type { Config } from "../config.ts";
 import { isoAfter, nowIso } from "../clock.ts";
 import type { Database } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
-import { findActiveTokenByHash, isTokenActive, touchToken } from "../modules/tokens/repository.ts";
-import { addApiCall, findWorkspaceByUuid, type WorkspaceRow } from "../modules/workspaces/repository.ts";
+import { findActiveTokenWithWorkspace, isTokenActive } from "../modules/tokens/repository.ts";
+import { findWorkspaceByUuid, type WorkspaceRow } from "../modules/workspaces/repository.ts";
 import { limitsFor } from "../modules/workspaces/plans.ts";
 import { hashApiKey, isWellFormedApiKey, type AnyScope } from "./keys.ts";
 import type { RateLimiter } from "./rate-limit.ts";
+import { createUsageRecorder, type UsageRecorder } from "./usage.ts";
 import { ROLE_SCOPES, type Role } from "./roles.ts";
 import { SESSION_IDLE_S, SESSION_TOUCH_S, assertSameOrigin, clientAddress, isStateChanging, readCookie, safeEqual, sha256Hex } from "./sessions.ts";
 import { deleteSession, findMembership, findSession, findUserByUuid, isSessionActive, touchSession, type SessionRow, type UserRow } from "../modules/users/repository.ts";
@@ -82,10 +83,15 @@ export interface Authenticator {
    * @throws AppError UNAUTHENTICATED
    */
   assertActive(db: Kysely<Database> | Transaction<Database>, auth: AuthContext): Promise<void>;
+  /** The keys' coalesced usage accounting (DESIGN §5); `usage.stop()` at shutdown writes the rest. */
+  usage: UsageRecorder;
 }
 
-/** Builds the authenticator over the database, config and a rate limiter. */
-export function createAuthenticator(db: Kysely<Database>, config: Config, limiter: RateLimiter): Authenticator {
+/**
+ * Builds the authenticator over the database, config and a rate limiter.
+ * @param usage where key usage is recorded; by default a recorder over `db` flushing every 0.5 s
+ */
+export function createAuthenticator(db: Kysely<Database>, config: Config, limiter: RateLimiter, usage: UsageRecorder = createUsageRecorder(db)): Authenticator {
   async function session(request: Request, peer: PeerAddress, opts: { csrf: boolean }): Promise<SessionAuth> {
     const cookie = readCookie(request);
     if (!cookie) throw new AppError("UNAUTHENTICATED", "Sign in first, or send an API key as 'Authorization: Bearer sk_live_…'.");
@@ -143,6 +149,7 @@ export function createAuthenticator(db: Kysely<Database>, config: Config, limite
 
   return {
     session,
+    usage,
     async authenticate(request, peer, scope) {
       const header = request.headers.get("authorization") ?? "";
       if (!header && readCookie(request)) return bySession(request, peer, scope);
@@ -153,10 +160,10 @@ export function createAuthenticator(db: Kysely<Database>, config: Config, limite
       if (!match) throw new AppError("UNAUTHENTICATED", "Send an API key as 'Authorization: Bearer sk_live_…'.");
       const key = match[1]!;
       if (!isWellFormedApiKey(key)) throw new AppError("UNAUTHENTICATED", "The API key is malformed.");
-      const token = await findActiveTokenByHash(db, hashApiKey(key));
-      if (!token) throw new AppError("UNAUTHENTICATED", "The API key is unknown or revoked.");
-      const workspace = await findWorkspaceByUuid(db, token.workspace_uuid);
-      if (!workspace) throw new AppError("UNAUTHENTICATED", "The API key's workspace no longer exists.");
+      // Token and workspace in one statement; a token whose workspace is gone is as unknown.
+      const found = await findActiveTokenWithWorkspace(db, hashApiKey(key));
+      if (!found) throw new AppError("UNAUTHENTICATED", "The API key is unknown or revoked.");
+      const { token, workspace } = found;
       const rate = limiter.take(token.uuid, limitsFor(workspace).requests_per_minute);
       const scopes = new Set(token.scopes.split(" "));
       const auth: AuthContext = {
@@ -175,11 +182,8 @@ export function createAuthenticator(db: Kysely<Database>, config: Config, limite
           headers: rate.headers,
         });
       }
-      const now = nowIso();
-      await db.transaction().execute(async (trx) => {
-        await touchToken(trx, token.uuid, now);
-        await addApiCall(trx, workspace.uuid, now.slice(0, 10));
-      });
+      // Coalesced (DESIGN §5): recorded in memory, written within a second; never awaited here.
+      usage.record(token.uuid, workspace.uuid, nowIso());
       if (scope !== null && !scopes.has(scope)) {
         throw new AppError("INSUFFICIENT_SCOPE", `This API key lacks the scope "${scope}".`, { headers: rate.headers });
       }

@@ -33,7 +33,10 @@ export function openDatabase(file: string): Db {
   // `query()` caches each prepared statement by its SQL text, so a request does not re-prepare
   // its statements (about a quarter of a simple GET's CPU time, bench/api.ts). The set of SQL
   // texts is fixed by the code, so the cache stays small.
-  const database = { prepare: (text: string) => sqlite.query(text), close: () => sqlite.close() };
+  // Transactions begin IMMEDIATE: they take the write lock first, so a transaction that reads and
+  // then writes waits (busy_timeout) for another process's write instead of failing with
+  // SQLITE_BUSY_SNAPSHOT when that write commits between its read and its write.
+  const database = { prepare: (text: string) => sqlite.query(text === "begin" ? "begin immediate" : text), close: () => sqlite.close() };
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: database as never }) });
 }
 

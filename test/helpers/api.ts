@@ -46,12 +46,13 @@ export async function createTestApi(env: Record<string, string> = {}, plan: Plan
   const log = createLogger(config.logLevel);
   // The real worker, started lazily on the first request that needs it.
   const inference = createInferenceClient({ modelsDir: FIXTURE_MODELS_DIR, asrModel: "whisper-tiny-random", sentimentModel: "tiny-sentiment-3class" });
+  const auth = createAuthenticator(db, config, createRateLimiter());
   const app = createApp({
     config,
     db,
     log,
     blobs: createLocalBlobStore(config.blobsDir),
-    auth: createAuthenticator(db, config, createRateLimiter()),
+    auth,
     signingSecret: await loadSigningSecret(db, config),
     webAssets: new Map(),
     nudgeJobs: () => {},
@@ -87,6 +88,7 @@ export async function createTestApi(env: Record<string, string> = {}, plan: Plan
     newWorkspace: (name, p = "enterprise") => createWorkspace(db, { name, plan: p }),
     async close() {
       await inference.close();
+      await auth.usage.stop();
       await db.destroy();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -32,7 +32,7 @@ export function tokenRoutes(deps: AppDeps) {
       "/api/v1/tokens/",
       authed(deps, "tokens:read", async ({ request, query }, auth) => {
         const page = readPage(query);
-        const { count, results } = await service.listTokens(deps.db, auth.workspaceUuid, page.pageSize, page.offset);
+        const { count, results } = await service.listTokens(deps.db, auth.workspaceUuid, page.pageSize, page.offset, deps.auth.usage);
         return envelope(request.url, deps.config.publicUrl, page, count, results);
       }),
     )

@@ -9,6 +9,7 @@ import type { Database } from "../../db/schema.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { ALL_SCOPES, KEY_SCOPES, generateApiKey, hashApiKey, maskApiKey, type AnyScope } from "../../auth/keys.ts";
 import * as repo from "./repository.ts";
+import type { UsageRecorder } from "../../auth/usage.ts";
 import { incrementKeysCreated } from "../workspaces/repository.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
@@ -85,12 +86,15 @@ export function scopesForNewToken(requested: readonly AnyScope[] | undefined, cr
 }
 
 /** One page of the workspace's active tokens, newest first, and their total. */
-export async function listTokens(db: Q, workspaceUuid: string, limit: number, offset: number) {
+export async function listTokens(db: Q, workspaceUuid: string, limit: number, offset: number, usage?: Pick<UsageRecorder, "lastUsedAt">) {
   const [rows, count] = await Promise.all([
     repo.listActiveTokens(db, workspaceUuid, limit, offset),
     repo.countActiveTokens(db, workspaceUuid),
   ]);
-  return { count, results: rows.map(toTokenRecord) };
+  // `last_used_at` is written coalesced (DESIGN §5); the latest use may still be in memory.
+  const results = rows.map(toTokenRecord);
+  if (usage) for (const t of results) t.last_used_at = usage.lastUsedAt(t.uuid, t.last_used_at);
+  return { count, results };
 }
 
 /**

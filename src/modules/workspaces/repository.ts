@@ -49,11 +49,12 @@ export function incrementKeysCreated(db: Q, uuid: string) {
     .execute();
 }
 
-export function addApiCall(db: Q, workspaceUuid: string, day: string) {
+/** Adds `n` API calls to the workspace's counter of `day` (`YYYY-MM-DD`), creating it at `n`. */
+export function addApiCalls(db: Q, workspaceUuid: string, day: string, n: number) {
   return db
     .insertInto("api_call_counters")
-    .values({ workspace_uuid: workspaceUuid, day, calls: 1 })
-    .onConflict((oc) => oc.columns(["workspace_uuid", "day"]).doUpdateSet((eb) => ({ calls: eb("api_call_counters.calls", "+", 1) })))
+    .values({ workspace_uuid: workspaceUuid, day, calls: n })
+    .onConflict((oc) => oc.columns(["workspace_uuid", "day"]).doUpdateSet((eb) => ({ calls: eb("api_call_counters.calls", "+", eb.ref("excluded.calls")) })))
     .execute();
 }
 

@@ -14,7 +14,7 @@ export function workspaceRoutes(deps: AppDeps) {
   return new Elysia({ name: "workspaces" })
     .get(
       "/api/v1/workspace/",
-      authed(deps, null, (_ctx, auth) => getWorkspaceView(deps.db, deps.config.publicUrl, auth.workspaceUuid)),
+      authed(deps, null, (_ctx, auth) => getWorkspaceView(deps.db, deps.config.publicUrl, auth.workspaceUuid, deps.auth.usage)),
     )
     .patch(
       "/api/v1/workspace/",
@@ -27,7 +27,7 @@ export function workspaceRoutes(deps: AppDeps) {
           linksLimit: input.limits?.links,
           requestsPerMinute: input.limits?.requests_per_minute,
         });
-        return getWorkspaceView(deps.db, deps.config.publicUrl, auth.workspaceUuid);
+        return getWorkspaceView(deps.db, deps.config.publicUrl, auth.workspaceUuid, deps.auth.usage);
       }),
     );
 }

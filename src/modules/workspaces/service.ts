@@ -13,6 +13,7 @@ import { countActiveTokens } from "../tokens/repository.ts";
 import { countLinks } from "../links/repository.ts";
 import { UNLIMITED_LINKS, limitsFor, type Plan } from "./plans.ts";
 import * as repo from "./repository.ts";
+import type { UsageRecorder } from "../../auth/usage.ts";
 
 /** What `earshot workspace create --json` prints (DESIGN §2). */
 export type CreatedWorkspace = { workspace_uuid: string; workspace_slug: string; api_key: string; token_uuid: string };
@@ -87,16 +88,19 @@ export function utcDay(): string {
 
 /**
  * The `GET workspace/` record: identity, limits and usage (DESIGN §3; spec: Authentication 7).
+ * @param usage the server's coalesced usage accounting: calls still in memory count too (DESIGN §5)
  * @throws AppError NOT_FOUND when the workspace no longer exists
  */
-export async function getWorkspaceView(db: Kysely<Database>, publicUrl: string, uuid: string) {
+export async function getWorkspaceView(db: Kysely<Database>, publicUrl: string, uuid: string, usage?: Pick<UsageRecorder, "pendingCalls">) {
   const ws = await repo.findWorkspaceByUuid(db, uuid);
   if (!ws) throw new AppError("NOT_FOUND", "Workspace not found.");
-  const [links, calls, active] = await Promise.all([
+  const day = utcDay();
+  const [links, stored, active] = await Promise.all([
     countLinks(db, uuid),
-    repo.apiCallsOn(db, uuid, utcDay()),
+    repo.apiCallsOn(db, uuid, day),
     countActiveTokens(db, uuid),
   ]);
+  const calls = stored + (usage?.pendingCalls(uuid, day) ?? 0);
   return {
     uuid: ws.uuid,
     name: ws.name,
