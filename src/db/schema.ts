@@ -100,7 +100,8 @@ export interface AnswerTable {
   /** JSON `{name, size, content_type}` or null. */
   file_meta: string | null;
   transcription: string | null;
-  transcription_status: "pending" | "processing" | "completed" | "failed" | "not_applicable";
+  /** `waiting_for_model`: the ASR model is not installed; `transcription_error` says so (issue 12). */
+  transcription_status: "pending" | "processing" | "waiting_for_model" | "completed" | "failed" | "not_applicable";
   transcription_error: string | null;
   duration: number | null;
   /** JSON of ai_insights or null. */

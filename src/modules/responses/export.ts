@@ -1,7 +1,7 @@
 /**
  * @module responses/export
- * `GET links/{uuid}/responses/export/?format=csv|jsonl` (DESIGN §7): streams every response of a
- * link, one CSV column per `field_key`.
+ * `GET links/{uuid}/responses/export/?format=csv|jsonl` (DESIGN §7): streams the responses of a
+ * link that the list's filters keep (default: every status), one CSV column per `field_key`.
  *
  * The stream is pull-based: the server's socket asks for the next chunk only when it has room
  * (Bun applies backpressure to a pulled `ReadableStream`), and each pull re-checks the key and
@@ -19,6 +19,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.ts";
 import * as linksRepo from "../links/repository.ts";
 import { toResponseRecords, type ResponseDeps, type ResponseRecord } from "./service.ts";
+import { applySelection, type ResponseSelection } from "./repository.ts";
 
 /** Rows read from the database per keyset page. */
 const PAGE_ROWS = 50;
@@ -47,8 +48,8 @@ function encodeRecord(r: ResponseRecord, format: "csv" | "jsonl", fieldKeys: str
 }
 
 /**
- * A byte stream of the link's responses (all statuses), oldest first: CSV with a header line,
- * or JSONL of full response records.
+ * A byte stream of the link's responses that `selection` keeps (the list's filters; the console
+ * exports what it shows), oldest first: CSV with a header line, or JSONL of full response records.
  * @param stillAllowed called before each chunk; when it throws, the stream is errored (the
  *   client sees the body cut off, never a complete-looking export) and `onStop` gets the error
  * @param onStop told why the stream was errored (for the log), instead of the error being printed
@@ -56,6 +57,7 @@ function encodeRecord(r: ResponseRecord, format: "csv" | "jsonl", fieldKeys: str
 export function exportResponses(
   deps: ResponseDeps,
   link: linksRepo.LinkRow,
+  selection: ResponseSelection,
   format: "csv" | "jsonl",
   stillAllowed: () => Promise<void>,
   onStop: (err: unknown) => void = () => {},
@@ -69,7 +71,7 @@ export function exportResponses(
 
   /** Reads the next keyset page into `pending`; false when there are no more rows. */
   const nextPage = async (): Promise<boolean> => {
-    let q = db.selectFrom("responses").selectAll().where("link_uuid", "=", link.uuid).where("workspace_uuid", "=", link.workspace_uuid);
+    let q = applySelection(db.selectFrom("responses").selectAll(), { ...selection, workspaceUuid: link.workspace_uuid, linkUuid: link.uuid });
     if (after) {
       const a = after;
       q = q.where((eb) => eb.or([eb("date_created", ">", a.date_created), eb.and([eb("date_created", "=", a.date_created), eb("uuid", ">", a.uuid)])]));

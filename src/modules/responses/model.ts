@@ -4,16 +4,71 @@
  */
 import { z } from "zod";
 import { correctedMarkerSchema } from "../insights/model.ts";
+import { formatMicros } from "../../clock.ts";
 
-export const listResponsesQuerySchema = z.object({
-  ordering: z.enum(["submitted_at", "-submitted_at", "date_created", "-date_created"]).default("-submitted_at"),
-  search: z.string().max(200).optional(),
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;
+const DATE_MESSAGE = "Use a date (2026-01-31) or a date-time with a zone (2026-01-31T12:00:00Z).";
+
+/** Milliseconds of a `since`/`until` value, or NaN. Dates are UTC days. */
+function dateMs(v: string): number {
+  return DATE_ONLY.test(v) ? Date.parse(`${v}T00:00:00Z`) : DATE_TIME.test(v) ? Date.parse(v) : Number.NaN;
+}
+
+/** `since`: inclusive lower bound, as a stored timestamp (`YYYY-MM-DDTHH:MM:SS.ffffffZ`). */
+export const sinceParam = z
+  .string()
+  .max(40)
+  .refine((v) => Number.isFinite(dateMs(v)), DATE_MESSAGE)
+  .transform((v) => formatMicros(BigInt(dateMs(v)) * 1000n))
+  .describe("Responses submitted (started, for status=started) at or after this date (UTC day) or date-time");
+
+/** `until`: inclusive upper bound — a whole UTC day for a date — as an exclusive stored timestamp. */
+export const untilParam = z
+  .string()
+  .max(40)
+  .refine((v) => Number.isFinite(dateMs(v)), DATE_MESSAGE)
+  .transform((v) => formatMicros(BigInt(dateMs(v)) * 1000n + (DATE_ONLY.test(v) ? 86_400_000_000n : 1000n)))
+  .describe("Responses submitted (started, for status=started) up to this date (the whole UTC day) or date-time, inclusive");
+
+const booleanParam = z.enum(["true", "false"]).transform((v) => v === "true");
+const numberParam = z
+  .string()
+  .regex(/^-?\d{1,15}(\.\d{1,9})?$/, "Expected a number.")
+  .transform(Number);
+
+/**
+ * Filters of the response lists and the export (issue 11; docs/api.md "Filtering responses").
+ * Every given filter must hold (AND). `question` picks a question by uuid or `field_key`; with
+ * `value` / `value_min` / `value_max` its answer must match (see `docs/api.md`), alone it must be
+ * answered.
+ */
+export const responseFilterSchema = z.object({
   status: z.enum(["completed", "started", "all"]).default("completed"),
+  search: z.string().max(200).optional().describe("Words in the respondent email, typed answers or transcripts (case-insensitive, prefix match)"),
+  since: sinceParam.optional(),
+  until: untilParam.optional(),
+  sentiment: z.enum(["positive", "neutral", "negative"]).optional().describe("An answer of the response has this sentiment"),
+  actionable: booleanParam.optional().describe("true: an answer is actionable; false: none is"),
+  topic: z.string().trim().min(1).max(100).optional().describe("An answer's key_topics contains this topic (case-insensitive)"),
+  question: z.string().max(64).optional().describe("Question uuid or field_key the value filters apply to"),
+  value: z.string().max(500).optional().describe("Choice: an option (or card id) chosen; rating/number: equal; yes_no: true|false|yes|no; date: equal; text/voice/email: contained (case-insensitive)"),
+  value_min: numberParam.optional().describe("Rating/number answers at least this value"),
+  value_max: numberParam.optional().describe("Rating/number answers at most this value"),
+});
+export type ResponseFilterQuery = z.output<typeof responseFilterSchema>;
+
+export const listResponsesQuerySchema = responseFilterSchema.extend({
+  ordering: z.enum(["submitted_at", "-submitted_at", "date_created", "-date_created"]).default("-submitted_at"),
   link: z.string().max(64).optional(),
 });
 export type ListResponsesQuery = z.output<typeof listResponsesQuerySchema>;
 
-export const exportQuerySchema = z.object({ format: z.enum(["csv", "jsonl"]).default("csv") });
+/** The export takes the list's filters (status defaults to all) and a format. */
+export const exportQuerySchema = responseFilterSchema.extend({
+  format: z.enum(["csv", "jsonl"]).default("csv"),
+  status: z.enum(["completed", "started", "all"]).default("all"),
+});
 
 export const answerSchema = z.object({
   uuid: z.string().uuid(),
@@ -25,7 +80,9 @@ export const answerSchema = z.object({
   text: z.string().nullable(),
   audio_url: z.string().nullable(),
   transcription: z.string().nullable(),
-  transcription_status: z.enum(["pending", "processing", "completed", "failed", "not_applicable"]),
+  transcription_status: z
+    .enum(["pending", "processing", "waiting_for_model", "completed", "failed", "not_applicable"])
+    .describe("waiting_for_model: the ASR model is not installed; transcription_error says so and the answer resumes once it is"),
   transcription_error: z.string().nullable(),
   duration: z.number().nullable().describe("Seconds"),
   ai_insights: z

@@ -2,39 +2,136 @@
  * @module responses/repository
  * Kysely queries for responses and answers (FTS5 search lives in `db/search.ts`).
  */
-import type { Kysely, Transaction } from "kysely";
+import { type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool, sql, type Transaction } from "kysely";
 import type { AnswerTable, Database, ResponseTable } from "../../db/schema.ts";
 import { compactAnswerIndex, matchingResponseUuids } from "../../db/search.ts";
+import { jsonFlagIs, jsonHasText, jsonNumber, jsonValue } from "../../db/json.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 export type ResponseRow = ResponseTable;
 export type AnswerRow = AnswerTable;
 
-export type ResponseFilter = {
+/** Which answer `question` + `value` filters test, and how (docs/api.md "Filtering responses"). */
+export type QuestionValueFilter = { question: string; value?: string; min?: number; max?: number };
+
+/** Response filters (issue 11); every given one must hold. Dates are stored timestamps. */
+export type ResponseSelection = {
   workspaceUuid: string;
   linkUuid?: string;
   status: "completed" | "started" | "all";
   search?: string;
+  /** Inclusive lower bound on `coalesce(submitted_at, date_created)`. */
+  since?: string;
+  /** Exclusive upper bound on `coalesce(submitted_at, date_created)`. */
+  until?: string;
+  sentiment?: "positive" | "neutral" | "negative";
+  actionable?: boolean;
+  topic?: string;
+  answer?: QuestionValueFilter;
+};
+
+export type ResponseFilter = ResponseSelection & {
   orderBy: "submitted_at" | "date_created";
   direction: "asc" | "desc";
 };
 
-function filtered(db: Q, f: ResponseFilter) {
-  let q = db.selectFrom("responses").where("workspace_uuid", "=", f.workspaceUuid);
-  if (f.linkUuid) q = q.where("link_uuid", "=", f.linkUuid);
-  if (f.status !== "all") q = q.where("status", "=", f.status);
+const CHOICE_TYPES = ["multiple_choice", "image_choice"];
+const NUMERIC_TYPES = ["rating", "number"];
+const TEXT_TYPES = ["text", "voice", "voice_text_fallback", "email"];
+const YES = new Set(["true", "yes"]);
+const NO = new Set(["false", "no"]);
+
+/** `column` contains `text` literally, case-insensitively (wildcards escaped; see links/repository). */
+function containsText(column: string, text: string): Expression<SqlBool> {
+  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '\\'`;
+}
+
+/** The answer-level condition of a `question` + `value` filter, per answer type. */
+function answerMatches(eb: ExpressionBuilder<Database & { a: AnswerTable }, "a">, f: QuestionValueFilter): Expression<SqlBool> {
+  const conds: Expression<SqlBool>[] = [eb.or([eb("a.question_uuid", "=", f.question), eb("a.field_key", "=", f.question)]), eb.or([eb("a.value", "!=", "null"), eb("a.text", "is not", null)])];
+  if (f.value !== undefined) {
+    const v = f.value.trim();
+    const asNumber = /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : null;
+    const lower = v.toLowerCase();
+    const perType: Expression<SqlBool>[] = [
+      eb.and([eb("a.response_type", "in", CHOICE_TYPES), jsonHasText("a.value", "$", v)]),
+      eb.and([eb("a.response_type", "=", "date"), eb("a.value", "=", JSON.stringify(v))]),
+      eb.and([eb("a.response_type", "in", [...TEXT_TYPES, "file_upload"]), containsText("a.text", v)]),
+    ];
+    if (asNumber !== null) perType.push(eb.and([eb("a.response_type", "in", NUMERIC_TYPES), eb("a.value", "=", JSON.stringify(asNumber))]));
+    if (YES.has(lower) || NO.has(lower)) perType.push(eb.and([eb("a.response_type", "=", "yes_no"), eb("a.value", "=", YES.has(lower) ? "true" : "false")]));
+    conds.push(eb.or(perType));
+  }
+  if (f.min !== undefined || f.max !== undefined) {
+    conds.push(eb("a.response_type", "in", NUMERIC_TYPES));
+    if (f.min !== undefined) conds.push(eb(jsonNumber("a.value"), ">=", f.min));
+    if (f.max !== undefined) conds.push(eb(jsonNumber("a.value"), "<=", f.max));
+  }
+  return eb.and(conds);
+}
+
+/** Adds the selection's conditions to a query over `responses` (unaliased). */
+export function applySelection<QB extends SelectQueryBuilder<Database, "responses", object>>(q: QB, f: ResponseSelection): QB {
+  let out = q.where("responses.workspace_uuid", "=", f.workspaceUuid);
+  if (f.linkUuid) out = out.where("responses.link_uuid", "=", f.linkUuid);
+  if (f.status !== "all") out = out.where("responses.status", "=", f.status);
+  if (f.since !== undefined || f.until !== undefined) {
+    const at = sql<string>`coalesce(${sql.ref("responses.submitted_at")}, ${sql.ref("responses.date_created")})`;
+    if (f.since !== undefined) out = out.where(at, ">=", f.since);
+    if (f.until !== undefined) out = out.where(at, "<", f.until);
+  }
   if (f.search) {
     const term = f.search;
-    const escaped = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const viaText = matchingResponseUuids(term);
-    q = q.where((eb) =>
-      eb.or([
-        eb("respondent_email", "like", eb.val(escaped)),
-        ...(viaText ? [eb("uuid", "in", viaText)] : []),
-      ]),
+    out = out.where((eb) =>
+      eb.or([containsText("responses.respondent_email", term), ...(viaText ? [eb("responses.uuid", "in", viaText)] : [])]),
     );
   }
-  return q;
+  const answerConds: ((eb: ExpressionBuilder<Database & { a: AnswerTable }, "a">) => Expression<SqlBool>)[] = [];
+  if (f.sentiment) {
+    const s = f.sentiment;
+    answerConds.push((eb) => eb(jsonValue("a.ai_insights", "$.sentiment"), "=", s));
+  }
+  if (f.topic) {
+    const t = f.topic;
+    answerConds.push(() => jsonHasText("a.ai_insights", "$.key_topics", t));
+  }
+  if (f.actionable === true) answerConds.push(() => jsonFlagIs("a.ai_insights", "$.actionable", true));
+  if (f.answer) {
+    const a = f.answer;
+    answerConds.push((eb) => answerMatches(eb, a));
+  }
+  // Each condition on its own answer: "negative" and "about pricing" may be two answers.
+  for (const cond of answerConds) {
+    out = out.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("answers as a")
+          .select(sql`1`.as("one"))
+          .whereRef("a.response_uuid", "=", "responses.uuid")
+          .where((aeb) => cond(aeb as never)),
+      ),
+    ) as QB;
+  }
+  if (f.actionable === false) {
+    out = out.where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("answers as a")
+            .select(sql`1`.as("one"))
+            .whereRef("a.response_uuid", "=", "responses.uuid")
+            .where(() => jsonFlagIs("a.ai_insights", "$.actionable", true)),
+        ),
+      ),
+    ) as QB;
+  }
+  return out as QB;
+}
+
+function filtered(db: Q, f: ResponseFilter) {
+  return applySelection(db.selectFrom("responses"), f);
 }
 
 export async function listResponses(db: Q, f: ResponseFilter, limit: number, offset: number) {

@@ -36,7 +36,7 @@ export function responseRoutes(deps: AppDeps) {
     const { count, results } = await service.listResponses(
       d,
       auth,
-      { linkUuid: linkUuid ?? q.link, status: q.status, search: q.search, orderBy: q.ordering.replace("-", "") as "submitted_at", direction: desc ? "desc" : "asc" },
+      { ...service.selectionOf(auth.workspaceUuid, linkUuid ?? q.link, q), orderBy: q.ordering.replace("-", "") as "submitted_at", direction: desc ? "desc" : "asc" },
       page.pageSize,
       page.offset,
       requireLink,
@@ -49,12 +49,13 @@ export function responseRoutes(deps: AppDeps) {
     .get(
       "/api/v1/links/:link_uuid/responses/export/",
       authed(deps, "responses:read", async ({ params, query }, auth) => {
-        const { format } = parseWith(exportQuerySchema, query, "query");
+        const { format, ...filters } = parseWith(exportQuerySchema, query, "query");
         const link = isUuid(params.link_uuid!) ? await findLink(deps.db, auth.workspaceUuid, params.link_uuid!) : undefined;
         if (!link) throw notFound("Link");
+        const selection = service.selectionOf(auth.workspaceUuid, link.uuid, filters);
         const stopped = (err: unknown) =>
           deps.log.warn("export stopped", { link_uuid: link.uuid, token_uuid: auth.tokenUuid, reason: err instanceof Error ? err.message : String(err) });
-        const stream = exportResponses(d, link, format, () => deps.auth.assertActive(deps.db, auth), stopped);
+        const stream = exportResponses(d, link, selection, format, () => deps.auth.assertActive(deps.db, auth), stopped);
         const type = format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson";
         return new Response(stream, {
           headers: { ...auth.rateHeaders, "content-type": type, "content-disposition": contentDisposition(`${link.slug}-responses.${format}`) },

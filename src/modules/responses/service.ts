@@ -5,7 +5,8 @@
  */
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../../db/schema.ts";
-import { notFound } from "../../errors.ts";
+import { AppError, notFound } from "../../errors.ts";
+import type { ResponseFilterQuery } from "./model.ts";
 import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
 import { signedPath } from "../../auth/signed-url.ts";
 import type { BlobStore } from "../../blobs/store.ts";
@@ -151,10 +152,36 @@ export async function toResponseRecords(db: Q, m: Mapper, rows: repo.ResponseRow
 }
 
 /**
+ * The repository's selection for the filters of a list or export query (issue 11).
+ * @throws AppError VALIDATION_ERROR (pointer `/value`, `/value_min`, `/value_max`) when a value
+ *   filter comes without `question`
+ */
+export function selectionOf(workspaceUuid: string, linkUuid: string | undefined, q: ResponseFilterQuery): repo.ResponseSelection {
+  const valued = (["value", "value_min", "value_max"] as const).filter((k) => q[k] !== undefined);
+  if (valued.length && !q.question) {
+    throw new AppError("VALIDATION_ERROR", "A value filter needs question= (a question uuid or field_key).", {
+      errors: valued.map((k) => ({ pointer: `/${k}`, message: "Give question= with this filter." })),
+    });
+  }
+  return {
+    workspaceUuid,
+    linkUuid,
+    status: q.status,
+    search: q.search,
+    since: q.since,
+    until: q.until,
+    sentiment: q.sentiment,
+    actionable: q.actionable,
+    topic: q.topic,
+    answer: q.question ? { question: q.question, value: q.value, min: q.value_min, max: q.value_max } : undefined,
+  };
+}
+
+/**
  * One page of responses (of one link, or workspace-wide).
  * @throws AppError NOT_FOUND when `filter.linkUuid` is not a link of the workspace
  */
-export async function listResponses(deps: ResponseDeps, auth: AuthContext, filter: Omit<repo.ResponseFilter, "workspaceUuid">, limit: number, offset: number, requireLink: boolean) {
+export async function listResponses(deps: ResponseDeps, auth: AuthContext, filter: repo.ResponseFilter, limit: number, offset: number, requireLink: boolean) {
   if (filter.linkUuid !== undefined && requireLink) {
     const link = isUuid(filter.linkUuid) ? await linksRepo.findLink(deps.db, auth.workspaceUuid, filter.linkUuid) : undefined;
     if (!link) throw notFound("Link");

@@ -1,0 +1,43 @@
+/**
+ * @module db/json
+ * Reading inside JSON text columns (answers' `value` and `ai_insights`) for filters and
+ * aggregates (issue 11). SQLite's JSON1 functions are used here and only here (with
+ * `db/search.ts` for FTS5), so a PostgreSQL dialect swaps this file for `jsonb` operators.
+ * Every helper returns an SQL fragment over a column reference such as `a.ai_insights`.
+ */
+import { type RawBuilder, sql } from "kysely";
+
+/** A JSON path such as `$.sentiment` (only these literal forms are produced by callers). */
+export type JsonPath = `$${string}`;
+
+/** The scalar at `path` of the JSON in `column` (SQL NULL when absent); JSON true/false read 1/0. */
+export function jsonValue<T = unknown>(column: string, path: JsonPath): RawBuilder<T> {
+  return sql<T>`json_extract(${sql.ref(column)}, ${path})`;
+}
+
+/** True when the JSON boolean at `path` of `column` equals `expected` (absent counts as neither). */
+export function jsonFlagIs(column: string, path: JsonPath, expected: boolean): RawBuilder<boolean> {
+  return sql<boolean>`(json_extract(${sql.ref(column)}, ${path}) = ${expected ? 1 : 0})`;
+}
+
+/**
+ * True when the JSON at `path` of `column` is a string equal to `text`, or an array holding such a
+ * string, ignoring ASCII case (choice values, `key_topics`).
+ */
+export function jsonHasText(column: string, path: JsonPath, text: string): RawBuilder<boolean> {
+  return sql<boolean>`EXISTS (SELECT 1 FROM json_each(${sql.ref(column)}, ${path}) AS je WHERE je.type = 'text' AND lower(je.value) = lower(${text}))`;
+}
+
+/** The JSON text in `column` read as a number (for ranges over numeric answers' `value`). */
+export function jsonNumber(column: string): RawBuilder<number> {
+  return sql<number>`CAST(json_extract(${sql.ref(column)}, '$') AS REAL)`;
+}
+
+/**
+ * A table expression with one row per element of the array at `path` of `column` (one row for a
+ * scalar; none for null or absent), columns `value` (booleans as 1/0) and `type` (`text`,
+ * `integer`, `real`, `true`, `false`, …). Use it in a `FROM`/`JOIN` with an alias.
+ */
+export function jsonElements(column: string, path: JsonPath = "$"): RawBuilder<{ value: unknown; type: string }> {
+  return sql<{ value: unknown; type: string }>`json_each(${sql.ref(column)}, ${path})`;
+}
