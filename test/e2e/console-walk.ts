@@ -252,7 +252,10 @@ export async function runConsoleWalk(opts: { bin?: string[]; screenshots?: boole
     // A key with links:read only cannot write.
     expect((await fetch(`${origin}/api/v1/links/`, { method: "POST", headers: { ...bearer, "content-type": "application/json" }, body: JSON.stringify({ name: "x" }) })).status).toBe(403);
     await eventually(() => figure(page, "API calls today"), (n) => n >= callsBefore + 2, "API calls today", page);
-    await page.getByRole("row").filter({ hasText: "CI" }).getByText(/ago|now/).waitFor();
+    const lastUsed = page.getByRole("row").filter({ hasText: "CI" }).locator("time").filter({ hasText: /ago|now/ });
+    await lastUsed.waitFor();
+    expect(Date.parse((await lastUsed.getAttribute("datetime"))!)).toBeGreaterThan(Date.now() - 60_000);
+    expect(await lastUsed.getAttribute("title")).toMatch(/\d{1,2}:\d{2}:\d{2}/); // the exact time on hover
 
     // Revoke with confirmation; the key answers 401 at once.
     await page.getByRole("button", { name: "Revoke CI" }).click();
@@ -307,6 +310,8 @@ export async function runConsoleWalk(opts: { bin?: string[]; screenshots?: boole
     const inviteUrl = await page.getByRole("textbox", { name: "Invite URL" }).inputValue();
     expect(inviteUrl).toContain("/console/invite/?token=");
     await page.getByRole("table", { name: "Audit log" }).getByText("token.revoked").waitFor();
+    const models = page.getByRole("table", { name: "Installed models" });
+    await models.getByRole("row").filter({ hasText: "whisper-tiny-random" }).filter({ hasText: "installed" }).waitFor();
     await shootAll(page, "settings", shots);
     await expectKeyboardReachable(page, "Settings");
     // Links and Responses list real data: a link made with the owner's session shows up.
