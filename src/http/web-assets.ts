@@ -9,6 +9,7 @@
  */
 import path from "node:path";
 import { readEmbeddedWebAssets } from "../runtime/embedded.ts";
+import { CATALOGS, directionOf, pageText, SHIPPED_LANGUAGES } from "./intake-language.ts";
 
 /** One servable file. */
 export interface WebAsset {
@@ -17,11 +18,15 @@ export interface WebAsset {
   contentType: string;
 }
 
-/** Assets keyed by URL path (`/assets/intake.js`, `/assets/intake.css`, `/assets/console.js`, `/assets/console.css`). */
+/**
+ * Assets keyed by URL path (`/assets/intake.js`, `/assets/intake.css`, one message catalog per
+ * language at `/assets/intake/i18n/<lang>.json`, `/assets/console.js`, `/assets/console.css`).
+ */
 export type WebAssets = Map<string, WebAsset>;
 
 const WEB_DIR = path.join(import.meta.dir, "..", "..", "web");
 const JS_CONTENT_TYPE = "text/javascript; charset=utf-8";
+const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 const CSS_CONTENT_TYPE = "text/css; charset=utf-8";
 
 let built: Promise<WebAssets> | null = null;
@@ -66,6 +71,11 @@ export async function buildWebAssets(): Promise<WebAssets> {
     ["/assets/intake.css", { body: intakeCss, contentType: CSS_CONTENT_TYPE }],
     ["/assets/console.js", { body: consoleJs, contentType: JS_CONTENT_TYPE }],
     ["/assets/console.css", { body: consoleCss, contentType: CSS_CONTENT_TYPE }],
+    // The intake page's other languages, fetched only when the respondent switches to one.
+    ...Object.entries(CATALOGS).map(([lang, catalog]): [string, WebAsset] => [
+      `/assets/intake/i18n/${lang}.json`,
+      { body: new TextEncoder().encode(JSON.stringify(catalog)), contentType: JSON_CONTENT_TYPE },
+    ]),
   ]);
 }
 
@@ -102,9 +112,9 @@ const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; " +
   "img-src * data: blob:; media-src * data: blob:; base-uri 'none'; form-action 'self'";
 
-function page(title: string, head: string, body: string): string {
+function page(title: string, head: string, body: string, lang = "en"): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(lang)}" dir="${directionOf(lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -117,7 +127,7 @@ ${head}</head>
 <body>
 <div class="page">
 ${body}
-<footer class="page-footer">Powered by Earshot</footer>
+<footer class="page-footer">${escapeHtml(pageText(lang, "page.footer"))}</footer>
 </div>
 </body>
 </html>
@@ -126,11 +136,14 @@ ${body}
 
 /**
  * The intake page: header (title, description), the form root the script fills, and the link's
- * public definition embedded as `{"api_base", "link"}` JSON (docs/intake.md).
+ * public definition embedded as `{"api_base", "link", "language", "messages", "languages"}` JSON
+ * (docs/intake.md): the page's words come from the catalog of `language` embedded here.
  * @param data.apiBase the intake API base, e.g. `/api/v1/intake/acme/nps/`
  * @param data.link the public link object (docs/intake.md `<public link>`)
+ * @param data.language a shipped catalog's tag (http/intake-language.ts `negotiateLanguage`)
  */
-export function renderIntakePage(data: { title: string; apiBase: string; link: unknown; description?: string | null }): string {
+export function renderIntakePage(data: { title: string; apiBase: string; link: unknown; description?: string | null; language?: string }): string {
+  const lang = data.language ?? "en";
   const description = data.description?.trim()
     ? `<p class="description">${escapeHtml(data.description.trim())}</p>\n`
     : "";
@@ -142,17 +155,18 @@ export function renderIntakePage(data: { title: string; apiBase: string; link: u
 <h1>${escapeHtml(data.title)}</h1>
 ${description}</header>
 <main id="earshot-app" class="card">
-<p class="loading">Loading…</p>
-<noscript><p>This form needs JavaScript. Please enable it and reload the page.</p></noscript>
+<p class="loading">${escapeHtml(pageText(lang, "page.loading"))}</p>
+<noscript><p>${escapeHtml(pageText(lang, "page.noscript"))}</p></noscript>
 </main>
-<script id="earshot-link" type="application/json">${jsonForScript({ api_base: data.apiBase, link: data.link })}</script>`,
+<script id="earshot-link" type="application/json">${jsonForScript({ api_base: data.apiBase, link: data.link, language: lang, messages: CATALOGS[lang], languages: SHIPPED_LANGUAGES })}</script>`,
+    lang,
   );
 }
 
 /**
  * A plain page with a heading and one message, for paused and unknown links (no script).
  */
-export function renderMessagePage(title: string, message: string): string {
+export function renderMessagePage(title: string, message: string, lang = "en"): string {
   return page(
     title,
     "",
@@ -162,6 +176,7 @@ export function renderMessagePage(title: string, message: string): string {
 <p>${escapeHtml(message)}</p>
 </section>
 </main>`,
+    lang,
   );
 }
 

@@ -12,6 +12,7 @@ import { visibleQuestions } from "./conditions.ts";
 import { h, uniqueId } from "./dom.ts";
 import { renderFollowUp, type FollowUpView } from "./follow-up.ts";
 import { renderQuestion, type RenderedQuestion } from "./questions/index.ts";
+import { t } from "./i18n.ts";
 import { requiredMessage, respondentMessage } from "./messages.ts";
 import { speakPrompt, stopSpeaking } from "./speech.ts";
 import type { IntakeState } from "./state.ts";
@@ -31,8 +32,8 @@ export class IntakeFlow {
   private readonly thinking = h("p", { class: "thinking", role: "status", "aria-live": "polite" });
   private readonly progress = h("progress", { class: "progress-bar", "aria-hidden": "true" });
   private readonly progressText = h("p", { class: "progress-text" });
-  private readonly backButton = h("button", { type: "button", class: "button button-secondary" }, "Back");
-  private readonly primaryButton = h("button", { type: "submit", class: "button button-primary" }, "Next");
+  private readonly backButton = h("button", { type: "button", class: "button button-secondary" }, t("nav.back"));
+  private readonly primaryButton = h("button", { type: "submit", class: "button button-primary" }, t("nav.next"));
 
   /**
    * @param onSubmitted called with the server's submit answer (thank-you text, redirect)
@@ -74,6 +75,18 @@ export class IntakeFlow {
     this.show(first, false, first && this.pendingFollowUp(first));
   }
 
+  /**
+   * Draws the question on screen again in the language now in use (i18n `setLanguage`): the
+   * answers, saved or still being typed, are kept in the state, so nothing is lost; focus stays
+   * where it is (on the language switcher).
+   */
+  relabel(): void {
+    if (this.isBusy) return;
+    const hadError = this.error.textContent !== "";
+    this.show(this.current, false, this.followUp);
+    if (hadError) this.showError(this.problemNow());
+  }
+
   /** An unanswered follow-up of an answered probing question (shown again after a reload). */
   private pendingFollowUp(q: PublicQuestion): { index: number; question: string } | null {
     return q.enable_dynamic_probing && this.state.isAnswered(q) ? this.state.pendingFollowUp(q) : null;
@@ -90,7 +103,7 @@ export class IntakeFlow {
     this.showError(null);
     if (!q) {
       this.rendered = null;
-      this.slot.replaceChildren(h("p", { class: "question-empty" }, "There is nothing to answer. Press Submit to finish."));
+      this.slot.replaceChildren(h("p", { class: "question-empty" }, t("nav.empty")));
     } else {
       const ctx = { question: q, state: this.state, api: this.api };
       this.rendered = followUp ? renderFollowUp(ctx, followUp) : renderQuestion(ctx);
@@ -99,7 +112,7 @@ export class IntakeFlow {
         // Browsers may refuse speech before the first click; the button replays it on demand.
         const prompt = followUp?.question ?? q.prompt;
         this.slot.append(
-          h("button", { type: "button", class: "link-button speak-button", onclick: () => speakPrompt(prompt) }, "Read the question aloud"),
+          h("button", { type: "button", class: "link-button speak-button", onclick: () => speakPrompt(prompt) }, t("nav.readAloud")),
         );
         speakPrompt(prompt);
       }
@@ -125,13 +138,14 @@ export class IntakeFlow {
     const visible = this.visible();
     const index = this.current ? visible.findIndex((q) => q.uuid === this.current!.uuid) : -1;
     const isLast = index === visible.length - 1 || visible.length === 0;
-    this.primaryButton.textContent = isLast ? "Submit" : "Next";
+    this.primaryButton.textContent = isLast ? t("nav.submit") : t("nav.next");
+    this.backButton.textContent = t("nav.back");
     this.primaryButton.disabled = this.isBusy;
     this.backButton.hidden = index <= 0 && !this.followUp;
     this.backButton.disabled = this.isBusy;
     this.progress.max = Math.max(visible.length, 1);
     this.progress.value = Math.max(index + 1, 0);
-    this.progressText.textContent = visible.length > 0 && index >= 0 ? `Question ${index + 1} of ${visible.length}` : "";
+    this.progressText.textContent = visible.length > 0 && index >= 0 ? t("nav.progress", { current: index + 1, total: visible.length }) : "";
   }
 
   private showError(message: string | null): void {
@@ -220,7 +234,7 @@ export class IntakeFlow {
     if (!q.enable_dynamic_probing || !this.state.isAnswered(q)) return null;
     const pending = this.state.pendingFollowUp(q);
     if (pending) return pending;
-    this.thinking.textContent = "Thinking…";
+    this.thinking.textContent = t("nav.thinking");
     try {
       const result = await this.api.probe(await this.state.ensureSession(), q.uuid);
       this.state.setFollowUps(q, result.follow_ups);
@@ -273,6 +287,6 @@ export class IntakeFlow {
         return this.showError(q.required && !this.state.isAnswered(q) ? requiredMessage(q) : respondentMessage(err, { question: q }));
       }
     }
-    this.showError(`Your response could not be sent. ${respondentMessage(err)}`);
+    this.showError(t("nav.submitFailed", { reason: respondentMessage(err) }));
   }
 }

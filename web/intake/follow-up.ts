@@ -11,11 +11,11 @@ import type { QuestionContext, RenderedQuestion } from "./questions/common.ts";
 import { canRecordAudio } from "./recorder.ts";
 import { recordWidget, type RecordWidget } from "./record-widget.ts";
 import { respondentMessage } from "./messages.ts";
+import { t } from "./i18n.ts";
 import { isVoiceType } from "./state.ts";
 
 const MAX_CHARACTERS = 5000;
 const MAX_RECORDING_S = 120;
-const REQUIRED_MESSAGE = "Please answer the follow-up question to continue.";
 
 /** A follow-up on screen; `save` stores the typed answer (or checks the recording). */
 export interface FollowUpView extends RenderedQuestion {
@@ -29,7 +29,7 @@ export interface FollowUpView extends RenderedQuestion {
 export function renderFollowUp({ question: q, state, api }: QuestionContext, followUp: { index: number; question: string }): FollowUpView {
   const { index } = followUp;
   const stored = () => state.followUps(q)[index];
-  const area = h("textarea", { id: uniqueId("follow-up"), rows: 3, maxlength: MAX_CHARACTERS, placeholder: "Type your answer", autocomplete: "off" });
+  const area = h("textarea", { id: uniqueId("follow-up"), rows: 3, maxlength: MAX_CHARACTERS, placeholder: t("question.typePlaceholder"), autocomplete: "off" });
   area.value = stored()?.has_audio ? "" : (stored()?.answer ?? "");
   let uploadError: string | null = null;
 
@@ -42,9 +42,9 @@ export function renderFollowUp({ question: q, state, api }: QuestionContext, fol
         const result = await api.uploadFollowUpAudio(await state.ensureSession(), q.uuid, index, recording.blob);
         state.setFollowUps(q, result.follow_ups);
       },
-      idleText: () => "Press Record and speak, or type your answer below.",
-      savedText: () => "Recording saved.",
-      onMicrophoneProblem: (message) => `${message} You can type your answer below.`,
+      idleText: () => t("followUp.idle"),
+      savedText: () => t("recorder.saved"),
+      onMicrophoneProblem: (message) => t("followUp.typeBelow", { problem: message }),
       onError: (message) => (uploadError = message),
       track: (operation) => state.track(q, operation),
       liveUrl: state.link.settings.live_transcription ? () => api.liveUrl(state.sessionId ?? "", q.uuid) : undefined,
@@ -55,7 +55,7 @@ export function renderFollowUp({ question: q, state, api }: QuestionContext, fol
   const element = h(
     "div",
     { class: `question question-follow-up question-${q.response_type}` },
-    h("p", { class: "follow-up-context" }, `About your answer to “${q.prompt}”`),
+    h("p", { class: "follow-up-context" }, t("followUp.context", { prompt: q.prompt })),
     h("label", { class: "prompt", for: area.id }, followUp.question),
     widget?.element,
     area,
@@ -68,8 +68,8 @@ export function renderFollowUp({ question: q, state, api }: QuestionContext, fol
       await widget?.settle();
       const text = area.value.trim();
       if (!text) {
-        if (widget?.phase() === "error") return uploadError ?? "The recording could not be saved.";
-        return stored()?.answer !== null && stored()?.answer !== undefined ? null : REQUIRED_MESSAGE;
+        if (widget?.phase() === "error") return uploadError ?? t("recorder.saveFailed");
+        return stored()?.answer !== null && stored()?.answer !== undefined ? null : t("followUp.required");
       }
       if (text === stored()?.answer) return null;
       try {

@@ -7,13 +7,14 @@
  * fails, recording and the upload (what is stored) go on unaffected.
  */
 import { h } from "./dom.ts";
+import { t } from "./i18n.ts";
 
 type ServerMessage = { type: "ready" | "partial" | "final" | "error"; text?: string };
 
 /** The live transcript region of one recorder, reused by each recording. */
 export class LiveTranscript {
   /** `role="status"` named "Live transcript"; empty (and visually collapsed) when unused. */
-  readonly element = h("p", { class: "live-transcript", role: "status", "aria-label": "Live transcript" });
+  readonly element = h("p", { class: "live-transcript", role: "status", "aria-label": t("recorder.liveTranscript") });
   private socket: WebSocket | null = null;
   private queue: (Blob | string)[] = [];
 

@@ -7,13 +7,18 @@
  */
 import { ApiError, createIntakeApi, type IntakeApi } from "./api.ts";
 import { IntakeFlow } from "./flow.ts";
+import { direction, LANGUAGE_NAMES, language, setLanguage, t, type Catalog } from "./i18n.ts";
 import { respondentMessage } from "./messages.ts";
 import { clearSessionId, loadSessionId, saveSessionId } from "./session-store.ts";
 import { IntakeState } from "./state.ts";
 import type { EmbeddedLinkData, PublicLink, Session, SubmitResult } from "./types.ts";
 import { showMessage, showThankYou } from "./views.ts";
 
-const DEFAULT_THANK_YOU = "Thanks for your response!";
+/** The respondent's choice of language, read by the server when it renders the page. */
+const LANGUAGE_COOKIE = "earshot_lang";
+
+/** Draws the screen on show again in the current language (set by each screen). */
+let redraw: () => void = () => {};
 
 function readEmbeddedData(): EmbeddedLinkData | null {
   const el = document.getElementById("earshot-link");
@@ -40,8 +45,15 @@ async function resume(api: IntakeApi, link: PublicLink): Promise<Session | null>
   }
 }
 
+/** The operator's thank-you text in the current language, else the catalog's default. */
 function thankYouText(link: PublicLink, result?: SubmitResult): string {
-  return result?.thank_you_message || link.settings.thankYouMessage || DEFAULT_THANK_YOU;
+  const translated = link.translations?.[language()]?.thankYouMessage;
+  return translated || result?.thank_you_message || link.settings.thankYouMessage || t("thanks.default");
+}
+
+function show(screen: () => void): void {
+  redraw = screen;
+  screen();
 }
 
 async function boot(root: HTMLElement, data: EmbeddedLinkData): Promise<void> {
@@ -56,27 +68,89 @@ async function boot(root: HTMLElement, data: EmbeddedLinkData): Promise<void> {
     session = await resume(api, link);
   } catch (err) {
     if (err instanceof ApiError && err.code === "LINK_PAUSED") {
-      return showMessage(root, "Not accepting responses", "This form is not accepting responses right now.");
+      return show(() => showMessage(root, t("screen.paused.title"), t("screen.paused.text")));
     }
-    return showMessage(root, "Something went wrong", `The form could not be loaded. ${respondentMessage(err)}`, {
-      label: "Try again",
-      run: () => void boot(root, data),
-    });
+    return show(() =>
+      showMessage(root, t("screen.error.title"), t("screen.error.loadFailed", { reason: respondentMessage(err) }), {
+        label: t("screen.tryAgain"),
+        run: () => void boot(root, data),
+      }),
+    );
   }
   if (session?.status === "completed") {
-    return showThankYou(root, thankYouText(link), null, startAgain);
+    return show(() => showThankYou(root, thankYouText(link), null, startAgain));
   }
   const state = new IntakeState(api, link, session?.session_id ?? null, session?.answers, (id) => saveSessionId(link.uuid, id));
-  const flow = new IntakeFlow(root, state, api, (result) =>
-    showThankYou(root, thankYouText(link, result), result.redirect_url ?? link.settings.redirectUrl ?? null, startAgain),
-  );
+  const flow = new IntakeFlow(root, state, api, (result) => {
+    const sentAt = new Date();
+    show(() => showThankYou(root, thankYouText(link, result), result.redirect_url ?? link.settings.redirectUrl ?? null, startAgain, sentAt));
+  });
+  redraw = () => flow.relabel();
   flow.start();
+}
+
+/** `<html lang dir>`, the page title and header in the current language. */
+function applyLanguage(data: EmbeddedLinkData | null): void {
+  const lang = language();
+  document.documentElement.lang = lang;
+  document.documentElement.dir = direction(lang);
+  const translated = data?.link.translations?.[lang];
+  const name = translated?.name || data?.link.name;
+  const description = translated?.description || data?.link.settings.description;
+  const heading = document.querySelector(".page-header h1");
+  if (name && heading) {
+    heading.textContent = name;
+    document.title = name;
+  }
+  const descriptionEl = document.querySelector(".page-header .description");
+  if (description && descriptionEl) descriptionEl.textContent = description;
+  const footer = document.querySelector(".page-footer");
+  if (footer) footer.textContent = t("page.footer");
+}
+
+/**
+ * Loads another language's catalog, remembers the choice (cookie, so the server renders the
+ * next visit in it) and redraws the screen on show; answers stay in the state.
+ */
+async function switchLanguage(lang: string, data: EmbeddedLinkData | null, label: HTMLElement): Promise<void> {
+  const response = await fetch(`/assets/intake/i18n/${encodeURIComponent(lang)}.json`);
+  if (!response.ok) return;
+  setLanguage(lang, (await response.json()) as Catalog);
+  document.cookie = `${LANGUAGE_COOKIE}=${lang}; path=/; max-age=31536000; samesite=lax`;
+  applyLanguage(data);
+  label.textContent = t("page.language");
+  redraw();
+}
+
+/** The labelled language select at the top of the page. */
+function languageSwitcher(data: EmbeddedLinkData | null, available: string[]): HTMLElement {
+  const wrap = document.createElement("div");
+  wrap.className = "language-switch";
+  const label = document.createElement("label");
+  label.htmlFor = "earshot-language";
+  label.textContent = t("page.language");
+  const select = document.createElement("select");
+  select.id = "earshot-language";
+  select.autocomplete = "off";
+  for (const lang of available) {
+    const option = new Option(LANGUAGE_NAMES[lang] ?? lang, lang, false, lang === language());
+    option.lang = lang;
+    option.dir = direction(lang);
+    select.append(option);
+  }
+  select.addEventListener("change", () => void switchLanguage(select.value, data, label));
+  wrap.append(label, select);
+  return wrap;
 }
 
 const appRoot = document.getElementById("earshot-app");
 const embedded = readEmbeddedData();
+if (embedded?.messages) setLanguage(embedded.language ?? "en", embedded.messages);
+const available = embedded?.languages ?? [];
+if (available.length > 1) document.querySelector(".page-header")?.prepend(languageSwitcher(embedded, available));
 if (appRoot && embedded) {
+  applyLanguage(embedded);
   void boot(appRoot, embedded);
 } else if (appRoot) {
-  showMessage(appRoot, "Something went wrong", "This page is missing its form definition.");
+  show(() => showMessage(appRoot, t("screen.error.title"), t("screen.error.missingForm")));
 }

@@ -4,10 +4,12 @@
  * (the same answers as `checkAnswerValue`), file types read in words, and server problems never
  * reach the respondent in a developer's words.
  */
-import { describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { checkAnswerValue } from "../../src/modules/intake/answer-values.ts";
 import { ApiError } from "./api.ts";
-import { describeFileTypes, EMAIL_MESSAGE, isEmailAddress, respondentMessage } from "./messages.ts";
+import { setLanguage } from "./i18n.ts";
+import en from "./i18n/en.json";
+import { describeFileTypes, emailMessage, isEmailAddress, respondentMessage } from "./messages.ts";
 import type { PublicQuestion } from "./types.ts";
 
 const ADDRESSES = [
@@ -20,6 +22,8 @@ const ADDRESSES = [
 function question(response_type: PublicQuestion["response_type"], configuration: PublicQuestion["configuration"] = {}): PublicQuestion {
   return { uuid: "q", prompt: "Prompt", response_type, field_key: "f", order: 0, required: true, configuration, condition: {} };
 }
+
+beforeAll(() => setLanguage("en", en));
 
 describe("respondent-facing messages", () => {
   test("email addresses: the page accepts exactly what the server accepts", () => {
@@ -37,13 +41,13 @@ describe("respondent-facing messages", () => {
   test("file types in words", () => {
     expect(describeFileTypes(["image/*", ".pdf"], 10)).toBe("Images or PDF files, up to 10 MB.");
     expect(describeFileTypes(["image/png", ".png"], 2)).toBe("PNG images, up to 2 MB.");
-    expect(describeFileTypes([".docx", "application/pdf", "text/csv"], 5)).toBe("Word documents, PDF files or CSV files, up to 5 MB.");
+    expect(describeFileTypes([".docx", "application/pdf", "text/csv"], 5)).toBe("Word documents, PDF files, or CSV files, up to 5 MB.");
     expect(describeFileTypes(undefined, 10)).toBe("Any file, up to 10 MB.");
   });
 
   test("server problems in plain words, per question", () => {
     const invalid = (message: string) => new ApiError(400, "VALIDATION_ERROR", message, [{ pointer: "/value", message }]);
-    expect(respondentMessage(invalid("Expected a valid email address."), { question: question("email") })).toBe(EMAIL_MESSAGE);
+    expect(respondentMessage(invalid("Expected a valid email address."), { question: question("email") })).toBe(emailMessage());
     expect(respondentMessage(invalid("At most 500."), { question: question("number", { min: 1, max: 500 }) })).toBe("Please enter a number from 1 to 500.");
     const file = question("file_upload", { allowed_types: ["image/*", ".pdf"], max_size_mb: 10 });
     expect(respondentMessage(new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", "Accepted file types: image/*, .pdf."), { question: file }))

@@ -7,13 +7,13 @@
  * server checks them.
  */
 import { ApiError } from "./api.ts";
+import { capitalize, formatDuration, formatMegabytes, orList, t, type MessageKey } from "./i18n.ts";
 import type { PublicQuestion } from "./types.ts";
 
-/** Shown when a required question is left empty (types without a better sentence). */
-export const REQUIRED_MESSAGE = "Please answer this question to continue.";
 /** Shown for an email address the server would refuse. */
-export const EMAIL_MESSAGE = "Please enter an email address like name@example.com.";
-const GENERIC = "Something went wrong. Please try again.";
+export function emailMessage(): string {
+  return t("error.email");
+}
 
 /**
  * The shape the server accepts (zod's `email()`: a dot-atom local part, a domain of labels and
@@ -29,9 +29,7 @@ export function isEmailAddress(value: string): boolean {
 
 /** What a voice question asks for when it is left empty. */
 export function recordingRequiredMessage(allowsText: boolean): string {
-  return allowsText
-    ? "Please record your answer, or type it if you prefer, to continue."
-    : "Please record your answer to continue.";
+  return allowsText ? t("error.recordOrType") : t("error.record");
 }
 
 /** The sentence for a required question left empty, by its type. */
@@ -44,32 +42,32 @@ export function requiredMessage(q: PublicQuestion): string {
     case "image_choice":
     case "yes_no":
     case "rating":
-      return "Please choose an answer to continue.";
+      return t("error.choose");
     case "file_upload":
-      return "Please attach a file to continue.";
+      return t("error.attach");
     default:
-      return REQUIRED_MESSAGE;
+      return t("error.required");
   }
 }
 
 /** Wildcards and well-known names; other types read as "<EXT> files" or "<EXT> images". */
-const TYPE_WORDS: Record<string, string> = {
-  "image/*": "images",
-  "audio/*": "audio files",
-  "video/*": "videos",
-  "text/*": "text files",
-  plain: "text files",
-  txt: "text files",
-  jpg: "JPEG images",
-  jpeg: "JPEG images",
-  msword: "Word documents",
-  doc: "Word documents",
-  docx: "Word documents",
-  "vnd.openxmlformats-officedocument.wordprocessingml.document": "Word documents",
-  "vnd.ms-excel": "Excel spreadsheets",
-  xls: "Excel spreadsheets",
-  xlsx: "Excel spreadsheets",
-  "vnd.openxmlformats-officedocument.spreadsheetml.sheet": "Excel spreadsheets",
+const TYPE_WORDS: Record<string, MessageKey> = {
+  "image/*": "file.images",
+  "audio/*": "file.audio",
+  "video/*": "file.videos",
+  "text/*": "file.text",
+  plain: "file.text",
+  txt: "file.text",
+  jpg: "file.jpeg",
+  jpeg: "file.jpeg",
+  msword: "file.word",
+  doc: "file.word",
+  docx: "file.word",
+  "vnd.openxmlformats-officedocument.wordprocessingml.document": "file.word",
+  "vnd.ms-excel": "file.excel",
+  xls: "file.excel",
+  xlsx: "file.excel",
+  "vnd.openxmlformats-officedocument.spreadsheetml.sheet": "file.excel",
 };
 const IMAGE_EXTENSIONS = new Set(["png", "gif", "webp", "heic", "avif", "bmp", "tiff", "svg+xml", "svg"]);
 
@@ -78,15 +76,10 @@ function typeWords(pattern: string): string {
   // ".pdf" → "pdf"; "application/pdf" → "pdf"; "model/*" → "*"
   const ext = key.startsWith(".") ? key.slice(1) : (key.split("/")[1] ?? key);
   const known = TYPE_WORDS[key] ?? TYPE_WORDS[ext];
-  if (known) return known;
-  if (ext === "*") return `${key.split("/")[0]} files`;
+  if (known) return t(known);
+  if (ext === "*") return t("file.namedFiles", { name: key.split("/")[0]! });
   const name = ext.replace(/^x-/, "").replace(/\+xml$/, "").toUpperCase();
-  return IMAGE_EXTENSIONS.has(ext) || key.startsWith("image/") ? `${name} images` : `${name} files`;
-}
-
-/** "a", "a or b", "a, b or c". */
-function orList(items: string[]): string {
-  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`;
+  return IMAGE_EXTENSIONS.has(ext) || key.startsWith("image/") ? t("file.namedImages", { name }) : t("file.namedFiles", { name });
 }
 
 /**
@@ -94,9 +87,9 @@ function orList(items: string[]): string {
  * (no types: "Any file, up to 10 MB.").
  */
 export function describeFileTypes(allowed: string[] | undefined, maxMb: number): string {
-  const words = [...new Set((allowed ?? []).filter((t) => t.trim() !== "").map(typeWords))];
-  const kinds = words.length ? orList(words) : "any file";
-  return `${kinds.charAt(0).toUpperCase()}${kinds.slice(1)}, up to ${maxMb} MB.`;
+  const words = [...new Set((allowed ?? []).filter((type) => type.trim() !== "").map(typeWords))];
+  const kinds = words.length ? orList(words) : t("file.anyFile");
+  return t("file.hint", { kinds: capitalize(kinds), size: formatMegabytes(maxMb) });
 }
 
 /** What the problem is about, to word it for the respondent. */
@@ -106,51 +99,47 @@ export interface ProblemContext {
   recordingMaxS?: number;
 }
 
+/** The sentence for a number outside the question's range (or not a number). */
+export function numberMessage(c: PublicQuestion["configuration"]): string {
+  if (c.min !== undefined && c.max !== undefined) return t("error.numberRange", { min: c.min, max: c.max });
+  if (c.min !== undefined) return t("error.numberAtLeast", { min: c.min });
+  if (c.max !== undefined) return t("error.numberAtMost", { max: c.max });
+  return t("error.number");
+}
+
 function invalidAnswer(q: PublicQuestion | undefined): string {
   const c = q?.configuration ?? {};
   switch (q?.response_type) {
     case "email":
-      return EMAIL_MESSAGE;
-    case "number": {
-      if (c.min !== undefined && c.max !== undefined) return `Please enter a number from ${c.min} to ${c.max}.`;
-      if (c.min !== undefined) return `Please enter a number of at least ${c.min}.`;
-      if (c.max !== undefined) return `Please enter a number of at most ${c.max}.`;
-      return "Please enter a number.";
-    }
+      return emailMessage();
+    case "number":
+      return numberMessage(c);
     case "date":
-      return "Please enter a real date.";
+      return t("error.date");
     case "text":
     case "voice":
     case "voice_text_fallback":
-      return c.max_characters ? `Please keep your answer under ${c.max_characters} characters.` : "This answer could not be saved. Please check it and try again.";
+      return c.max_characters ? t("error.maxCharacters", { count: c.max_characters }) : t("error.notSaved");
     case "multiple_choice":
     case "image_choice":
     case "yes_no":
     case "rating":
-      return "Please choose one of the answers shown.";
+      return t("error.chooseShown");
     case "file_upload":
-      return "This file could not be used. Please choose another one.";
+      return t("error.fileUnusable");
     default:
-      return "This answer could not be saved. Please check it and try again.";
+      return t("error.notSaved");
   }
 }
 
 function fileProblem(err: ApiError, q: PublicQuestion | undefined): string {
   const maxMb = q?.configuration.max_size_mb ?? 10;
-  if (err.code === "PAYLOAD_TOO_LARGE") return `This file is too large. Files can be up to ${maxMb} MB.`;
+  if (err.code === "PAYLOAD_TOO_LARGE") return t("error.fileTooLarge", { size: formatMegabytes(maxMb) });
   if (err.code === "UNSUPPORTED_MEDIA_TYPE") {
     const allowed = q?.configuration.allowed_types ?? [];
-    return allowed.length
-      ? `This kind of file can't be used here. Please choose ${orList([...new Set(allowed.map(typeWords))])}.`
-      : "This kind of file can't be used here. Please choose another file.";
+    return allowed.length ? t("error.fileKindAllowed", { kinds: orList([...new Set(allowed.map(typeWords))]) }) : t("error.fileKind");
   }
   return invalidAnswer(q);
-}
-
-function minutes(seconds: number): string {
-  if (seconds < 60) return `${Math.round(seconds)} seconds`;
-  const m = Math.round(seconds / 6) / 10;
-  return `${m} ${m === 1 ? "minute" : "minutes"}`;
 }
 
 /**
@@ -158,31 +147,31 @@ function minutes(seconds: number): string {
  * a status code.
  */
 export function respondentMessage(err: unknown, about: ProblemContext = {}): string {
-  if (!(err instanceof ApiError)) return GENERIC;
+  if (!(err instanceof ApiError)) return t("error.generic");
   const q = about.question;
   const recording = about.recordingMaxS !== undefined;
   switch (err.code) {
     case "NETWORK":
-      return "The connection failed. Check your network and try again.";
+      return t("error.network");
     case "RATE_LIMITED":
-      return "Too many attempts in a short time. Please wait a minute and try again.";
+      return t("error.rateLimited");
     case "LINK_PAUSED":
-      return "This form is not accepting responses right now.";
+      return t("error.paused");
     case "ALREADY_SUBMITTED":
-      return "This response has already been sent.";
+      return t("error.alreadySubmitted");
     case "NOT_FOUND":
-      return "This form has changed or is no longer available. Please reload the page.";
+      return t("error.notFound");
     case "AUDIO_TOO_LONG":
-      return `This recording is too long. Please keep it under ${minutes(about.recordingMaxS ?? q?.configuration.max_duration ?? 120)}.`;
+      return t("error.recordingTooLong", { duration: formatDuration(about.recordingMaxS ?? q?.configuration.max_duration ?? 120) });
     case "PAYLOAD_TOO_LARGE":
     case "UNSUPPORTED_MEDIA_TYPE":
-      if (recording) return "This recording could not be used. Please record your answer again.";
+      if (recording) return t("error.recordingUnusable");
       return fileProblem(err, q);
     case "VALIDATION_ERROR":
-      if (recording) return "This recording could not be used. Please record your answer again.";
+      if (recording) return t("error.recordingUnusable");
       if (q?.response_type === "file_upload") return fileProblem(err, q);
       return invalidAnswer(q);
     default:
-      return err.status >= 500 ? "Something went wrong on our side. Please try again in a moment." : GENERIC;
+      return err.status >= 500 ? t("error.server") : t("error.generic");
   }
 }

@@ -12,6 +12,7 @@ import { h } from "./dom.ts";
 import { LiveTranscript } from "./live.ts";
 import { MicrophoneUnavailableError, openMicrophone, VoiceRecorder, type Recording } from "./recorder.ts";
 import { respondentMessage } from "./messages.ts";
+import { clock, t } from "./i18n.ts";
 
 const TICK_MS = 200;
 
@@ -52,12 +53,6 @@ export interface RecordWidget {
   /** Stops a running recording and waits for its upload. */
   settle(): Promise<void>;
   dispose(): void;
-}
-
-/** `75` → `1:15`. */
-export function clock(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
 /** Builds a recorder control. */
@@ -102,17 +97,17 @@ export function recordWidget(opts: RecordWidgetOptions): RecordWidget {
     element.dataset.phase = phase;
     button.disabled = phase === "requesting" || phase === "uploading";
     button.classList.toggle("is-recording", phase === "recording");
-    button.textContent = phase === "recording" ? "Stop recording" : phase === "saved" || phase === "error" ? "Record again" : "Record answer";
+    button.textContent = phase === "recording" ? t("recorder.stop") : phase === "saved" || phase === "error" ? t("recorder.again") : t("recorder.record");
     timer.textContent = phase === "recording" && recorder ? `${clock(recorder.elapsedS())} / ${clock(opts.maxS)}` : "";
     status.textContent =
       message ??
       {
         idle: opts.idleText(),
-        requesting: "Waiting for the microphone…",
-        recording: "Recording… press Stop when you are done.",
-        uploading: "Saving your recording…",
+        requesting: t("recorder.requesting"),
+        recording: t("recorder.recording"),
+        uploading: t("recorder.uploading"),
         saved: opts.savedText(),
-        error: failure ?? "The recording could not be saved.",
+        error: failure ?? t("recorder.saveFailed"),
       }[phase];
     preview.hidden = !(phase === "saved" && previewUrl);
   }
@@ -128,7 +123,7 @@ export function recordWidget(opts: RecordWidgetOptions): RecordWidget {
     recorder = null;
     clearInterval(ticker);
     live?.end();
-    if (recording.blob.size === 0) return fail("Nothing was recorded. Please try again.");
+    if (recording.blob.size === 0) return fail(t("recorder.empty"));
     phase = "uploading";
     update();
     try {
@@ -141,7 +136,7 @@ export function recordWidget(opts: RecordWidgetOptions): RecordWidget {
     length.hidden = false;
     player.src = previewUrl;
     length.textContent = clock(Math.max(1, Math.round(recording.durationS)));
-    player.setAttribute("aria-label", `Your recording, ${length.textContent}`);
+    player.setAttribute("aria-label", t("recorder.yourRecording", { length: length.textContent }));
     phase = "saved";
     update();
   }
@@ -168,7 +163,7 @@ export function recordWidget(opts: RecordWidgetOptions): RecordWidget {
     try {
       stream = await openMicrophone();
     } catch (err) {
-      return giveUp(err instanceof MicrophoneUnavailableError ? err.message : "The microphone could not be opened.");
+      return giveUp(err instanceof MicrophoneUnavailableError ? err.message : t("mic.failed"));
     }
     live?.start();
     try {
@@ -176,7 +171,7 @@ export function recordWidget(opts: RecordWidgetOptions): RecordWidget {
     } catch {
       for (const track of stream.getTracks()) track.stop();
       live?.close();
-      return giveUp("This browser cannot record audio.");
+      return giveUp(t("mic.unsupported"));
     }
     phase = "recording";
     ticker = setInterval(() => update(), TICK_MS);
@@ -185,7 +180,7 @@ export function recordWidget(opts: RecordWidgetOptions): RecordWidget {
       recorder = null;
       clearInterval(ticker);
       live?.close();
-      fail("Recording failed. Please try again.");
+      fail(t("recorder.failed"));
     });
     opts.track?.(pending);
   }

@@ -5,6 +5,8 @@
  * MediaRecorder producing `audio/webm;codecs=opus` where supported.
  */
 
+import { t } from "./i18n.ts";
+
 /** MediaRecorder delivers a chunk this often (ms); live transcription streams them. */
 export const TIMESLICE_MS = 500;
 
@@ -55,7 +57,7 @@ function pickMimeType(): string | undefined {
  * @throws MicrophoneUnavailableError when recording is unsupported, refused or has no device
  */
 export async function openMicrophone(): Promise<MediaStream> {
-  if (!canRecordAudio()) throw new MicrophoneUnavailableError("This browser cannot record audio.");
+  if (!canRecordAudio()) throw new MicrophoneUnavailableError(t("mic.unsupported"));
   try {
     return await navigator.mediaDevices.getUserMedia({
       audio: { autoGainControl: false, echoCancellation: false, noiseSuppression: false },
@@ -64,10 +66,10 @@ export async function openMicrophone(): Promise<MediaStream> {
     const name = err instanceof DOMException ? err.name : "";
     const message =
       name === "NotAllowedError" || name === "SecurityError"
-        ? "Microphone access was refused."
+        ? t("mic.refused")
         : name === "NotFoundError" || name === "OverconstrainedError"
-          ? "No microphone was found."
-          : "The microphone could not be opened.";
+          ? t("mic.notFound")
+          : t("mic.failed");
     throw new MicrophoneUnavailableError(message);
   }
 }

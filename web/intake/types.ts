@@ -60,6 +60,22 @@ export interface PublicQuestion {
   condition: Condition;
   enable_dynamic_probing?: boolean;
   fallback_to_text?: boolean;
+  /** Operator translations by language (docs/api.md "Translations"); values stay the source's. */
+  translations?: Record<string, QuestionTranslation>;
+}
+
+/** A question's texts in one language: prompt, option labels by option, card labels by card id. */
+export interface QuestionTranslation {
+  prompt?: string;
+  options?: Record<string, string>;
+  cards?: Record<string, string>;
+}
+
+/** A link's texts in one language. */
+export interface LinkTranslation {
+  name?: string;
+  description?: string;
+  thankYouMessage?: string;
 }
 
 export interface LinkSettings {
@@ -76,12 +92,18 @@ export interface PublicLink {
   status: "active" | "paused";
   settings: LinkSettings;
   questions: PublicQuestion[];
+  translations?: Record<string, LinkTranslation>;
 }
 
 /** What `<script id="earshot-link">` holds. */
 export interface EmbeddedLinkData {
   api_base: string;
   link: PublicLink;
+  /** The language the page starts in (a shipped catalog's tag) and its catalog. */
+  language?: string;
+  messages?: import("./i18n.ts").Catalog;
+  /** Languages the respondent can switch to (shipped catalogs). */
+  languages?: string[];
 }
 
 /** Typed answer values accepted by `PUT …/answers/{question_uuid}/`. */

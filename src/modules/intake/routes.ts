@@ -9,6 +9,7 @@ import { requireJsonBody } from "../../http/validation.ts";
 import { PendingBody, parseMultipart, payloadTooLarge } from "../../http/body.ts";
 import { AppError } from "../../errors.ts";
 import { renderIntakePage, renderMessagePage } from "../../http/web-assets.ts";
+import { negotiateLanguage, pageText } from "../../http/intake-language.ts";
 import { listWorkspaces } from "../workspaces/repository.ts";
 import * as service from "./service.ts";
 import { sniffAudioMime } from "../../http/media.ts";
@@ -78,16 +79,26 @@ export function intakeRoutes(deps: AppDeps) {
     }
   }
 
-  async function page(wsSlug: string, linkSlug: string): Promise<Response> {
+  /** The 404 page in the respondent's language (docs/intake.md "Languages"). */
+  function notFoundPage(headers: Headers): Response {
+    const lang = negotiateLanguage(headers, null);
+    return html(renderMessagePage(pageText(lang, "page.notFound.title"), pageText(lang, "page.notFound.text"), lang), 404);
+  }
+
+  async function page(wsSlug: string, linkSlug: string, headers: Headers): Promise<Response> {
     let l: service.IntakeLink;
     try {
       l = await service.findIntakeLink(deps.db, wsSlug, linkSlug);
     } catch {
-      return html(renderMessagePage("Link not found", "This feedback link does not exist or was removed."), 404);
+      return notFoundPage(headers);
     }
-    if (l.link.status !== "active") return html(renderMessagePage(l.link.name, "This link is not accepting responses right now."));
+    const lang = negotiateLanguage(headers, (l.link.settings as { language?: string | null }).language);
     const pub = service.toPublicLink(l);
-    return html(renderIntakePage({ title: l.link.name, apiBase: `/api/v1/intake/${wsSlug}/${linkSlug}/`, link: pub, description: pub.settings.description }));
+    const translated = (pub as { translations?: Record<string, { name?: string; description?: string }> }).translations?.[lang];
+    const title = translated?.name || l.link.name;
+    if (l.link.status !== "active") return html(renderMessagePage(title, pageText(lang, "page.paused.text"), lang));
+    const description = translated?.description || pub.settings.description;
+    return html(renderIntakePage({ title, apiBase: `/api/v1/intake/${wsSlug}/${linkSlug}/`, link: pub, description, language: lang }));
   }
 
   const app = new Elysia({ name: "intake" });
@@ -95,13 +106,13 @@ export function intakeRoutes(deps: AppDeps) {
     app.get(path, () => new Response(asset.body as BodyInit, { headers: { "content-type": asset.contentType, "cache-control": "public, max-age=300" } }));
   }
   return app
-    .get("/w/:workspace_slug/i/:link_slug", ({ params }) => page(params.workspace_slug, params.link_slug))
+    .get("/w/:workspace_slug/i/:link_slug", ({ params, request }) => page(params.workspace_slug, params.link_slug, request.headers))
     .get("/i/:link_slug", async ({ params, request }) => {
       // A workspace's dedicated origin serves its links at the root (DESIGN §3).
       const host = request.headers.get("host")?.toLowerCase();
       const ws = (await listWorkspaces(deps.db)).find((w) => w.host && new URL(w.host).host.toLowerCase() === host);
-      if (!ws) return html(renderMessagePage("Link not found", "This feedback link does not exist or was removed."), 404);
-      return page(ws.slug, params.link_slug);
+      if (!ws) return notFoundPage(request.headers);
+      return page(ws.slug, params.link_slug, request.headers);
     })
     .get(`${base}/`, async ({ params }) => ({ link: service.toPublicLink(await link(params)) }))
     .post(`${base}/sessions/`, async (ctx) => {

@@ -24,7 +24,7 @@ describe("POST links/", () => {
     expect(link.public_url).toBe(`http://localhost/w/${api.ws.workspace_slug}/i/onboarding-survey`);
     expect(link.date_created).toMatch(TS);
     expect(link.date_updated).toMatch(TS);
-    expect(link.settings).toEqual({ description: null, thankYouMessage: "Thanks for your response!", redirectUrl: null, tts_enabled: false, live_transcription: false });
+    expect(link.settings).toEqual({ description: null, thankYouMessage: "Thanks for your response!", redirectUrl: null, tts_enabled: false, live_transcription: false, language: null });
     expect(link.questions.map((q: any) => q.response_type)).toEqual(ALL_TYPE_QUESTIONS.map((q) => q.type));
     for (const q of link.questions) {
       expect(q.uuid).toMatch(/^[0-9a-f-]{36}$/);

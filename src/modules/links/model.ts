@@ -15,6 +15,24 @@ const httpUrl = z
   .max(2048)
   .refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), "Must be an http(s) URL.");
 
+/**
+ * A BCP 47 language tag (`de`, `pt-BR`, `zh-Hant`), stored in canonical case (`PT-br` → `pt-BR`).
+ * Any well-formed tag is accepted, not only the page's shipped catalogs: transcription knows
+ * far more languages than the page has catalogs, and the page falls back (docs/api.md).
+ */
+export const languageTagSchema = z
+  .string()
+  .max(35)
+  .refine((v) => {
+    try {
+      return /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(v) && Intl.getCanonicalLocales(v).length === 1;
+    } catch {
+      return false;
+    }
+  }, "Must be a BCP 47 language tag such as de, fr or pt-BR.")
+  .transform((v) => Intl.getCanonicalLocales(v)[0]!)
+  .meta({ description: "BCP 47 language tag of the link's content: the intake page's language and the language transcription expects. Omitted or null: the respondent's Accept-Language among the page's languages, else English; transcription detects the language.", example: "de" });
+
 export const settingsInputSchema = z
   .object({
     description: z.string().max(5000).nullable().optional(),
@@ -22,17 +40,19 @@ export const settingsInputSchema = z
     redirectUrl: httpUrl.nullable().optional(),
     tts_enabled: z.boolean().nullable().optional(),
     live_transcription: z.boolean().nullable().optional(),
+    language: languageTagSchema.nullable().optional(),
   })
   .strict();
 export type SettingsInput = z.output<typeof settingsInputSchema>;
 
-/** Settings as returned: always all five keys (DESIGN §6). */
+/** Settings as returned: always every key (DESIGN §6; `language` added by issue 17). */
 export const settingsSchema = z.object({
   description: z.string().nullable(),
   thankYouMessage: z.string(),
   redirectUrl: z.string().nullable(),
   tts_enabled: z.boolean(),
   live_transcription: z.boolean(),
+  language: z.string().nullable(),
 });
 export type Settings = z.output<typeof settingsSchema>;
 
@@ -46,6 +66,7 @@ export function completeSettings(input: SettingsInput, base?: Settings): Setting
     redirectUrl: pick("redirectUrl", null),
     tts_enabled: pick("tts_enabled", false),
     live_transcription: pick("live_transcription", false),
+    language: pick("language", null),
   };
 }
 

@@ -4,6 +4,7 @@
  * (two radio buttons, value `true`/`false`). Choices are saved as soon as they are made.
  */
 import { h, uniqueId } from "../dom.ts";
+import { t } from "../i18n.ts";
 import { groupQuestion, optionInput, type QuestionContext, type RenderedQuestion } from "./common.ts";
 
 /** Renders a `multiple_choice` question. */
@@ -24,7 +25,7 @@ export function renderMultipleChoice({ question, state }: QuestionContext): Rend
     inputs.push(input);
     list.append(h("label", { class: "option", for: input.id }, input, h("span", { class: "option-label" }, option)));
   }
-  const group = groupQuestion(question, list, isMulti ? "Choose all that apply." : undefined, isMulti ? "group" : "radiogroup");
+  const group = groupQuestion(question, list, isMulti ? t("question.chooseAll") : undefined, isMulti ? "group" : "radiogroup");
   return { element: group.element, control: group.fieldset };
 }
 
@@ -33,7 +34,7 @@ export function renderYesNo({ question, state }: QuestionContext): RenderedQuest
   const current = state.value(question);
   const name = uniqueId("yesno");
   const list = h("div", { class: "options options-row" });
-  for (const [label, value] of [["Yes", true], ["No", false]] as const) {
+  for (const [label, value] of [[t("question.yes"), true], [t("question.no"), false]] as const) {
     const input = optionInput("radio", name, String(value), current === value, () => state.setValue(question, value));
     list.append(h("label", { class: "option option-pill", for: input.id }, input, h("span", { class: "option-label" }, label)));
   }

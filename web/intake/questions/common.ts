@@ -6,6 +6,7 @@
  */
 import type { IntakeApi } from "../api.ts";
 import { h, uniqueId } from "../dom.ts";
+import { t } from "../i18n.ts";
 import type { IntakeState } from "../state.ts";
 import type { PublicQuestion } from "../types.ts";
 
@@ -36,7 +37,7 @@ export interface RenderedQuestion {
 export function promptContent(q: PublicQuestion): Node[] {
   const nodes: Node[] = [h("span", { class: "prompt-text" }, q.prompt.trimEnd())];
   if (q.required) {
-    nodes.push(h("span", { class: "required-mark", "aria-hidden": "true", title: "Required" }, "\u00a0*"));
+    nodes.push(h("span", { class: "required-mark", "aria-hidden": "true", title: t("question.required") }, "\u00a0*"));
   }
   return nodes;
 }

@@ -3,6 +3,7 @@
  * Date picker (`<input type="date">`, value `YYYY-MM-DD`).
  */
 import { h } from "../dom.ts";
+import { t } from "../i18n.ts";
 import { labelledQuestion, type QuestionContext, type RenderedQuestion } from "./common.ts";
 
 /** Renders a `date` question. */
@@ -16,6 +17,6 @@ export function renderDate({ question, state }: QuestionContext): RenderedQuesti
   return {
     element: labelledQuestion(question, input),
     control: input,
-    validate: () => (input.validity.valid ? null : "Enter a valid date."),
+    validate: () => (input.validity.valid ? null : t("error.date")),
   };
 }

@@ -4,7 +4,8 @@
  * browser's own check lets `ann@example` through); only valid addresses are saved.
  */
 import { h } from "../dom.ts";
-import { EMAIL_MESSAGE, isEmailAddress } from "../messages.ts";
+import { t } from "../i18n.ts";
+import { emailMessage, isEmailAddress } from "../messages.ts";
 import { labelledQuestion, type QuestionContext, type RenderedQuestion } from "./common.ts";
 
 /** Renders an `email` question. */
@@ -15,7 +16,7 @@ export function renderEmail({ question, state }: QuestionContext): RenderedQuest
     inputmode: "email",
     autocomplete: "email",
     spellcheck: "false",
-    placeholder: "name@example.com",
+    placeholder: t("question.emailPlaceholder"),
   });
   input.value = typeof current === "string" ? current : "";
   const save = (delayMs: number) => {
@@ -27,6 +28,6 @@ export function renderEmail({ question, state }: QuestionContext): RenderedQuest
   return {
     element: labelledQuestion(question, input),
     control: input,
-    validate: () => (input.value.trim() !== "" && !isEmailAddress(input.value) ? EMAIL_MESSAGE : null),
+    validate: () => (input.value.trim() !== "" && !isEmailAddress(input.value) ? emailMessage() : null),
   };
 }

@@ -5,17 +5,12 @@
  * the allowed types in words ("Images or PDF files, up to 10 MB.").
  */
 import { h } from "../dom.ts";
+import { formatBytes, formatMegabytes, t } from "../i18n.ts";
 import { describeFileTypes, respondentMessage } from "../messages.ts";
 import type { AnswerState } from "../types.ts";
 import { labelledQuestion, type QuestionContext, type RenderedQuestion } from "./common.ts";
 
 const DEFAULT_MAX_SIZE_MB = 10;
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
 
 function storedFileName(answer: AnswerState | undefined): string | null {
   if (!answer) return null;
@@ -33,23 +28,23 @@ export function renderFileUpload({ question, state, api }: QuestionContext): Ren
   const input = h("input", { type: "file", accept: config.allowed_types?.join(",") || false });
   const status = h("p", { class: "status", role: "status" });
   const stored = storedFileName(state.answer(question));
-  if (stored) status.textContent = `Uploaded: ${stored}. Choose another file to replace it.`;
+  if (stored) status.textContent = t("file.uploaded", { name: stored });
 
   input.addEventListener("change", () => {
     const file = input.files?.[0];
     if (!file) return;
     if (file.size > maxMb * 1024 * 1024) {
-      state.setError(question, `This file is ${formatBytes(file.size)}. Files can be up to ${maxMb} MB.`);
+      state.setError(question, t("file.tooLargeLocal", { size: formatBytes(file.size), max: formatMegabytes(maxMb) }));
       status.textContent = "";
       input.value = "";
       return;
     }
     state.setError(question, null);
-    status.textContent = `Uploading ${file.name}…`;
+    status.textContent = t("file.uploading", { name: file.name });
     const upload = state.ensureSession().then((sessionId) => api.uploadFile(sessionId, question.uuid, file)).then(
       (answer) => {
         state.applyAnswer(answer);
-        status.textContent = `Uploaded: ${file.name} (${formatBytes(file.size)}).`;
+        status.textContent = t("file.uploadedSize", { name: file.name, size: formatBytes(file.size) });
       },
       (err: unknown) => {
         state.setError(question, respondentMessage(err, { question }));

@@ -3,13 +3,15 @@
  * Numeric input honouring the configuration's `min`, `max` and `step`.
  */
 import { h } from "../dom.ts";
+import { t } from "../i18n.ts";
+import { numberMessage } from "../messages.ts";
 import type { QuestionConfiguration } from "../types.ts";
 import { labelledQuestion, type QuestionContext, type RenderedQuestion } from "./common.ts";
 
 function rangeHint({ min, max }: QuestionConfiguration): string | undefined {
-  if (min !== undefined && max !== undefined) return `A number from ${min} to ${max}.`;
-  if (min !== undefined) return `A number of at least ${min}.`;
-  if (max !== undefined) return `A number of at most ${max}.`;
+  if (min !== undefined && max !== undefined) return t("number.range", { min, max });
+  if (min !== undefined) return t("number.atLeast", { min });
+  if (max !== undefined) return t("number.atMost", { max });
   return undefined;
 }
 
@@ -39,9 +41,9 @@ export function renderNumber({ question, state }: QuestionContext): RenderedQues
     validate: () => {
       const v = input.validity;
       if (v.valid) return null;
-      if (v.badInput) return "Enter a number.";
-      if (v.stepMismatch) return `Use steps of ${config.step}.`;
-      return hint ? `Enter ${hint.charAt(0).toLowerCase()}${hint.slice(1)}` : "Enter a valid number.";
+      if (v.badInput) return t("error.number");
+      if (v.stepMismatch) return t("number.step", { step: config.step ?? 1 });
+      return numberMessage(config);
     },
   };
 }

@@ -5,10 +5,11 @@
  * emojis); nps always runs 0..10 with "Not likely" / "Very likely" captions.
  */
 import { h, uniqueId } from "../dom.ts";
+import { formatNumber, t, type MessageKey } from "../i18n.ts";
 import type { PublicQuestion } from "../types.ts";
 import { groupQuestion, optionInput, type QuestionContext, type RenderedQuestion } from "./common.ts";
 
-const FACE_WORDS = ["Very bad", "Bad", "Okay", "Good", "Very good"] as const;
+const FACE_WORDS: MessageKey[] = ["rating.face0", "rating.face1", "rating.face2", "rating.face3", "rating.face4"];
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 interface Point {
@@ -46,17 +47,17 @@ function faceSvg(face: number): SVGSVGElement {
 export function ratingPoints(q: PublicQuestion): Point[] {
   const scale = q.configuration.scale_type ?? "stars";
   if (scale === "nps") {
-    return Array.from({ length: 11 }, (_, value) => ({ value, name: String(value), visual: String(value) }));
+    return Array.from({ length: 11 }, (_, value) => ({ value, name: formatNumber(value), visual: formatNumber(value) }));
   }
   const max = Math.max(1, Math.min(q.configuration.max_value ?? 5, 10));
   return Array.from({ length: max }, (_, i) => {
     const value = i + 1;
-    if (scale === "stars") return { value, name: `${value} ${value === 1 ? "star" : "stars"}`, visual: "★" };
+    if (scale === "stars") return { value, name: t("rating.stars", { count: value }), visual: "★" };
     if (scale === "emojis") {
       const face = max === 1 ? 4 : Math.round((i * (FACE_WORDS.length - 1)) / (max - 1));
-      return { value, name: `${value} – ${FACE_WORDS[face]}`, visual: face };
+      return { value, name: t("rating.faceName", { value, word: t(FACE_WORDS[face]!) }), visual: face };
     }
-    return { value, name: String(value), visual: String(value) };
+    return { value, name: formatNumber(value), visual: formatNumber(value) };
   });
 }
 
@@ -87,9 +88,9 @@ export function renderRating({ question, state }: QuestionContext): RenderedQues
   }
   if (scale === "stars") paint(typeof current === "number" ? current : null);
   const body = scale === "nps"
-    ? h("div", { class: "rating-wrap" }, list, h("div", { class: "rating-captions", "aria-hidden": "true" }, h("span", {}, "Not likely"), h("span", {}, "Very likely")))
+    ? h("div", { class: "rating-wrap" }, list, h("div", { class: "rating-captions", "aria-hidden": "true" }, h("span", {}, t("rating.npsLow")), h("span", {}, t("rating.npsHigh"))))
     : list;
-  const hint = scale === "nps" ? "0 means not at all likely, 10 means extremely likely." : undefined;
+  const hint = scale === "nps" ? t("rating.npsHint", { low: 0, high: 10 }) : undefined;
   const group = groupQuestion(question, body, hint, "radiogroup");
   return { element: group.element, control: group.fieldset };
 }

@@ -4,6 +4,7 @@
  * typing pauses and when the field loses focus.
  */
 import { h } from "../dom.ts";
+import { formatNumber, t } from "../i18n.ts";
 import type { IntakeState } from "../state.ts";
 import type { PublicQuestion } from "../types.ts";
 import { labelledQuestion, type QuestionContext, type RenderedQuestion } from "./common.ts";
@@ -16,7 +17,7 @@ export function textArea(q: PublicQuestion, state: IntakeState, maxCharacters?: 
   const area = h("textarea", {
     rows: 4,
     maxlength: maxCharacters,
-    placeholder: "Type your answer",
+    placeholder: t("question.typePlaceholder"),
     autocomplete: "off",
   });
   area.value = typeof current === "string" ? current : "";
@@ -28,7 +29,7 @@ export function textArea(q: PublicQuestion, state: IntakeState, maxCharacters?: 
 /** A live "12 / 1000" counter for a textarea with a limit. */
 export function characterCounter(area: HTMLTextAreaElement, maxCharacters: number): HTMLElement {
   const counter = h("p", { class: "counter", "aria-hidden": "true" });
-  const update = () => (counter.textContent = `${area.value.length} / ${maxCharacters}`);
+  const update = () => (counter.textContent = `${formatNumber(area.value.length)} / ${formatNumber(maxCharacters)}`);
   area.addEventListener("input", update);
   update();
   return counter;

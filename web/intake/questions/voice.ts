@@ -10,7 +10,8 @@
  */
 import { h, uniqueId } from "../dom.ts";
 import { canRecordAudio, hasMicrophone, MicrophoneUnavailableError, openMicrophone } from "../recorder.ts";
-import { clock, recordWidget } from "../record-widget.ts";
+import { recordWidget } from "../record-widget.ts";
+import { clock, t } from "../i18n.ts";
 import { promptContent, labelledQuestion, type QuestionContext, type RenderedQuestion } from "./common.ts";
 import { characterCounter, textArea } from "./text.ts";
 
@@ -22,7 +23,7 @@ export function renderVoice({ question: q, state, api }: QuestionContext): Rende
   const allowsText = q.response_type === "voice_text_fallback" || q.fallback_to_text !== false;
   const maxS = q.configuration.max_duration ?? DEFAULT_MAX_DURATION_S;
   const maxChars = q.configuration.max_characters ?? DEFAULT_MAX_CHARACTERS;
-  let micProblem: string | null = canRecordAudio() ? null : "This browser cannot record audio.";
+  let micProblem: string | null = canRecordAudio() ? null : t("mic.unsupported");
   let control: HTMLElement;
   const root = h("div", { class: "question-slot-inner" });
 
@@ -33,14 +34,14 @@ export function renderVoice({ question: q, state, api }: QuestionContext): Rende
       const sessionId = await state.ensureSession();
       state.applyAnswer(await api.uploadAudio(sessionId, q.uuid, recording.blob, recording.durationS));
     },
-    idleText: () => micProblem ?? `Press Record and speak. Up to ${clock(maxS)}.`,
+    idleText: () => micProblem ?? t("recorder.idle", { duration: clock(maxS) }),
     savedText: () => {
       const duration = state.answer(q)?.duration;
-      return `Recording saved${duration ? ` (${clock(duration)})` : ""}.`;
+      return duration ? t("recorder.savedLength", { length: clock(duration) }) : t("recorder.saved");
     },
     onMicrophoneProblem(message) {
       micProblem = message;
-      if (!allowsText) return `${message} This question needs a voice answer: allow the microphone for this page, then press Record answer again.`;
+      if (!allowsText) return t("mic.voiceOnly", { problem: message });
       showMode("text");
       return null;
     },
@@ -59,7 +60,7 @@ export function renderVoice({ question: q, state, api }: QuestionContext): Rende
   function voiceView(): HTMLElement {
     const promptId = uniqueId("prompt");
     const switcher = allowsText
-      ? h("button", { type: "button", class: "link-button", onclick: () => showMode("text") }, "Type your answer instead")
+      ? h("button", { type: "button", class: "link-button", onclick: () => showMode("text") }, t("voice.typeInstead"))
       : null;
     return h(
       "div",
@@ -78,25 +79,25 @@ export function renderVoice({ question: q, state, api }: QuestionContext): Rende
       for (const track of stream.getTracks()) track.stop();
     } catch (err) {
       retry.disabled = false;
-      const reason = err instanceof MicrophoneUnavailableError ? err.message : "The microphone could not be opened.";
-      if (hint) hint.textContent = `${reason} Allow the microphone for this page in your browser, then try again. You can also type your answer.`;
+      const reason = err instanceof MicrophoneUnavailableError ? err.message : t("mic.failed");
+      if (hint) hint.textContent = t("mic.retryHint", { problem: reason });
       return;
     }
     micProblem = null;
     showMode("voice");
-    widget.update("The microphone is ready. Press Record answer and speak.");
+    widget.update(t("mic.ready"));
     widget.button.focus();
   }
 
   function textView(): { element: HTMLElement; area: HTMLTextAreaElement } {
     const area = textArea(q, state, maxChars);
     const canRetry = micProblem !== null && canRecordAudio();
-    const retry = canRetry ? h("button", { type: "button", class: "link-button" }, "Try the microphone again") : null;
+    const retry = canRetry ? h("button", { type: "button", class: "link-button" }, t("voice.retry")) : null;
     const back = micProblem === null
-      ? h("button", { type: "button", class: "link-button", onclick: () => showMode("voice") }, "Record instead")
+      ? h("button", { type: "button", class: "link-button", onclick: () => showMode("voice") }, t("voice.recordInstead"))
       : retry;
-    const hint = micProblem ? `${micProblem} You can type your answer instead.` : undefined;
-    const note = state.answer(q)?.has_audio ? h("p", { class: "status" }, "Your recording is kept as well.") : null;
+    const hint = micProblem ? t("mic.typeInstead", { problem: micProblem }) : undefined;
+    const note = state.answer(q)?.has_audio ? h("p", { class: "status" }, t("voice.keptRecording")) : null;
     const element = labelledQuestion(q, area, hint, characterCounter(area, maxChars), note, back);
     retry?.addEventListener("click", () => void retryMicrophone(element.querySelector(".hint"), retry));
     return { element, area };
@@ -119,7 +120,7 @@ export function renderVoice({ question: q, state, api }: QuestionContext): Rende
   if (micProblem === null) {
     void hasMicrophone().then((present) => {
       if (present || micProblem !== null || widget.phase() !== "idle") return;
-      micProblem = "No microphone was found.";
+      micProblem = t("mic.notFound");
       if (!allowsText || mode !== "voice") return widget.update();
       const hadFocus = root.contains(document.activeElement);
       showMode("text");
