@@ -15,6 +15,7 @@ import { consoleRoutes } from "./modules/console/routes.ts";
 import { linkRoutes } from "./modules/links/routes.ts";
 import { responseRoutes } from "./modules/responses/routes.ts";
 import { insightsRoutes } from "./modules/insights/routes.ts";
+import { statsRoutes } from "./modules/stats/routes.ts";
 import { tokenRoutes } from "./modules/tokens/routes.ts";
 import { webhookRoutes } from "./modules/webhooks/routes.ts";
 import { workspaceRoutes } from "./modules/workspaces/routes.ts";
@@ -88,6 +89,7 @@ export function createApp(deps: AppDeps) {
     .use(linkRoutes(deps))
     .use(responseRoutes(deps))
     .use(insightsRoutes(deps))
+    .use(statsRoutes(deps))
     .use(webhookRoutes(deps))
     .use(intakeRoutes(deps))
     .use(liveRoutes(deps))

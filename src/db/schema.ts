@@ -276,6 +276,12 @@ export interface InsightCorrectionTable {
   date_created: string;
 }
 
+/** A counter per workspace raised by triggers on any change of its links, responses and answers (ETags). */
+export interface WorkspaceChangeTable {
+  workspace_uuid: string;
+  version: number;
+}
+
 export interface Database {
   workspaces: WorkspaceTable;
   api_tokens: ApiTokenTable;
@@ -296,4 +302,5 @@ export interface Database {
   one_time_tokens: OneTimeTokenTable;
   audit_log: AuditLogTable;
   insight_corrections: InsightCorrectionTable;
+  workspace_changes: WorkspaceChangeTable;
 }

@@ -14,6 +14,7 @@ import { accountOperations } from "../modules/users/operations.ts";
 import { intakeOperations } from "../modules/intake/operations.ts";
 import { webhookOperations } from "../modules/webhooks/operations.ts";
 import { insightsOperations } from "../modules/insights/operations.ts";
+import { statsOperations } from "../modules/stats/operations.ts";
 
 const message = z.object({ message: z.string() });
 const AUTH = ["UNAUTHENTICATED", "HTTPS_REQUIRED", "RATE_LIMITED"];
@@ -44,4 +45,5 @@ export const apiOperations: Operation[] = [
   ...accountOperations,
   ...intakeOperations,
   ...insightsOperations,
+  ...statsOperations,
 ];

@@ -10,6 +10,7 @@ import * as operatorAccounts from "./2026-11-25T0000-operator-accounts.ts";
 import * as outboxEventResponse from "./2026-11-25T0300-outbox-event-response.ts";
 import * as webhookDeliveriesDueIndex from "./2026-11-25T0300-webhook-deliveries-due-index.ts";
 import * as insightCorrections from "./2026-11-25T0500-insight-corrections.ts";
+import * as responseStats from "./2026-11-26T0100-response-stats.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21T0000-initial": initial,
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25T0300-outbox-event-response": outboxEventResponse,
   "2026-11-25T0300-webhook-deliveries-due-index": webhookDeliveriesDueIndex,
   "2026-11-25T0500-insight-corrections": insightCorrections,
+  "2026-11-26T0100-response-stats": responseStats,
 };

@@ -6,12 +6,14 @@
 import { Elysia } from "elysia";
 import { create as contentDisposition } from "content-disposition";
 import { authed, type AppDeps, type RouteCtx } from "../../http/context.ts";
-import { envelope, readPage } from "../../http/pagination.ts";
+import { envelope, readPage, type PageRequest } from "../../http/pagination.ts";
 import { parseWith } from "../../http/validation.ts";
 import { verifySignedPath } from "../../auth/signed-url.ts";
 import { notFound } from "../../errors.ts";
 import type { AuthContext } from "../../auth/authenticate.ts";
-import { exportQuerySchema, listResponsesQuerySchema } from "./model.ts";
+import { exportQuerySchema, listResponsesQuerySchema, type ListResponsesQuery } from "./model.ts";
+import { conditional } from "../../http/conditional.ts";
+import { changeTag } from "../stats/service.ts";
 import { exportResponses } from "./export.ts";
 import { isUuid } from "../links/service.ts";
 import { findLink } from "../links/repository.ts";
@@ -29,10 +31,15 @@ export function responseRoutes(deps: AppDeps) {
     signingSecret: deps.signingSecret,
     audioUrlTtlS: deps.config.audioUrlTtlS,
   };
-  const list = (linkUuid: string | undefined, requireLink: boolean) => async ({ request, query }: RouteCtx, auth: AuthContext) => {
+  const list = (linkUuid: string | undefined, requireLink: boolean) => async ({ request, query, set }: RouteCtx, auth: AuthContext) => {
     const page = readPage(query);
     const q = parseWith(listResponsesQuerySchema, query, "query");
     const desc = q.ordering.startsWith("-");
+    // Live updates: 304 while nothing in the workspace changed (docs/decisions/live-updates.md).
+    const tag = await changeTag(deps, auth.workspaceUuid);
+    return conditional(request, set, tag, auth.rateHeaders, () => listPage(request, q, page, desc, linkUuid, requireLink, auth));
+  };
+  const listPage = async (request: Request, q: ListResponsesQuery, page: PageRequest, desc: boolean, linkUuid: string | undefined, requireLink: boolean, auth: AuthContext) => {
     const { count, results } = await service.listResponses(
       d,
       auth,
@@ -43,6 +50,10 @@ export function responseRoutes(deps: AppDeps) {
     );
     return envelope(request.url, deps.config.publicUrl, page, count, results);
   };
+
+  /** One response, with the same ETag as the lists (a response page sees its transcript arrive). */
+  const one = async ({ params, request, set }: RouteCtx, auth: AuthContext, linkUuid?: string) =>
+    conditional(request, set, await changeTag(deps, auth.workspaceUuid), auth.rateHeaders, () => service.getResponse(d, auth, params.response_uuid!, linkUuid));
 
   const app = new Elysia({ name: "responses" })
     .get("/api/v1/links/:link_uuid/responses/", (ctx) => authed(deps, "responses:read", (c, a) => list(c.params.link_uuid, true)(c, a))(ctx))
@@ -62,9 +73,9 @@ export function responseRoutes(deps: AppDeps) {
         });
       }),
     )
-    .get("/api/v1/links/:link_uuid/responses/:response_uuid/", authed(deps, "responses:read", ({ params }, auth) => service.getResponse(d, auth, params.response_uuid!, params.link_uuid)))
+    .get("/api/v1/links/:link_uuid/responses/:response_uuid/", authed(deps, "responses:read", (c, auth) => one(c, auth, c.params.link_uuid)))
     .get("/api/v1/responses/", authed(deps, "responses:read", (c, a) => list(undefined, false)(c, a)))
-    .get("/api/v1/responses/:response_uuid/", authed(deps, "responses:read", ({ params }, auth) => service.getResponse(d, auth, params.response_uuid!)))
+    .get("/api/v1/responses/:response_uuid/", authed(deps, "responses:read", (c, auth) => one(c, auth)))
     .delete(
       "/api/v1/responses/:response_uuid/",
       authed(deps, "responses:write", async ({ params }, auth) => {

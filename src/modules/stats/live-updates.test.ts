@@ -1,0 +1,96 @@
+/**
+ * Live updates by polling with ETags (issue 11; docs/decisions/live-updates.md): the lists, a
+ * response and the stats answer 304 to `If-None-Match` while nothing changed in the workspace, and
+ * a new tag as soon as a response arrives, a transcription finishes, an insight is corrected or a
+ * response is erased; another workspace's changes do not disturb it.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { createTestApi, type TestApi } from "../../../test/helpers/api.ts";
+import { nowIso } from "../../clock.ts";
+
+let api: TestApi;
+let link: any;
+
+beforeAll(async () => {
+  api = await createTestApi();
+  link = (await api.call("POST", "/api/v1/links/", { body: { name: "Live", questions: [{ prompt: "Say something", type: "text" }] } })).json;
+});
+afterAll(() => api.close());
+
+const intake = () => `/api/v1/intake/${api.ws.workspace_slug}/${link.slug}`;
+
+async function respond(text: string): Promise<string> {
+  const sid = (await api.call("POST", `${intake()}/sessions/`, { key: null, body: {} })).json.session_id;
+  expect((await api.call("PUT", `${intake()}/sessions/${sid}/answers/${link.questions[0].uuid}/`, { key: null, body: { value: text } })).status).toBe(200);
+  expect((await api.call("POST", `${intake()}/sessions/${sid}/submit/`, { key: null, body: {} })).status).toBe(200);
+  return sid;
+}
+
+/** GETs `path` with `etag` (if any): the status and the tag answered. */
+async function poll(path: string, etag?: string, key?: string) {
+  const res = await api.call("GET", path, { headers: etag ? { "if-none-match": etag } : {}, ...(key ? { key } : {}) });
+  return { status: res.status, etag: res.headers.get("etag"), body: res.text, cache: res.headers.get("cache-control"), res };
+}
+
+test("lists, a response and the stats answer 304 until something changes, then 200 with a new tag", async () => {
+  await respond("first");
+  const paths = [`/api/v1/links/${link.uuid}/responses/`, "/api/v1/responses/", `/api/v1/links/${link.uuid}/stats/`];
+  const tags = new Map<string, string>();
+  for (const p of paths) {
+    const first = await poll(p);
+    expect(first.status).toBe(200);
+    expect(first.etag).toMatch(/^W\/"\d+\.\d+"$/);
+    expect(first.cache).toBe("private, no-cache");
+    tags.set(p, first.etag!);
+    const again = await poll(p, first.etag!);
+    expect(again.status).toBe(304);
+    expect(again.body).toBe("");
+    expect(again.etag).toBe(first.etag);
+    expect(again.res.headers.get("ratelimit-limit")).not.toBeNull();
+  }
+
+  // A change in another workspace leaves these tags valid.
+  const other = await api.newWorkspace("Other");
+  expect((await api.call("POST", "/api/v1/links/", { key: other.api_key, body: { name: "Elsewhere" } })).status).toBe(201);
+  for (const p of paths) expect((await poll(p, tags.get(p))).status).toBe(304);
+
+  // A new response.
+  await respond("second");
+  for (const p of paths) {
+    const fresh = await poll(p, tags.get(p));
+    expect(fresh.status).toBe(200);
+    expect(fresh.etag).not.toBe(tags.get(p));
+    tags.set(p, fresh.etag!);
+  }
+  const list = JSON.parse((await poll(paths[0]!)).body);
+  expect(list.count).toBe(2);
+
+  // A transcription (or analysis) finishing updates an answer only.
+  const one = `/api/v1/responses/${list.results[0].uuid}/`;
+  const before = await poll(one);
+  await api.db.updateTable("answers").set({ transcription: "done", date_updated: nowIso() }).where("uuid", "=", list.results[0].answers[0].uuid).execute();
+  expect((await poll(one, before.etag!)).status).toBe(200);
+  expect((await poll(paths[2]!, tags.get(paths[2]!))).status).toBe(200);
+
+  // An erasure.
+  const stats = await poll(paths[2]!);
+  expect((await api.call("DELETE", `/api/v1/responses/${list.results[1].uuid}/`)).status).toBe(200);
+  const after = await poll(paths[2]!, stats.etag!);
+  expect(after.status).toBe(200);
+  expect(JSON.parse(after.body).responses.completed).toBe(1);
+});
+
+test("If-None-Match: * and lists of tags follow RFC 9110; a stale tag gets the body", async () => {
+  const p = `/api/v1/links/${link.uuid}/responses/`;
+  const { etag } = await poll(p);
+  expect((await poll(p, "*")).status).toBe(304);
+  expect((await poll(p, `"nope", ${etag}`)).status).toBe(304);
+  expect((await poll(p, etag!.replace("W/", ""))).status).toBe(304);
+  expect((await poll(p, 'W/"0.0"')).status).toBe(200);
+});
+
+test("a 304 is only for the authenticated: no key still answers 401", async () => {
+  const { etag } = await poll(`/api/v1/links/${link.uuid}/stats/`);
+  const res = await api.call("GET", `/api/v1/links/${link.uuid}/stats/`, { key: null, headers: { "if-none-match": etag! } });
+  expect(res.status).toBe(401);
+});

@@ -1,0 +1,21 @@
+/**
+ * @module stats/operations
+ * OpenAPI entries of the dashboard endpoint (`http/operations.ts` lists them).
+ */
+import type { Operation } from "../../http/openapi.ts";
+import { linkStatsSchema, statsQuerySchema } from "./model.ts";
+
+const AUTH = ["UNAUTHENTICATED", "HTTPS_REQUIRED", "RATE_LIMITED"];
+
+export const statsOperations: Operation[] = [
+  {
+    method: "get",
+    path: "/api/v1/links/:link_uuid/stats/",
+    summary: "A link's dashboard numbers: counts over time, completion rate, distributions and NPS, sentiment, topics, latest actionable answers (ETag; 304 when unchanged)",
+    tag: "responses",
+    scope: "responses:read",
+    query: statsQuerySchema,
+    success: { status: 200, schema: linkStatsSchema, description: "LinkStats" },
+    errors: [...AUTH, "VALIDATION_ERROR", "NOT_FOUND", "INSUFFICIENT_SCOPE"],
+  },
+];

@@ -1,0 +1,125 @@
+/**
+ * @module stats/repository
+ * Kysely aggregates behind a link's dashboard (issue 11): every number is a GROUP BY in SQL over
+ * the link's responses in a date range; nothing loads the responses themselves. JSON inside
+ * answers is read through `db/json.ts`. Ranges: `since` inclusive, `until` exclusive, stored
+ * timestamps; "completed" numbers use `submitted_at`, "started" ones `date_created`.
+ */
+import { type Kysely, sql, type Transaction } from "kysely";
+import type { Database } from "../../db/schema.ts";
+import { jsonElements, jsonFlagIs, jsonValue } from "../../db/json.ts";
+
+type Q = Kysely<Database> | Transaction<Database>;
+export type StatsRange = { linkUuid: string; since?: string; until?: string };
+
+/** Answer types whose values have a distribution. */
+export const DISTRIBUTED_TYPES = ["multiple_choice", "image_choice", "rating", "yes_no", "number"];
+
+/** `UTC day` of a stored timestamp column, `YYYY-MM-DD`. */
+const dayOf = (column: string) => sql<string>`substr(${sql.ref(column)}, 1, 10)`;
+
+/** Completed responses of the link submitted in the range (aliased `r`). */
+function completedIn(db: Q, f: StatsRange) {
+  let q = db.selectFrom("responses as r").where("r.link_uuid", "=", f.linkUuid).where("r.status", "=", "completed");
+  if (f.since !== undefined) q = q.where("r.submitted_at", ">=", f.since);
+  if (f.until !== undefined) q = q.where("r.submitted_at", "<", f.until);
+  return q;
+}
+
+/** Responses of the link started in the range (aliased `r`). */
+function startedIn(db: Q, f: StatsRange) {
+  let q = db.selectFrom("responses as r").where("r.link_uuid", "=", f.linkUuid);
+  if (f.since !== undefined) q = q.where("r.date_created", ">=", f.since);
+  if (f.until !== undefined) q = q.where("r.date_created", "<", f.until);
+  return q;
+}
+
+/** Started per UTC day, with how many of them are completed now. */
+export function startedByDay(db: Q, f: StatsRange) {
+  return startedIn(db, f)
+    .select((eb) => [
+      dayOf("r.date_created").as("day"),
+      eb.fn.countAll<number>().as("started"),
+      eb.fn.sum<number>(eb.case().when("r.status", "=", "completed").then(1).else(0).end()).as("completed_since"),
+    ])
+    .groupBy(dayOf("r.date_created"))
+    .execute();
+}
+
+/** Completed (submitted) per UTC day. */
+export function completedByDay(db: Q, f: StatsRange) {
+  return completedIn(db, f)
+    .select((eb) => [dayOf("r.submitted_at").as("day"), eb.fn.countAll<number>().as("completed")])
+    .groupBy(dayOf("r.submitted_at"))
+    .execute();
+}
+
+/** How many completed responses in the range answered each question (value or text given). */
+export function answeredByQuestion(db: Q, f: StatsRange) {
+  return completedIn(db, f)
+    .innerJoin("answers as a", "a.response_uuid", "r.uuid")
+    .where((eb) => eb.or([eb("a.value", "!=", "null"), eb("a.text", "is not", null)]))
+    .select((eb) => ["a.question_uuid", eb.fn.countAll<number>().as("n")])
+    .groupBy("a.question_uuid")
+    .execute();
+}
+
+/**
+ * Answers per question and value for the distributed types; an array value (several options)
+ * counts once per element. `type` is the JSON type (`text`, `integer`, `real`, `true`, `false`).
+ */
+export function valueCounts(db: Q, f: StatsRange) {
+  return completedIn(db, f)
+    .innerJoin("answers as a", "a.response_uuid", "r.uuid")
+    .innerJoin(jsonElements("a.value").as("je"), (join) => join.onTrue())
+    .where("a.response_type", "in", DISTRIBUTED_TYPES)
+    .select((eb) => ["a.question_uuid", sql<string>`je.type`.as("type"), sql<unknown>`je.value`.as("value"), eb.fn.countAll<number>().as("n")])
+    .groupBy(["a.question_uuid", sql`je.type`, sql`je.value`])
+    .execute();
+}
+
+/** Analysed answers per UTC day (of the response's submission) and sentiment. */
+export function sentimentByDay(db: Q, f: StatsRange) {
+  const sentiment = jsonValue<string>("a.ai_insights", "$.sentiment");
+  return completedIn(db, f)
+    .innerJoin("answers as a", "a.response_uuid", "r.uuid")
+    .where("a.ai_insights", "is not", null)
+    .select((eb) => [dayOf("r.submitted_at").as("day"), sentiment.as("sentiment"), eb.fn.countAll<number>().as("n")])
+    .groupBy([dayOf("r.submitted_at"), sentiment])
+    .execute();
+}
+
+/** The most frequent key topics (lower-cased), counted in responses. */
+export function topTopics(db: Q, f: StatsRange, limit: number) {
+  const topic = sql<string>`lower(jt.value)`;
+  return completedIn(db, f)
+    .innerJoin("answers as a", "a.response_uuid", "r.uuid")
+    .innerJoin(jsonElements("a.ai_insights", "$.key_topics").as("jt"), (join) => join.onTrue())
+    .where("a.ai_insights", "is not", null)
+    .where(sql`jt.type`, "=", "text")
+    .select((eb) => [topic.as("topic"), eb.fn.count<number>("r.uuid").distinct().as("n")])
+    .groupBy(topic)
+    .orderBy("n", "desc")
+    .orderBy(topic)
+    .limit(limit)
+    .execute();
+}
+
+/** The latest actionable answers of completed responses in the range, newest first. */
+export function latestActionable(db: Q, f: StatsRange, limit: number) {
+  return completedIn(db, f)
+    .innerJoin("answers as a", "a.response_uuid", "r.uuid")
+    .where("a.ai_insights", "is not", null)
+    .where(() => jsonFlagIs("a.ai_insights", "$.actionable", true))
+    .select(["a.uuid", "a.response_uuid", "a.question_uuid", "a.field_key", "a.text", "a.transcription", "a.ai_insights", "r.submitted_at"])
+    .orderBy("r.submitted_at", "desc")
+    .orderBy("a.position")
+    .limit(limit)
+    .execute();
+}
+
+/** The workspace's change counter (0 before its first change); raised by triggers (migration 2026-11-26T0100). */
+export async function workspaceVersion(db: Q, workspaceUuid: string): Promise<number> {
+  const row = await db.selectFrom("workspace_changes").select("version").where("workspace_uuid", "=", workspaceUuid).executeTakeFirst();
+  return row?.version ?? 0;
+}

@@ -1,0 +1,24 @@
+/**
+ * @module stats/routes
+ * `GET /api/v1/links/{link_uuid}/stats/` (scope `responses:read`): a link's dashboard numbers
+ * (issue 11), with an `ETag` from the workspace's change counter (304 when nothing changed).
+ */
+import { Elysia } from "elysia";
+import { authed, type AppDeps } from "../../http/context.ts";
+import { conditional } from "../../http/conditional.ts";
+import { parseWith } from "../../http/validation.ts";
+import { statsQuerySchema } from "./model.ts";
+import { changeTag, getLinkStats } from "./service.ts";
+
+/** The dashboard route. */
+export function statsRoutes(deps: AppDeps) {
+  const d = { db: deps.db };
+  return new Elysia({ name: "stats" }).get(
+    "/api/v1/links/:link_uuid/stats/",
+    authed(deps, "responses:read", async ({ params, query, request, set }, auth) => {
+      const q = parseWith(statsQuerySchema, query, "query");
+      const tag = await changeTag(d, auth.workspaceUuid);
+      return conditional(request, set, tag, auth.rateHeaders, () => getLinkStats(d, auth, params.link_uuid!, q));
+    }),
+  );
+}
