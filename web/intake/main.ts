@@ -45,10 +45,14 @@ async function resume(api: IntakeApi, link: PublicLink): Promise<Session | null>
   }
 }
 
+/** The API's default `thankYouMessage` (DESIGN §6): shown in the page's language instead. */
+const API_DEFAULT_THANK_YOU = "Thanks for your response!";
+
 /** The operator's thank-you text in the current language, else the catalog's default. */
 function thankYouText(link: PublicLink, result?: SubmitResult): string {
   const translated = link.translations?.[language()]?.thankYouMessage;
-  return translated || result?.thank_you_message || link.settings.thankYouMessage || t("thanks.default");
+  const own = result?.thank_you_message || link.settings.thankYouMessage;
+  return translated || (own && own !== API_DEFAULT_THANK_YOU ? own : t("thanks.default"));
 }
 
 function show(screen: () => void): void {

@@ -92,8 +92,8 @@ export function intakeRoutes(deps: AppDeps) {
     } catch {
       return notFoundPage(headers);
     }
-    const lang = negotiateLanguage(headers, (l.link.settings as { language?: string | null }).language);
     const pub = service.toPublicLink(l);
+    const lang = negotiateLanguage(headers, (pub.settings as { language?: string | null }).language);
     const translated = (pub as { translations?: Record<string, { name?: string; description?: string }> }).translations?.[lang];
     const title = translated?.name || l.link.name;
     if (l.link.status !== "active") return html(renderMessagePage(title, pageText(lang, "page.paused.text"), lang));
