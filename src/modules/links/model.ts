@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { SLUG_PATTERN } from "../../slugs.ts";
 import { isBlankText } from "./blank.ts";
-import { questionInputSchema, questionSchema } from "./question-model.ts";
+import { patchQuestionInputSchema, questionInputSchema, questionSchema } from "./question-model.ts";
 
 export const DEFAULT_THANK_YOU = "Thanks for your response!";
 
@@ -97,7 +97,11 @@ export const patchLinkSchema = z
     slug: slugSchema.optional(),
     status: z.enum(["active", "paused"]).optional(),
     settings: settingsInputSchema.optional(),
-    questions: z.array(questionInputSchema).max(200).optional(),
+    questions: z
+      .array(patchQuestionInputSchema)
+      .max(200)
+      .optional()
+      .describe("The whole list: questions left out are removed (their answers keep question_text); one sent with its uuid keeps every member it does not send"),
   })
   .strict();
 export type PatchLinkInput = z.output<typeof patchLinkSchema>;

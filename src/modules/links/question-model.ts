@@ -157,6 +157,28 @@ export const questionInputSchema = z
   .strict();
 export type QuestionInput = z.output<typeof questionInputSchema>;
 
+/**
+ * A question as sent on `PATCH links/{uuid}/` (docs/api.md "Editing questions"): with the `uuid`
+ * of an existing question, every member left out keeps its stored value; without one it is a new
+ * question and {@link questionInputSchema} (prompt required, defaults) applies to it.
+ */
+export const patchQuestionInputSchema = z
+  .object({
+    uuid: z.string().optional().describe("An existing question of this link: members left out keep their stored values"),
+    prompt: questionInputSchema.shape.prompt.optional(),
+    type: z.enum(QUESTION_TYPES).optional().describe("Changing it needs a configuration valid for the new type (the stored one is checked against it)"),
+    field_key: questionInputSchema.shape.field_key,
+    order: questionInputSchema.shape.order,
+    required: z.boolean().optional(),
+    configuration: z.record(z.string(), z.unknown()).optional(),
+    condition: conditionSchema.optional(),
+    enable_dynamic_probing: z.boolean().optional(),
+    fallback_to_text: z.boolean().optional(),
+    evaluator_config: evaluatorConfigSchema.optional(),
+  })
+  .strict();
+export type PatchQuestionInput = z.output<typeof patchQuestionInputSchema>;
+
 /** A question as returned (spec: Question, response-only fields). */
 export const questionSchema = z.object({
   uuid: z.string().uuid(),

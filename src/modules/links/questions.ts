@@ -7,7 +7,78 @@
 import { AppError, type FieldError } from "../../errors.ts";
 import { issuesToFieldErrors } from "../../http/validation.ts";
 import { toFieldKey, uniqueVariant } from "../../slugs.ts";
-import { CONFIGURATION_SCHEMAS, type QuestionInput, type QuestionType } from "./question-model.ts";
+import { CONFIGURATION_SCHEMAS, type PatchQuestionInput, questionInputSchema, type QuestionInput, type QuestionType } from "./question-model.ts";
+
+/** A stored question's members as an input (what a PATCH starts from). */
+export type StoredQuestion = {
+  uuid: string;
+  prompt: string;
+  type: string;
+  field_key: string;
+  order: number;
+  required: number;
+  configuration: string;
+  condition: string;
+  enable_dynamic_probing: number;
+  fallback_to_text: number;
+  evaluator_config: string;
+};
+
+/**
+ * Resolves a PATCH's question list against the stored questions (docs/api.md "Editing
+ * questions"): a question sent with the `uuid` of a stored one keeps every member it does not
+ * send; one without `uuid` is new and takes the creation defaults.
+ * @param existing the link's stored questions by uuid
+ * @returns full question inputs, ready for {@link normalizeQuestions}
+ * @throws AppError VALIDATION_ERROR with pointers: an unknown uuid (`/questions/i/uuid`), a new
+ *   question without prompt, a changed `type` whose stored configuration does not fit the new type
+ *   and no configuration sent (`/questions/i/configuration`)
+ */
+export function mergePatchedQuestions(inputs: PatchQuestionInput[], existing: Map<string, StoredQuestion>, pointerBase = "/questions"): QuestionInput[] {
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  const out = inputs.map((input, i): QuestionInput | null => {
+    const given = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as PatchQuestionInput;
+    if (given.uuid === undefined) {
+      const parsed = questionInputSchema.safeParse(given);
+      if (!parsed.success) errors.push(...issuesToFieldErrors(parsed.error.issues, [...pointerBase.split("/").slice(1), i]));
+      return parsed.success ? parsed.data : null;
+    }
+    if (seen.has(given.uuid)) {
+      errors.push({ pointer: `${pointerBase}/${i}/uuid`, message: "A question uuid may appear only once in the list." });
+      return null;
+    }
+    seen.add(given.uuid);
+    const row = existing.get(given.uuid);
+    if (!row) {
+      errors.push({ pointer: `${pointerBase}/${i}/uuid`, message: "Unknown question uuid for this link." });
+      return null;
+    }
+    const stored: QuestionInput = {
+      uuid: row.uuid,
+      prompt: row.prompt,
+      type: row.type as QuestionType,
+      field_key: row.field_key,
+      order: row.order,
+      required: row.required === 1,
+      configuration: JSON.parse(row.configuration) as Record<string, unknown>,
+      condition: JSON.parse(row.condition) as QuestionInput["condition"],
+      enable_dynamic_probing: row.enable_dynamic_probing === 1,
+      fallback_to_text: row.fallback_to_text === 1,
+      evaluator_config: JSON.parse(row.evaluator_config) as QuestionInput["evaluator_config"],
+    };
+    const merged: QuestionInput = { ...stored, ...given } as QuestionInput;
+    if (given.type !== undefined && given.type !== row.type && given.configuration === undefined && !CONFIGURATION_SCHEMAS[given.type].safeParse(stored.configuration).success) {
+      errors.push({
+        pointer: `${pointerBase}/${i}/configuration`,
+        message: `The type changes from ${row.type} to ${given.type}: send a configuration for ${given.type} (the stored one does not fit it).`,
+      });
+    }
+    return merged;
+  });
+  if (errors.length) throw new AppError("VALIDATION_ERROR", `The questions are not valid: ${errors[0]!.pointer} ${errors[0]!.message}`, { errors });
+  return out as QuestionInput[];
+}
 
 /** A question ready to store: every field resolved. */
 export type NormalizedQuestion = {

@@ -13,7 +13,7 @@ import { limitsFor } from "../workspaces/plans.ts";
 import { workspaceHost } from "../workspaces/service.ts";
 import { createLinkWebhook, deleteWebhooksOfLink } from "../webhooks/service.ts";
 import { completeSettings, type CreateLinkInput, type Link, type PatchLinkInput, type Settings } from "./model.ts";
-import { normalizeQuestions, type NormalizedQuestion } from "./questions.ts";
+import { mergePatchedQuestions, normalizeQuestions, type NormalizedQuestion } from "./questions.ts";
 import * as repo from "./repository.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
@@ -149,11 +149,11 @@ export async function listLinks(deps: LinkDeps, auth: AuthContext, filter: repo.
 
 /**
  * Updates name, slug, status, settings (merged) and questions (the whole list; a question sent
- * with its `uuid` keeps it) (DESIGN §6).
+ * with its `uuid` keeps it and every member it does not send; docs/api.md "Editing questions")
+ * (DESIGN §6).
  * @throws AppError NOT_FOUND, SLUG_CONFLICT, VALIDATION_ERROR, UNAUTHENTICATED
  */
 export async function patchLink(deps: LinkDeps, auth: AuthContext, uuid: string, input: PatchLinkInput): Promise<Link> {
-  const questions = input.questions ? normalizeQuestions(input.questions) : null;
   await deps.db.transaction().execute(async (trx) => {
     const row = isUuid(uuid) ? await repo.findLink(trx, auth.workspaceUuid, uuid) : undefined;
     if (!row) throw notFound("Link");
@@ -164,15 +164,9 @@ export async function patchLink(deps: LinkDeps, auth: AuthContext, uuid: string,
     if (input.status !== undefined) patch.status = input.status;
     if (input.settings !== undefined) patch.settings = JSON.stringify(completeSettings(input.settings, JSON.parse(row.settings)));
     await repo.updateLink(trx, uuid, patch);
-    if (questions) {
+    if (input.questions) {
       const existing = new Map((await repo.questionsOf(trx, [uuid])).map((q) => [q.uuid, q]));
-      const unknown = questions.findIndex((q) => q.uuid !== null && !existing.has(q.uuid));
-      if (unknown >= 0) {
-        const pos = questions[unknown]!.position;
-        throw new AppError("VALIDATION_ERROR", "A question uuid does not belong to this link.", {
-          errors: [{ pointer: `/questions/${pos}/uuid`, message: "Unknown question uuid for this link." }],
-        });
-      }
+      const questions = normalizeQuestions(mergePatchedQuestions(input.questions, existing));
       await repo.deleteQuestionsOf(trx, uuid);
       await repo.insertQuestions(trx, questionRows(uuid, questions, existing, now));
     }
