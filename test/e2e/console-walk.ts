@@ -308,6 +308,7 @@ export async function runConsoleWalk(opts: { bin?: string[]; screenshots?: boole
     await page.getByLabel("Invite role").selectOption("viewer");
     await page.getByRole("button", { name: "Create invite" }).click();
     const inviteUrl = await page.getByRole("textbox", { name: "Invite URL" }).inputValue();
+    expect(await page.getByLabel("Invite role").inputValue()).toBe("viewer"); // never falls back to owner
     expect(inviteUrl).toContain("/console/invite/?token=");
     await page.getByRole("table", { name: "Audit log" }).getByText("token.revoked").waitFor();
     const models = page.getByRole("table", { name: "Installed models" });

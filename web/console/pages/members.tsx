@@ -49,7 +49,8 @@ export function MembersSection() {
     const f = new FormData(form);
     return action.run("Invite created. Send the link to the person you invite; it works once, for 7 days.", async () => {
       setInvited(await api<Invite>("POST", "invites/", { email: String(f.get("email") ?? "").trim(), role: String(f.get("role")) }));
-      form.reset();
+      // Only the email is cleared: a reset would put the role back to the first option (owner).
+      (form.elements.namedItem("email") as HTMLInputElement).value = "";
       invites.reload();
     });
   };
