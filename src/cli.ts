@@ -21,6 +21,7 @@ import { registerInferenceCommands } from "./commands/inference.ts";
 import { registerModelsCommands } from "./commands/models.ts";
 import { registerAccountCommands } from "./commands/accounts.ts";
 import { registerInsightsCommands } from "./commands/insights.ts";
+import { registerReprocessCommand } from "./commands/reprocess.ts";
 
 const program = new Command("earshot")
   .description("Self-hosted voice and text feedback links with local transcription.")
@@ -141,6 +142,7 @@ registerModelsCommands(program, () => config());
 registerAccountCommands(program, workspace, withDb);
 registerInferenceCommands(program, () => config());
 registerInsightsCommands(program, withDb);
+registerReprocessCommand(program, withDb);
 
 try {
   await program.parseAsync(process.argv);

@@ -11,6 +11,7 @@ import type { Config } from "./config.ts";
 import { migrateToLatest, openDatabase } from "./db/client.ts";
 import type { Database } from "./db/schema.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { isModelInstalled } from "./modules/health/routes.ts";
 import { createApp } from "./app.ts";
 import type { AppDeps } from "./http/context.ts";
 import { createLocalBlobStore } from "./blobs/store.ts";
@@ -72,6 +73,9 @@ async function greetFirstStart(db: Kysely<Database>, config: Config, log: Logger
 
 export type RunningServer = { url: string; stop(): Promise<void> };
 
+/** How often the job runner looks for the ASR model while transcriptions wait for it. */
+const MODEL_RECHECK_MS = 10_000;
+
 /**
  * Starts everything and listens.
  * @returns the server's URL and a `stop()` that drains the job runner and closes the worker and database
@@ -84,7 +88,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   await greetFirstStart(db, config, log);
   const blobs = createLocalBlobStore(config.blobsDir);
   if (!fs.existsSync(path.join(config.modelsDir, config.asrModel, "config.json"))) {
-    log.warn("the Whisper model is not installed: voice answers wait for it, and fail after their retries", {
+    log.warn("the Whisper model is not installed: voice answers wait for it (waiting_for_model) and are transcribed once it is", {
       model: config.asrModel,
       models_dir: config.modelsDir,
       fix: "earshot models fetch (or: earshot models fetch --from DIR)",
@@ -110,6 +114,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     pollMs: config.jobPollMs,
     handlers: { transcribe: (job) => transcribeAnswer(processing, job), analyse: (job) => analyseAnswer(processing, job) },
     onGiveUp: (job, error) => giveUpOnAnswer(processing, job, error),
+    // Transcriptions parked while the model was missing resume once its files appear (issue 12).
+    resume: { kind: "transcribe", ready: () => isModelInstalled(config.modelsDir, config.asrModel), everyMs: MODEL_RECHECK_MS },
   });
   nudgeJobs = () => runner.nudge();
   const appDeps: AppDeps = {

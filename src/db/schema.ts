@@ -120,7 +120,8 @@ export interface JobTable {
   kind: "transcribe" | "analyse";
   /** JSON payload, e.g. `{"answer_uuid": "..."}`. */
   payload: string;
-  state: "queued" | "running" | "done" | "failed";
+  /** `waiting`: parked until something outside is fixed (the ASR model installed); no attempt is used. */
+  state: "queued" | "running" | "waiting" | "done" | "failed";
   priority: Generated<number>;
   attempts: Generated<number>;
   max_attempts: Generated<number>;

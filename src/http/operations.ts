@@ -7,7 +7,7 @@ import { z } from "zod";
 import { envelopeOf, type Operation } from "./openapi.ts";
 import { pageQuerySchema } from "./pagination.ts";
 import { createLinkSchema, linkSchema, listLinksQuerySchema, patchLinkSchema } from "../modules/links/model.ts";
-import { exportQuerySchema, listResponsesQuerySchema, responseSchema } from "../modules/responses/model.ts";
+import { exportQuerySchema, listResponsesQuerySchema, reprocessedSchema, responseSchema } from "../modules/responses/model.ts";
 import { createdTokenSchema, createTokenSchema, tokenSchema } from "../modules/tokens/model.ts";
 import { patchWorkspaceSchema, workspaceSchema } from "../modules/workspaces/model.ts";
 import { accountOperations } from "../modules/users/operations.ts";
@@ -35,6 +35,7 @@ export const apiOperations: Operation[] = [
   { method: "get", path: "/api/v1/responses/", summary: "List the workspace's responses (filter with link=)", tag: "responses", scope: "responses:read", query: paged(listResponsesQuerySchema), success: { status: 200, schema: envelopeOf(responseSchema), description: "Page of responses" }, errors: [...AUTH, "VALIDATION_ERROR", "INVALID_PAGE", "INSUFFICIENT_SCOPE"] },
   { method: "get", path: "/api/v1/responses/:response_uuid/", summary: "Retrieve a response", tag: "responses", scope: "responses:read", success: { status: 200, schema: responseSchema, description: "Response" }, errors: [...AUTH, "NOT_FOUND", "INSUFFICIENT_SCOPE"] },
   { method: "delete", path: "/api/v1/responses/:response_uuid/", summary: "Erase a response with its recordings and files", tag: "responses", scope: "responses:write", success: { status: 200, schema: message, description: "Erased" }, errors: [...AUTH, "NOT_FOUND", "INSUFFICIENT_SCOPE"] },
+  { method: "post", path: "/api/v1/responses/:response_uuid/reprocess/", summary: "Queue failed or waiting (waiting_for_model) transcriptions and failed analyses of a response again", tag: "responses", scope: "responses:write", success: { status: 200, schema: reprocessedSchema, description: "Answers queued again" }, errors: [...AUTH, "NOT_FOUND", "INSUFFICIENT_SCOPE"] },
   { method: "get", path: "/api/v1/responses/:response_uuid/answers/:answer_uuid/audio/", summary: "Stream a recording (Bearer key, or the signed exp/sig query of audio_url)", tag: "responses", scope: "responses:read", success: { status: 200, description: "Audio bytes", mediaType: "audio/webm", schema: z.string() }, errors: [...AUTH, "NOT_FOUND"] },
   { method: "get", path: "/api/v1/responses/:response_uuid/answers/:answer_uuid/follow-ups/:index/audio/", summary: "Stream a follow-up's recording (Bearer key or signed URL)", tag: "responses", scope: "responses:read", success: { status: 200, description: "Audio bytes", mediaType: "audio/webm", schema: z.string() }, errors: [...AUTH, "NOT_FOUND"] },
   { method: "get", path: "/api/v1/responses/:response_uuid/answers/:answer_uuid/file/", summary: "Download an uploaded file", tag: "responses", scope: "responses:read", success: { status: 200, description: "File bytes", mediaType: "application/octet-stream", schema: z.string() }, errors: [...AUTH, "NOT_FOUND"] },

@@ -119,6 +119,35 @@ export async function failJob(db: Q, job: Job, error: string, permanent: boolean
 }
 
 /**
+ * Parks a job that cannot run until something outside the queue is fixed (the ASR model is not
+ * installed): state `waiting`, the claimed attempt given back, `reason` kept in `last_error`.
+ * {@link resumeWaitingJobs} queues it again.
+ */
+export async function parkJob(db: Q, job: Job, reason: string): Promise<void> {
+  await db
+    .updateTable("jobs")
+    .set((eb) => ({ state: "waiting", attempts: eb("attempts", "-", 1), lease_until: null, last_error: reason.slice(0, 2000), date_updated: nowIso() }))
+    .where("id", "=", job.id)
+    .execute();
+}
+
+/** How many jobs of `kind` are parked as `waiting`. */
+export async function countWaitingJobs(db: Q, kind: JobKind): Promise<number> {
+  const r = await db.selectFrom("jobs").select((eb) => eb.fn.countAll<number>().as("n")).where("state", "=", "waiting").where("kind", "=", kind).executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/**
+ * Queues every `waiting` job of `kind` again, due now.
+ * @returns how many were resumed
+ */
+export async function resumeWaitingJobs(db: Q, kind: JobKind): Promise<number> {
+  const now = nowIso();
+  const r = await db.updateTable("jobs").set({ state: "queued", run_at: now, date_updated: now }).where("state", "=", "waiting").where("kind", "=", kind).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/**
  * Makes jobs left `running` by a previous process claimable at once (called at start-up: one
  * process owns the queue, so nothing else can hold their leases). Their attempt stays counted;
  * those that have none left are then found by {@link exhaustedJobs}.

@@ -4,16 +4,27 @@
  * outcome. It polls every `pollMs` and is nudged when new work is queued, so it is neither a
  * timer per job nor a busy loop. Handlers throw {@link PermanentJobError} for failures that
  * retrying cannot fix (corrupt audio), anything else is retried with backoff. A job whose last
- * attempt was interrupted (the process died running it) is given up, never run again.
+ * attempt was interrupted (the process died running it) is given up, never run again. A handler
+ * that throws {@link WaitingJobError} parks its job (`waiting`, no attempt used) until the
+ * runner's `resume.ready()` holds, then it is queued again by itself.
  */
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
-import { claimJob, completeJob, exhaustedJobs, failJob, recoverRunningJobs, type Job, type JobKind } from "./queue.ts";
+import { claimJob, completeJob, countWaitingJobs, exhaustedJobs, failJob, parkJob, recoverRunningJobs, resumeWaitingJobs, type Job, type JobKind } from "./queue.ts";
 
 /** A failure that retrying will not fix. */
 export class PermanentJobError extends Error {
   override name = "PermanentJobError";
+}
+
+/**
+ * The job cannot run until something outside is fixed (the ASR model is not installed): it is
+ * parked as `waiting` without using an attempt, and resumed when the runner's `resume.ready()`
+ * says so.
+ */
+export class WaitingJobError extends Error {
+  override name = "WaitingJobError";
 }
 
 export type JobHandler = (job: Job) => Promise<void>;
@@ -43,6 +54,11 @@ export function createJobRunner(opts: {
   pollMs: number;
   handlers: Record<JobKind, JobHandler>;
   onGiveUp: JobGiveUp;
+  /**
+   * Parked jobs of `kind` are queued again when `ready()` turns true (checked at start and every
+   * `everyMs` while some wait), e.g. once the ASR model's files appear.
+   */
+  resume?: { kind: JobKind; ready: () => boolean | Promise<boolean>; everyMs: number };
 }): JobRunner {
   let running = false;
   let wake: (() => void) | null = null;
@@ -58,12 +74,28 @@ export function createJobRunner(opts: {
     await failJob(opts.db, job, message, true);
   }
 
+  let lastResumeCheck = 0;
+  /** Queues parked jobs again once their condition holds (at most every `resume.everyMs`). */
+  async function resumeIfReady(force = false): Promise<void> {
+    const r = opts.resume;
+    if (!r || (!force && Date.now() - lastResumeCheck < r.everyMs)) return;
+    lastResumeCheck = Date.now();
+    if ((await countWaitingJobs(opts.db, r.kind)) === 0 || !(await r.ready())) return;
+    const n = await resumeWaitingJobs(opts.db, r.kind);
+    if (n) opts.log.info("resumed waiting jobs", { kind: r.kind, count: n });
+  }
+
   async function runOne(job: Job): Promise<void> {
     try {
       await opts.handlers[job.kind](job);
       await completeJob(opts.db, job.id);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
+      if (err instanceof WaitingJobError) {
+        opts.log.warn("job waits", { id: job.id, kind: job.kind, reason: message });
+        await parkJob(opts.db, job, message);
+        return;
+      }
       const permanent = err instanceof PermanentJobError;
       opts.log.warn("job failed", { id: job.id, kind: job.kind, attempt: job.attempts, permanent, error: message });
       if (permanent || job.attempts >= job.maxAttempts) await giveUp(job, message);
@@ -86,6 +118,7 @@ export function createJobRunner(opts: {
     while (running) {
       let job: Job | null = null;
       try {
+        await resumeIfReady();
         if ((await giveUpExhausted()) > 0) continue;
         job = await claimJob(opts.db);
       } catch (err) {
@@ -111,6 +144,7 @@ export function createJobRunner(opts: {
       if (running) return;
       const recovered = await recoverRunningJobs(opts.db);
       if (recovered) opts.log.info("recovered interrupted jobs", { count: recovered });
+      await resumeIfReady(true);
       running = true;
       loop = drain();
     },

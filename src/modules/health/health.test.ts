@@ -13,14 +13,14 @@ test("healthz reports installed and missing models and the pending, running and 
   const api = await createTestApi({ EARSHOT_MODELS_DIR: FIXTURE, EARSHOT_ASR_MODEL: "whisper-tiny-random", EARSHOT_SENTIMENT_MODEL: "no-such-sentiment-model" });
   try {
     const now = nowIso();
-    const job = (state: "queued" | "running" | "done" | "failed") => ({ kind: "transcribe" as const, payload: "{}", state, run_at: now, lease_until: null, last_error: null, date_created: now, date_updated: now });
-    await api.db.insertInto("jobs").values([job("queued"), job("queued"), job("running"), job("done"), job("failed")]).execute();
+    const job = (state: "queued" | "running" | "waiting" | "done" | "failed") => ({ kind: "transcribe" as const, payload: "{}", state, run_at: now, lease_until: null, last_error: null, date_created: now, date_updated: now });
+    await api.db.insertInto("jobs").values([job("queued"), job("queued"), job("running"), job("waiting"), job("done"), job("failed")]).execute();
     const r = await api.call("GET", "/healthz", { key: null });
     expect(r.status).toBe(200);
     expect(r.json).toEqual({
       status: "ok",
       models: { asr: { id: "whisper-tiny-random", status: "installed" }, sentiment: { id: "no-such-sentiment-model", status: "missing" } },
-      jobs: { pending: 2, running: 1, failed: 1 },
+      jobs: { pending: 2, running: 1, waiting_for_model: 1, failed: 1 },
     });
   } finally {
     await api.close();

@@ -16,11 +16,11 @@ export function isModelInstalled(modelsDir: string, modelId: string): boolean {
   return fs.existsSync(path.join(modelsDir, modelId, "config.json"));
 }
 
-/** Jobs waiting (`queued`), running and failed for good. */
-export async function jobCounts(db: Kysely<Database>): Promise<{ pending: number; running: number; failed: number }> {
-  const rows = await db.selectFrom("jobs").select(["state", (eb) => eb.fn.countAll<number>().as("n")]).where("state", "in", ["queued", "running", "failed"]).groupBy("state").execute();
+/** Jobs due (`queued`), running, parked until the ASR model is installed (`waiting`), and failed for good. */
+export async function jobCounts(db: Kysely<Database>): Promise<{ pending: number; running: number; waiting_for_model: number; failed: number }> {
+  const rows = await db.selectFrom("jobs").select(["state", (eb) => eb.fn.countAll<number>().as("n")]).where("state", "in", ["queued", "running", "waiting", "failed"]).groupBy("state").execute();
   const n = (state: string) => Number(rows.find((r) => r.state === state)?.n ?? 0);
-  return { pending: n("queued"), running: n("running"), failed: n("failed") };
+  return { pending: n("queued"), running: n("running"), waiting_for_model: n("waiting"), failed: n("failed") };
 }
 
 /** `GET /healthz`. */

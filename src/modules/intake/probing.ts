@@ -15,12 +15,13 @@ import { nowIso } from "../../clock.ts";
 import type { Database } from "../../db/schema.ts";
 import { AppError, notFound } from "../../errors.ts";
 import type { BlobStore } from "../../blobs/store.ts";
-import type { InferenceClient } from "../../ai/inference-client.ts";
+import { InferenceError, type InferenceClient } from "../../ai/inference-client.ts";
+import type { Logger } from "../../logger.ts";
 import * as responsesRepo from "../responses/repository.ts";
 import type { IntakeLink } from "./service.ts";
 import { transcribeForRespondent } from "./recordings.ts";
 
-export type ProbingDeps = { db: Kysely<Database>; blobs: BlobStore; inference: Pick<InferenceClient, "transcribe" | "analyse"> };
+export type ProbingDeps = { db: Kysely<Database>; blobs: BlobStore; inference: Pick<InferenceClient, "transcribe" | "analyse">; log?: Logger };
 
 /** A follow-up as stored in `answers.follow_ups` (the blob key never leaves the server). */
 export type StoredFollowUp = { question: string; answer: string | null; transcription?: string | null; audio_blob?: string | null };
@@ -59,8 +60,9 @@ export function publicFollowUps(stored: StoredFollowUp[]) {
 /**
  * Asks for the next follow-up of an answer (`POST …/answers/{question_uuid}/probe/`).
  * @returns `{ clarity (0..1), follow_up: { index, question } | null, follow_ups }`; `null` when
- *   probing is off, the answer is clear enough, the last follow-up is unanswered, or
- *   `max_follow_ups` were asked
+ *   probing is off, the answer is clear enough, the last follow-up is unanswered,
+ *   `max_follow_ups` were asked, or a recording cannot be transcribed because the ASR model is
+ *   not installed (logged)
  * @throws AppError NOT_FOUND, LINK_PAUSED, ALREADY_SUBMITTED (also when submitted meanwhile),
  *   VALIDATION_ERROR (no answer yet), AUDIO_TOO_LONG, UNSUPPORTED_MEDIA_TYPE (undecodable recording)
  */
@@ -76,7 +78,15 @@ export async function probeAnswer(deps: ProbingDeps, l: IntakeLink, sessionId: s
     // Transcribe now, ahead of batch work: the respondent is waiting.
     const audio = await deps.blobs.get(a.audio_blob);
     if (!audio) return done;
-    const t = await transcribeForRespondent(deps.inference, audio, q);
+    let t: { text: string; durationS: number };
+    try {
+      t = await transcribeForRespondent(deps.inference, audio, q);
+    } catch (err) {
+      // No ASR model (issue 12): no follow-up, never a 500; the recording is transcribed later.
+      if (!(err instanceof InferenceError && err.code === "MODEL_MISSING")) throw err;
+      deps.log?.warn("probe without follow-up: the speech recognition model is not installed", { answer_uuid: a.uuid, error: err.message });
+      return done;
+    }
     text = t.text;
     await writeWhileOpen(deps.db, r.uuid, async (trx) => {
       const current = await responsesRepo.findAnswer(trx, a.uuid);

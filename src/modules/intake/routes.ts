@@ -49,7 +49,7 @@ function html(body: string, status = 200): Response {
 /** The intake page, its assets and the public session API (docs/intake.md); no API key. */
 export function intakeRoutes(deps: AppDeps) {
   const d: service.IntakeDeps = service.intakeDepsOf(deps);
-  const probing = { db: deps.db, blobs: deps.blobs, inference: deps.inference };
+  const probing = { db: deps.db, blobs: deps.blobs, inference: deps.inference, log: deps.log };
   const link = (p: Record<string, string>) => service.findIntakeLink(deps.db, p.workspace_slug!, p.link_slug!);
   const base = "/api/v1/intake/:workspace_slug/:link_slug";
   const limiter = intakeLimiterOf(deps);

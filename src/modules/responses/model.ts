@@ -117,3 +117,11 @@ export const responseSchema = z.object({
   submitted_at: z.string().nullable(),
   answers: z.array(answerSchema),
 });
+
+/** `POST responses/{uuid}/reprocess/`: the answers queued again (issue 12). */
+export const reprocessedSchema = z.object({
+  response_uuid: z.string().uuid(),
+  queued: z
+    .array(z.object({ answer_uuid: z.string().uuid(), job: z.enum(["transcribe", "analyse"]) }))
+    .describe("Answers whose transcription failed or waits for the model, or whose analysis failed; empty when none (or their job is running)"),
+});

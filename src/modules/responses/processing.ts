@@ -11,13 +11,16 @@ import { nowIso } from "../../clock.ts";
 import type { Database } from "../../db/schema.ts";
 import type { BlobStore } from "../../blobs/store.ts";
 import { enqueueJob, type Job } from "../../jobs/queue.ts";
-import { PermanentJobError } from "../../jobs/runner.ts";
+import { PermanentJobError, WaitingJobError } from "../../jobs/runner.ts";
 import * as linksRepo from "../links/repository.ts";
-import type { InferenceClient } from "../../ai/inference-client.ts";
+import { InferenceError, type InferenceClient } from "../../ai/inference-client.ts";
 import { AudioDecodeError, MAX_RECORDING_S } from "../../ai/audio.ts";
 import { questionRecordingLimitS } from "../intake/recordings.ts";
 import { queueSubmittedEventIfReady } from "../intake/service.ts";
 import * as repo from "./repository.ts";
+
+/** `transcription_error` of an answer waiting for the ASR model (`waiting_for_model`). */
+export const WAITING_FOR_MODEL = "The speech recognition model is not installed; this answer is transcribed once it is (earshot models fetch).";
 
 /** What processing needs from the inference worker (`ai/inference-client.ts`). */
 export type AnswerInference = Pick<InferenceClient, "transcribe" | "analyse">;
@@ -81,6 +84,12 @@ export async function transcribeAnswer(deps: ProcessingDeps, job: Job): Promise<
   } catch (err) {
     // AudioTooLongError is one too: the recording is longer than its question's max_duration + 2 s.
     if (err instanceof AudioDecodeError) throw new PermanentJobError(`The recording could not be decoded: ${err.message}`);
+    if (err instanceof InferenceError && err.code === "MODEL_MISSING") {
+      // Wait for the model (issue 12): no attempt is used; the runner resumes the job once the
+      // model's files appear. The reason is for operators; the file path stays in the log.
+      await repo.updateAnswer(deps.db, answer.uuid, { transcription_status: "waiting_for_model", transcription_error: WAITING_FOR_MODEL, date_updated: nowIso() });
+      throw new WaitingJobError(`${WAITING_FOR_MODEL} (${err.message})`);
+    }
     throw err;
   }
   const transcript = result.text.trim();
@@ -142,7 +151,7 @@ export async function giveUpOnAnswer(deps: ProcessingDeps, job: Job, error: stri
   await finishAnswer(deps, answer.response_uuid, async (trx) => {
     const current = await repo.findAnswer(trx, answer.uuid);
     if (!current) return;
-    if (job.kind === "transcribe" && (current.transcription_status === "pending" || current.transcription_status === "processing")) {
+    if (job.kind === "transcribe" && ["pending", "processing", "waiting_for_model"].includes(current.transcription_status)) {
       await repo.updateAnswer(trx, answer.uuid, { transcription_status: "failed", transcription_error: error.slice(0, 500), date_updated: nowIso() });
     } else if (job.kind === "analyse" && current.analysis_status === "pending") {
       await repo.updateAnswer(trx, answer.uuid, { analysis_status: "failed", date_updated: nowIso() });

@@ -199,13 +199,13 @@ export function updateAnswer(db: Q, uuid: string, patch: Partial<Omit<AnswerRow,
   return db.updateTable("answers").set(patch).where("uuid", "=", uuid).execute();
 }
 
-/** Answers of a response whose transcription or analysis is still outstanding. */
+/** Answers of a response whose transcription (waiting for the model included) or analysis is still outstanding. */
 export async function countUnprocessedAnswers(db: Q, responseUuid: string): Promise<number> {
   const r = await db
     .selectFrom("answers")
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .where("response_uuid", "=", responseUuid)
-    .where((eb) => eb.or([eb("transcription_status", "in", ["pending", "processing"]), eb("analysis_status", "=", "pending")]))
+    .where((eb) => eb.or([eb("transcription_status", "in", ["pending", "processing", "waiting_for_model"]), eb("analysis_status", "=", "pending")]))
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }
@@ -227,4 +227,39 @@ export async function deleteJobsOfAnswers(db: Q, answerUuids: string[]): Promise
 /** Drops the index entries deleted answers left behind (`db/search.ts`). */
 export function compactSearchIndex(db: Q): Promise<void> {
   return compactAnswerIndex(db);
+}
+
+/**
+ * Answers whose transcription waits for the model — or, with `includeFailed`, failed — or whose
+ * analysis failed (with `includeFailed`), optionally of one workspace and one response.
+ */
+export function answersToReprocess(db: Q, scope: { workspaceUuid?: string; responseUuid?: string; includeFailed: boolean }): Promise<AnswerRow[]> {
+  let q = db.selectFrom("answers").selectAll("answers");
+  if (scope.workspaceUuid !== undefined || scope.responseUuid !== undefined) {
+    q = q.innerJoin("responses", "responses.uuid", "answers.response_uuid");
+    if (scope.workspaceUuid !== undefined) q = q.where("responses.workspace_uuid", "=", scope.workspaceUuid);
+    if (scope.responseUuid !== undefined) q = q.where("responses.uuid", "=", scope.responseUuid);
+  }
+  return q
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("answers.audio_blob", "is not", null), eb("answers.transcription_status", "in", scope.includeFailed ? ["waiting_for_model", "failed"] : ["waiting_for_model"])]),
+        ...(scope.includeFailed ? [eb("answers.analysis_status", "=", "failed")] : []),
+      ]),
+    )
+    .orderBy("answers.date_created")
+    .execute();
+}
+
+/** Of these answers, those with a job running now. */
+export async function answersWithRunningJobs(db: Q, answerUuids: string[]): Promise<string[]> {
+  if (!answerUuids.length) return [];
+  const answerOf = jsonValue<string>("payload", "$.answer_uuid");
+  const rows = await db.selectFrom("jobs").select(answerOf.as("answer_uuid")).where("state", "=", "running").where(answerOf, "in", answerUuids).execute();
+  return rows.map((r) => r.answer_uuid);
+}
+
+/** Deletes an answer's jobs that are not running (queued, waiting, done or failed). */
+export async function deleteIdleJobsOfAnswer(db: Q, answerUuid: string): Promise<void> {
+  await db.deleteFrom("jobs").where("state", "!=", "running").where(jsonValue("payload", "$.answer_uuid"), "=", answerUuid).execute();
 }

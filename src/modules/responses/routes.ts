@@ -18,6 +18,7 @@ import { exportResponses } from "./export.ts";
 import { isUuid } from "../links/service.ts";
 import { findLink } from "../links/repository.ts";
 import * as service from "./service.ts";
+import { reprocessResponse } from "./reprocess.ts";
 import * as repo from "./repository.ts";
 import { sniffAudioMime } from "../../http/media.ts";
 
@@ -83,6 +84,7 @@ export function responseRoutes(deps: AppDeps) {
         return { message: "Response deleted." };
       }),
     )
+    .post("/api/v1/responses/:response_uuid/reprocess/", authed(deps, "responses:write", ({ params }, auth) => reprocessResponse({ db: deps.db, auth: deps.auth, nudgeJobs: deps.nudgeJobs }, auth, params.response_uuid!)))
     .get(
       "/api/v1/responses/:response_uuid/answers/:answer_uuid/file/",
       authed(deps, "responses:read", async ({ params }, auth) => {
