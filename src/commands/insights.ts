@@ -18,13 +18,25 @@ import type { Command } from "commander";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { createInsightsEngine, hasLocalModel } from "../ai/insights/index.ts";
-import { embeddedModel, installedModelPath, readModelFile } from "../ai/insights/trained/loader.ts";
-import { formatReport, readLabelledFile, scorePredictions, type QualityReport } from "../ai/insights/trained/metrics.ts";
-import { heldoutScore, installModel, retrain, scoreModel } from "../ai/insights/trained/local.ts";
+import type { createInsightsEngine } from "../ai/insights/index.ts";
+import type { QualityReport } from "../ai/insights/trained/metrics.ts";
 import type { LabelledAnswer } from "../ai/insights/trained/train.ts";
 import { findWorkspaceByUuid } from "../modules/workspaces/repository.ts";
 import { correctionsAsLabelled } from "../modules/insights/service.ts";
+
+/**
+ * The engines and the training code (wink-nlp, lexicons, the embedded model), loaded by these
+ * commands only: imported at the top, they cost every `earshot serve` start (bench/startup.ts).
+ */
+async function insightsCode() {
+  const [index, loader, metrics, local] = await Promise.all([
+    import("../ai/insights/index.ts"),
+    import("../ai/insights/trained/loader.ts"),
+    import("../ai/insights/trained/metrics.ts"),
+    import("../ai/insights/trained/local.ts"),
+  ]);
+  return { ...index, ...loader, ...metrics, ...local };
+}
 
 type WithDb = <T>(fn: (db: Db, cfg: Config) => Promise<T>) => Promise<T>;
 
@@ -38,6 +50,7 @@ async function loadCorrections(db: Db, workspace: string | undefined): Promise<L
 
 /** Scores an engine built by createInsightsEngine on a set. */
 async function scoreEngine(engine: ReturnType<typeof createInsightsEngine>, answers: LabelledAnswer[]): Promise<{ id: string; report: QualityReport }> {
+  const { scorePredictions } = await insightsCode();
   const predicted = [];
   let id = "";
   for (const a of answers) {
@@ -59,6 +72,7 @@ export function registerInsightsCommands(program: Command, withDb: WithDb): void
     .option("--workspace <uuid>", "also score on this workspace's corrections")
     .option("--json", "print JSON")
     .action(async (o: { labelled: string; workspace?: string; json?: boolean }) => {
+      const { createInsightsEngine, embeddedModel, formatReport, hasLocalModel, installedModelPath, readLabelledFile, readModelFile, scoreModel } = await insightsCode();
       let labelled: LabelledAnswer[];
       try {
         labelled = readLabelledFile(o.labelled);
@@ -102,6 +116,7 @@ export function registerInsightsCommands(program: Command, withDb: WithDb): void
     .option("--workspace <uuid>", "use only this workspace's corrections (default: every workspace's)")
     .option("--json", "print JSON")
     .action(async (o: { workspace?: string; json?: boolean }) => {
+      const { embeddedModel, formatReport, heldoutScore, installModel, installedModelPath, readModelFile, retrain } = await insightsCode();
       const outcome = await withDb(async (db, cfg) => {
         const corrections = await loadCorrections(db, o.workspace);
         const installed = installedModelPath(cfg.modelsDir);

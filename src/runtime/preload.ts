@@ -10,12 +10,8 @@ import { isMainThread } from "node:worker_threads";
 import { disableOrtTelemetry, loadEmbeddedOrtLibrary } from "./onnxruntime.ts";
 
 disableOrtTelemetry();
-try {
-  loadEmbeddedOrtLibrary();
-} catch (error) {
-  // In the inference worker the error stands: the worker fails and transcription reports it.
-  if (!isMainThread) throw error;
-  // The main thread only loads it early for commands that run a model in-process; the API and
-  // every other command work without it, so warn and go on.
-  console.error(`earshot: warning: ${(error as Error).message}`);
-}
+// The inference worker opens the embedded ONNX Runtime at once (an error there fails the worker,
+// and transcription reports it). The main thread does not: opening it costs ~25 ms and ~20 MB of
+// every start (bench/startup.ts), and only commands that run a model in-process need it — they
+// call loadEmbeddedOrtLibrary() just before importing transformers.js.
+if (!isMainThread) loadEmbeddedOrtLibrary();

@@ -14,6 +14,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { installedWeights } from "../model-weights.ts";
+import { loadEmbeddedOrtLibrary } from "../../runtime/onnxruntime.ts";
 import type { Sentiment, SentimentResult } from "./types.ts";
 
 /** One label of a classifier's output. */
@@ -95,6 +96,7 @@ export function mapClassifierOutput(scores: LabelScore[]): SentimentResult {
  * @throws when the files are missing or onnxruntime cannot load them.
  */
 export async function loadTransformerClassifier(modelsDir: string, modelId: string): Promise<ClassifyFn> {
+  loadEmbeddedOrtLibrary(); // in the binary's main thread, before ONNX Runtime's addon links (runtime/preload.ts)
   const { env, pipeline } = await import("@huggingface/transformers");
   env.allowRemoteModels = false;
   env.allowLocalModels = true;

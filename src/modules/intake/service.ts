@@ -139,11 +139,13 @@ export async function startSession(deps: IntakeDeps, l: IntakeLink) {
       submitted_event_at: null,
     };
     await responsesRepo.insertResponse(trx, row);
-    await enqueueEvent(trx, { workspaceUuid: l.ws.uuid, linkUuid: l.link.uuid, type: "response.started", data: await eventData(trx, deps, l, row.uuid) });
-    return sessionView(trx, row);
+    // The event's data is built only when a webhook is subscribed to it.
+    const queued = await enqueueEvent(trx, { workspaceUuid: l.ws.uuid, linkUuid: l.link.uuid, type: "response.started", data: () => eventData(trx, deps, l, row.uuid) });
+    // A new session has no answers yet.
+    return { queued, view: { session_id: row.session_id, response_uuid: row.uuid, status: row.status, answers: {} } };
   });
-  deps.nudgeOutbox();
-  return view;
+  if (view.queued) deps.nudgeOutbox();
+  return view.view;
 }
 
 async function findSession(db: Kysely<Database> | Transaction<Database>, l: IntakeLink, sessionId: string) {
@@ -313,6 +315,8 @@ export async function saveFile(deps: IntakeDeps, l: IntakeLink, sessionId: strin
  * @throws AppError NOT_FOUND, LINK_PAUSED, ALREADY_SUBMITTED, VALIDATION_ERROR (pointers `/answers/{field_key}`)
  */
 export async function submitSession(deps: IntakeDeps, l: IntakeLink, sessionId: string) {
+  let jobs = 0;
+  let eventQueued = false;
   await deps.db.transaction().execute(async (trx) => {
     const r = await openSession(trx, l, sessionId);
     const answers = await responsesRepo.answersOf(trx, [r.uuid]);
@@ -332,16 +336,19 @@ export async function submitSession(deps: IntakeDeps, l: IntakeLink, sessionId: 
       if (a.audio_blob && a.transcription_status !== "completed") {
         await responsesRepo.updateAnswer(trx, a.uuid, { transcription_status: "pending", date_updated: now });
         await enqueueJob(trx, "transcribe", { answer_uuid: a.uuid });
+        jobs++;
       } else if (FREE_TEXT_TYPES.has(a.response_type as QuestionType) && a.text) {
         await responsesRepo.updateAnswer(trx, a.uuid, { analysis_status: "pending", date_updated: now });
         await enqueueJob(trx, "analyse", { answer_uuid: a.uuid });
+        jobs++;
       }
     }
     await responsesRepo.updateResponse(trx, r.uuid, { status: "completed", submitted_at: now, date_updated: now });
-    await queueSubmittedEventIfReady(trx, deps, r.uuid);
+    eventQueued = await queueSubmittedEventIfReady(trx, deps, r.uuid);
   });
-  deps.nudgeJobs();
-  deps.nudgeOutbox();
+  // Wake the job runner and the dispatcher only for work they have (each wake-up runs a claim query).
+  if (jobs) deps.nudgeJobs();
+  if (eventQueued) deps.nudgeOutbox();
   const settings = JSON.parse(l.link.settings) as Settings;
   return { status: "completed" as const, thank_you_message: settings.thankYouMessage, redirect_url: settings.redirectUrl };
 }
@@ -349,24 +356,26 @@ export async function submitSession(deps: IntakeDeps, l: IntakeLink, sessionId: 
 /**
  * Queues `response.submitted` once a completed response has no answer left to transcribe or
  * analyse (DESIGN §8), exactly once. Call inside the transaction that finished the last answer.
- * @returns true when the event was queued now
+ * @returns true when the event was queued now for at least one webhook (nudge the dispatcher)
  */
 export async function queueSubmittedEventIfReady(trx: Transaction<Database>, deps: Pick<IntakeDeps, "publicUrl" | "signingSecret" | "audioUrlTtlS">, responseUuid: string): Promise<boolean> {
   const r = await responsesRepo.findResponseByUuid(trx, responseUuid);
   if (!r || r.status !== "completed" || r.submitted_event_at) return false;
   if ((await responsesRepo.countUnprocessedAnswers(trx, responseUuid)) > 0) return false;
   await responsesRepo.updateResponse(trx, responseUuid, { submitted_event_at: nowIso() });
-  const link = await linksRepo.findLink(trx, r.workspace_uuid, r.link_uuid);
-  const [record] = await toResponseRecords(trx, deps, [r]);
-  await enqueueEvent(trx, {
+  const queued = await enqueueEvent(trx, {
     workspaceUuid: r.workspace_uuid,
     linkUuid: r.link_uuid,
     type: "response.submitted",
-    data: {
-      workspace_uuid: r.workspace_uuid,
-      link: link ? { uuid: link.uuid, name: link.name, slug: link.slug } : { uuid: r.link_uuid, name: null, slug: null },
-      response: { ...record, answers: record!.answers },
+    data: async () => {
+      const link = await linksRepo.findLink(trx, r.workspace_uuid, r.link_uuid);
+      const [record] = await toResponseRecords(trx, deps, [r]);
+      return {
+        workspace_uuid: r.workspace_uuid,
+        link: link ? { uuid: link.uuid, name: link.name, slug: link.slug } : { uuid: r.link_uuid, name: null, slug: null },
+        response: { ...record, answers: record!.answers },
+      };
     },
   });
-  return true;
+  return queued !== null;
 }
