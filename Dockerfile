@@ -15,6 +15,7 @@ COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY models/manifest.json ./models/manifest.json
+COPY corpus ./corpus
 COPY scripts ./scripts
 COPY src ./src
 COPY web ./web
