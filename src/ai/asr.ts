@@ -4,6 +4,12 @@
  * nothing is downloaded at run time). Meant to run inside the inference worker: the pipeline is
  * built lazily, once, and kept; a failed load is forgotten so a later call can try again (e.g.
  * after `earshot models fetch`).
+ *
+ * Languages (issue 17, docs/models.md "Languages"): a multilingual model (its
+ * `generation_config.json` says `is_multilingual`) transcribes in the language asked for, or
+ * detects it from the first 30 s when none is asked (transformers.js itself would assume English);
+ * an English-only model (`*.en`) refuses any other language with {@link LanguageUnsupportedError}
+ * instead of producing an English-sounding transcript of German speech.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -26,10 +32,51 @@ export class ModelMissingError extends Error {
   }
 }
 
-/** Transcribes 16 kHz mono PCM (from `decodeAudio`); `loadMs` is the one-time pipeline load (0 afterwards). */
+/** The ASR model cannot transcribe the language asked for; the message is for operators. */
+export class LanguageUnsupportedError extends Error {
+  constructor(model: string, language: string, englishOnly: boolean) {
+    super(
+      englishOnly
+        ? `The speech recognition model "${model}" transcribes English only, and this link's language is "${language}". Install a multilingual model (earshot models fetch --model Xenova/whisper-base) and set EARSHOT_ASR_MODEL to it; this answer is not transcribed until then.`
+        : `The speech recognition model "${model}" does not know the language "${language}" (Whisper's languages are ISO 639-1 codes such as de, fr, ar).`,
+    );
+    this.name = "LanguageUnsupportedError";
+  }
+}
+
+/**
+ * Transcribes 16 kHz mono PCM (from `decodeAudio`) in `language` (a BCP 47 tag; null or omitted:
+ * detected by a multilingual model). `language` of the result is the ISO 639-1 code used; `loadMs`
+ * is the one-time pipeline load (0 afterwards).
+ * @throws LanguageUnsupportedError for a language the model cannot transcribe
+ */
 export type Asr = {
-  transcribe(pcm: Float32Array): Promise<{ text: string; loadMs: number; asrMs: number }>;
+  transcribe(pcm: Float32Array, opts?: { language?: string | null }): Promise<{ text: string; language: string | null; loadMs: number; asrMs: number }>;
 };
+
+/** What the pipeline's generation config says about languages. */
+type WhisperGenerationConfig = { is_multilingual?: boolean | null; lang_to_id?: Record<string, number> | null; decoder_start_token_id?: number };
+
+/**
+ * The language of the first 30 s, as Whisper itself detects it: one decoder step after
+ * `<|startoftranscript|>`, the most likely of the language tokens.
+ */
+async function detectLanguage(asr: AutomaticSpeechRecognitionPipeline, pcm: Float32Array): Promise<string | null> {
+  const { Tensor } = await import("@huggingface/transformers");
+  const model = asr.model as unknown as ((inputs: Record<string, unknown>) => Promise<{ logits: { data: Float32Array } }>) & { generation_config: WhisperGenerationConfig };
+  const config = model.generation_config;
+  if (!config.lang_to_id || config.decoder_start_token_id === undefined) return null;
+  const { input_features } = (await asr.processor(pcm.subarray(0, WHISPER_WINDOW_S * TARGET_SAMPLE_RATE_HZ))) as { input_features: unknown };
+  const start = new Tensor("int64", BigInt64Array.from([BigInt(config.decoder_start_token_id)]), [1, 1]);
+  const { logits } = await model({ input_features, decoder_input_ids: start });
+  let best: string | null = null;
+  let bestScore = -Infinity;
+  for (const [token, id] of Object.entries(config.lang_to_id)) {
+    const score = logits.data[id] ?? -Infinity;
+    if (score > bestScore) [best, bestScore] = [token, score];
+  }
+  return best ? best.replace(/^<\|(.*)\|>$/, "$1") : null;
+}
 
 /**
  * Prepares (without loading anything yet) Whisper from `<modelsDir>/<model>` (with `threads`
@@ -62,7 +109,7 @@ export function createAsr(modelsDir: string, model: string, threads: number | nu
   };
 
   return {
-    async transcribe(pcm) {
+    async transcribe(pcm, opts = {}) {
       const loadStart = performance.now();
       const wasLoaded = loading !== null;
       loading ??= load().catch((err: unknown) => {
@@ -73,9 +120,21 @@ export function createAsr(modelsDir: string, model: string, threads: number | nu
       const loadMs = wasLoaded ? 0 : performance.now() - loadStart;
       const asrStart = performance.now();
       const isLong = pcm.length / TARGET_SAMPLE_RATE_HZ > WHISPER_WINDOW_S;
-      const output = await asr(pcm, isLong ? { chunk_length_s: WHISPER_WINDOW_S, stride_length_s: WINDOW_STRIDE_S } : {});
+      const config = (asr.model as unknown as { generation_config: WhisperGenerationConfig }).generation_config;
+      const asked = opts.language ? opts.language.split("-")[0]!.toLowerCase() : null;
+      let language: string | null;
+      if (!config.is_multilingual) {
+        if (asked && asked !== "en") throw new LanguageUnsupportedError(model, opts.language!, true);
+        language = "en";
+      } else {
+        if (asked && config.lang_to_id?.[`<|${asked}|>`] === undefined) throw new LanguageUnsupportedError(model, opts.language!, false);
+        language = asked ?? (await detectLanguage(asr, pcm));
+      }
+      const languageOptions = config.is_multilingual && language ? { language, task: "transcribe" } : {};
+      const windows = isLong ? { chunk_length_s: WHISPER_WINDOW_S, stride_length_s: WINDOW_STRIDE_S } : {};
+      const output = await asr(pcm, { ...windows, ...languageOptions });
       const text = (Array.isArray(output) ? output.map((o) => o.text).join(" ") : output.text).trim();
-      return { text, loadMs, asrMs: performance.now() - asrStart };
+      return { text, language, loadMs, asrMs: performance.now() - asrStart };
     },
   };
 }

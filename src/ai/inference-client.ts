@@ -59,7 +59,7 @@ export type InferenceClient = {
    *   InferenceError with code MODEL_MISSING (the message names the file and says to run
    *   `earshot models fetch`), WORKER_DIED, CLOSED or INTERNAL.
    */
-  transcribe(audio: Uint8Array, opts?: { priority?: Priority; maxDurationS?: number }): Promise<TranscribeResult>;
+  transcribe(audio: Uint8Array, opts?: { priority?: Priority; maxDurationS?: number; language?: string | null }): Promise<TranscribeResult>;
   /**
    * Analyses one answer's text with the insights engine the worker holds (loaded once, from the
    * models directory only): `{ ai_insights: { sentiment, sentiment_score (−1..1), actionable,
@@ -159,7 +159,7 @@ export function createInferenceClient(opts: InferenceClientOptions): InferenceCl
   return {
     transcribe(audio, requestOpts = {}) {
       const maxDurationS = requestOpts.maxDurationS ?? MAX_RECORDING_S;
-      return send<TranscribeResult>((id) => ({ type: "transcribe", id, priority: requestOpts.priority ?? "batch", audio, maxDurationS }));
+      return send<TranscribeResult>((id) => ({ type: "transcribe", id, priority: requestOpts.priority ?? "batch", audio, maxDurationS, language: requestOpts.language ?? null }));
     },
 
     analyse(text, options = {}, requestOpts = {}) {

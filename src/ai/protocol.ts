@@ -37,8 +37,12 @@ export type TranscribeTimings = {
   asrMs: number;
 };
 
-/** What a transcription yields. `text` is trimmed ("" for silence); `durationS` in seconds. */
-export type TranscribeResult = { text: string; durationS: number; timings: TranscribeTimings };
+/**
+ * What a transcription yields. `text` is trimmed ("" for silence); `durationS` in seconds;
+ * `language` the ISO 639-1 code Whisper transcribed in: the one asked for, the one it detected
+ * (multilingual model, none asked), or `en` for an English-only model.
+ */
+export type TranscribeResult = { text: string; durationS: number; language: string | null; timings: TranscribeTimings };
 
 /** Machine-readable failure classes, so callers can tell "retry later" from "never works". */
 export type InferenceErrorCode =
@@ -48,6 +52,8 @@ export type InferenceErrorCode =
   | "AUDIO_TOO_LONG"
   /** A model file is missing from the models directory; `earshot models fetch` fixes it. */
   | "MODEL_MISSING"
+  /** The installed ASR model cannot transcribe the requested language (an English-only model, a non-English link). */
+  | "LANGUAGE_UNSUPPORTED"
   /** The worker thread died (or was restarted) while the request was pending. */
   | "WORKER_DIED"
   /** The client was closed. */
@@ -58,8 +64,11 @@ export type InferenceErrorCode =
 /** Main thread → worker. */
 export type WorkerRequest =
   | { type: "configure"; config: WorkerConfig }
-  /** `maxDurationS`: the longest recording accepted, seconds (the question's max_duration + 2). */
-  | { type: "transcribe"; id: number; priority: Priority; audio: Uint8Array; maxDurationS: number }
+  /**
+   * `maxDurationS`: the longest recording accepted, seconds (the question's max_duration + 2);
+   * `language`: BCP 47 tag of the link's language, or null to let Whisper detect it.
+   */
+  | { type: "transcribe"; id: number; priority: Priority; audio: Uint8Array; maxDurationS: number; language?: string | null }
   /** Insights of one answer (sentiment, topics, summary, clarity, follow-ups, custom fields). */
   | { type: "analyse"; id: number; priority: Priority; text: string; options: AnalyseOptions };
 

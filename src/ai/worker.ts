@@ -8,7 +8,7 @@
  */
 import "../runtime/preload.ts";
 import path from "node:path";
-import { createAsr, ModelMissingError, type Asr } from "./asr.ts";
+import { createAsr, LanguageUnsupportedError, ModelMissingError, type Asr } from "./asr.ts";
 import { AudioDecodeError, AudioTooLongError, decodeAudio } from "./audio.ts";
 import type { InsightsEngine } from "./insights/index.ts";
 import type { InferenceErrorCode, WorkerConfig, WorkerReply, WorkerRequest } from "./protocol.ts";
@@ -63,12 +63,12 @@ async function run(job: Job): Promise<void> {
     const decodeStart = performance.now();
     const audio = await decodeAudio(job.audio, { maxDurationS: job.maxDurationS });
     const decodeMs = performance.now() - decodeStart;
-    const { text, loadMs, asrMs } = await asr.transcribe(audio.pcm);
+    const { text, language, loadMs, asrMs } = await asr.transcribe(audio.pcm, { language: job.language ?? null });
     reply({
       type: "result",
       id: job.id,
       kind: "transcribe",
-      result: { text, durationS: audio.durationS, timings: { decodeMs, loadMs, asrMs } },
+      result: { text, durationS: audio.durationS, language, timings: { decodeMs, loadMs, asrMs } },
     });
   } catch (err) {
     const message = err instanceof AudioDecodeError ? err.reason : err instanceof Error ? err.message : String(err);
@@ -102,6 +102,7 @@ function codeOf(err: unknown): InferenceErrorCode {
   if (err instanceof AudioTooLongError) return "AUDIO_TOO_LONG";
   if (err instanceof AudioDecodeError) return "AUDIO_DECODE";
   if (err instanceof ModelMissingError) return "MODEL_MISSING";
+  if (err instanceof LanguageUnsupportedError) return "LANGUAGE_UNSUPPORTED";
   return "INTERNAL";
 }
 
