@@ -10,14 +10,28 @@ import { type RawBuilder, sql } from "kysely";
 /** A JSON path such as `$.sentiment` (only these literal forms are produced by callers). */
 export type JsonPath = `$${string}`;
 
-/** The scalar at `path` of the JSON in `column` (SQL NULL when absent); JSON true/false read 1/0. */
+/**
+ * The scalar at `path` of the JSON in `column` (SQL NULL when absent); JSON true/false read 1/0.
+ * The path is written as a literal (paths come from code, never from a request), so the
+ * expression matches the expression indexes of migration 2026-11-26T0101 and is served by them.
+ */
 export function jsonValue<T = unknown>(column: string, path: JsonPath): RawBuilder<T> {
-  return sql<T>`json_extract(${sql.ref(column)}, ${path})`;
+  if (!/^\$[\w.[\]]*$/.test(path)) throw new Error(`unexpected JSON path ${path}`);
+  return sql<T>`json_extract(${sql.ref(column)}, ${sql.lit(path)})`;
 }
 
 /** True when the JSON boolean at `path` of `column` equals `expected` (absent counts as neither). */
 export function jsonFlagIs(column: string, path: JsonPath, expected: boolean): RawBuilder<boolean> {
-  return sql<boolean>`(json_extract(${sql.ref(column)}, ${path}) = ${expected ? 1 : 0})`;
+  return sql<boolean>`(${jsonValue(column, path)} = ${sql.lit(expected ? 1 : 0)})`;
+}
+
+/**
+ * True when the JSON text in `column` may contain `text` (ASCII case-insensitive LIKE), a cheap
+ * test to run before {@link jsonHasText}; always true when `text` has characters JSON escapes.
+ */
+export function jsonMayContain(column: string, text: string): RawBuilder<boolean> {
+  if (/["\\\u0000-\u001f%_]/.test(text)) return sql<boolean>`1 = 1`;
+  return sql<boolean>`(${sql.ref(column)} LIKE ${`%${text}%`})`;
 }
 
 /**

@@ -11,6 +11,7 @@ import * as outboxEventResponse from "./2026-11-25T0300-outbox-event-response.ts
 import * as webhookDeliveriesDueIndex from "./2026-11-25T0300-webhook-deliveries-due-index.ts";
 import * as insightCorrections from "./2026-11-25T0500-insight-corrections.ts";
 import * as responseStats from "./2026-11-26T0100-response-stats.ts";
+import * as answerInsightIndexes from "./2026-11-26T0101-answer-insight-indexes.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21T0000-initial": initial,
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25T0300-webhook-deliveries-due-index": webhookDeliveriesDueIndex,
   "2026-11-25T0500-insight-corrections": insightCorrections,
   "2026-11-26T0100-response-stats": responseStats,
+  "2026-11-26T0101-answer-insight-indexes": answerInsightIndexes,
 };

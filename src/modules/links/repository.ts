@@ -108,3 +108,10 @@ export async function responseCounts(db: Q, linkUuids: string[]): Promise<Map<st
     .execute();
   return new Map(rows.map((r) => [r.link_uuid, Number(r.n)]));
 }
+
+/** Uuids of the current questions with this `field_key`, of one link or of every link of the workspace. */
+export async function questionUuidsByFieldKey(db: Q, workspaceUuid: string, linkUuid: string | undefined, fieldKey: string): Promise<string[]> {
+  let q = db.selectFrom("questions").innerJoin("links", "links.uuid", "questions.link_uuid").select("questions.uuid").where("links.workspace_uuid", "=", workspaceUuid).where("questions.field_key", "=", fieldKey);
+  if (linkUuid !== undefined) q = q.where("links.uuid", "=", linkUuid);
+  return (await q.execute()).map((r) => r.uuid);
+}

@@ -5,14 +5,20 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool, sql, type Transaction } from "kysely";
 import type { AnswerTable, Database, ResponseTable } from "../../db/schema.ts";
 import { compactAnswerIndex, matchingResponseUuids } from "../../db/search.ts";
-import { jsonFlagIs, jsonHasText, jsonNumber, jsonValue } from "../../db/json.ts";
+import { jsonFlagIs, jsonHasText, jsonMayContain, jsonNumber, jsonValue } from "../../db/json.ts";
+import { ANSWERED } from "../stats/repository.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 export type ResponseRow = ResponseTable;
 export type AnswerRow = AnswerTable;
 
-/** Which answer `question` + `value` filters test, and how (docs/api.md "Filtering responses"). */
-export type QuestionValueFilter = { question: string; value?: string; min?: number; max?: number };
+/**
+ * Which answer `question` + `value` filters test, and how (docs/api.md "Filtering responses").
+ * `questionUuids`: the question uuids `question` resolved to (a uuid, or the current questions
+ * with that field_key), so the probe uses the (response, question) index; null to match answers
+ * by `question` as uuid or field_key (questions since removed).
+ */
+export type QuestionValueFilter = { question: string; questionUuids: string[] | null; value?: string; min?: number; max?: number };
 
 /** Response filters (issue 11); every given one must hold. Dates are stored timestamps. */
 export type ResponseSelection = {
@@ -49,7 +55,12 @@ function containsText(column: string, text: string): Expression<SqlBool> {
 
 /** The answer-level condition of a `question` + `value` filter, per answer type. */
 function answerMatches(eb: ExpressionBuilder<Database & { a: AnswerTable }, "a">, f: QuestionValueFilter): Expression<SqlBool> {
-  const conds: Expression<SqlBool>[] = [eb.or([eb("a.question_uuid", "=", f.question), eb("a.field_key", "=", f.question)]), eb.or([eb("a.value", "!=", "null"), eb("a.text", "is not", null)])];
+  const which = f.questionUuids
+    ? f.questionUuids.length
+      ? eb("a.question_uuid", "in", f.questionUuids)
+      : sql<SqlBool>`1 = 0`
+    : eb.or([eb("a.question_uuid", "=", f.question), eb("a.field_key", "=", f.question)]);
+  const conds: Expression<SqlBool>[] = [which, ANSWERED];
   if (f.value !== undefined) {
     const v = f.value.trim();
     const asNumber = /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : null;
@@ -95,7 +106,10 @@ export function applySelection<QB extends SelectQueryBuilder<Database, "response
   }
   if (f.topic) {
     const t = f.topic;
-    answerConds.push(() => jsonHasText("a.ai_insights", "$.key_topics", t));
+    // Only analysed answers have topics: the sentiment index finds them without reading the others.
+    answerConds.push((eb) =>
+      eb.and([eb(jsonValue("a.ai_insights", "$.sentiment"), "is not", null), jsonMayContain("a.ai_insights", t), jsonHasText("a.ai_insights", "$.key_topics", t)]),
+    );
   }
   if (f.actionable === true) answerConds.push(() => jsonFlagIs("a.ai_insights", "$.actionable", true));
   if (f.answer) {

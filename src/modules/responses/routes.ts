@@ -44,7 +44,7 @@ export function responseRoutes(deps: AppDeps) {
     const { count, results } = await service.listResponses(
       d,
       auth,
-      { ...service.selectionOf(auth.workspaceUuid, linkUuid ?? q.link, q), orderBy: q.ordering.replace("-", "") as "submitted_at", direction: desc ? "desc" : "asc" },
+      { ...(await service.selectionOf(deps.db, auth.workspaceUuid, linkUuid ?? q.link, q)), orderBy: q.ordering.replace("-", "") as "submitted_at", direction: desc ? "desc" : "asc" },
       page.pageSize,
       page.offset,
       requireLink,
@@ -64,7 +64,7 @@ export function responseRoutes(deps: AppDeps) {
         const { format, ...filters } = parseWith(exportQuerySchema, query, "query");
         const link = isUuid(params.link_uuid!) ? await findLink(deps.db, auth.workspaceUuid, params.link_uuid!) : undefined;
         if (!link) throw notFound("Link");
-        const selection = service.selectionOf(auth.workspaceUuid, link.uuid, filters);
+        const selection = await service.selectionOf(deps.db, auth.workspaceUuid, link.uuid, filters);
         const stopped = (err: unknown) =>
           deps.log.warn("export stopped", { link_uuid: link.uuid, token_uuid: auth.tokenUuid, reason: err instanceof Error ? err.message : String(err) });
         const stream = exportResponses(d, link, selection, format, () => deps.auth.assertActive(deps.db, auth), stopped);

@@ -151,12 +151,19 @@ export async function toResponseRecords(db: Q, m: Mapper, rows: repo.ResponseRow
   }));
 }
 
+/** `question=` as question uuids: a uuid as given, a field_key as its current questions (null: none, match answers by field_key). */
+async function questionUuidsOf(db: Q, workspaceUuid: string, linkUuid: string | undefined, ref: string): Promise<string[] | null> {
+  if (isUuid(ref)) return [ref.toLowerCase()];
+  const uuids = await linksRepo.questionUuidsByFieldKey(db, workspaceUuid, linkUuid !== undefined && isUuid(linkUuid) ? linkUuid : undefined, ref);
+  return uuids.length ? uuids : null;
+}
+
 /**
  * The repository's selection for the filters of a list or export query (issue 11).
  * @throws AppError VALIDATION_ERROR (pointer `/value`, `/value_min`, `/value_max`) when a value
  *   filter comes without `question`
  */
-export function selectionOf(workspaceUuid: string, linkUuid: string | undefined, q: ResponseFilterQuery): repo.ResponseSelection {
+export async function selectionOf(db: Q, workspaceUuid: string, linkUuid: string | undefined, q: ResponseFilterQuery): Promise<repo.ResponseSelection> {
   const valued = (["value", "value_min", "value_max"] as const).filter((k) => q[k] !== undefined);
   if (valued.length && !q.question) {
     throw new AppError("VALIDATION_ERROR", "A value filter needs question= (a question uuid or field_key).", {
@@ -173,7 +180,7 @@ export function selectionOf(workspaceUuid: string, linkUuid: string | undefined,
     sentiment: q.sentiment,
     actionable: q.actionable,
     topic: q.topic,
-    answer: q.question ? { question: q.question, value: q.value, min: q.value_min, max: q.value_max } : undefined,
+    answer: q.question ? { question: q.question, questionUuids: await questionUuidsOf(db, workspaceUuid, linkUuid, q.question), value: q.value, min: q.value_min, max: q.value_max } : undefined,
   };
 }
 

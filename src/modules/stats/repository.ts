@@ -14,6 +14,18 @@ export type StatsRange = { linkUuid: string; since?: string; until?: string };
 
 /** Answer types whose values have a distribution. */
 export const DISTRIBUTED_TYPES = ["multiple_choice", "image_choice", "rating", "yes_no", "number"];
+/**
+ * `response_type IN (…)` with literals, written exactly as the partial index
+ * `answers_response_values` (migration 2026-11-26T0101) says it, so the value counts use it.
+ */
+const isDistributed = sql<boolean>`${sql.ref("a.response_type")} IN ${sql.raw(`(${DISTRIBUTED_TYPES.map((t) => `'${t}'`).join(", ")})`)}`;
+
+/**
+ * An answer that holds something: a value, text, a recording or a file. Written exactly as the
+ * partial index `answers_response_answered` (migration 2026-11-26T0101) says it, for the table
+ * aliased `a`, so the counts read only that index.
+ */
+export const ANSWERED = sql<boolean>`(${sql.ref("a.value")} <> 'null' OR ${sql.ref("a.text")} IS NOT NULL OR ${sql.ref("a.audio_blob")} IS NOT NULL OR ${sql.ref("a.file_blob")} IS NOT NULL)`;
 
 /** `UTC day` of a stored timestamp column, `YYYY-MM-DD`. */
 const dayOf = (column: string) => sql<string>`substr(${sql.ref(column)}, 1, 10)`;
@@ -58,7 +70,7 @@ export function completedByDay(db: Q, f: StatsRange) {
 export function answeredByQuestion(db: Q, f: StatsRange) {
   return completedIn(db, f)
     .innerJoin("answers as a", "a.response_uuid", "r.uuid")
-    .where((eb) => eb.or([eb("a.value", "!=", "null"), eb("a.text", "is not", null)]))
+    .where(ANSWERED)
     .select((eb) => ["a.question_uuid", eb.fn.countAll<number>().as("n")])
     .groupBy("a.question_uuid")
     .execute();
@@ -72,20 +84,22 @@ export function valueCounts(db: Q, f: StatsRange) {
   return completedIn(db, f)
     .innerJoin("answers as a", "a.response_uuid", "r.uuid")
     .innerJoin(jsonElements("a.value").as("je"), (join) => join.onTrue())
-    .where("a.response_type", "in", DISTRIBUTED_TYPES)
+    .where(isDistributed)
     .select((eb) => ["a.question_uuid", sql<string>`je.type`.as("type"), sql<unknown>`je.value`.as("value"), eb.fn.countAll<number>().as("n")])
     .groupBy(["a.question_uuid", sql`je.type`, sql`je.value`])
     .execute();
 }
 
-/** Analysed answers per UTC day (of the response's submission) and sentiment. */
-export function sentimentByDay(db: Q, f: StatsRange) {
-  const sentiment = jsonValue<string>("a.ai_insights", "$.sentiment");
+/**
+ * Analysed answers with `sentiment` per UTC day (of the response's submission). One query per
+ * sentiment: with the sentiment in the WHERE clause the expression index answers it alone.
+ */
+export function sentimentByDay(db: Q, f: StatsRange, sentiment: "positive" | "neutral" | "negative") {
   return completedIn(db, f)
     .innerJoin("answers as a", "a.response_uuid", "r.uuid")
-    .where("a.ai_insights", "is not", null)
-    .select((eb) => [dayOf("r.submitted_at").as("day"), sentiment.as("sentiment"), eb.fn.countAll<number>().as("n")])
-    .groupBy([dayOf("r.submitted_at"), sentiment])
+    .where(jsonValue<string>("a.ai_insights", "$.sentiment"), "=", sql.lit(sentiment))
+    .select((eb) => [dayOf("r.submitted_at").as("day"), eb.fn.countAll<number>().as("n")])
+    .groupBy(dayOf("r.submitted_at"))
     .execute();
 }
 
@@ -95,7 +109,8 @@ export function topTopics(db: Q, f: StatsRange, limit: number) {
   return completedIn(db, f)
     .innerJoin("answers as a", "a.response_uuid", "r.uuid")
     .innerJoin(jsonElements("a.ai_insights", "$.key_topics").as("jt"), (join) => join.onTrue())
-    .where("a.ai_insights", "is not", null)
+    // Only analysed answers have topics: the sentiment index finds them without reading the others.
+    .where(jsonValue("a.ai_insights", "$.sentiment"), "is not", null)
     .where(sql`jt.type`, "=", "text")
     .select((eb) => [topic.as("topic"), eb.fn.count<number>("r.uuid").distinct().as("n")])
     .groupBy(topic)
@@ -109,7 +124,6 @@ export function topTopics(db: Q, f: StatsRange, limit: number) {
 export function latestActionable(db: Q, f: StatsRange, limit: number) {
   return completedIn(db, f)
     .innerJoin("answers as a", "a.response_uuid", "r.uuid")
-    .where("a.ai_insights", "is not", null)
     .where(() => jsonFlagIs("a.ai_insights", "$.actionable", true))
     .select(["a.uuid", "a.response_uuid", "a.question_uuid", "a.field_key", "a.text", "a.transcription", "a.ai_insights", "r.submitted_at"])
     .orderBy("r.submitted_at", "desc")

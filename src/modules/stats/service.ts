@@ -98,16 +98,23 @@ export async function getLinkStats(deps: StatsDeps, auth: AuthContext, linkUuid:
   const link = isUuid(linkUuid) ? await linksRepo.findLink(deps.db, auth.workspaceUuid, linkUuid) : undefined;
   if (!link) throw notFound("Link");
   const range: repo.StatsRange = { linkUuid: link.uuid, since: query.since, until: query.until };
-  const [questions, started, completed, answered, values, sentiments, topics, actionable] = await Promise.all([
+  const [questions, started, completed, answered, values, positive, neutral, negative, topics, actionable] = await Promise.all([
     linksRepo.questionsOf(deps.db, [link.uuid]),
     repo.startedByDay(deps.db, range),
     repo.completedByDay(deps.db, range),
     repo.answeredByQuestion(deps.db, range),
     repo.valueCounts(deps.db, range),
-    repo.sentimentByDay(deps.db, range),
+    repo.sentimentByDay(deps.db, range, "positive"),
+    repo.sentimentByDay(deps.db, range, "neutral"),
+    repo.sentimentByDay(deps.db, range, "negative"),
     repo.topTopics(deps.db, range, TOPICS),
     repo.latestActionable(deps.db, range, ACTIONABLE),
   ]);
+  const sentiments = [
+    ...positive.map((r) => ({ ...r, sentiment: "positive" as const })),
+    ...neutral.map((r) => ({ ...r, sentiment: "neutral" as const })),
+    ...negative.map((r) => ({ ...r, sentiment: "negative" as const })),
+  ];
 
   const bucket = query.bucket;
   const days = [...started.map((r) => r.day), ...completed.map((r) => r.day), ...sentiments.map((r) => r.day)].sort();
@@ -136,8 +143,7 @@ export async function getLinkStats(deps: StatsDeps, auth: AuthContext, linkUuid:
   }
   const sentimentTotal = { positive: 0, neutral: 0, negative: 0 };
   for (const r of sentiments) {
-    const s = r.sentiment as Sentiment;
-    if (!(s in sentimentTotal)) continue;
+    const s = r.sentiment;
     at(r.day)[s] += Number(r.n);
     sentimentTotal[s] += Number(r.n);
   }
