@@ -69,9 +69,10 @@ export type InferenceClient = {
    * @param options the question's `evaluatorConfig`, `enableDynamicProbing` and `prompt`.
    * @param opts `priority` as for `transcribe` (default "batch").
    * @throws InferenceError WORKER_DIED, CLOSED or INTERNAL; ordinary text never fails (the
-   *   engine falls back to local results).
+   *   engine falls back to local results); LANGUAGE_UNSUPPORTED when `opts.language` is one no
+   *   installed engine knows (ai/insights-languages.ts).
    */
-  analyse(text: string, options?: AnalyseOptions, opts?: { priority?: Priority }): Promise<AnalysisResult>;
+  analyse(text: string, options?: AnalyseOptions, opts?: { priority?: Priority; language?: string | null }): Promise<AnalysisResult>;
   /**
    * Stops the current worker at once, as a crash would (its pending requests reject with
    * WORKER_DIED); the next request starts a fresh one that reloads the models from disk.
@@ -163,7 +164,7 @@ export function createInferenceClient(opts: InferenceClientOptions): InferenceCl
     },
 
     analyse(text, options = {}, requestOpts = {}) {
-      return send<AnalysisResult>((id) => ({ type: "analyse", id, priority: requestOpts.priority ?? "batch", text, options }));
+      return send<AnalysisResult>((id) => ({ type: "analyse", id, priority: requestOpts.priority ?? "batch", text, options, language: requestOpts.language ?? null }));
     },
 
     restartWorker() {

@@ -69,8 +69,12 @@ export type WorkerRequest =
    * `language`: BCP 47 tag of the link's language, or null to let Whisper detect it.
    */
   | { type: "transcribe"; id: number; priority: Priority; audio: Uint8Array; maxDurationS: number; language?: string | null }
-  /** Insights of one answer (sentiment, topics, summary, clarity, follow-ups, custom fields). */
-  | { type: "analyse"; id: number; priority: Priority; text: string; options: AnalyseOptions };
+  /**
+   * Insights of one answer (sentiment, topics, summary, clarity, follow-ups, custom fields).
+   * `language`: the answer's BCP 47 tag (null: unknown, analysed as English); one no installed
+   * engine knows is refused with LANGUAGE_UNSUPPORTED (ai/insights-languages.ts).
+   */
+  | { type: "analyse"; id: number; priority: Priority; text: string; options: AnalyseOptions; language?: string | null };
 
 /** Worker → main thread: exactly one per request id. */
 export type WorkerReply =

@@ -9,6 +9,7 @@
 import "../runtime/preload.ts";
 import path from "node:path";
 import { createAsr, LanguageUnsupportedError, ModelMissingError, type Asr } from "./asr.ts";
+import { insightsSupportLanguage } from "./insights-languages.ts";
 import { AudioDecodeError, AudioTooLongError, decodeAudio } from "./audio.ts";
 import type { InsightsEngine } from "./insights/index.ts";
 import type { InferenceErrorCode, WorkerConfig, WorkerReply, WorkerRequest } from "./protocol.ts";
@@ -56,6 +57,9 @@ async function run(job: Job): Promise<void> {
   try {
     if (config === null || asr === null) throw new Error("the worker got a request before its configuration");
     if (job.type === "analyse") {
+      if (!insightsSupportLanguage(config.modelsDir, config.sentimentModel, job.language)) {
+        throw new UnsupportedInsightsLanguage(job.language ?? "", config.sentimentModel);
+      }
       const engine = await (insights ??= loadInsights(config));
       reply({ type: "result", id: job.id, kind: "analyse", result: await engine.analyse(job.text, job.options) });
       return;
@@ -98,11 +102,18 @@ async function loadInsights(cfg: WorkerConfig): Promise<InsightsEngine> {
   }
 }
 
+/** No installed insights engine knows the answer's language (ai/insights-languages.ts). */
+class UnsupportedInsightsLanguage extends Error {
+  constructor(language: string, sentimentModel: string) {
+    super(`No installed insights engine knows the language "${language}" (the sentiment model "${sentimentModel}" and the built-in engines are English only; a multilingual one: earshot models fetch --model Xenova/twitter-xlm-roberta-base-sentiment, then EARSHOT_SENTIMENT_MODEL).`);
+  }
+}
+
 function codeOf(err: unknown): InferenceErrorCode {
   if (err instanceof AudioTooLongError) return "AUDIO_TOO_LONG";
   if (err instanceof AudioDecodeError) return "AUDIO_DECODE";
   if (err instanceof ModelMissingError) return "MODEL_MISSING";
-  if (err instanceof LanguageUnsupportedError) return "LANGUAGE_UNSUPPORTED";
+  if (err instanceof LanguageUnsupportedError || err instanceof UnsupportedInsightsLanguage) return "LANGUAGE_UNSUPPORTED";
   return "INTERNAL";
 }
 

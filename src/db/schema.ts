@@ -107,8 +107,13 @@ export interface AnswerTable {
   /** JSON of ai_insights or null. */
   ai_insights: string | null;
   analysis_engine: string | null;
-  /** Insights: `pending` until analysed, `not_applicable` for answers without free text. */
-  analysis_status: "pending" | "completed" | "failed" | "not_applicable";
+  /**
+   * Insights: `pending` until analysed, `not_applicable` for answers without free text,
+   * `unsupported_language` when no installed engine knows the answer's language (issue 17).
+   */
+  analysis_status: "pending" | "completed" | "failed" | "not_applicable" | "unsupported_language";
+  /** ISO 639-1 code of the answer's language (transcribed or the link's), null when unknown (issue 17). */
+  language: string | null;
   follow_ups: string;
   custom_fields: string;
   date_created: string;

@@ -55,6 +55,17 @@ export async function finishAnswer(deps: ProcessingDeps, responseUuid: string, w
   deps.nudgeOutbox();
 }
 
+/**
+ * The link's `settings.language` (BCP 47) of an answer's response, or null (none set, or the link
+ * was deleted): what transcription is asked for and typed answers are taken to be in (issue 17).
+ */
+async function linkLanguageOf(db: Kysely<Database>, answer: repo.AnswerRow): Promise<string | null> {
+  const response = await repo.findResponseByUuid(db, answer.response_uuid);
+  const link = response ? await linksRepo.findLink(db, response.workspace_uuid, response.link_uuid) : undefined;
+  const language = link ? (JSON.parse(link.settings) as { language?: unknown }).language : null;
+  return typeof language === "string" && language !== "" ? language : null;
+}
+
 /** The longest recording the answer's question accepts (its `max_duration` + 2 s), seconds. */
 async function recordingLimitOf(db: Kysely<Database>, answer: repo.AnswerRow): Promise<number> {
   const response = await repo.findResponseByUuid(db, answer.response_uuid);
@@ -78,10 +89,14 @@ export async function transcribeAnswer(deps: ProcessingDeps, job: Job): Promise<
   await repo.updateAnswer(deps.db, answer.uuid, { transcription_status: "processing", date_updated: nowIso() });
   const audio = await deps.blobs.get(answer.audio_blob);
   if (!audio) throw new PermanentJobError("The recording is missing from the blob store.");
-  let result: { text: string; durationS: number };
+  let result: { text: string; durationS: number; language?: string | null };
   try {
-    result = await deps.inference.transcribe(audio, { priority: "batch", maxDurationS: await recordingLimitOf(deps.db, answer) });
+    const language = await linkLanguageOf(deps.db, answer);
+    result = await deps.inference.transcribe(audio, { priority: "batch", maxDurationS: await recordingLimitOf(deps.db, answer), language });
   } catch (err) {
+    // An English-only model and a German link: fail with the operator's reason (reprocess after
+    // installing a multilingual model) rather than store an English-sounding transcript.
+    if (err instanceof InferenceError && err.code === "LANGUAGE_UNSUPPORTED") throw new PermanentJobError(err.message);
     // AudioTooLongError is one too: the recording is longer than its question's max_duration + 2 s.
     if (err instanceof AudioDecodeError) throw new PermanentJobError(`The recording could not be decoded: ${err.message}`);
     if (err instanceof InferenceError && err.code === "MODEL_MISSING") {
@@ -101,6 +116,7 @@ export async function transcribeAnswer(deps: ProcessingDeps, job: Job): Promise<
       transcription_error: null,
       text: answer.text ?? transcript,
       duration: Math.round(result.durationS * 1000) / 1000,
+      language: result.language ?? null,
       analysis_status: analyse ? "pending" : "not_applicable",
       date_updated: nowIso(),
     });
@@ -118,16 +134,29 @@ export async function analyseAnswer(deps: ProcessingDeps, job: Job): Promise<voi
   const q = questions.find((x) => x.uuid === answer.question_uuid);
   const config = q ? (JSON.parse(q.configuration) as Record<string, unknown>) : {};
   const wanted = config.enable_ai_evaluation !== false;
-  let patch: Partial<repo.AnswerRow> = { analysis_status: "not_applicable" };
+  // The answer's language: as transcribed, else (typed answers) the link's (issue 17).
+  const language = answer.language ?? (await linkLanguageOf(deps.db, answer));
+  let patch: Partial<repo.AnswerRow> = { analysis_status: "not_applicable", language };
   if (text && wanted) {
     // Follow-up answers given during the session count as part of the answer.
     const followUps = (JSON.parse(answer.follow_ups) as { answer?: string | null }[]).map((f) => f.answer).filter(Boolean);
-    const r = await deps.inference.analyse([text, ...followUps].join("\n"), {
-      evaluatorConfig: q ? JSON.parse(q.evaluator_config) : {},
-      enableDynamicProbing: false,
-      prompt: q?.prompt ?? answer.question_text,
-    });
+    let r: Awaited<ReturnType<AnswerInference["analyse"]>>;
+    try {
+      r = await deps.inference.analyse([text, ...followUps].join("\n"), {
+        evaluatorConfig: q ? JSON.parse(q.evaluator_config) : {},
+        enableDynamicProbing: false,
+        prompt: q?.prompt ?? answer.question_text,
+      }, { language });
+    } catch (err) {
+      // An English-only engine must not label a German answer: no insights, and why.
+      if (!(err instanceof InferenceError && err.code === "LANGUAGE_UNSUPPORTED")) throw err;
+      await finishAnswer(deps, answer.response_uuid, async (trx) => {
+        await repo.updateAnswer(trx, answer.uuid, { analysis_status: "unsupported_language", ai_insights: null, language, date_updated: nowIso() });
+      });
+      return;
+    }
     patch = {
+      language,
       ai_insights: JSON.stringify(r.ai_insights),
       custom_fields: JSON.stringify(r.custom_fields ?? {}),
       analysis_engine: JSON.stringify({ ...r.engine, clarity: r.clarity }),
