@@ -4,7 +4,7 @@
  */
 import type { Kysely, Transaction } from "kysely";
 import type { ApiTokenTable, Database } from "../../db/schema.ts";
-import type { WorkspaceRow } from "../workspaces/repository.ts";
+import { prepared } from "../../db/prepared.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 export type TokenRow = ApiTokenTable;
@@ -13,49 +13,22 @@ export function insertToken(db: Q, row: TokenRow) {
   return db.insertInto("api_tokens").values(row).execute();
 }
 
-export function findActiveTokenByHash(db: Q, keyHash: string): Promise<TokenRow | undefined> {
-  return db.selectFrom("api_tokens").selectAll().where("key_hash", "=", keyHash).where("revoked_at", "is", null).executeTakeFirst();
-}
+// Compiled once: both run on every authenticated request (db/prepared.ts).
+const activeTokenByHash = prepared(1, (db, keyHash: string) => db.selectFrom("api_tokens").selectAll().where("key_hash", "=", keyHash).where("revoked_at", "is", null));
+const activeTokenUuid = prepared(1, (db, uuid: string) => db.selectFrom("api_tokens").select("uuid").where("uuid", "=", uuid).where("revoked_at", "is", null));
 
-export type TokenWithWorkspace = { token: TokenRow; workspace: WorkspaceRow };
-
-/**
- * The active token with this key hash and its workspace, in one statement (the authentication hot
- * path; bench/api.ts).
- * @returns undefined when no active token has the hash or its workspace is gone
- */
-export async function findActiveTokenWithWorkspace(db: Q, keyHash: string): Promise<TokenWithWorkspace | undefined> {
-  const row = await db
-    .selectFrom("api_tokens as t")
-    .innerJoin("workspaces as w", "w.uuid", "t.workspace_uuid")
-    .selectAll("w")
-    .select([
-      "t.uuid as t_uuid",
-      "t.name as t_name",
-      "t.key_hash as t_key_hash",
-      "t.masked_key as t_masked_key",
-      "t.scopes as t_scopes",
-      "t.date_created as t_date_created",
-      "t.last_used_at as t_last_used_at",
-    ])
-    .where("t.key_hash", "=", keyHash)
-    .where("t.revoked_at", "is", null)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const { t_uuid, t_name, t_key_hash, t_masked_key, t_scopes, t_date_created, t_last_used_at, ...workspace } = row;
-  return {
-    token: { uuid: t_uuid, workspace_uuid: workspace.uuid, name: t_name, key_hash: t_key_hash, masked_key: t_masked_key, scopes: t_scopes, date_created: t_date_created, last_used_at: t_last_used_at, revoked_at: null },
-    workspace: workspace as WorkspaceRow,
-  };
+/** The unrevoked token with this key hash (authentication: one indexed read). */
+export async function findActiveTokenByHash(db: Q, keyHash: string): Promise<TokenRow | undefined> {
+  return (await activeTokenByHash(db, keyHash))[0];
 }
 
 export function findToken(db: Q, workspaceUuid: string, uuid: string): Promise<TokenRow | undefined> {
   return db.selectFrom("api_tokens").selectAll().where("workspace_uuid", "=", workspaceUuid).where("uuid", "=", uuid).executeTakeFirst();
 }
 
+/** True while the token is not revoked (the re-check before responding, DESIGN §5). */
 export async function isTokenActive(db: Q, uuid: string): Promise<boolean> {
-  const row = await db.selectFrom("api_tokens").select("uuid").where("uuid", "=", uuid).where("revoked_at", "is", null).executeTakeFirst();
-  return row !== undefined;
+  return (await activeTokenUuid(db, uuid)).length > 0;
 }
 
 export function listActiveTokens(db: Q, workspaceUuid: string, limit: number, offset: number): Promise<TokenRow[]> {

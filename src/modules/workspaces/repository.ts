@@ -4,6 +4,7 @@
  */
 import type { Kysely, Transaction } from "kysely";
 import type { Database, WorkspaceTable } from "../../db/schema.ts";
+import { prepared } from "../../db/prepared.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 export type WorkspaceRow = Omit<WorkspaceTable, "keys_created"> & { keys_created: number };
@@ -12,8 +13,11 @@ export function insertWorkspace(db: Q, row: Omit<WorkspaceRow, "keys_created">) 
   return db.insertInto("workspaces").values(row).execute();
 }
 
-export function findWorkspaceByUuid(db: Q, uuid: string): Promise<WorkspaceRow | undefined> {
-  return db.selectFrom("workspaces").selectAll().where("uuid", "=", uuid).executeTakeFirst();
+// Compiled once: authentication reads the key's workspace on every request (db/prepared.ts).
+const workspaceByUuid = prepared(1, (db, uuid: string) => db.selectFrom("workspaces").selectAll().where("uuid", "=", uuid));
+
+export async function findWorkspaceByUuid(db: Q, uuid: string): Promise<WorkspaceRow | undefined> {
+  return (await workspaceByUuid(db, uuid))[0];
 }
 
 export function findWorkspaceBySlug(db: Q, slug: string): Promise<WorkspaceRow | undefined> {
