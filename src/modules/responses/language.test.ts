@@ -64,6 +64,10 @@ describe("answers in the link's language", () => {
     expect([voice.transcription_status, voice.transcription]).toEqual(["failed", null]);
     expect(voice.transcription_error).toContain('transcribes English only, and this link\'s language is "de"');
     expect([text.analysis_status, text.ai_insights, text.language]).toEqual(["unsupported_language", null, "de"]);
+    // The API's answer record says the same.
+    const listed = (await api.call("GET", `/api/v1/responses/${text.response_uuid}/`)).json;
+    const record = listed.answers.find((a: { uuid: string }) => a.uuid === text.uuid);
+    expect([record.analysis_status, record.ai_insights, record.language]).toEqual(["unsupported_language", null, "de"]);
   }, 90_000);
 
   test("English link: transcribed with the link's language, insights as before", async () => {

@@ -100,6 +100,13 @@ export const answerSchema = z.object({
     .partial()
     .nullable()
     .describe("Engines that produced ai_insights, e.g. sentiment 'transformer:<model>', 'trained:linear-v1' or 'lexicon:vader'"),
+  analysis_status: z
+    .enum(["pending", "completed", "failed", "not_applicable", "unsupported_language"])
+    .describe("unsupported_language: no installed insights engine knows the answer's language, so ai_insights is null"),
+  language: z
+    .string()
+    .nullable()
+    .describe("The answer's language: the ISO 639-1 code Whisper transcribed in (the link's language, or detected), the link's BCP 47 tag for typed answers; null when unknown"),
   follow_ups: z.array(z.object({ question: z.string(), answer: z.string().nullable(), audio_url: z.string().nullable().optional(), transcription: z.string().nullable().optional() })),
   custom_fields: z.record(z.string(), z.unknown()),
   rating_details: z.object({ value: z.number().nullable(), max_value: z.number(), scale_type: z.string() }).optional(),

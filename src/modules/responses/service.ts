@@ -42,6 +42,10 @@ export type AnswerRecord = {
   ai_insights: Record<string, unknown> | null;
   /** Which engines produced `ai_insights` (sentiment model or lexicon, text analysis, LLM) and the answer's clarity. */
   analysis_engine: Record<string, unknown> | null;
+  /** `pending`, `completed`, `failed`, `not_applicable` or `unsupported_language` (issue 17). */
+  analysis_status: string;
+  /** The answer's language (issue 17): Whisper's ISO 639-1 code for recordings, the link's tag for typed answers; null when unknown. */
+  language: string | null;
   follow_ups: { question: string; answer: string | null; audio_url: string | null; transcription: string | null }[];
   custom_fields: Record<string, unknown>;
   rating_details?: { value: number | null; max_value: number; scale_type: string };
@@ -102,6 +106,8 @@ export function toAnswerRecord(m: Mapper, a: repo.AnswerRow, questionConfig: Rec
     duration: a.duration,
     ai_insights: a.ai_insights ? (JSON.parse(a.ai_insights) as Record<string, unknown>) : null,
     analysis_engine: a.analysis_engine ? (JSON.parse(a.analysis_engine) as Record<string, unknown>) : null,
+    analysis_status: a.analysis_status,
+    language: a.language ?? null,
     follow_ups: (JSON.parse(a.follow_ups) as { question: string; answer: string | null; transcription?: string | null; audio_blob?: string | null }[]).map((f, i) => ({
       question: f.question,
       answer: f.answer,
