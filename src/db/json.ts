@@ -26,12 +26,18 @@ export function jsonFlagIs(column: string, path: JsonPath, expected: boolean): R
 }
 
 /**
- * True when the JSON text in `column` may contain `text` (ASCII case-insensitive LIKE), a cheap
- * test to run before {@link jsonHasText}; always true when `text` has characters JSON escapes.
+ * True when the JSON at `path` of `column` may contain `text` (ASCII case-insensitive LIKE on its
+ * JSON text), a cheap test to run before {@link jsonHasText}; always true when `text` has
+ * characters JSON escapes or LIKE treats specially.
  */
-export function jsonMayContain(column: string, text: string): RawBuilder<boolean> {
+export function jsonMayContain(column: string, path: JsonPath, text: string): RawBuilder<boolean> {
   if (/["\\\u0000-\u001f%_]/.test(text)) return sql<boolean>`1 = 1`;
-  return sql<boolean>`(${sql.ref(column)} LIKE ${`%${text}%`})`;
+  return sql<boolean>`(${jsonValue(column, path)} LIKE ${`%${text}%`})`;
+}
+
+/** `json_each` over the JSON at `path` of `column`, written so an expression index on `json_extract(column, path)` serves it. */
+function eachOf(column: string, path: JsonPath): RawBuilder<unknown> {
+  return path === "$" ? sql`json_each(${sql.ref(column)})` : sql`json_each(${jsonValue(column, path)})`;
 }
 
 /**
@@ -39,7 +45,7 @@ export function jsonMayContain(column: string, text: string): RawBuilder<boolean
  * string, ignoring ASCII case (choice values, `key_topics`).
  */
 export function jsonHasText(column: string, path: JsonPath, text: string): RawBuilder<boolean> {
-  return sql<boolean>`EXISTS (SELECT 1 FROM json_each(${sql.ref(column)}, ${path}) AS je WHERE je.type = 'text' AND lower(je.value) = lower(${text}))`;
+  return sql<boolean>`EXISTS (SELECT 1 FROM ${eachOf(column, path)} AS je WHERE je.type = 'text' AND lower(je.value) = lower(${text}))`;
 }
 
 /** The JSON text in `column` read as a number (for ranges over numeric answers' `value`). */
@@ -53,5 +59,5 @@ export function jsonNumber(column: string): RawBuilder<number> {
  * `integer`, `real`, `true`, `false`, …). Use it in a `FROM`/`JOIN` with an alias.
  */
 export function jsonElements(column: string, path: JsonPath = "$"): RawBuilder<{ value: unknown; type: string }> {
-  return sql<{ value: unknown; type: string }>`json_each(${sql.ref(column)}, ${path})`;
+  return eachOf(column, path) as RawBuilder<{ value: unknown; type: string }>;
 }

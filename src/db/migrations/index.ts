@@ -12,6 +12,7 @@ import * as webhookDeliveriesDueIndex from "./2026-11-25T0300-webhook-deliveries
 import * as insightCorrections from "./2026-11-25T0500-insight-corrections.ts";
 import * as responseStats from "./2026-11-26T0100-response-stats.ts";
 import * as answerInsightIndexes from "./2026-11-26T0101-answer-insight-indexes.ts";
+import * as answerHoldsTopicsIndexes from "./2026-11-26T0102-answer-holds-topics-indexes.ts";
 import * as answerLanguage from "./2026-11-26T0200-answer-language.ts";
 
 export const migrations: Record<string, Migration> = {
@@ -23,5 +24,6 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25T0500-insight-corrections": insightCorrections,
   "2026-11-26T0100-response-stats": responseStats,
   "2026-11-26T0101-answer-insight-indexes": answerInsightIndexes,
+  "2026-11-26T0102-answer-holds-topics-indexes": answerHoldsTopicsIndexes,
   "2026-11-26T0200-answer-language": answerLanguage,
 };

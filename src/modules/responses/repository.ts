@@ -106,9 +106,9 @@ export function applySelection<QB extends SelectQueryBuilder<Database, "response
   }
   if (f.topic) {
     const t = f.topic;
-    // Only analysed answers have topics: the sentiment index finds them without reading the others.
+    // Read from the topics expression index (migration 2026-11-26T0102), never the answer rows.
     answerConds.push((eb) =>
-      eb.and([eb(jsonValue("a.ai_insights", "$.sentiment"), "is not", null), jsonMayContain("a.ai_insights", t), jsonHasText("a.ai_insights", "$.key_topics", t)]),
+      eb.and([eb(jsonValue("a.ai_insights", "$.key_topics"), "is not", null), jsonMayContain("a.ai_insights", "$.key_topics", t), jsonHasText("a.ai_insights", "$.key_topics", t)]),
     );
   }
   if (f.actionable === true) answerConds.push(() => jsonFlagIs("a.ai_insights", "$.actionable", true));

@@ -22,10 +22,10 @@ const isDistributed = sql<boolean>`${sql.ref("a.response_type")} IN ${sql.raw(`(
 
 /**
  * An answer that holds something: a value, text, a recording or a file. Written exactly as the
- * partial index `answers_response_answered` (migration 2026-11-26T0101) says it, for the table
- * aliased `a`, so the counts read only that index.
+ * expression of the index `answers_response_holds` (migration 2026-11-26T0102), for the table
+ * aliased `a`, so the counts and the `question=` filter read only that index.
  */
-export const ANSWERED = sql<boolean>`(${sql.ref("a.value")} <> 'null' OR ${sql.ref("a.text")} IS NOT NULL OR ${sql.ref("a.audio_blob")} IS NOT NULL OR ${sql.ref("a.file_blob")} IS NOT NULL)`;
+export const ANSWERED = sql<boolean>`((${sql.ref("a.value")} <> 'null' OR ${sql.ref("a.text")} IS NOT NULL OR ${sql.ref("a.audio_blob")} IS NOT NULL OR ${sql.ref("a.file_blob")} IS NOT NULL) = 1)`;
 
 /** `UTC day` of a stored timestamp column, `YYYY-MM-DD`. */
 const dayOf = (column: string) => sql<string>`substr(${sql.ref(column)}, 1, 10)`;
@@ -109,8 +109,8 @@ export function topTopics(db: Q, f: StatsRange, limit: number) {
   return completedIn(db, f)
     .innerJoin("answers as a", "a.response_uuid", "r.uuid")
     .innerJoin(jsonElements("a.ai_insights", "$.key_topics").as("jt"), (join) => join.onTrue())
-    // Only analysed answers have topics: the sentiment index finds them without reading the others.
-    .where(jsonValue("a.ai_insights", "$.sentiment"), "is not", null)
+    // Read from the topics expression index (migration 2026-11-26T0102), never the answer rows.
+    .where(jsonValue("a.ai_insights", "$.key_topics"), "is not", null)
     .where(sql`jt.type`, "=", "text")
     .select((eb) => [topic.as("topic"), eb.fn.count<number>("r.uuid").distinct().as("n")])
     .groupBy(topic)

@@ -8,17 +8,18 @@ import { authed, type AppDeps } from "../../http/context.ts";
 import { conditional } from "../../http/conditional.ts";
 import { parseWith } from "../../http/validation.ts";
 import { statsQuerySchema } from "./model.ts";
-import { changeTag, getLinkStats } from "./service.ts";
+import { cachedLinkStats, changeTag, type StatsCache } from "./service.ts";
 
 /** The dashboard route. */
 export function statsRoutes(deps: AppDeps) {
   const d = { db: deps.db };
+  const cache: StatsCache = new Map();
   return new Elysia({ name: "stats" }).get(
     "/api/v1/links/:link_uuid/stats/",
     authed(deps, "responses:read", async ({ params, query, request, set }, auth) => {
       const q = parseWith(statsQuerySchema, query, "query");
       const tag = await changeTag(d, auth.workspaceUuid);
-      return conditional(request, set, tag, auth.rateHeaders, () => getLinkStats(d, auth, params.link_uuid!, q));
+      return conditional(request, set, tag, auth.rateHeaders, () => cachedLinkStats(cache, tag, d, auth, params.link_uuid!, q));
     }),
   );
 }

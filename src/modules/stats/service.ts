@@ -215,3 +215,26 @@ export async function changeTag(deps: StatsDeps, workspaceUuid: string): Promise
   const version = await repo.workspaceVersion(deps.db, workspaceUuid);
   return `W/"${version}.${Math.floor(Date.now() / 3_600_000)}"`;
 }
+
+/** Recent dashboards by change tag (see {@link cachedLinkStats}). */
+export type StatsCache = Map<string, LinkStats>;
+const CACHE_ENTRIES = 64;
+
+/**
+ * {@link getLinkStats}, remembered per workspace change tag: several people (or tabs) watching
+ * the same dashboard compute it once per change. A change raises the tag, so an entry is never
+ * stale; the oldest entries are dropped beyond 64.
+ * @param tag the workspace's current {@link changeTag}
+ */
+export async function cachedLinkStats(cache: StatsCache, tag: string, deps: StatsDeps, auth: AuthContext, linkUuid: string, query: StatsQuery): Promise<LinkStats> {
+  const key = JSON.stringify([tag, auth.workspaceUuid, linkUuid, query.since ?? null, query.until ?? null, query.bucket]);
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const stats = await getLinkStats(deps, auth, linkUuid, query);
+  cache.set(key, stats);
+  for (const old of cache.keys()) {
+    if (cache.size <= CACHE_ENTRIES) break;
+    cache.delete(old);
+  }
+  return stats;
+}
