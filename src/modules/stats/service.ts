@@ -98,12 +98,14 @@ export async function getLinkStats(deps: StatsDeps, auth: AuthContext, linkUuid:
   const link = isUuid(linkUuid) ? await linksRepo.findLink(deps.db, auth.workspaceUuid, linkUuid) : undefined;
   if (!link) throw notFound("Link");
   const range: repo.StatsRange = { linkUuid: link.uuid, since: query.since, until: query.until };
-  const [questions, started, completed, answered, values, positive, neutral, negative, topics, actionable] = await Promise.all([
-    linksRepo.questionsOf(deps.db, [link.uuid]),
+  const questions = await linksRepo.questionsOf(deps.db, [link.uuid]);
+  const undistributed = questions.filter((q) => !repo.DISTRIBUTED_TYPES.includes(q.type)).map((q) => q.uuid);
+  const [started, completed, answeredOthers, scalars, arrays, positive, neutral, negative, topics, actionable] = await Promise.all([
     repo.startedByDay(deps.db, range),
     repo.completedByDay(deps.db, range),
-    repo.answeredByQuestion(deps.db, range),
-    repo.valueCounts(deps.db, range),
+    repo.answeredByQuestion(deps.db, range, undistributed),
+    repo.scalarValueCounts(deps.db, range),
+    repo.arrayValueCounts(deps.db, range),
     repo.sentimentByDay(deps.db, range, "positive"),
     repo.sentimentByDay(deps.db, range, "neutral"),
     repo.sentimentByDay(deps.db, range, "negative"),
@@ -149,14 +151,22 @@ export async function getLinkStats(deps: StatsDeps, auth: AuthContext, linkUuid:
   }
   const ordered = [...buckets.entries()].sort(([a], [b]) => a.localeCompare(b));
 
-  const answeredOf = new Map(answered.map((r) => [r.question_uuid, Number(r.n)]));
+  const answeredOf = new Map<string, number>();
   const countsOf = new Map<string, Map<string | number | boolean, number>>();
-  for (const r of values) {
-    const m = countsOf.get(r.question_uuid) ?? new Map<string | number | boolean, number>();
-    countsOf.set(r.question_uuid, m);
-    const v = elementValue(r.type, r.value);
-    m.set(v, (m.get(v) ?? 0) + Number(r.n));
+  const add = (questionUuid: string, v: string | number | boolean, n: number) => {
+    const m = countsOf.get(questionUuid) ?? new Map<string | number | boolean, number>();
+    countsOf.set(questionUuid, m);
+    m.set(v, (m.get(v) ?? 0) + n);
+  };
+  const addAnswered = (questionUuid: string, n: number) => answeredOf.set(questionUuid, (answeredOf.get(questionUuid) ?? 0) + n);
+  for (const r of answeredOthers) addAnswered(r.question_uuid, Number(r.n));
+  for (const r of scalars) {
+    const parsed = JSON.parse(r.value) as unknown;
+    if (typeof parsed === "string" || typeof parsed === "number" || typeof parsed === "boolean") add(r.question_uuid, parsed, Number(r.n));
+    addAnswered(r.question_uuid, Number(r.n));
   }
+  for (const r of arrays.elements) add(r.question_uuid, elementValue(r.type, r.value), Number(r.n));
+  for (const r of arrays.answers) addAnswered(r.question_uuid, Number(r.n));
 
   return {
     link_uuid: link.uuid,
