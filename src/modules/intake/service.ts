@@ -18,7 +18,8 @@ import type { Settings } from "../links/model.ts";
 import type { QuestionType } from "../links/question-model.ts";
 import * as responsesRepo from "../responses/repository.ts";
 import { toResponseRecords } from "../responses/service.ts";
-import { findWorkspaceBySlug, type WorkspaceRow } from "../workspaces/repository.ts";
+import type { WorkspaceRow } from "../workspaces/repository.ts";
+import * as intakeRepo from "./repository.ts";
 import { checkAnswerValue, isBlankValue } from "./answer-values.ts";
 import { isVisible } from "./conditions.ts";
 import { publicFollowUps, type StoredFollowUp } from "./probing.ts";
@@ -60,10 +61,9 @@ const FREE_TEXT_TYPES = new Set<QuestionType>(["voice", "voice_text_fallback", "
  * @throws AppError NOT_FOUND
  */
 export async function findIntakeLink(db: Kysely<Database>, workspaceSlug: string, linkSlug: string): Promise<IntakeLink> {
-  const ws = await findWorkspaceBySlug(db, workspaceSlug);
-  const link = ws ? await linksRepo.findLinkBySlug(db, ws.uuid, linkSlug) : undefined;
-  if (!ws || !link) throw notFound("Link");
-  return { ws, link, questions: await linksRepo.questionsOf(db, [link.uuid]) };
+  const found = await intakeRepo.findLinkBySlugs(db, workspaceSlug, linkSlug);
+  if (!found) throw notFound("Link");
+  return found;
 }
 
 /** The link as the page needs it (no internal fields). */
@@ -149,7 +149,7 @@ export async function startSession(deps: IntakeDeps, l: IntakeLink) {
 }
 
 async function findSession(db: Kysely<Database> | Transaction<Database>, l: IntakeLink, sessionId: string) {
-  const r = await responsesRepo.findResponseBySession(db, sessionId);
+  const r = await intakeRepo.findResponseBySession(db, sessionId);
   if (!r || r.link_uuid !== l.link.uuid) throw notFound("Session");
   return r;
 }
@@ -178,7 +178,7 @@ async function openSession(trx: Transaction<Database>, l: IntakeLink, sessionId:
 /** Inserts or updates the answer row of (response, question) with `patch`. */
 async function upsertAnswer(trx: Transaction<Database>, r: responsesRepo.ResponseRow, q: linksRepo.QuestionRow, patch: Partial<responsesRepo.AnswerRow>) {
   const now = nowIso();
-  const existing = await responsesRepo.findAnswerOf(trx, r.uuid, q.uuid);
+  const existing = await intakeRepo.findAnswerOf(trx, r.uuid, q.uuid);
   if (existing) {
     await responsesRepo.updateAnswer(trx, existing.uuid, { ...patch, date_updated: now });
     return { ...existing, ...patch };
@@ -263,7 +263,7 @@ export async function saveAudio(deps: IntakeDeps, l: IntakeLink, sessionId: stri
   try {
     return await deps.db.transaction().execute(async (trx) => {
       const r = await openSession(trx, l, sessionId);
-      const previous = await responsesRepo.findAnswerOf(trx, r.uuid, q.uuid);
+      const previous = await intakeRepo.findAnswerOf(trx, r.uuid, q.uuid);
       const row = await upsertAnswer(trx, r, q, { audio_blob: key, audio_mime: mime, duration, transcription_status: "pending", transcription: null, transcription_error: null });
       if (previous?.audio_blob) await deps.blobs.delete(previous.audio_blob);
       return answerState(row);
@@ -296,7 +296,7 @@ export async function saveFile(deps: IntakeDeps, l: IntakeLink, sessionId: strin
   try {
     return await deps.db.transaction().execute(async (trx) => {
       const r = await openSession(trx, l, sessionId);
-      const previous = await responsesRepo.findAnswerOf(trx, r.uuid, q.uuid);
+      const previous = await intakeRepo.findAnswerOf(trx, r.uuid, q.uuid);
       const meta = { name: file.name.slice(0, 255), size: file.size, content_type: type };
       const row = await upsertAnswer(trx, r, q, { file_blob: key, file_meta: JSON.stringify(meta), value: JSON.stringify(meta.name), text: meta.name });
       if (previous?.file_blob) await deps.blobs.delete(previous.file_blob);
