@@ -81,42 +81,20 @@ export function answeredByQuestion(db: Q, f: StatsRange, questionUuids: string[]
     .execute();
 }
 
-/** The first character of a stored JSON value: `[` for an array (several options). */
-const firstChar = sql<string>`substr(${sql.ref("a.value")}, 1, 1)`;
-
 /**
- * Answers per question and stored JSON value (`9`, `true`, `"Pro"`) for the distributed types,
- * arrays left out: grouped on the value's text, read from the partial covering index, no JSON parsed.
+ * Answers per question and stored JSON value (`9`, `true`, `"Pro"`, `["Search","Export"]`) for the
+ * distributed types: grouped on the value's text, read from the partial covering index
+ * `answers_response_values`, no JSON parsed in SQL (a multi-select answer's array is one group;
+ * the caller splits it into its options).
  */
-export function scalarValueCounts(db: Q, f: StatsRange) {
+export function valueCounts(db: Q, f: StatsRange) {
   return completedIn(db, f)
     .innerJoin("answers as a", "a.response_uuid", "r.uuid")
     .where(isDistributed)
     .where("a.value", "<>", "null")
-    .where(firstChar, "<>", "[")
     .select((eb) => ["a.question_uuid", "a.value", eb.fn.countAll<number>().as("n")])
     .groupBy(["a.question_uuid", "a.value"])
     .execute();
-}
-
-/**
- * For answers holding several values (multiple choice): elements per question and value, and
- * answers per question. `type` is the JSON type (`text`, `integer`, `real`, `true`, `false`).
- */
-export async function arrayValueCounts(db: Q, f: StatsRange) {
-  const arrays = () => completedIn(db, f).innerJoin("answers as a", "a.response_uuid", "r.uuid").where(isDistributed).where(firstChar, "=", "[");
-  const [elements, answers] = await Promise.all([
-    arrays()
-      .innerJoin(jsonElements("a.value").as("je"), (join) => join.onTrue())
-      .select((eb) => ["a.question_uuid", sql<string>`je.type`.as("type"), sql<unknown>`je.value`.as("value"), eb.fn.countAll<number>().as("n")])
-      .groupBy(["a.question_uuid", sql`je.type`, sql`je.value`])
-      .execute(),
-    arrays()
-      .select((eb) => ["a.question_uuid", eb.fn.countAll<number>().as("n")])
-      .groupBy("a.question_uuid")
-      .execute(),
-  ]);
-  return { elements, answers };
 }
 
 /**

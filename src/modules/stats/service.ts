@@ -51,13 +51,6 @@ function lastDayBefore(until: string): string {
   return new Date(Date.parse(until) - 1).toISOString().slice(0, 10);
 }
 
-/** Turns a JSON element as SQLite reports it into the API's value. */
-function elementValue(type: string, value: unknown): string | number | boolean {
-  if (type === "true") return true;
-  if (type === "false") return false;
-  return typeof value === "number" || typeof value === "bigint" ? Number(value) : String(value);
-}
-
 /** Scale points, options, cards or yes/no for a question: each with its label, zeros kept. */
 function knownValues(type: QuestionType, config: Record<string, unknown>): { value: string | number | boolean; label: string }[] {
   switch (type) {
@@ -100,12 +93,11 @@ export async function getLinkStats(deps: StatsDeps, auth: AuthContext, linkUuid:
   const range: repo.StatsRange = { linkUuid: link.uuid, since: query.since, until: query.until };
   const questions = await linksRepo.questionsOf(deps.db, [link.uuid]);
   const undistributed = questions.filter((q) => !repo.DISTRIBUTED_TYPES.includes(q.type)).map((q) => q.uuid);
-  const [started, completed, answeredOthers, scalars, arrays, positive, neutral, negative, topics, actionable] = await Promise.all([
+  const [started, completed, answeredOthers, values, positive, neutral, negative, topics, actionable] = await Promise.all([
     repo.startedByDay(deps.db, range),
     repo.completedByDay(deps.db, range),
     repo.answeredByQuestion(deps.db, range, undistributed),
-    repo.scalarValueCounts(deps.db, range),
-    repo.arrayValueCounts(deps.db, range),
+    repo.valueCounts(deps.db, range),
     repo.sentimentByDay(deps.db, range, "positive"),
     repo.sentimentByDay(deps.db, range, "neutral"),
     repo.sentimentByDay(deps.db, range, "negative"),
@@ -160,13 +152,13 @@ export async function getLinkStats(deps: StatsDeps, auth: AuthContext, linkUuid:
   };
   const addAnswered = (questionUuid: string, n: number) => answeredOf.set(questionUuid, (answeredOf.get(questionUuid) ?? 0) + n);
   for (const r of answeredOthers) addAnswered(r.question_uuid, Number(r.n));
-  for (const r of scalars) {
+  const isCountable = (v: unknown): v is string | number | boolean => typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+  for (const r of values) {
     const parsed = JSON.parse(r.value) as unknown;
-    if (typeof parsed === "string" || typeof parsed === "number" || typeof parsed === "boolean") add(r.question_uuid, parsed, Number(r.n));
+    // A multi-select answer counts once per option chosen.
+    for (const v of Array.isArray(parsed) ? new Set(parsed) : [parsed]) if (isCountable(v)) add(r.question_uuid, v, Number(r.n));
     addAnswered(r.question_uuid, Number(r.n));
   }
-  for (const r of arrays.elements) add(r.question_uuid, elementValue(r.type, r.value), Number(r.n));
-  for (const r of arrays.answers) addAnswered(r.question_uuid, Number(r.n));
 
   return {
     link_uuid: link.uuid,
