@@ -172,6 +172,11 @@ describe("reprocess", () => {
     const cli = (args: string[]) => runCli(["reprocess", ...args], { dataDir: api.dataDir });
     let r = await cli([]);
     expect([r.code, r.stdout.trim()]).toEqual([0, "Nothing to reprocess."]);
+    // Without flags: answers waiting for the model (as the server would leave them).
+    await api.db.updateTable("answers").set({ transcription_status: "waiting_for_model", transcription_error: WAITING_FOR_MODEL }).where("uuid", "=", a.answerUuid).execute();
+    r = await cli([]);
+    expect([r.code, r.stdout.trim()]).toEqual([0, "Queued 1 answer again (1 transcription, 0 analyses)."]);
+    await api.db.updateTable("answers").set({ transcription_status: "failed", transcription_error: "boom" }).where("uuid", "=", a.answerUuid).execute();
     r = await cli(["--response", a.responseUuid]);
     expect([r.code, r.stdout.trim()]).toEqual([0, "Queued 1 answer again (1 transcription, 0 analyses)."]);
     const status = async (uuid: string) => (await api.call("GET", `/api/v1/responses/${uuid}/`)).json.answers[0].transcription_status;
