@@ -46,6 +46,8 @@ export interface LinkTable {
   slug: string;
   status: "active" | "paused";
   settings: string;
+  /** JSON `{"<language>": {name?, description?, thankYouMessage?}}` (issue 17); the column defaults to `{}`. */
+  translations?: string;
   date_created: string;
   date_updated: string;
 }
@@ -64,6 +66,8 @@ export interface QuestionTable {
   enable_dynamic_probing: number;
   fallback_to_text: number;
   evaluator_config: string;
+  /** JSON `{"<language>": {prompt?, options?, cards?}}` (issue 17); the column defaults to `{}`. */
+  translations?: string;
   date_created: string;
   date_updated: string;
 }
@@ -112,8 +116,11 @@ export interface AnswerTable {
    * `unsupported_language` when no installed engine knows the answer's language (issue 17).
    */
   analysis_status: "pending" | "completed" | "failed" | "not_applicable" | "unsupported_language";
-  /** ISO 639-1 code of the answer's language (transcribed or the link's), null when unknown (issue 17). */
-  language: string | null;
+  /**
+   * The answer's language (issue 17): Whisper's ISO 639-1 code, or the link's tag for typed
+   * answers; null (or left out on insert) when unknown.
+   */
+  language?: string | null;
   follow_ups: string;
   custom_fields: string;
   date_created: string;

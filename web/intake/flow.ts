@@ -12,7 +12,8 @@ import { visibleQuestions } from "./conditions.ts";
 import { h, uniqueId } from "./dom.ts";
 import { renderFollowUp, type FollowUpView } from "./follow-up.ts";
 import { renderQuestion, type RenderedQuestion } from "./questions/index.ts";
-import { t } from "./i18n.ts";
+import { promptOf } from "./content.ts";
+import { language, t } from "./i18n.ts";
 import { requiredMessage, respondentMessage } from "./messages.ts";
 import { speakPrompt, stopSpeaking } from "./speech.ts";
 import type { IntakeState } from "./state.ts";
@@ -110,7 +111,7 @@ export class IntakeFlow {
       this.slot.replaceChildren(this.rendered.element);
       if (this.state.link.settings.tts_enabled) {
         // Browsers may refuse speech before the first click; the button replays it on demand.
-        const prompt = followUp?.question ?? q.prompt;
+        const prompt = followUp?.question ?? promptOf(q, language());
         this.slot.append(
           h("button", { type: "button", class: "link-button speak-button", onclick: () => speakPrompt(prompt) }, t("nav.readAloud")),
         );

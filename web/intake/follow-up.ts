@@ -11,7 +11,8 @@ import type { QuestionContext, RenderedQuestion } from "./questions/common.ts";
 import { canRecordAudio } from "./recorder.ts";
 import { recordWidget, type RecordWidget } from "./record-widget.ts";
 import { respondentMessage } from "./messages.ts";
-import { t } from "./i18n.ts";
+import { promptOf } from "./content.ts";
+import { language, t } from "./i18n.ts";
 import { isVoiceType } from "./state.ts";
 
 const MAX_CHARACTERS = 5000;
@@ -55,7 +56,7 @@ export function renderFollowUp({ question: q, state, api }: QuestionContext, fol
   const element = h(
     "div",
     { class: `question question-follow-up question-${q.response_type}` },
-    h("p", { class: "follow-up-context" }, t("followUp.context", { prompt: q.prompt })),
+    h("p", { class: "follow-up-context" }, t("followUp.context", { prompt: promptOf(q, language()) })),
     h("label", { class: "prompt", for: area.id }, followUp.question),
     widget?.element,
     area,

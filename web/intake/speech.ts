@@ -9,7 +9,9 @@ export function speakPrompt(text: string): void {
   try {
     if (typeof window.speechSynthesis === "undefined" || typeof SpeechSynthesisUtterance === "undefined") return;
     window.speechSynthesis.cancel();
-    window.speechSynthesis.speak(new SpeechSynthesisUtterance(text));
+    const utterance = new SpeechSynthesisUtterance(text);
+    utterance.lang = document.documentElement.lang; // the page's language (issue 17)
+    window.speechSynthesis.speak(utterance);
   } catch {
     // Reading aloud is a convenience; the prompt is on screen anyway.
   }

@@ -14,6 +14,7 @@ import * as responseStats from "./2026-11-26T0100-response-stats.ts";
 import * as answerInsightIndexes from "./2026-11-26T0101-answer-insight-indexes.ts";
 import * as answerHoldsTopicsIndexes from "./2026-11-26T0102-answer-holds-topics-indexes.ts";
 import * as answerLanguage from "./2026-11-26T0200-answer-language.ts";
+import * as translations from "./2026-11-26T0201-translations.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21T0000-initial": initial,
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-26T0101-answer-insight-indexes": answerInsightIndexes,
   "2026-11-26T0102-answer-holds-topics-indexes": answerHoldsTopicsIndexes,
   "2026-11-26T0200-answer-language": answerLanguage,
+  "2026-11-26T0201-translations": translations,
 };

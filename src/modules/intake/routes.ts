@@ -10,6 +10,7 @@ import { PendingBody, parseMultipart, payloadTooLarge } from "../../http/body.ts
 import { AppError } from "../../errors.ts";
 import { renderIntakePage, renderMessagePage } from "../../http/web-assets.ts";
 import { negotiateLanguage, pageText } from "../../http/intake-language.ts";
+import { linkText } from "../../../web/intake/content.ts";
 import { listWorkspaces } from "../workspaces/repository.ts";
 import * as service from "./service.ts";
 import { sniffAudioMime } from "../../http/media.ts";
@@ -94,10 +95,9 @@ export function intakeRoutes(deps: AppDeps) {
     }
     const pub = service.toPublicLink(l);
     const lang = negotiateLanguage(headers, (pub.settings as { language?: string | null }).language);
-    const translated = (pub as { translations?: Record<string, { name?: string; description?: string }> }).translations?.[lang];
-    const title = translated?.name || l.link.name;
+    const title = linkText(pub.translations, lang, "name") || l.link.name;
     if (l.link.status !== "active") return html(renderMessagePage(title, pageText(lang, "page.paused.text"), lang));
-    const description = translated?.description || pub.settings.description;
+    const description = linkText(pub.translations, lang, "description") || pub.settings.description;
     return html(renderIntakePage({ title, apiBase: `/api/v1/intake/${wsSlug}/${linkSlug}/`, link: pub, description, language: lang }));
   }
 

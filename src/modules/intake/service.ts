@@ -73,6 +73,8 @@ export function toPublicLink(l: IntakeLink) {
     name: l.link.name,
     status: l.link.status,
     settings: JSON.parse(l.link.settings) as Settings,
+    /** Per language: name, description, thankYouMessage (issue 17); the page picks its language's. */
+    translations: JSON.parse(l.link.translations || "{}") as Record<string, { name?: string; description?: string; thankYouMessage?: string }>,
     questions: l.questions.map((q) => ({
       uuid: q.uuid,
       prompt: q.prompt,
@@ -84,6 +86,7 @@ export function toPublicLink(l: IntakeLink) {
       condition: JSON.parse(q.condition) as Record<string, unknown>,
       enable_dynamic_probing: q.enable_dynamic_probing === 1,
       fallback_to_text: q.fallback_to_text === 1,
+      translations: JSON.parse(q.translations || "{}") as Record<string, { prompt?: string; options?: Record<string, string>; cards?: Record<string, string> }>,
     })),
   };
 }

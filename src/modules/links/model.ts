@@ -7,6 +7,7 @@ import { z } from "zod";
 import { SLUG_PATTERN } from "../../slugs.ts";
 import { isBlankText } from "./blank.ts";
 import { patchQuestionInputSchema, questionInputSchema, questionSchema } from "./question-model.ts";
+import { languageTagSchema, linkTranslationSchema, linkTranslationsSchema } from "./translations.ts";
 
 export const DEFAULT_THANK_YOU = "Thanks for your response!";
 
@@ -14,24 +15,6 @@ const httpUrl = z
   .string()
   .max(2048)
   .refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), "Must be an http(s) URL.");
-
-/**
- * A BCP 47 language tag (`de`, `pt-BR`, `zh-Hant`), stored in canonical case (`PT-br` → `pt-BR`).
- * Any well-formed tag is accepted, not only the page's shipped catalogs: transcription knows
- * far more languages than the page has catalogs, and the page falls back (docs/api.md).
- */
-export const languageTagSchema = z
-  .string()
-  .max(35)
-  .refine((v) => {
-    try {
-      return /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(v) && Intl.getCanonicalLocales(v).length === 1;
-    } catch {
-      return false;
-    }
-  }, "Must be a BCP 47 language tag such as de, fr or pt-BR.")
-  .transform((v) => Intl.getCanonicalLocales(v)[0]!)
-  .meta({ description: "BCP 47 language tag of the link's content: the intake page's language and the language transcription expects. Omitted or null: the respondent's Accept-Language among the page's languages, else English; transcription detects the language.", example: "de" });
 
 export const settingsInputSchema = z
   .object({
@@ -80,6 +63,7 @@ export const createLinkSchema = z
     status: z.enum(["active", "paused"]).default("active"),
     settings: settingsInputSchema.default({}),
     questions: z.array(questionInputSchema).max(200).default([]),
+    translations: linkTranslationsSchema.default({}),
     on_finished: z
       .object({
         webhook_url: z.string().max(2048).optional(),
@@ -102,6 +86,7 @@ export const patchLinkSchema = z
       .max(200)
       .optional()
       .describe("The whole list: questions left out are removed (their answers keep question_text); one sent with its uuid keeps every member it does not send"),
+    translations: linkTranslationsSchema.optional().describe("Replaces the link's translations as a whole ({} removes them)"),
   })
   .strict();
 export type PatchLinkInput = z.output<typeof patchLinkSchema>;
@@ -119,6 +104,7 @@ export const linkSchema = z.object({
   status: z.enum(["active", "paused"]),
   settings: settingsSchema,
   questions: z.array(questionSchema),
+  translations: z.record(z.string(), linkTranslationSchema).describe("The link's texts per BCP 47 language (docs/api.md \"Translations\"); {} when none"),
   response_count: z.number().int(),
   public_url: z.string().url(),
   date_created: z.string(),

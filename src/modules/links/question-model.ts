@@ -5,6 +5,7 @@
  * condition and the evaluator configuration. One source for validation, types and OpenAPI.
  */
 import { z } from "zod";
+import { questionTranslationSchema, questionTranslationsSchema } from "./translations.ts";
 import { FIELD_KEY_PATTERN } from "../../slugs.ts";
 import { isBlankText } from "./blank.ts";
 
@@ -153,6 +154,7 @@ export const questionInputSchema = z
     enable_dynamic_probing: z.boolean().default(false),
     fallback_to_text: z.boolean().default(true),
     evaluator_config: evaluatorConfigSchema.default({}),
+    translations: questionTranslationsSchema.default({}),
   })
   .strict();
 export type QuestionInput = z.output<typeof questionInputSchema>;
@@ -175,6 +177,7 @@ export const patchQuestionInputSchema = z
     enable_dynamic_probing: z.boolean().optional(),
     fallback_to_text: z.boolean().optional(),
     evaluator_config: evaluatorConfigSchema.optional(),
+    translations: questionTranslationsSchema.optional(),
   })
   .strict();
 export type PatchQuestionInput = z.output<typeof patchQuestionInputSchema>;
@@ -192,6 +195,7 @@ export const questionSchema = z.object({
   enable_dynamic_probing: z.boolean(),
   fallback_to_text: z.boolean(),
   evaluator_config: z.record(z.string(), z.unknown()),
+  translations: z.record(z.string(), questionTranslationSchema).describe("The question's texts per BCP 47 language; {} when none"),
   date_created: z.string(),
   date_updated: z.string(),
 });

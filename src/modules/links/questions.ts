@@ -8,6 +8,7 @@ import { AppError, type FieldError } from "../../errors.ts";
 import { issuesToFieldErrors } from "../../http/validation.ts";
 import { toFieldKey, uniqueVariant } from "../../slugs.ts";
 import { CONFIGURATION_SCHEMAS, type PatchQuestionInput, questionInputSchema, type QuestionInput, type QuestionType } from "./question-model.ts";
+import { checkQuestionTranslations, type QuestionTranslations } from "./translations.ts";
 
 /** A stored question's members as an input (what a PATCH starts from). */
 export type StoredQuestion = {
@@ -22,6 +23,8 @@ export type StoredQuestion = {
   enable_dynamic_probing: number;
   fallback_to_text: number;
   evaluator_config: string;
+  /** JSON of the question's translations (issue 17). */
+  translations?: string;
 };
 
 /**
@@ -66,6 +69,7 @@ export function mergePatchedQuestions(inputs: PatchQuestionInput[], existing: Ma
       enable_dynamic_probing: row.enable_dynamic_probing === 1,
       fallback_to_text: row.fallback_to_text === 1,
       evaluator_config: JSON.parse(row.evaluator_config) as QuestionInput["evaluator_config"],
+      translations: JSON.parse(row.translations || "{}") as QuestionInput["translations"],
     };
     const merged: QuestionInput = { ...stored, ...given } as QuestionInput;
     if (given.type !== undefined && given.type !== row.type && given.configuration === undefined && !CONFIGURATION_SCHEMAS[given.type].safeParse(stored.configuration).success) {
@@ -94,6 +98,8 @@ export type NormalizedQuestion = {
   enable_dynamic_probing: boolean;
   fallback_to_text: boolean;
   evaluator_config: Record<string, unknown>;
+  /** Per language: prompt, option and card labels, checked against the source (issue 17). */
+  translations: QuestionTranslations;
 };
 
 /**
@@ -127,6 +133,9 @@ export function normalizeQuestions(inputs: QuestionInput[], pointerBase = "/ques
       fieldKey = uniqueVariant(toFieldKey(q.prompt), taken, "_");
       taken.add(fieldKey);
     }
+    const configuration = parsed.success ? (parsed.data as Record<string, unknown>) : {};
+    const pointer = `${pointerBase}/${i}/translations`;
+    const translations = checkQuestionTranslations(q.translations ?? {}, q.type, configuration, errors, pointer);
     return {
       uuid: q.uuid ?? null,
       position: i,
@@ -135,11 +144,12 @@ export function normalizeQuestions(inputs: QuestionInput[], pointerBase = "/ques
       type: q.type,
       field_key: fieldKey,
       required: q.required,
-      configuration: parsed.success ? (parsed.data as Record<string, unknown>) : {},
+      configuration,
       condition: q.condition as Record<string, unknown>,
       enable_dynamic_probing: q.enable_dynamic_probing,
       fallback_to_text: q.fallback_to_text,
       evaluator_config: q.evaluator_config as Record<string, unknown>,
+      translations,
     };
   });
   const orderOf = new Map(out.map((q) => [q.field_key, q.order]));

@@ -6,7 +6,7 @@
 import type { Kysely, Transaction } from "kysely";
 import { nowIso } from "../../clock.ts";
 import type { Database } from "../../db/schema.ts";
-import { AppError, notFound } from "../../errors.ts";
+import { AppError, notFound, type FieldError } from "../../errors.ts";
 import { toSlug, uniqueVariant } from "../../slugs.ts";
 import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
 import { limitsFor } from "../workspaces/plans.ts";
@@ -15,6 +15,7 @@ import { createLinkWebhook, deleteWebhooksOfLink } from "../webhooks/service.ts"
 import { completeSettings, type CreateLinkInput, type Link, type PatchLinkInput, type Settings } from "./model.ts";
 import { mergePatchedQuestions, normalizeQuestions, type NormalizedQuestion } from "./questions.ts";
 import * as repo from "./repository.ts";
+import { checkLinkTranslations, type LinkTranslations } from "./translations.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 export type LinkDeps = { db: Kysely<Database>; publicUrl: string; auth: Authenticator; webhookAllowHosts: readonly string[] };
@@ -43,6 +44,7 @@ function questionRows(linkUuid: string, questions: NormalizedQuestion[], existin
       enable_dynamic_probing: q.enable_dynamic_probing ? 1 : 0,
       fallback_to_text: q.fallback_to_text ? 1 : 0,
       evaluator_config: JSON.stringify(q.evaluator_config),
+      translations: JSON.stringify(q.translations),
       date_created: kept?.date_created ?? now,
       date_updated: now,
     };
@@ -56,7 +58,8 @@ export function toLink(publicUrl: string, ws: { slug: string; host: string | nul
     name: row.name,
     slug: row.slug,
     status: row.status,
-    settings: JSON.parse(row.settings) as Settings,
+    // Links stored before `language` existed return it as null too (every key, DESIGN §6).
+    settings: { ...(JSON.parse(row.settings) as Settings), language: (JSON.parse(row.settings) as Partial<Settings>).language ?? null },
     questions: questions.map((q) => ({
       uuid: q.uuid,
       prompt: q.prompt,
@@ -69,9 +72,11 @@ export function toLink(publicUrl: string, ws: { slug: string; host: string | nul
       enable_dynamic_probing: q.enable_dynamic_probing === 1,
       fallback_to_text: q.fallback_to_text === 1,
       evaluator_config: JSON.parse(q.evaluator_config),
+      translations: JSON.parse(q.translations || "{}"),
       date_created: q.date_created,
       date_updated: q.date_updated,
     })),
+    translations: JSON.parse(row.translations || "{}") as LinkTranslations,
     response_count: responseCount,
     public_url: `${workspaceHost(publicUrl, ws)}/i/${row.slug}`,
     date_created: row.date_created,
@@ -83,6 +88,17 @@ async function loadLinks(db: Q, publicUrl: string, ws: { slug: string; host: str
   const uuids = rows.map((r) => r.uuid);
   const [questions, counts] = await Promise.all([repo.questionsOf(db, uuids), repo.responseCounts(db, uuids)]);
   return rows.map((r) => toLink(publicUrl, ws, r, questions.filter((q) => q.link_uuid === r.uuid), counts.get(r.uuid) ?? 0));
+}
+
+/**
+ * A link's translations, every translated key present in the source (issue 17).
+ * @throws AppError VALIDATION_ERROR with a pointer per problem (`/translations/de/description`)
+ */
+function validLinkTranslations(translations: LinkTranslations, settings: Settings): LinkTranslations {
+  const errors: FieldError[] = [];
+  const out = checkLinkTranslations(translations, settings.description, errors);
+  if (errors.length) throw new AppError("VALIDATION_ERROR", `The translations are not valid: ${errors[0]!.pointer} ${errors[0]!.message}`, { errors });
+  return out;
 }
 
 async function resolveSlug(db: Q, workspaceUuid: string, name: string, slug: string | undefined, selfUuid?: string): Promise<string> {
@@ -102,6 +118,7 @@ async function resolveSlug(db: Q, workspaceUuid: string, name: string, slug: str
 export async function createLink(deps: LinkDeps, auth: AuthContext, input: CreateLinkInput): Promise<Link> {
   const questions = normalizeQuestions(input.questions);
   const settings = completeSettings(input.settings);
+  const translations = validLinkTranslations(input.translations, settings);
   const uuid = await deps.db.transaction().execute(async (trx) => {
     const limit = limitsFor(auth.workspace).links;
     if (limit !== null && (await repo.countLinks(trx, auth.workspaceUuid)) >= limit) {
@@ -117,6 +134,7 @@ export async function createLink(deps: LinkDeps, auth: AuthContext, input: Creat
       slug,
       status: input.status,
       settings: JSON.stringify(settings),
+      translations: JSON.stringify(translations),
       date_created: now,
       date_updated: now,
     });
@@ -163,6 +181,13 @@ export async function patchLink(deps: LinkDeps, auth: AuthContext, uuid: string,
     if (input.slug !== undefined && input.slug !== row.slug) patch.slug = await resolveSlug(trx, auth.workspaceUuid, row.name, input.slug, uuid);
     if (input.status !== undefined) patch.status = input.status;
     if (input.settings !== undefined) patch.settings = JSON.stringify(completeSettings(input.settings, JSON.parse(row.settings)));
+    if (input.translations !== undefined || input.settings !== undefined) {
+      // Translations are checked against the settings they end up with (a description removed
+      // while a translation of it stays is refused too).
+      const settings = JSON.parse(patch.settings ?? row.settings) as Settings;
+      const translations = validLinkTranslations(input.translations ?? JSON.parse(row.translations || "{}"), settings);
+      if (input.translations !== undefined) patch.translations = JSON.stringify(translations);
+    }
     await repo.updateLink(trx, uuid, patch);
     if (input.questions) {
       const existing = new Map((await repo.questionsOf(trx, [uuid])).map((q) => [q.uuid, q]));

@@ -4,7 +4,8 @@
  * (two radio buttons, value `true`/`false`). Choices are saved as soon as they are made.
  */
 import { h, uniqueId } from "../dom.ts";
-import { t } from "../i18n.ts";
+import { optionLabel } from "../content.ts";
+import { language, t } from "../i18n.ts";
 import { groupQuestion, optionInput, type QuestionContext, type RenderedQuestion } from "./common.ts";
 
 /** Renders a `multiple_choice` question. */
@@ -23,7 +24,7 @@ export function renderMultipleChoice({ question, state }: QuestionContext): Rend
   for (const option of options) {
     const input = optionInput(isMulti ? "checkbox" : "radio", name, option, selected.has(option), onChange);
     inputs.push(input);
-    list.append(h("label", { class: "option", for: input.id }, input, h("span", { class: "option-label" }, option)));
+    list.append(h("label", { class: "option", for: input.id }, input, h("span", { class: "option-label" }, optionLabel(question, option, language()))));
   }
   const group = groupQuestion(question, list, isMulti ? t("question.chooseAll") : undefined, isMulti ? "group" : "radiogroup");
   return { element: group.element, control: group.fieldset };

@@ -6,7 +6,8 @@
  */
 import type { IntakeApi } from "../api.ts";
 import { h, uniqueId } from "../dom.ts";
-import { t } from "../i18n.ts";
+import { promptOf } from "../content.ts";
+import { language, t } from "../i18n.ts";
 import type { IntakeState } from "../state.ts";
 import type { PublicQuestion } from "../types.ts";
 
@@ -35,7 +36,7 @@ export interface RenderedQuestion {
  * marker is joined to the last word by a no-break space, so it never wraps onto a line alone.
  */
 export function promptContent(q: PublicQuestion): Node[] {
-  const nodes: Node[] = [h("span", { class: "prompt-text" }, q.prompt.trimEnd())];
+  const nodes: Node[] = [h("span", { class: "prompt-text" }, promptOf(q, language()).trimEnd())];
   if (q.required) {
     nodes.push(h("span", { class: "required-mark", "aria-hidden": "true", title: t("question.required") }, "\u00a0*"));
   }

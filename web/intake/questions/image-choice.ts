@@ -4,6 +4,8 @@
  * image or (muted, looping) video. The value saved is the card's `id`.
  */
 import { h, uniqueId } from "../dom.ts";
+import { cardLabel } from "../content.ts";
+import { language } from "../i18n.ts";
 import type { ImageCard } from "../types.ts";
 import { groupQuestion, optionInput, type QuestionContext, type RenderedQuestion } from "./common.ts";
 
@@ -27,7 +29,7 @@ export function renderImageChoice({ question, state }: QuestionContext): Rendere
       mediaEl.muted = true;
       input.addEventListener("focus", () => void mediaEl.play().catch(() => undefined));
     }
-    grid.append(h("label", { class: "option image-card", for: input.id }, input, mediaEl, h("span", { class: "card-label" }, card.label)));
+    grid.append(h("label", { class: "option image-card", for: input.id }, input, mediaEl, h("span", { class: "card-label" }, cardLabel(question, card, language()))));
   }
   const group = groupQuestion(question, grid, undefined, "radiogroup");
   return { element: group.element, control: group.fieldset };

@@ -1,0 +1,42 @@
+/**
+ * @module web/intake/content
+ * The operator's texts in the page's language (issue 17, docs/api.md "Translations"): a link or
+ * question may carry `translations` per BCP 47 language; the page shows the one matching its
+ * language (exactly, else by primary language: a `de-AT` translation on a `de` page), else the
+ * source text. Values saved stay the source's (an option's text, a card's id). Pure functions,
+ * also used by the server for the page's title and description.
+ */
+import type { ImageCard, LinkTranslation, PublicQuestion, QuestionTranslation } from "./types.ts";
+
+/** The entry of `translations` for `lang` (exact tag, else the first with the same primary language). */
+export function translationFor<T>(translations: Record<string, T> | undefined, lang: string): T | undefined {
+  if (!translations) return undefined;
+  if (translations[lang]) return translations[lang];
+  const primary = lang.split("-")[0]!.toLowerCase();
+  const key = Object.keys(translations).find((k) => k.split("-")[0]!.toLowerCase() === primary);
+  return key === undefined ? undefined : translations[key];
+}
+
+/** A link's name, description or thank-you text in `lang`, when translated. */
+export function linkText(translations: Record<string, LinkTranslation> | undefined, lang: string, key: keyof LinkTranslation): string | undefined {
+  return translationFor(translations, lang)?.[key] || undefined;
+}
+
+function questionTranslation(q: PublicQuestion, lang: string): QuestionTranslation | undefined {
+  return translationFor(q.translations, lang);
+}
+
+/** The question's prompt in `lang`. */
+export function promptOf(q: PublicQuestion, lang: string): string {
+  return questionTranslation(q, lang)?.prompt || q.prompt;
+}
+
+/** The label shown for a multiple-choice option (its value stays `option`). */
+export function optionLabel(q: PublicQuestion, option: string, lang: string): string {
+  return questionTranslation(q, lang)?.options?.[option] || option;
+}
+
+/** The label shown for an image card (its value stays `card.id`). */
+export function cardLabel(q: PublicQuestion, card: ImageCard, lang: string): string {
+  return questionTranslation(q, lang)?.cards?.[card.id] || card.label;
+}
