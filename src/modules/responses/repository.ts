@@ -248,12 +248,9 @@ export function compactSearchIndex(db: Q): Promise<void> {
  * analysis failed (with `includeFailed`), optionally of one workspace and one response.
  */
 export function answersToReprocess(db: Q, scope: { workspaceUuid?: string; responseUuid?: string; includeFailed: boolean }): Promise<AnswerRow[]> {
-  let q = db.selectFrom("answers").selectAll("answers");
-  if (scope.workspaceUuid !== undefined || scope.responseUuid !== undefined) {
-    q = q.innerJoin("responses", "responses.uuid", "answers.response_uuid");
-    if (scope.workspaceUuid !== undefined) q = q.where("responses.workspace_uuid", "=", scope.workspaceUuid);
-    if (scope.responseUuid !== undefined) q = q.where("responses.uuid", "=", scope.responseUuid);
-  }
+  let q = db.selectFrom("answers").innerJoin("responses", "responses.uuid", "answers.response_uuid").selectAll("answers");
+  if (scope.workspaceUuid !== undefined) q = q.where("responses.workspace_uuid", "=", scope.workspaceUuid);
+  if (scope.responseUuid !== undefined) q = q.where("responses.uuid", "=", scope.responseUuid);
   return q
     .where((eb) =>
       eb.or([
