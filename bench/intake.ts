@@ -74,7 +74,8 @@ function machineBusyTicks(): number {
 const percentile = (sorted: Float64Array, p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 
 // ---- setup ---------------------------------------------------------------------------------
-const bin = flags.bin ? [path.resolve(flags.bin)] : undefined;
+// --bin: a compiled binary, or another tree's src/cli.ts (run with this Bun) to compare versions.
+const bin = flags.bin ? (flags.bin.endsWith(".ts") ? [process.execPath, path.resolve(flags.bin)] : [path.resolve(flags.bin)]) : undefined;
 const created = await runCli(["workspace", "create", "--name", "Bench", "--plan", "enterprise", "--json"], { dataDir, bin });
 if (created.code !== 0) throw new Error(`workspace create failed: ${created.stderr}`);
 const { api_key: apiKey } = JSON.parse(created.stdout) as { api_key: string };
