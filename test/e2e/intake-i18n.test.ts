@@ -212,6 +212,49 @@ describe("the intake page in the respondent's language", () => {
       .toEqual(["Quick answers, really.", "A", 3, true]);
   }, TIMEOUT_MS);
 
+  test("a link with German translations shows them on a German page; answers keep the source values", async () => {
+    const media = (name: string) => `http://127.0.0.1:${server.port}/test-media/${name}.png`;
+    const link = await api(server, apiKey, "POST", "links/", {
+      name: "Feedback",
+      settings: { language: "de", description: "Two quick questions.", thankYouMessage: "Thanks a lot!" },
+      translations: { de: { name: "Rückmeldung", description: "Zwei kurze Fragen.", thankYouMessage: "Vielen Dank!" } },
+      questions: [
+        { prompt: "Which plan?", type: "multiple_choice", required: true, configuration: { options: ["Free", "Team"] }, translations: { de: { prompt: "Welcher Tarif?", options: { Free: "Kostenlos" } } } },
+        {
+          prompt: "Pick a theme",
+          type: "image_choice",
+          configuration: { cards: [{ id: "sea", label: "Sea", media_url: media("sea") }, { id: "forest", label: "Forest", media_url: media("forest") }] },
+          translations: { de: { prompt: "Wählen Sie ein Motiv", cards: { sea: "Meer", forest: "Wald" } } },
+        },
+      ],
+    });
+    await browser.clearCookies(); // forget the language chosen in the test before
+    const page = await browser.newPage();
+    await page.setExtraHTTPHeaders({ "accept-language": "en-US,en;q=0.9" });
+    try {
+      await page.goto(link.public_url);
+      expect(await page.title()).toBe("Rückmeldung");
+      expect(await page.locator(".page-header .description").textContent()).toBe("Zwei kurze Fragen.");
+      await page.getByRole("radiogroup", { name: "Welcher Tarif?" }).waitFor({ timeout: STEP_MS });
+      // An untranslated option keeps its source text.
+      await page.getByRole("radio", { name: "Team" }).waitFor({ timeout: STEP_MS });
+      await page.getByRole("radio", { name: "Kostenlos" }).check();
+      await page.getByRole("button", { name: "Weiter" }).click();
+      await page.getByRole("radio", { name: "Wald" }).check();
+      // The respondent switches to English: the source texts, the choice kept.
+      await page.getByLabel("Sprache").selectOption("en");
+      expect(await page.getByRole("radio", { name: "Forest" }).isChecked()).toBe(true);
+      expect(await page.locator(".page-header h1").textContent()).toBe("Feedback");
+      await page.getByLabel("Language").selectOption("de");
+      await page.getByRole("button", { name: "Absenden" }).click();
+      await page.getByText("Vielen Dank!").waitFor({ timeout: STEP_MS });
+    } finally {
+      await page.close();
+    }
+    const [response] = (await api(server, apiKey, "GET", `responses/?link=${link.uuid}`)).results;
+    expect([answerTo(response, "Which plan?").value, answerTo(response, "Pick a theme").value]).toEqual(["Free", "forest"]);
+  }, TIMEOUT_MS);
+
   test("the 404 and paused pages speak the respondent's language", async () => {
     const link = await api(server, apiKey, "POST", "links/", { name: "Pausiert", status: "paused", questions: [] });
     const get = (url: string, lang: string) => fetch(url, { headers: { "accept-language": lang } });
