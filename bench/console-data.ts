@@ -14,8 +14,10 @@
  * buckets) — computed after a change (the link is renamed before each run, so the server's
  * per-change memo cannot answer) and remembered for another viewer — and a poll that finds
  * nothing new (304). Median, p95 and worst of RUNS runs after one warm-up, in ms, wall time from
- * the client.
+ * the client; and the server process's CPU time per request (from /proc, so other load on a
+ * shared machine inflates the wall times but hardly this column).
  */
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -33,6 +35,12 @@ const { values: flags } = parseArgs({
 });
 const RESPONSES = Number(flags.responses);
 const RUNS = Number(flags.runs);
+
+/** CPU time the server process has used so far (user + system), ms, from /proc (Linux; 10 ms ticks). */
+function serverCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
 
@@ -68,7 +76,8 @@ try {
     ["Stats, one week", `/links/${link.uuid}/stats/?since=2026-01-05&until=2026-01-11`],
     ["Stats, weekly buckets", `/links/${link.uuid}/stats/?bucket=week`],
   ];
-  const rows: string[] = ["| Request | median | p95 | worst | bytes |", "|---|---:|---:|---:|---:|"];
+  const rows: string[] = ["| Request | median | p95 | worst | server CPU / request | bytes |", "|---|---:|---:|---:|---:|---:|"];
+  const pid = server.proc.pid;
   const time = async (p: string, headers: Record<string, string> = {}) => {
     const start = performance.now();
     const res = await api(p, { headers });
@@ -86,15 +95,20 @@ try {
     const stats = p.includes("/stats/");
     const warm = await time(p);
     const ms: number[] = [];
+    let cpu = 0;
     for (let i = 0; i < RUNS; i++) {
       if (stats) await change();
+      const before = serverCpuMs(pid);
       ms.push((await time(p)).ms);
+      cpu += serverCpuMs(pid) - before;
     }
-    rows.push(`| ${name}${stats ? " — after a change (computed)" : ""} | ${pct(ms, 50).toFixed(1)} | ${pct(ms, 95).toFixed(1)} | ${Math.max(...ms).toFixed(1)} | ${warm.bytes} |`);
+    rows.push(`| ${name}${stats ? " — after a change (computed)" : ""} | ${pct(ms, 50).toFixed(1)} | ${pct(ms, 95).toFixed(1)} | ${Math.max(...ms).toFixed(1)} | ${(cpu / RUNS).toFixed(0)} | ${warm.bytes} |`);
     if (stats) {
       const again: number[] = [];
+      const before = serverCpuMs(pid);
       for (let i = 0; i < RUNS; i++) again.push((await time(p)).ms);
-      rows.push(`| ${name} — unchanged, another viewer (remembered) | ${pct(again, 50).toFixed(1)} | ${pct(again, 95).toFixed(1)} | ${Math.max(...again).toFixed(1)} | ${warm.bytes} |`);
+      const cpuAgain = (serverCpuMs(pid) - before) / RUNS;
+      rows.push(`| ${name} — unchanged, another viewer (remembered) | ${pct(again, 50).toFixed(1)} | ${pct(again, 95).toFixed(1)} | ${Math.max(...again).toFixed(1)} | ${cpuAgain.toFixed(0)} | ${warm.bytes} |`);
     }
   }
   for (const [name, p] of [cases[0]!, cases[9]!]) {
@@ -105,9 +119,10 @@ try {
       if (r.status !== 304) throw new Error(`expected 304 for ${p}, got ${r.status}`);
       ms.push(r.ms);
     }
-    rows.push(`| ${name.split(",")[0]}: poll with If-None-Match, nothing new (304) | ${pct(ms, 50).toFixed(1)} | ${pct(ms, 95).toFixed(1)} | ${Math.max(...ms).toFixed(1)} | 0 |`);
+    rows.push(`| ${name.split(",")[0]}: poll with If-None-Match, nothing new (304) | ${pct(ms, 50).toFixed(1)} | ${pct(ms, 95).toFixed(1)} | ${Math.max(...ms).toFixed(1)} | – | 0 |`);
   }
   console.log(rows.join("\n"));
+  console.log(`\nLoad average at the end: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")} (${navigator.hardwareConcurrency} CPUs).`);
 } finally {
   await server.stop();
   await rm(dataDir, { recursive: true, force: true });
