@@ -35,14 +35,14 @@ let built: Promise<WebAssets> | null = null;
  * Bundles one browser entrypoint (minified ESM, one file, no output directory).
  * @throws Error listing the bundler's messages when the build fails
  */
-async function bundle(entry: string, label: string): Promise<Uint8Array> {
+async function bundle(entry: string, label: string, define: Record<string, string> = {}): Promise<Uint8Array> {
   const result = await Bun.build({
     entrypoints: [entry],
     target: "browser",
     format: "esm",
     minify: true,
     // Preact's development helpers are left out (process.env.NODE_ENV checks).
-    define: { "process.env.NODE_ENV": JSON.stringify("production") },
+    define: { "process.env.NODE_ENV": JSON.stringify("production"), ...define },
     throw: false, // failures are reported below with the bundler's messages
   });
   const script = result.outputs.find((o) => o.kind === "entry-point");
@@ -58,9 +58,16 @@ async function bundle(entry: string, label: string): Promise<Uint8Array> {
  * @throws Error listing the bundler's messages when a build fails
  */
 export async function buildWebAssets(): Promise<WebAssets> {
+  // The dashboard's charts (uPlot) are a separate script the console imports only on that page;
+  // the console learns its content hash at build time (`?v=`), so an upgrade never mixes them.
+  const chartsJs = await bundle(path.join(WEB_DIR, "console", "charts.ts"), "console charts");
+  const chartsCss = new Uint8Array(
+    Buffer.concat([await Bun.file(path.join(WEB_DIR, "..", "node_modules", "uplot", "dist", "uPlot.min.css")).bytes(), await Bun.file(path.join(WEB_DIR, "console", "charts.css")).bytes()]),
+  );
+  const chartsVersion = new Bun.CryptoHasher("sha256").update(chartsJs).update(chartsCss).digest("hex").slice(0, 12);
   const [intakeJs, consoleJs] = await Promise.all([
     bundle(path.join(WEB_DIR, "intake", "main.ts"), "intake"),
-    bundle(path.join(WEB_DIR, "console", "main.tsx"), "console"),
+    bundle(path.join(WEB_DIR, "console", "main.tsx"), "console", { __CHARTS_VERSION__: JSON.stringify(chartsVersion) }),
   ]);
   const [intakeCss, consoleCss] = await Promise.all([
     Bun.file(path.join(WEB_DIR, "intake", "intake.css")).bytes(),
@@ -71,6 +78,8 @@ export async function buildWebAssets(): Promise<WebAssets> {
     ["/assets/intake.css", { body: intakeCss, contentType: CSS_CONTENT_TYPE }],
     ["/assets/console.js", { body: consoleJs, contentType: JS_CONTENT_TYPE }],
     ["/assets/console.css", { body: consoleCss, contentType: CSS_CONTENT_TYPE }],
+    ["/assets/console-charts.js", { body: chartsJs, contentType: JS_CONTENT_TYPE }],
+    ["/assets/console-charts.css", { body: chartsCss, contentType: CSS_CONTENT_TYPE }],
     // The intake page's other languages, fetched only when the respondent switches to one.
     ...Object.entries(CATALOGS).map(([lang, catalog]): [string, WebAsset] => [
       `/assets/intake/i18n/${lang}.json`,
@@ -181,8 +190,10 @@ export function renderMessagePage(title: string, message: string, lang = "en"): 
 }
 
 // The console draws only its own markup and talks only to this origin (DESIGN §10).
+// Response pages show image-choice cards from the operator's own URLs (as the intake page does)
+// and play recordings from this origin.
 const CONSOLE_CONTENT_SECURITY_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; " +
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src * data:; media-src 'self' *; " +
   "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /**

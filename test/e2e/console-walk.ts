@@ -79,7 +79,7 @@ export async function expectKeyboardReachable(page: Page, label: string): Promis
 }
 
 /** Saves the page at every width and colour scheme (and checks each with axe). */
-async function shootAll(page: Page, name: string, enabled: boolean): Promise<void> {
+export async function shootAll(page: Page, name: string, enabled: boolean): Promise<void> {
   if (!enabled) {
     await expectAccessible(page, name);
     return;
@@ -155,7 +155,7 @@ function sessionFetch(page: Page, method: string, apiPath: string, body: unknown
 }
 
 /** Waits for the setup URL the first start prints (DESIGN §2). */
-async function setupUrlOf(server: RunningServer): Promise<string> {
+export async function setupUrlOf(server: RunningServer): Promise<string> {
   const re = /(https?:\/\/\S+\/console\/setup\/\?token=[^\s'"]+)/;
   const deadline = Date.now() + 10_000;
   while (!re.test(server.output())) {

@@ -13,7 +13,7 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly errors: { pointer?: string; detail?: string }[] = [],
+    readonly errors: { pointer?: string; message?: string; detail?: string }[] = [],
     readonly retryAfter: number | null = null,
   ) {
     super(message);

@@ -14,7 +14,11 @@ import { KeysPage } from "./pages/keys.tsx";
 import { WebhooksPage } from "./pages/webhooks.tsx";
 import { WebhookPage } from "./pages/webhook.tsx";
 import { SettingsPage } from "./pages/settings.tsx";
-import { LinksPage, ResponsesPage } from "./pages/lists.tsx";
+import { LinksPage } from "./pages/links.tsx";
+import { BuilderPage } from "./pages/builder.tsx";
+import { ResponsesPage } from "./pages/responses.tsx";
+import { ResponsePage } from "./pages/response.tsx";
+import { DashboardPage } from "./pages/dashboard.tsx";
 
 export const BASE = "/console/";
 const PUBLIC = ["/console/login/", "/console/setup/", "/console/invite/", "/console/reset/"];
@@ -164,7 +168,12 @@ function Shell() {
       <main id="main" class="main" tabIndex={-1} key={session.value.current_workspace_uuid}>
         <Router>
           <Route path="/console/links" component={LinksPage} />
+          <Route path="/console/links/new" component={BuilderPage} />
+          <Route path="/console/links/:uuid" component={BuilderPage} />
+          <Route path="/console/links/:uuid/responses" component={ResponsesPage} />
+          <Route path="/console/links/:uuid/dashboard" component={DashboardPage} />
           <Route path="/console/responses" component={ResponsesPage} />
+          <Route path="/console/responses/:uuid" component={ResponsePage} />
           <Route path="/console/keys" component={KeysPage} />
           <Route path="/console/webhooks" component={WebhooksPage} />
           <Route path="/console/webhooks/:uuid" component={WebhookPage} />

@@ -50,7 +50,7 @@ export function ErrorNote({ error }: { error: ApiError | null }) {
       {error.errors.length > 0 && (
         <ul>
           {error.errors.map((e) => (
-            <li key={`${e.pointer}${e.detail}`}>{e.pointer ? `${e.pointer.replace(/^\//, "")}: ` : ""}{e.detail}</li>
+            <li key={`${e.pointer}${e.message ?? e.detail}`}>{e.pointer ? `${e.pointer.replace(/^\//, "")}: ` : ""}{e.message ?? e.detail}</li>
           ))}
         </ul>
       )}

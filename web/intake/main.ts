@@ -7,10 +7,12 @@
  */
 import { ApiError, createIntakeApi, type IntakeApi } from "./api.ts";
 import { IntakeFlow } from "./flow.ts";
+import { linkText } from "./content.ts";
 import { direction, LANGUAGE_NAMES, language, setLanguage, t, type Catalog } from "./i18n.ts";
 import { respondentMessage } from "./messages.ts";
 import { clearSessionId, loadSessionId, saveSessionId } from "./session-store.ts";
 import { IntakeState } from "./state.ts";
+import { createPreviewApi, isPreview } from "./preview.ts";
 import type { EmbeddedLinkData, PublicLink, Session, SubmitResult } from "./types.ts";
 import { showMessage, showThankYou } from "./views.ts";
 
@@ -50,7 +52,7 @@ const API_DEFAULT_THANK_YOU = "Thanks for your response!";
 
 /** The operator's thank-you text in the current language, else the catalog's default. */
 function thankYouText(link: PublicLink, result?: SubmitResult): string {
-  const translated = link.translations?.[language()]?.thankYouMessage;
+  const translated = linkText(link.translations, language(), "thankYouMessage");
   const own = result?.thank_you_message || link.settings.thankYouMessage;
   return translated || (own && own !== API_DEFAULT_THANK_YOU ? own : t("thanks.default"));
 }
@@ -61,15 +63,17 @@ function show(screen: () => void): void {
 }
 
 async function boot(root: HTMLElement, data: EmbeddedLinkData): Promise<void> {
-  const { link } = data;
-  const api = createIntakeApi(data.api_base);
+  // `?preview=1` (the console's "Preview"): the same flow against an API that records nothing.
+  const preview = isPreview();
+  const link = preview ? { ...data.link, settings: { ...data.link.settings, live_transcription: false } } : data.link;
+  const api = preview ? createPreviewApi(link) : createIntakeApi(data.api_base);
   const startAgain = () => {
     clearSessionId(link.uuid);
     void boot(root, data);
   };
   let session: Session | null;
   try {
-    session = await resume(api, link);
+    session = preview ? null : await resume(api, link);
   } catch (err) {
     if (err instanceof ApiError && err.code === "LINK_PAUSED") {
       return show(() => showMessage(root, t("screen.paused.title"), t("screen.paused.text")));
@@ -84,7 +88,7 @@ async function boot(root: HTMLElement, data: EmbeddedLinkData): Promise<void> {
   if (session?.status === "completed") {
     return show(() => showThankYou(root, thankYouText(link), null, startAgain));
   }
-  const state = new IntakeState(api, link, session?.session_id ?? null, session?.answers, (id) => saveSessionId(link.uuid, id));
+  const state = new IntakeState(api, link, session?.session_id ?? null, session?.answers, (id) => preview || saveSessionId(link.uuid, id));
   const flow = new IntakeFlow(root, state, api, (result) => {
     const sentAt = new Date();
     show(() => showThankYou(root, thankYouText(link, result), result.redirect_url ?? link.settings.redirectUrl ?? null, startAgain, sentAt));
@@ -98,9 +102,8 @@ function applyLanguage(data: EmbeddedLinkData | null): void {
   const lang = language();
   document.documentElement.lang = lang;
   document.documentElement.dir = direction(lang);
-  const translated = data?.link.translations?.[lang];
-  const name = translated?.name || data?.link.name;
-  const description = translated?.description || data?.link.settings.description;
+  const name = linkText(data?.link.translations, lang, "name") || data?.link.name;
+  const description = linkText(data?.link.translations, lang, "description") || data?.link.settings.description;
   const heading = document.querySelector(".page-header h1");
   if (name && heading) {
     heading.textContent = name;
@@ -154,6 +157,13 @@ const available = embedded?.languages ?? [];
 if (available.length > 1) document.querySelector(".page-header")?.prepend(languageSwitcher(embedded, available));
 if (appRoot && embedded) {
   applyLanguage(embedded);
+  if (isPreview()) {
+    const note = document.createElement("p");
+    note.className = "preview-note";
+    note.setAttribute("role", "note");
+    note.textContent = "Preview: nothing you enter here is recorded.";
+    document.querySelector(".page-header")?.append(note);
+  }
   void boot(appRoot, embedded);
 } else if (appRoot) {
   show(() => showMessage(appRoot, t("screen.error.title"), t("screen.error.missingForm")));

@@ -1,0 +1,81 @@
+/**
+ * @module web/console/charts
+ * The dashboard's charts (uPlot), a separate script (`/assets/console-charts.js`) that the
+ * console imports only on a dashboard page, so the first load stays small. Colours come from
+ * the page's CSS variables, so charts follow light and dark mode; each chart is decorative for
+ * screen readers (`aria-hidden`): the page gives every chart a table or summary line.
+ */
+import uPlot from "uplot";
+
+/** One series: its name, values per x and a CSS colour variable such as `--chart-1`. */
+export type Series = { label: string; values: number[]; color: string };
+
+const charts = new WeakMap<HTMLElement, { plot: uPlot; observer: ResizeObserver; media: MediaQueryList; redraw: () => void }>();
+
+function cssVar(el: Element, name: string): string {
+  return getComputedStyle(el).getPropertyValue(name).trim() || "#888";
+}
+
+/**
+ * Draws (or redraws) a chart into `el`: lines over time, or bars over categories.
+ * @param opts.x seconds since the epoch (lines) or category indexes (bars)
+ * @param opts.labels category names for bars
+ */
+export function draw(el: HTMLElement, opts: { kind: "lines" | "bars"; x: number[]; series: Series[]; labels?: string[]; height?: number }): void {
+  destroy(el);
+  el.setAttribute("aria-hidden", "true");
+  const build = () => {
+    const axisColor = cssVar(el, "--muted");
+    const grid = cssVar(el, "--border");
+    const bars = opts.kind === "bars" ? uPlot.paths.bars!({ size: [0.6, 48] }) : undefined;
+    const axis = { stroke: axisColor, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
+    const plot = new uPlot(
+      {
+        width: Math.max(200, el.clientWidth),
+        height: opts.height ?? 220,
+        legend: { show: false },
+        cursor: { show: opts.kind === "lines", drag: { x: false, y: false } },
+        scales: { x: { time: opts.kind === "lines", range: opts.kind === "bars" ? (_u, min, max) => [min - 0.5, max + 0.5] : undefined }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
+        axes: [
+          opts.kind === "bars"
+            ? { ...axis, values: (_u, splits) => splits.map((s) => (Number.isInteger(s) ? (opts.labels?.[s] ?? "") : "")), gap: 4, size: 40 }
+            : axis,
+          { ...axis, values: (_u, splits) => splits.map((s) => (Number.isInteger(s) ? String(s) : "")) },
+        ],
+        series: [
+          {},
+          ...opts.series.map((s) => {
+            const color = cssVar(el, s.color);
+            return opts.kind === "bars"
+              ? { label: s.label, stroke: color, fill: color, width: 0, paths: bars, points: { show: false } }
+              : { label: s.label, stroke: color, width: 2, points: { show: opts.x.length < 40, size: 5, fill: color } };
+          }),
+        ],
+      },
+      [opts.x, ...opts.series.map((s) => s.values)],
+      el,
+    );
+    return plot;
+  };
+  let plot = build();
+  const observer = new ResizeObserver(() => plot.setSize({ width: Math.max(200, el.clientWidth), height: opts.height ?? 220 }));
+  observer.observe(el);
+  const media = matchMedia("(prefers-color-scheme: dark)");
+  const redraw = () => {
+    plot.destroy();
+    plot = build();
+    charts.set(el, { plot, observer, media, redraw });
+  };
+  media.addEventListener("change", redraw);
+  charts.set(el, { plot, observer, media, redraw });
+}
+
+/** Removes the chart drawn into `el`, if any. */
+export function destroy(el: HTMLElement): void {
+  const c = charts.get(el);
+  if (!c) return;
+  c.observer.disconnect();
+  c.media.removeEventListener("change", c.redraw);
+  c.plot.destroy();
+  charts.delete(el);
+}
