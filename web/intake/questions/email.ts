@@ -16,6 +16,7 @@ export function renderEmail({ question, state }: QuestionContext): RenderedQuest
     inputmode: "email",
     autocomplete: "email",
     spellcheck: "false",
+    dir: "ltr", // addresses read left to right, also on a right-to-left page
     placeholder: t("question.emailPlaceholder"),
   });
   input.value = typeof current === "string" ? current : "";
