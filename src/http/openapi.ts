@@ -21,6 +21,8 @@ export type Operation = {
   query?: z.ZodObject;
   success: { status: number; schema?: z.ZodType; description: string; mediaType?: string };
   errors: string[];
+  /** The 200 carries an `ETag`; `If-None-Match` with it answers 304 (http/conditional.ts). */
+  conditional?: boolean;
 };
 
 const problemSchema = z.object({
@@ -72,6 +74,11 @@ export function buildOpenApiDocument(operations: readonly Operation[], serverUrl
         ...(op.success.schema ? { content: { [op.success.mediaType ?? "application/json"]: { schema: jsonSchema(op.success.schema, "output") } } } : {}),
       },
     };
+    if (op.conditional) {
+      const etag = { ETag: { description: "Weak tag of the workspace's data; send it back in If-None-Match", schema: { type: "string" } } };
+      Object.assign(responses[String(op.success.status)] as object, { headers: etag });
+      responses["304"] = { description: "Not Modified: nothing changed since the ETag sent in If-None-Match (no body)", headers: etag };
+    }
     for (const code of op.errors) {
       const status = String(STATUS_OF[code] ?? 400);
       const existing = responses[status] as { description: string } | undefined;
@@ -84,7 +91,11 @@ export function buildOpenApiDocument(operations: readonly Operation[], serverUrl
       operationId: `${op.method}_${p.replace(/[{}]/g, "").replace(/[^a-z0-9]+/gi, "_").replace(/^_|_$/g, "")}`,
       summary: op.summary,
       tags: [op.tag],
-      parameters: [...params, ...queryParams],
+      parameters: [
+        ...params,
+        ...queryParams,
+        ...(op.conditional ? [{ name: "If-None-Match", in: "header", required: false, schema: { type: "string" }, description: "An ETag from an earlier answer: 304 while nothing changed" }] : []),
+      ],
       responses,
       security: op.scope === "public" ? [] : [{ bearer: op.scope ? [op.scope] : [] }, { session: [] }],
       ...(op.scope && op.scope !== "public" ? { "x-required-scope": op.scope } : {}),

@@ -17,5 +17,6 @@ export const statsOperations: Operation[] = [
     query: statsQuerySchema,
     success: { status: 200, schema: linkStatsSchema, description: "LinkStats" },
     errors: [...AUTH, "VALIDATION_ERROR", "NOT_FOUND", "INSUFFICIENT_SCOPE"],
+    conditional: true,
   },
 ];
