@@ -73,9 +73,10 @@ test("changing the type without a configuration that fits the new type is refuse
   const ok = await api.call("PATCH", `/api/v1/links/${link.uuid}/`, { body: { questions: [{ uuid: plan.uuid }, { uuid: why.uuid, type: "text", configuration: {} }] } });
   expect(ok.status).toBe(200);
   expect(ok.json.questions[1]).toMatchObject({ uuid: why.uuid, response_type: "text", configuration: {}, field_key: "why", condition: why.condition, enable_dynamic_probing: true });
-  // A type change whose stored configuration still fits (voice → voice_text_fallback needs a new one; rating kept).
-  const stars = await api.call("PATCH", `/api/v1/links/${link.uuid}/`, { body: { questions: [{ uuid: plan.uuid, type: "multiple_choice" }] } });
-  expect(stars.status).toBe(200);
+  // A type change whose stored configuration fits the new type needs none: text ({}) → yes_no ({}).
+  const yesNo = await api.call("PATCH", `/api/v1/links/${link.uuid}/`, { body: { questions: [{ uuid: plan.uuid }, { uuid: why.uuid, type: "yes_no" }] } });
+  expect(yesNo.status).toBe(200);
+  expect(yesNo.json.questions[1]).toMatchObject({ uuid: why.uuid, response_type: "yes_no", configuration: {}, prompt: "Why?" });
 });
 
 test("new questions still need a prompt and take the defaults; unknown uuids are refused", async () => {
