@@ -9,6 +9,7 @@ import { requireJsonBody } from "../../http/validation.ts";
 import { PendingBody, parseMultipart, payloadTooLarge } from "../../http/body.ts";
 import { AppError } from "../../errors.ts";
 import { renderIntakePage, renderMessagePage } from "../../http/web-assets.ts";
+import { createAssetServer } from "../../http/asset-delivery.ts";
 import { negotiateLanguage, pageText } from "../../http/intake-language.ts";
 import { linkText } from "../../../web/intake/content.ts";
 import { listWorkspaces } from "../workspaces/repository.ts";
@@ -102,9 +103,9 @@ export function intakeRoutes(deps: AppDeps) {
   }
 
   const app = new Elysia({ name: "intake" });
-  for (const [path, asset] of deps.webAssets) {
-    app.get(path, () => new Response(asset.body as BodyInit, { headers: { "content-type": asset.contentType, "cache-control": "public, max-age=300" } }));
-  }
+  // Every web asset (intake and console): brotli/gzip, ETag, long caching of versioned URLs (http/asset-delivery.ts).
+  const assets = createAssetServer(deps.webAssets);
+  for (const path of assets.paths) app.get(path, ({ request }) => assets.serve(path, request));
   return app
     .get("/w/:workspace_slug/i/:link_slug", ({ params, request }) => page(params.workspace_slug, params.link_slug, request.headers))
     .get("/i/:link_slug", async ({ params, request }) => {

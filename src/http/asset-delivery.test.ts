@@ -1,0 +1,101 @@
+/**
+ * Web assets travel compressed and cache well (issue 14, page weight): brotli or gzip as the
+ * browser accepts, `Vary`, ETag/304, a year's immutable caching for versioned URLs, and the
+ * intake page's first load (HTML + script + stylesheet, as transferred with brotli) under 20 KB.
+ * The real app over the real bundles of web/.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { createApp } from "../app.ts";
+import { createAuthenticator } from "../auth/authenticate.ts";
+import { createRateLimiter } from "../auth/rate-limit.ts";
+import { createLocalBlobStore } from "../blobs/store.ts";
+import { loadConfig } from "../config.ts";
+import { migrateToLatest, openDatabase, type Db } from "../db/client.ts";
+import { createLogger } from "../logger.ts";
+import { createWorkspace } from "../modules/workspaces/service.ts";
+import { loadWebAssets } from "./web-assets.ts";
+import { assetVersion, createAssetServer, negotiateEncoding, withCompressedVariants } from "./asset-delivery.ts";
+
+let dataDir: string;
+let db: Db;
+let app: ReturnType<typeof createApp>;
+let auth: ReturnType<typeof createAuthenticator>;
+let assets: Awaited<ReturnType<typeof loadWebAssets>>;
+let apiKey: string;
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-assets-"));
+  const config = loadConfig({ EARSHOT_ALLOW_INSECURE_HTTP: "1", EARSHOT_PUBLIC_URL: "http://localhost", EARSHOT_LOG_LEVEL: "silent" }, { dataDir });
+  db = openDatabase(config.dbFile);
+  await migrateToLatest(db);
+  assets = await loadWebAssets();
+  auth = createAuthenticator(db, config, createRateLimiter());
+  const unused = () => Promise.reject(new Error("no inference in this test"));
+  app = createApp({
+    config, db, log: createLogger("silent"), blobs: createLocalBlobStore(config.blobsDir), auth, signingSecret: "test",
+    webAssets: assets, inference: { transcribe: unused, analyse: unused }, nudgeJobs: () => {}, nudgeOutbox: () => {},
+  });
+  apiKey = (await createWorkspace(db, { name: "Assets", plan: "enterprise" })).api_key;
+}, 120_000);
+afterAll(async () => {
+  await auth.usage.stop();
+  await db.destroy();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const get = (path: string, headers: Record<string, string> = {}) => app.handle(new Request(`http://localhost${path}`, { headers }));
+
+describe("asset delivery", () => {
+  test("brotli, gzip or none as accepted, with Vary; the bytes are the asset's", async () => {
+    const original = assets.get("/assets/intake.js")!.body as Uint8Array;
+    const br = await get("/assets/intake.js", { "accept-encoding": "gzip, deflate, br" });
+    expect([br.status, br.headers.get("content-encoding"), br.headers.get("vary")]).toEqual([200, "br", "Accept-Encoding"]);
+    const brBytes = new Uint8Array(await br.arrayBuffer());
+    expect(brBytes.length).toBeLessThan(original.length / 2);
+    expect(Buffer.from(brotliDecompressSync(brBytes)).equals(Buffer.from(original))).toBe(true);
+    const gz = await get("/assets/intake.js", { "accept-encoding": "gzip" });
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
+    expect(Buffer.from(gunzipSync(new Uint8Array(await gz.arrayBuffer()))).equals(Buffer.from(original))).toBe(true);
+    const plain = await get("/assets/intake.js", { "accept-encoding": "identity" });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(new Uint8Array(await plain.arrayBuffer()).length).toBe(original.length);
+    expect((await get("/assets/console.css", { "accept-encoding": "br;q=0, gzip" })).headers.get("content-encoding")).toBe("gzip");
+  });
+
+  test("a URL naming the content version is cached for a year; ETag answers 304", async () => {
+    const version = assetVersion(assets.get("/assets/console.js")!.body);
+    const versioned = await get(`/assets/console.js?v=${version}`, { "accept-encoding": "br" });
+    expect(versioned.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const stale = await get("/assets/console.js?v=000000000000", { "accept-encoding": "br" });
+    expect(stale.headers.get("cache-control")).toBe("public, max-age=300");
+    const etag = versioned.headers.get("etag")!;
+    expect(etag).toBe(`"${version}-br"`);
+    const again = await get(`/assets/console.js?v=${version}`, { "accept-encoding": "br", "if-none-match": etag });
+    expect([again.status, await again.text()]).toEqual([304, ""]);
+    // Another encoding is another representation.
+    expect((await get(`/assets/console.js?v=${version}`, { "accept-encoding": "gzip", "if-none-match": etag })).status).toBe(200);
+  });
+
+  test("build-time variants are served as they are; negotiation honours q=0", () => {
+    const body = new TextEncoder().encode("body { color: red; }\n".repeat(100));
+    const withVariants = withCompressedVariants(new Map([["/assets/x.css", { body, contentType: "text/css; charset=utf-8" }]]));
+    expect([...withVariants.keys()].sort()).toEqual(["/assets/x.css", "/assets/x.css.br", "/assets/x.css.gz"]);
+    const marker = new Uint8Array([1, 2, 3]);
+    withVariants.set("/assets/x.css.br", { body: marker, contentType: "text/css; charset=utf-8" });
+    const server = createAssetServer(withVariants);
+    expect(server.paths).toEqual(["/assets/x.css"]);
+    return server
+      .serve("/assets/x.css", new Request("http://localhost/assets/x.css", { headers: { "accept-encoding": "br" } }))
+      .arrayBuffer()
+      .then((b) => {
+        expect([...new Uint8Array(b)]).toEqual([1, 2, 3]);
+        expect(negotiateEncoding("gzip;q=0, br;q=0")).toBeNull();
+        expect(negotiateEncoding("*")).toBeNull();
+        expect(negotiateEncoding("GZIP")).toBe("gzip");
+      });
+  });
+});
