@@ -80,6 +80,40 @@ describe("asset delivery", () => {
     expect((await get(`/assets/console.js?v=${version}`, { "accept-encoding": "gzip", "if-none-match": etag })).status).toBe(200);
   });
 
+  test("the intake page's first load (HTML, script, stylesheet) is under 20 KB as transferred with brotli", async () => {
+    const created = await app.handle(
+      new Request("http://localhost/api/v1/links/", {
+        method: "POST",
+        headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          name: "Tell us about your visit",
+          settings: { description: "Three quick questions; it takes a minute." },
+          questions: [
+            { prompt: "What brought you here today?", type: "text" },
+            { prompt: "How likely are you to recommend us?", type: "rating", configuration: { scale_type: "nps" } },
+            { prompt: "Tell us in your own words", type: "voice_text_fallback" },
+          ],
+        }),
+      }),
+    );
+    const link = await created.json();
+    const browser = { "accept-encoding": "gzip, deflate, br, zstd", "accept-language": "en" };
+    const pageRes = await get(new URL(link.public_url).pathname, browser);
+    expect([pageRes.status, pageRes.headers.get("content-encoding"), pageRes.headers.get("vary")]).toEqual([200, "br", "Accept-Encoding"]);
+    const pageBytes = new Uint8Array(await pageRes.arrayBuffer());
+    const html = brotliDecompressSync(pageBytes).toString("utf8");
+    const urls = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!.replaceAll("&amp;", "&"));
+    expect(urls.some((u) => u.startsWith("/assets/intake.js"))).toBe(true);
+    expect(urls.some((u) => u.startsWith("/assets/intake.css"))).toBe(true);
+    let total = pageBytes.length;
+    for (const u of urls) {
+      const r = await get(u, browser);
+      expect([u, r.status, r.headers.get("content-encoding")]).toEqual([u, 200, "br"]);
+      total += (await r.arrayBuffer()).byteLength;
+    }
+    expect(total).toBeLessThan(20 * 1024);
+  });
+
   test("build-time variants are served as they are; negotiation honours q=0", () => {
     const body = new TextEncoder().encode("body { color: red; }\n".repeat(100));
     const withVariants = withCompressedVariants(new Map([["/assets/x.css", { body, contentType: "text/css; charset=utf-8" }]]));

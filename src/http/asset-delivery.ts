@@ -74,6 +74,25 @@ export function negotiateEncoding(acceptEncoding: string | null): Encoding | nul
   return null;
 }
 
+/**
+ * A page made per request (the intake page), compressed for the request: brotli at a fast
+ * setting (quality 5: ~0.2 ms for the intake page), else gzip, else as it is; with `Vary`.
+ * @param acceptEncoding the request's `Accept-Encoding`
+ * @param headers the response's other headers (`Content-Type`, `Cache-Control`, …)
+ */
+export function compressedPage(acceptEncoding: string | null, body: string, headers: Record<string, string>, status = 200): Response {
+  const bytes = new TextEncoder().encode(body);
+  const encoding = bytes.byteLength >= MIN_COMPRESS_BYTES ? negotiateEncoding(acceptEncoding) : null;
+  const out: Record<string, string> = { ...headers, vary: "Accept-Encoding" };
+  if (!encoding) return new Response(bytes, { status, headers: out });
+  out["content-encoding"] = encoding;
+  const compressed =
+    encoding === "br"
+      ? brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength } })
+      : gzipSync(bytes, { level: 6 });
+  return new Response(new Uint8Array(compressed), { status, headers: out });
+}
+
 /** One servable asset and its encodings (made at build time, or on first use). */
 type Entry = { asset: Bytes; version: string; encoded: Partial<Record<Encoding, Uint8Array>>; compressible: boolean };
 

@@ -9,7 +9,7 @@ import { requireJsonBody } from "../../http/validation.ts";
 import { PendingBody, parseMultipart, payloadTooLarge } from "../../http/body.ts";
 import { AppError } from "../../errors.ts";
 import { renderIntakePage, renderMessagePage } from "../../http/web-assets.ts";
-import { createAssetServer } from "../../http/asset-delivery.ts";
+import { compressedPage, createAssetServer } from "../../http/asset-delivery.ts";
 import { negotiateLanguage, pageText } from "../../http/intake-language.ts";
 import { linkText } from "../../../web/intake/content.ts";
 import { listWorkspaces } from "../workspaces/repository.ts";
@@ -44,8 +44,9 @@ function followUpIndex(raw: string): number {
   return Number(raw);
 }
 
-function html(body: string, status = 200): Response {
-  return new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
+/** An HTML page, compressed as the request accepts (http/asset-delivery.ts). */
+function html(body: string, status: number, request: Headers): Response {
+  return compressedPage(request.get("accept-encoding"), body, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }, status);
 }
 
 /** The intake page, its assets and the public session API (docs/intake.md); no API key. */
@@ -84,7 +85,7 @@ export function intakeRoutes(deps: AppDeps) {
   /** The 404 page in the respondent's language (docs/intake.md "Languages"). */
   function notFoundPage(headers: Headers): Response {
     const lang = negotiateLanguage(headers, null);
-    return html(renderMessagePage(pageText(lang, "page.notFound.title"), pageText(lang, "page.notFound.text"), lang), 404);
+    return html(renderMessagePage(pageText(lang, "page.notFound.title"), pageText(lang, "page.notFound.text"), lang), 404, headers);
   }
 
   async function page(wsSlug: string, linkSlug: string, headers: Headers): Promise<Response> {
@@ -97,9 +98,9 @@ export function intakeRoutes(deps: AppDeps) {
     const pub = service.toPublicLink(l);
     const lang = negotiateLanguage(headers, (pub.settings as { language?: string | null }).language);
     const title = linkText(pub.translations, lang, "name") || l.link.name;
-    if (l.link.status !== "active") return html(renderMessagePage(title, pageText(lang, "page.paused.text"), lang));
+    if (l.link.status !== "active") return html(renderMessagePage(title, pageText(lang, "page.paused.text"), lang), 200, headers);
     const description = linkText(pub.translations, lang, "description") || pub.settings.description;
-    return html(renderIntakePage({ title, apiBase: `/api/v1/intake/${wsSlug}/${linkSlug}/`, link: pub, description, language: lang }));
+    return html(renderIntakePage({ title, apiBase: `/api/v1/intake/${wsSlug}/${linkSlug}/`, link: pub, description, language: lang }), 200, headers);
   }
 
   const app = new Elysia({ name: "intake" });
