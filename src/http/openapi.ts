@@ -2,9 +2,23 @@
  * @module http/openapi
  * The OpenAPI 3.1 document at `/api/v1/openapi.json`, generated from the same zod schemas that
  * validate requests (one source of truth). Each feature lists its operations in an
- * `operations.ts`; this module turns them into paths and components.
+ * `operations.ts`; this module turns them into paths, named components (`Link`, `Question`, …,
+ * `LinkPage`), the statuses and headers the server sends, and the `webhooks` it POSTs.
  */
 import { z } from "zod";
+import { ERROR_CODES } from "../errors.ts";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./pagination.ts";
+import {
+  addFieldFormats,
+  annotateComponents,
+  COMPONENT_NAMES,
+  DOC_REPLACEMENTS,
+  questionDocSchema,
+  questionInputDocSchema,
+  responseStartedEventSchema,
+  responseSubmittedEventSchema,
+  testEventSchema,
+} from "./openapi-components.ts";
 
 /** One API operation as documented. */
 export type Operation = {
@@ -16,39 +30,111 @@ export type Operation = {
   /** Scope the key needs; null for any valid key; "public" for no key (intake). */
   scope: string | null;
   body?: z.ZodType;
-  /** Non-JSON request body media types (e.g. audio). */
+  /** Non-JSON request body media types: raw bytes (e.g. audio), or `multipart/form-data` with a part `file`. */
   rawBody?: string[];
+  /** The operation takes the empty JSON object `{}` (or no body). */
+  emptyBody?: true;
   query?: z.ZodObject;
-  success: { status: number; schema?: z.ZodType; description: string; mediaType?: string };
+  /** Also reachable with a signed URL's `exp` and `sig` query instead of a key (recordings). */
+  signedUrl?: true;
+  success: { status: number; schema?: z.ZodType; description: string; mediaType?: string; mediaTypes?: string[] };
   errors: string[];
   /** The 200 carries an `ETag`; `If-None-Match` with it answers 304 (http/conditional.ts). */
   conditional?: boolean;
 };
 
+const ERROR_CODE_NAMES = Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES, ...(keyof typeof ERROR_CODES)[]];
+
 const problemSchema = z.object({
-  type: z.string(),
+  type: z.string().describe("`https://earshot.dev/problems/<code in kebab case>`"),
   title: z.string(),
-  status: z.number().int(),
-  code: z.string(),
+  status: z.number().int().min(400).max(599),
+  code: z.enum(ERROR_CODE_NAMES).describe("Machine-readable error code (src/errors.ts)"),
   detail: z.string(),
-  errors: z.array(z.object({ pointer: z.string(), message: z.string() })).optional(),
+  errors: z.array(z.object({ pointer: z.string().describe("JSON pointer into the request (body, or /query/<name>)"), message: z.string() })).optional(),
 });
 
-/** The list envelope around `item` (spec: general rule 5). */
+const envelopes = new WeakMap<z.ZodType, z.ZodType>();
+/** The list envelope around `item` (spec: general rule 5); one schema per item, named `<Item>Page`. */
 export function envelopeOf(item: z.ZodType) {
-  return z.object({ count: z.number().int(), next: z.string().nullable(), previous: z.string().nullable(), results: z.array(item) });
+  let e = envelopes.get(item);
+  if (!e) {
+    e = z.object({
+      count: z.number().int().min(0),
+      next: z.string().nullable().describe("Absolute URL of the next page, or null"),
+      previous: z.string().nullable().describe("Absolute URL of the previous page, or null"),
+      results: z.array(item),
+    });
+    envelopes.set(item, e);
+  }
+  return e as z.ZodObject;
 }
 
-const STATUS_OF: Record<string, number> = {
-  NAME_REQUIRED: 400, SLUG_CONFLICT: 400, VALIDATION_ERROR: 400, INVALID_JSON: 400, UNAUTHENTICATED: 401, INSUFFICIENT_SCOPE: 403,
-  LINK_LIMIT_REACHED: 403, HTTPS_REQUIRED: 403, NOT_FOUND: 404, INVALID_PAGE: 404, LINK_PAUSED: 409, ALREADY_SUBMITTED: 409,
-  PAYLOAD_TOO_LARGE: 413, UNSUPPORTED_MEDIA_TYPE: 415, RATE_LIMITED: 429, INVALID_CREDENTIALS: 401, CSRF_FAILED: 403, LAST_OWNER: 400,
-};
+let named = false;
+/** Gives the component schemas their ids in zod's global registry (once; descriptions are kept). */
+function nameComponents(): void {
+  if (named) return;
+  named = true;
+  const add = (schema: z.ZodType, id: string) => z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), id });
+  add(problemSchema, "Problem");
+  for (const [schema, id] of COMPONENT_NAMES) {
+    add(schema, id);
+    add(envelopeOf(schema), `${id}Page`);
+  }
+}
+const REPLACED = new Map<z.ZodType, string>(DOC_REPLACEMENTS);
 
-function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
-  const s = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;
-  delete s.$schema;
-  return s;
+/** Collects named schemas into `components.schemas` while operations are converted. */
+class Components {
+  readonly schemas: Record<string, unknown> = {};
+  private readonly pending = new Set<string>();
+
+  /** JSON Schema of `schema`; named sub-schemas become `$ref`s (request-side ones get an `Input` suffix). */
+  convert(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
+    const rename = (id: string) => (io === "input" && !id.endsWith("Input") ? `${id}Input` : id);
+    const s = z.toJSONSchema(schema, {
+      io,
+      unrepresentable: "any",
+      target: "draft-2020-12",
+      override: (ctx) => {
+        const id = REPLACED.get(ctx.zodSchema as unknown as z.ZodType);
+        if (!id) return;
+        for (const k of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as Record<string, unknown>)[k];
+        (ctx.jsonSchema as Record<string, unknown>).$ref = `#/$defs/${id}`;
+      },
+    }) as Record<string, unknown>;
+    const text = JSON.stringify(s).replace(/"#\/\$defs\/([A-Za-z0-9_]+)"/g, (_, id: string) => `"#/components/schemas/${rename(id)}"`);
+    const out = JSON.parse(text) as Record<string, unknown>;
+    delete out.$schema;
+    delete out.id;
+    const defs = (out.$defs ?? {}) as Record<string, Record<string, unknown>>;
+    delete out.$defs;
+    for (const [id, def] of Object.entries(defs)) {
+      delete def.id;
+      if (io === "output") addFieldFormats(def);
+      const name = rename(id);
+      if (name in this.schemas && !this.pending.has(name) && JSON.stringify(this.schemas[name]) !== JSON.stringify(def)) throw new Error(`OpenAPI component ${name} has two shapes`);
+      this.schemas[name] = def;
+    }
+    for (const id of REPLACED.values()) if (text.includes(`/${rename(id)}"`) && !(rename(id) in this.schemas) && !this.pending.has(rename(id))) this.add(rename(id), io === "input" ? questionInputDocSchema : questionDocSchema, io);
+    if (io === "output") addFieldFormats(out);
+    return out;
+  }
+
+  /** Adds a named schema itself (its root, not a `$ref`). */
+  add(name: string, schema: z.ZodType, io: "input" | "output"): void {
+    this.pending.add(name);
+    const json = this.convert(schema, io);
+    this.pending.delete(name);
+    if (json.$ref === `#/components/schemas/${name}`) return;
+    this.schemas[name] = json;
+  }
+
+  /** A `$ref` to a named schema, converting it on first use. */
+  ref(name: string, schema: z.ZodType, io: "input" | "output"): { $ref: string } {
+    if (!(name in this.schemas) && !this.pending.has(name)) this.add(name, schema, io);
+    return { $ref: `#/components/schemas/${name}` };
+  }
 }
 
 /** Converts `/api/v1/links/:link_uuid/` to `/links/{link_uuid}/` relative to the server URL. */
@@ -56,70 +142,177 @@ export function toOpenApiPath(path: string): string {
   return path.replace(/^\/api\/v1/, "").replace(/:([a-z_]+)/g, "{$1}");
 }
 
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const RATE_HEADERS = { "RateLimit-Limit": header("RateLimit-Limit"), "RateLimit-Remaining": header("RateLimit-Remaining"), "RateLimit-Reset": header("RateLimit-Reset") };
+const PROBLEM_CONTENT = { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } };
+
+/** A query parameter's schema; `page` and `page_size` are documented as the integers they are. */
+function queryParamSchema(name: string, s: z.ZodType, components: Components): Record<string, unknown> {
+  if (name === "page") return { type: "integer", minimum: 1, default: 1, description: "1-based page number" };
+  if (name === "page_size") return { type: "integer", minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: `Items per page; larger values are treated as ${MAX_PAGE_SIZE}` };
+  return components.convert(s, "input");
+}
+
+/** Path parameter schema by name: `*_uuid` are uuids, `index` a follow-up number. */
+function pathParamSchema(name: string): Record<string, unknown> {
+  if (name.endsWith("_uuid")) return { type: "string", format: "uuid" };
+  if (name === "index") return { type: "integer", minimum: 0 };
+  return { type: "string" };
+}
+
+function requestBody(op: Operation, components: Components): Record<string, unknown> | undefined {
+  if (op.body) return { required: true, content: { "application/json": { schema: components.convert(op.body, "input") } } };
+  if (op.emptyBody) return { required: false, content: { "application/json": { schema: { type: "object", maxProperties: 0, description: "`{}`" } } } };
+  if (!op.rawBody) return undefined;
+  const content: Record<string, unknown> = {};
+  for (const t of op.rawBody) {
+    content[t] =
+      t === "multipart/form-data"
+        ? { schema: { type: "object", properties: { file: { type: "string", format: "binary", description: "The file; its type is judged by its bytes" } }, required: ["file"] } }
+        : { schema: { type: "string", format: "binary" } };
+  }
+  return { required: true, content };
+}
+
+function responses(op: Operation, components: Components): Record<string, unknown> {
+  const keyed = op.scope !== "public";
+  const successContent = (() => {
+    if (!op.success.schema) return undefined;
+    const types = op.success.mediaTypes ?? [op.success.mediaType ?? "application/json"];
+    const isJson = (t: string) => t === "application/json";
+    return Object.fromEntries(types.map((t) => [t, { schema: isJson(t) ? components.convert(op.success.schema!, "output") : { type: "string", format: "binary" } }]));
+  })();
+  const out: Record<string, Record<string, unknown>> = {
+    [String(op.success.status)]: { description: op.success.description, ...(keyed ? { headers: RATE_HEADERS } : {}), ...(successContent ? { content: successContent } : {}) },
+  };
+  if (op.conditional) {
+    const etag = { ETag: { description: "Weak tag of the workspace's data; send it back in If-None-Match", schema: { type: "string" } } };
+    out[String(op.success.status)]!.headers = { ...(out[String(op.success.status)]!.headers as object), ...etag };
+    out["304"] = { description: "Not Modified: nothing changed since the ETag sent in If-None-Match (no body)", headers: { ...etag, ...(keyed ? RATE_HEADERS : {}) } };
+  }
+  for (const code of [...op.errors, "INTERNAL"]) {
+    const status = String(ERROR_CODES[code as keyof typeof ERROR_CODES] ?? 400);
+    const existing = out[status];
+    if (existing) {
+      if (!String(existing.description).split(", ").includes(code)) existing.description = `${existing.description}, ${code}`;
+      continue;
+    }
+    const headers: Record<string, unknown> = keyed ? { ...RATE_HEADERS } : {};
+    if (status === "401") headers["WWW-Authenticate"] = header("WWW-Authenticate");
+    if (status === "429") headers["Retry-After"] = header("Retry-After");
+    out[status] = { description: code, ...(Object.keys(headers).length ? { headers } : {}), content: PROBLEM_CONTENT };
+  }
+  return out;
+}
+
+function operationObject(op: Operation, p: string, components: Components): Record<string, unknown> {
+  const params: Record<string, unknown>[] = [...p.matchAll(/\{([a-z_]+)\}/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: pathParamSchema(m[1]!) }));
+  if (op.query) for (const [name, s] of Object.entries(op.query.shape)) params.push({ name, in: "query", required: false, schema: queryParamSchema(name, s as z.ZodType, components) });
+  if (op.conditional) params.push({ name: "If-None-Match", in: "header", required: false, schema: { type: "string" }, description: "An ETag from an earlier answer: 304 while nothing changed" });
+  if (op.signedUrl) {
+    params.push({ name: "exp", in: "query", required: false, description: "Signed URL: expiry (Unix seconds); with `sig` instead of a key", schema: { type: "integer" } });
+    params.push({ name: "sig", in: "query", required: false, description: "Signed URL: signature of the path and `exp`", schema: { type: "string" } });
+  }
+  const security = op.scope === "public" ? [] : [{ bearer: op.scope ? [op.scope] : [] }, { session: [] }, ...(op.signedUrl ? [{ signed_url: [] }] : [])];
+  const operation: Record<string, unknown> = {
+    operationId: `${op.method}_${p.replace(/[{}]/g, "").replace(/[^a-z0-9]+/gi, "_").replace(/^_|_$/g, "")}`,
+    summary: op.summary,
+    tags: [op.tag],
+    parameters: params,
+    responses: responses(op, components),
+    security,
+    ...(op.scope && op.scope !== "public" ? { "x-required-scope": op.scope } : {}),
+  };
+  const body = requestBody(op, components);
+  if (body) operation.requestBody = body;
+  return operation;
+}
+
+/** The `webhooks` section: what Earshot POSTs to a registered URL (docs/webhooks.md). */
+function webhooks(components: Components): Record<string, unknown> {
+  const parameters = [
+    { name: "webhook-id", in: "header", required: true, description: "The event id: the same on every attempt and redelivery (drop duplicates)", schema: { type: "string", pattern: "^msg_[0-9a-f]{32}$" } },
+    { name: "webhook-timestamp", in: "header", required: true, description: "Unix seconds of this attempt", schema: { type: "string", pattern: "^[0-9]+$" } },
+    {
+      name: "webhook-signature",
+      in: "header",
+      required: true,
+      description: 'Space-separated `v1,<base64 HMAC-SHA256(key, "{webhook-id}.{webhook-timestamp}.{body}")>` (two during a secret rotation); Standard Webhooks',
+      schema: { type: "string", pattern: "^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)*$" },
+    },
+  ];
+  const hook = (summary: string, name: string, schema: z.ZodType) => ({
+    post: {
+      operationId: `webhook_${name}`,
+      summary,
+      tags: ["webhooks"],
+      parameters,
+      requestBody: { required: true, content: { "application/json": { schema: components.ref(name, schema, "output") } } },
+      responses: {
+        "200": { description: "Any 2xx within 10 s is a success; anything else (and 3xx) is retried on the schedule" },
+        "410": { description: "Gone: the webhook is disabled" },
+      },
+    },
+  });
+  return {
+    "response.started": hook("A respondent started a session on a link", "ResponseStartedEvent", responseStartedEventSchema),
+    "response.submitted": hook("A submitted response was transcribed and analysed", "ResponseSubmittedEvent", responseSubmittedEventSchema),
+    "webhook.test": hook("POST …/test/ sent this to one webhook", "WebhookTestEvent", testEventSchema),
+  };
+}
+
 /**
  * Builds the document.
  * @param serverUrl `{EARSHOT_PUBLIC_URL}/api/v1`
  */
 export function buildOpenApiDocument(operations: readonly Operation[], serverUrl: string, version: string): Record<string, unknown> {
+  nameComponents();
+  const components = new Components();
+  components.ref("Problem", problemSchema, "output");
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
     const p = toOpenApiPath(op.path);
-    const params = [...p.matchAll(/\{([a-z_]+)\}/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }));
-    const queryParams = op.query
-      ? Object.entries(op.query.shape).map(([name, s]) => ({ name, in: "query", required: false, schema: jsonSchema(s as z.ZodType, "input") }))
-      : [];
-    const responses: Record<string, unknown> = {
-      [String(op.success.status)]: {
-        description: op.success.description,
-        ...(op.success.schema ? { content: { [op.success.mediaType ?? "application/json"]: { schema: jsonSchema(op.success.schema, "output") } } } : {}),
-      },
-    };
-    if (op.conditional) {
-      const etag = { ETag: { description: "Weak tag of the workspace's data; send it back in If-None-Match", schema: { type: "string" } } };
-      Object.assign(responses[String(op.success.status)] as object, { headers: etag });
-      responses["304"] = { description: "Not Modified: nothing changed since the ETag sent in If-None-Match (no body)", headers: etag };
-    }
-    for (const code of op.errors) {
-      const status = String(STATUS_OF[code] ?? 400);
-      const existing = responses[status] as { description: string } | undefined;
-      responses[status] = {
-        description: existing ? `${existing.description}, ${code}` : code,
-        content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
-      };
-    }
-    const operation: Record<string, unknown> = {
-      operationId: `${op.method}_${p.replace(/[{}]/g, "").replace(/[^a-z0-9]+/gi, "_").replace(/^_|_$/g, "")}`,
-      summary: op.summary,
-      tags: [op.tag],
-      parameters: [
-        ...params,
-        ...queryParams,
-        ...(op.conditional ? [{ name: "If-None-Match", in: "header", required: false, schema: { type: "string" }, description: "An ETag from an earlier answer: 304 while nothing changed" }] : []),
-      ],
-      responses,
-      security: op.scope === "public" ? [] : [{ bearer: op.scope ? [op.scope] : [] }, { session: [] }],
-      ...(op.scope && op.scope !== "public" ? { "x-required-scope": op.scope } : {}),
-    };
-    if (op.body) operation.requestBody = { required: true, content: { "application/json": { schema: jsonSchema(op.body, "input") } } };
-    if (op.rawBody) operation.requestBody = { required: true, content: Object.fromEntries(op.rawBody.map((t) => [t, { schema: { type: "string", contentMediaType: t } }])) };
     paths[p] ??= {};
-    paths[p][op.method] = operation;
+    paths[p][op.method] = operationObject(op, p, components);
   }
+  const hooks = webhooks(components);
+  annotateComponents(components.schemas as Record<string, Record<string, unknown>>);
+  const tags = [...new Set(operations.map((o) => o.tag))].map((name) => ({ name }));
   return {
     openapi: "3.1.0",
     info: {
       title: "Earshot API",
       version,
-      description: "Feedback links with voice answers, local transcription and insights. Every path ends in `/`; errors are RFC 9457 problem+json with a `code`.",
+      license: { name: "UNLICENSED", identifier: "UNLICENSED" },
+      description:
+        "Feedback links with voice answers, local transcription and insights. Every path ends in `/`: a path without it answers `301` with `Location` " +
+        "(components.responses.MovedPermanently), a path called with a method it lacks `405 METHOD_NOT_ALLOWED` with `Allow` (components.responses.MethodNotAllowed). " +
+        "Errors are RFC 9457 problem+json with a `code`. Keyed requests carry `RateLimit-*` headers.",
     },
     servers: [{ url: serverUrl }],
+    tags: [...tags, ...(tags.some((t) => t.name === "webhooks") ? [] : [{ name: "webhooks" }])],
     paths,
+    webhooks: hooks,
     components: {
       securitySchemes: {
-        bearer: { type: "http", scheme: "bearer", description: "API key `sk_live_…` (DESIGN §5)" },
+        bearer: { type: "http", scheme: "bearer", description: "API key `sk_live_` + 40 letters and digits (pattern `^sk_live_[A-Za-z0-9]{40}$`, DESIGN §5)" },
         session: { type: "apiKey", in: "cookie", name: "earshot_session", description: "Console session (DESIGN §10): the role's scopes apply; writes need `X-CSRF-Token` and the same origin" },
+        signed_url: { type: "apiKey", in: "query", name: "sig", description: "A recording's signed `audio_url` (query `exp` and `sig`, no key) until `exp`" },
       },
-      schemas: { Problem: jsonSchema(problemSchema, "output") },
+      headers: {
+        "RateLimit-Limit": { description: "Requests allowed per minute for this key", schema: { type: "integer" } },
+        "RateLimit-Remaining": { description: "Requests left in the current minute", schema: { type: "integer" } },
+        "RateLimit-Reset": { description: "Seconds until the window resets", schema: { type: "integer" } },
+        "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer" } },
+        "WWW-Authenticate": { description: '`Bearer realm="earshot"`', schema: { type: "string" } },
+        Allow: { description: "The methods this path answers", schema: { type: "string" } },
+        Location: { description: "The same path with a trailing slash (query kept)", schema: { type: "string" } },
+      },
+      responses: {
+        MovedPermanently: { description: "The path lacks its trailing slash", headers: { Location: header("Location") } },
+        MethodNotAllowed: { description: "METHOD_NOT_ALLOWED", headers: { Allow: header("Allow") }, content: PROBLEM_CONTENT },
+      },
+      schemas: components.schemas,
     },
   };
 }

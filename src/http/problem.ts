@@ -24,6 +24,8 @@ const TITLES: Record<ErrorCode, string> = {
   UNSUPPORTED_MEDIA_TYPE: "Unsupported media type",
   AUDIO_TOO_LONG: "Recording too long",
   RATE_LIMITED: "Rate limit exceeded",
+  INSIGHTS_NOT_READY: "Insights not ready",
+  RESPONSE_ERASED: "Response erased",
   INVALID_CREDENTIALS: "Invalid credentials",
   CSRF_FAILED: "CSRF check failed",
   LAST_OWNER: "Last owner",

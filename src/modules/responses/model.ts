@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { correctedMarkerSchema } from "../insights/model.ts";
 import { formatMicros } from "../../clock.ts";
+import { QUESTION_TYPES } from "../links/question-model.ts";
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -74,7 +75,7 @@ export const answerSchema = z.object({
   uuid: z.string().uuid(),
   question_uuid: z.string().uuid(),
   field_key: z.string(),
-  response_type: z.string(),
+  response_type: z.enum(QUESTION_TYPES),
   question_text: z.string(),
   value: z.unknown().describe("Typed value: string, number, boolean, string[], object or null"),
   text: z.string().nullable(),
@@ -109,8 +110,8 @@ export const answerSchema = z.object({
     .describe("The answer's language: the ISO 639-1 code Whisper transcribed in (the link's language, or detected), the link's BCP 47 tag for typed answers; null when unknown"),
   follow_ups: z.array(z.object({ question: z.string(), answer: z.string().nullable(), audio_url: z.string().nullable().optional(), transcription: z.string().nullable().optional() })),
   custom_fields: z.record(z.string(), z.unknown()),
-  rating_details: z.object({ value: z.number().nullable(), max_value: z.number(), scale_type: z.string() }).optional(),
-  selected_card: z.object({ card_id: z.string(), label: z.string(), media_url: z.string(), media_type: z.string() }).nullable().optional(),
+  rating_details: z.object({ value: z.number().nullable(), max_value: z.number(), scale_type: z.enum(["stars", "emojis", "nps", "numbers"]) }).optional(),
+  selected_card: z.object({ card_id: z.string(), label: z.string(), media_url: z.string(), media_type: z.enum(["image", "video"]) }).nullable().optional(),
   file: z.object({ name: z.string(), size: z.number(), content_type: z.string(), url: z.string() }).nullable().optional(),
 });
 

@@ -20,4 +20,4 @@ export const tokenSchema = z.object({
   date_created: z.string(),
   last_used_at: z.string().nullable(),
 });
-export const createdTokenSchema = tokenSchema.extend({ key: z.string().describe("The full API key, shown once") });
+export const createdTokenSchema = tokenSchema.extend({ key: z.string().regex(/^sk_live_[A-Za-z0-9]{40}$/).describe("The full API key, shown once") });

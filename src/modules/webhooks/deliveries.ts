@@ -23,7 +23,7 @@ export function toDelivery(row: repo.DeliveryLogRow): Delivery {
   return {
     uuid: row.uuid,
     event_id: row.event_uuid,
-    event_type: row.event_type,
+    event_type: row.event_type as Delivery["event_type"],
     state: row.state,
     attempts: row.attempts,
     last_status_code: row.last_status_code,

@@ -9,7 +9,7 @@ import { z } from "zod";
 export const WEBHOOK_EVENTS = ["response.started", "response.submitted"] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** The event `POST …/test/` sends; not subscribable. */
-export const TEST_EVENT = "webhook.test";
+export const TEST_EVENT = "webhook.test" as const;
 
 /** True for an absolute https URL without credentials (spec: Limits, "Webhook url must be HTTPS"). */
 export function isHttpsUrl(v: string): boolean {
@@ -77,7 +77,7 @@ export const deliverySchema = z.object({
   uuid: z.string(),
   /** The event's `webhook-id`, identical on every attempt and redelivery. */
   event_id: z.string(),
-  event_type: z.string(),
+  event_type: z.enum([...WEBHOOK_EVENTS, TEST_EVENT]),
   state: z.enum(DELIVERY_STATES),
   attempts: z.number().int(),
   last_status_code: z.number().int().nullable(),

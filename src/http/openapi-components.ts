@@ -1,0 +1,168 @@
+/**
+ * @module http/openapi-components
+ * What the OpenAPI document adds to the feature zod schemas, without changing how requests are
+ * validated: the component names generated clients see (`Link`, `Question`, `Response`, …), the
+ * question as a union on its type (built from `CONFIGURATION_SCHEMAS`, the schemas that validate
+ * `configuration`), the webhook event payloads, and the formats of well-known field names.
+ */
+import { z } from "zod";
+import { CONFIGURATION_SCHEMAS, QUESTION_TYPES, questionInputSchema, questionSchema, type QuestionType } from "../modules/links/question-model.ts";
+import { completeSettings, linkSchema, settingsInputSchema, settingsSchema } from "../modules/links/model.ts";
+import { answerSchema, reprocessedSchema, responseSchema } from "../modules/responses/model.ts";
+import { attemptSchema, deliveryDetailSchema, deliverySchema, webhookSchema, webhookWithSecretSchema } from "../modules/webhooks/model.ts";
+import { createdTokenSchema, tokenSchema } from "../modules/tokens/model.ts";
+import { workspaceSchema } from "../modules/workspaces/model.ts";
+import { inviteSchema, memberSchema, sessionSchema } from "../modules/users/model.ts";
+import { linkStatsSchema } from "../modules/stats/model.ts";
+import { correctedInsightsSchema } from "../modules/insights/model.ts";
+
+/** `FooBar` from `foo_bar`. */
+const pascal = (s: string) => s.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
+
+/** The configuration schema of a type as an object schema (the rating one is a pipe: NPS forces max_value 10). */
+function configurationObject(type: QuestionType): z.ZodType {
+  const s = CONFIGURATION_SCHEMAS[type] as z.ZodType;
+  return s instanceof z.ZodPipe ? (s.in as z.ZodType) : s;
+}
+
+/** Returned question of one type: `response_type` fixed, `configuration` that type's schema. */
+const questionVariants = QUESTION_TYPES.map((t) =>
+  questionSchema.extend({ response_type: z.literal(t), configuration: configurationObject(t) }),
+);
+
+/** A returned question: one variant per `response_type` (documentation only). */
+export const questionDocSchema = z.discriminatedUnion("response_type", questionVariants as never);
+
+/**
+ * A question as sent on `POST links/`: one variant per `type`, each with its configuration
+ * (documentation only: requests are still validated by `questionInputSchema` then the type's
+ * configuration schema). `type` may be left out for a voice question (the default).
+ */
+const questionInputVariants = QUESTION_TYPES.map((t) =>
+  questionInputSchema.extend({
+    type: t === "voice" ? z.literal(t).default(t) : z.literal(t),
+    configuration: configurationObject(t).default({} as never),
+  }),
+);
+export const questionInputDocSchema = z.union(questionInputVariants as never);
+
+/** `data.link` of a response event. */
+const eventLinkSchema = z.object({ uuid: z.string().uuid(), name: z.string(), slug: z.string() });
+
+/** The body of a `response.started` / `response.submitted` delivery (docs/webhooks.md). */
+function responseEventSchema(type: "response.started" | "response.submitted") {
+  return z.object({
+    type: z.literal(type),
+    timestamp: z.string().describe("When the event happened (ISO 8601, UTC)"),
+    data: z.object({
+      workspace_uuid: z.string().uuid(),
+      link: eventLinkSchema,
+      response: responseSchema.describe("The response record of GET responses/{uuid}/; its audio_urls are signed"),
+    }),
+  });
+}
+export const responseStartedEventSchema = responseEventSchema("response.started");
+export const responseSubmittedEventSchema = responseEventSchema("response.submitted");
+export const testEventSchema = z.object({
+  type: z.literal("webhook.test"),
+  timestamp: z.string(),
+  data: z.object({ workspace_uuid: z.string().uuid(), webhook_uuid: z.string().uuid(), message: z.string() }),
+});
+
+/** Component names, in document order. Page envelopes of these get `<Name>Page`. */
+export const COMPONENT_NAMES: ReadonlyArray<readonly [z.ZodType, string]> = [
+  [linkSchema, "Link"],
+  [settingsSchema, "Settings"],
+  [settingsInputSchema, "SettingsInput"],
+  [questionDocSchema, "Question"],
+  ...questionVariants.map((v, i) => [v, `${pascal(QUESTION_TYPES[i]!)}Question`] as const),
+  ...QUESTION_TYPES.map((t) => [configurationObject(t), `${pascal(t)}Configuration`] as const),
+  [questionInputDocSchema, "QuestionInput"],
+  ...questionInputVariants.map((v, i) => [v, `${pascal(QUESTION_TYPES[i]!)}QuestionInput`] as const),
+  [responseSchema, "Response"],
+  [answerSchema, "Answer"],
+  [reprocessedSchema, "Reprocessed"],
+  [correctedInsightsSchema, "CorrectedInsights"],
+  [webhookSchema, "Webhook"],
+  [webhookWithSecretSchema, "WebhookWithSecret"],
+  [deliverySchema, "Delivery"],
+  [deliveryDetailSchema, "DeliveryDetail"],
+  [attemptSchema, "DeliveryAttempt"],
+  [tokenSchema, "Token"],
+  [createdTokenSchema, "CreatedToken"],
+  [workspaceSchema, "Workspace"],
+  [memberSchema, "Member"],
+  [inviteSchema, "Invite"],
+  [sessionSchema, "Session"],
+  [linkStatsSchema, "LinkStats"],
+  [eventLinkSchema, "EventLink"],
+  [responseStartedEventSchema, "ResponseStartedEvent"],
+  [responseSubmittedEventSchema, "ResponseSubmittedEvent"],
+  [testEventSchema, "WebhookTestEvent"],
+];
+
+/** Documentation-only replacements: where the document meets the left schema it shows the right one. */
+export const DOC_REPLACEMENTS: ReadonlyArray<readonly [z.ZodType, string]> = [
+  [questionSchema, "Question"],
+  [questionInputSchema, "QuestionInput"],
+];
+
+const DATE_TIME_FIELDS = new Set([
+  "date_created", "date_updated", "submitted_at", "last_used_at", "last_login_at", "expires_at", "last_delivery_at",
+  "next_attempt_at", "previous_secret_expires_at", "timestamp", "at",
+]);
+const URI_FIELDS = new Set(["public_url", "audio_url", "media_url", "next", "previous", "url", "redirectUrl", "redirect_url"]);
+const UUID_FIELDS = /^(uuid|[a-z_]+_uuid)$/;
+
+/** The string branch of a property schema (`{type: "string"}` or the string of a nullable anyOf). */
+function stringBranch(s: Record<string, unknown>): Record<string, unknown> | null {
+  if ((s.type === "string" || (Array.isArray(s.type) && s.type.includes("string"))) && !s.enum && !s.const) return s;
+  const anyOf = s.anyOf as Record<string, unknown>[] | undefined;
+  if (anyOf?.length === 2 && anyOf.some((b) => b.type === "null")) return anyOf.find((b) => b.type === "string" && !b.enum) ?? null;
+  return null;
+}
+
+/**
+ * Adds `format` to properties by their name, everywhere in a JSON schema (in place): timestamps
+ * are `date-time`, `*_uuid` are `uuid`, URLs are `uri`. The output-schema checks of the API tests
+ * hold the server to these formats.
+ * Only for output schemas: request fields keep their own validation (and its messages).
+ */
+export function addFieldFormats(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const n of node) addFieldFormats(n);
+    return;
+  }
+  if (!node || typeof node !== "object") return;
+  const obj = node as Record<string, unknown>;
+  const props = obj.properties as Record<string, Record<string, unknown>> | undefined;
+  if (props && typeof props === "object") {
+    for (const [name, schema] of Object.entries(props)) {
+      const s = stringBranch(schema);
+      if (!s || s.format) continue;
+      if (DATE_TIME_FIELDS.has(name)) s.format = "date-time";
+      else if (UUID_FIELDS.test(name)) s.format = "uuid";
+      else if (URI_FIELDS.has(name)) s.format = "uri";
+    }
+  }
+  for (const v of Object.values(obj)) addFieldFormats(v);
+}
+
+/**
+ * Fills in what zod cannot say on its own (in place, on `components.schemas`): the settings
+ * defaults (from `completeSettings`, the code that applies them) and the question union's
+ * `discriminator`.
+ */
+export function annotateComponents(schemas: Record<string, Record<string, any>>): void {
+  const defaults = completeSettings({});
+  for (const name of ["SettingsInput", "Settings"]) {
+    const props = schemas[name]?.properties as Record<string, Record<string, unknown>> | undefined;
+    if (props) for (const [k, v] of Object.entries(defaults)) if (props[k]) props[k].default = v;
+  }
+  if (schemas.Question) {
+    schemas.Question.discriminator = {
+      propertyName: "response_type",
+      mapping: Object.fromEntries(QUESTION_TYPES.map((t) => [t, `#/components/schemas/${pascal(t)}Question`])),
+    };
+  }
+}
