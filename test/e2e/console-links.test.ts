@@ -18,7 +18,7 @@ import type { BrowserContext, Locator, Page } from "playwright-core";
 import { makeSpeechWav } from "../helpers/audio.ts";
 import { launchBrowser } from "../helpers/browser.ts";
 import { startServer, type RunningServer } from "../helpers/process.ts";
-import { expectAccessible, expectKeyboardReachable, setupUrlOf, shootAll } from "./console-walk.ts";
+import { SCREENSHOT_DIR, expectAccessible, expectKeyboardReachable, setupUrlOf, shootAll } from "./console-walk.ts";
 import { FIXTURE_TRANSCRIPT, makeDataDir, removeDir } from "./voice-flow.ts";
 
 const BINARY = process.env.EARSHOT_BIN ? path.resolve(process.env.EARSHOT_BIN) : null;
@@ -117,6 +117,20 @@ async function addQuestion(page: Page, i: number, q: Q): Promise<void> {
   await c.getByLabel("Prompt").fill(q.prompt);
   await c.getByLabel("Question type").selectOption(q.type);
   await q.fill?.(c);
+}
+
+/** Viewport screenshots (not full page) for docs/console/, light and dark, desktop or phone. */
+async function docShot(page: Page, name: string, at: Locator | null, width = 1280): Promise<void> {
+  await page.setViewportSize({ width, height: width > 500 ? 900 : 844 });
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    if (at) await at.evaluate((el) => el.scrollIntoView({ block: "start" }));
+    else await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `docs-${name}-${width > 500 ? "desktop" : "phone"}-${scheme}.png`) });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.emulateMedia({ colorScheme: "light" });
 }
 
 /** Reads the number a figure shows. */
@@ -278,6 +292,7 @@ async function buildAllTypesLink(page: Page, origin: string, shots: boolean): Pr
   expect(await page.locator("#link-redirect-error").textContent()).toContain("http");
   await redirect.fill("");
   await shootAll(page, "builder", shots);
+  if (shots) await docShot(page, "builder", voice, 1280);
   await page.getByRole("button", { name: "Save link" }).click();
   await page.getByRole("textbox", { name: "Public URL" }).waitFor({ timeout: STEP_MS });
 }
@@ -379,6 +394,10 @@ async function runWalk(bin: string[] | undefined, shots: boolean): Promise<void>
     await page.getByRole("link", { name: "Download screen.png" }).waitFor();
     void textItem;
     await shootAll(page, "response", shots);
+    if (shots) {
+      await docShot(page, "response", voiceItem, 1280);
+      await docShot(page, "response", voiceItem, 390);
+    }
 
     // The dashboard's numbers are the API's.
     await page.goto(`${origin}/console/links/${link.uuid}/dashboard/`);
@@ -397,6 +416,7 @@ async function runWalk(bin: string[] | undefined, shots: boolean): Promise<void>
     }
     await page.locator(".chart canvas").first().waitFor();
     await shootAll(page, "dashboard", shots);
+    if (shots) await docShot(page, "dashboard", null, 1280);
 
     // A topic opens the inbox filtered by it.
     const topic = stats.topics[0].topic as string;
@@ -522,6 +542,25 @@ describe("console links, responses and dashboard", () => {
         expect(responses.count).toBe(1);
         for (const a of responses.results[0].answers) expect(uuids.has(a.question_uuid)).toBe(true);
         await expectAccessible(page, "builder after editing");
+
+        // "Preview" opens the real page in a mode that records nothing.
+        const intakeWrites: string[] = [];
+        browser.on("request", (r) => r.url().includes("/api/v1/intake/") && r.method() !== "GET" && intakeWrites.push(`${r.method()} ${r.url()}`));
+        const [preview] = await Promise.all([browser.waitForEvent("page"), page.getByRole("link", { name: "Preview" }).click()]);
+        await preview.waitForLoadState();
+        expect(new URL(preview.url()).searchParams.get("preview")).toBe("1");
+        await preview.getByText("Preview: nothing you enter here is recorded.").waitFor();
+        await preview.getByLabel("How was the checkout today?").fill("Just trying the preview");
+        await preview.getByRole("button", { name: "Next" }).click();
+        await preview.getByRole("radiogroup", { name: "Would you pay again?" }).getByRole("radio", { name: "No" }).check();
+        await preview.getByRole("button", { name: "Next" }).click();
+        await preview.getByRole("radiogroup", { name: "Rate the checkout" }).getByRole("radio", { name: "2 stars" }).check();
+        await preview.getByRole("button", { name: "Next" }).click();
+        await preview.getByLabel("Anything else?").fill("Nothing");
+        await preview.getByRole("button", { name: "Submit" }).click();
+        await preview.getByText("Thanks for your response!").waitFor();
+        expect(intakeWrites).toEqual([]);
+        expect((await apiGet(page, `links/${link.uuid}/responses/?status=all`)).count).toBe(1);
       } finally {
         await browser.close();
         await server.stop();

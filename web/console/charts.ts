@@ -10,6 +10,15 @@ import uPlot from "uplot";
 /** One series: its name, values per x and a CSS colour variable such as `--chart-1`. */
 export type Series = { label: string; values: number[]; color: string };
 
+const DAY = 86_400;
+
+/** Seconds range of a time axis: the data's days, at least a week, half a day of margin. */
+function timeRange(x: number[]): [number, number] {
+  const hi = x.length ? Math.max(...x) : Date.now() / 1000;
+  const lo = Math.min(x.length ? Math.min(...x) : hi, hi - 6 * DAY);
+  return [lo - DAY / 2, hi + DAY / 2];
+}
+
 const charts = new WeakMap<HTMLElement, { plot: uPlot; observer: ResizeObserver; media: MediaQueryList; redraw: () => void }>();
 
 function cssVar(el: Element, name: string): string {
@@ -35,10 +44,17 @@ export function draw(el: HTMLElement, opts: { kind: "lines" | "bars"; x: number[
         height: opts.height ?? 220,
         legend: { show: false },
         cursor: { show: opts.kind === "lines", drag: { x: false, y: false } },
-        scales: { x: { time: opts.kind === "lines", range: opts.kind === "bars" ? (_u, min, max) => [min - 0.5, max + 0.5] : undefined }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
+        scales: {
+          x: {
+            time: opts.kind === "lines",
+            // Bars: half a slot either side. Lines: at least a week, so one day is not a lone dot in years of axis.
+            range: opts.kind === "bars" ? [-0.5, opts.x.length - 0.5] : timeRange(opts.x),
+          },
+          y: { range: (_u, _min, max) => [0, Math.max(1, max)] },
+        },
         axes: [
           opts.kind === "bars"
-            ? { ...axis, values: (_u, splits) => splits.map((s) => (Number.isInteger(s) ? (opts.labels?.[s] ?? "") : "")), gap: 4, size: 40 }
+            ? { ...axis, splits: () => opts.x, values: (_u, splits) => splits.map((s) => opts.labels?.[s] ?? ""), gap: 4, size: 40 }
             : axis,
           { ...axis, values: (_u, splits) => splits.map((s) => (Number.isInteger(s) ? String(s) : "")) },
         ],

@@ -4,13 +4,14 @@
  * lists, a response and stats with a weak `ETag` from the workspace's change counter and
  * `Cache-Control: private, no-cache`, so the browser revalidates each poll with `If-None-Match`
  * and a quiet workspace costs a bodyless 304; the page re-renders only when the tag changed.
+ * Why polling and not server-sent events: docs/decisions/live-updates.md.
  */
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "./api.ts";
 import { toApiError, type Load } from "./components.tsx";
 
 /** How often a live page asks again (ms). */
-export const POLL_MS = 2000;
+export const POLL_MS = 5000;
 
 /**
  * Loads `path` now, whenever it changes, and again every {@link POLL_MS} while the tab is

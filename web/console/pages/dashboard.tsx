@@ -37,6 +37,7 @@ function loadCharts(): Promise<ChartsModule> {
   return chartsModule;
 }
 
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 const pct = (n: number | null | undefined) => (n === null || n === undefined ? "—" : `${Math.round(n * 100)} %`);
 const daySeconds = (d: string) => Date.parse(`${d}T00:00:00Z`) / 1000;
 
@@ -108,12 +109,12 @@ export function DashboardPage() {
       <div class={`figures${nps ? "" : " figures-2"}`}>
         <Figure name="Responses" value={String(s.responses.completed)} note={`${s.responses.started} started`} />
         <Figure name="Completion rate" value={pct(s.responses.completion_rate)} note="completed of started" />
-        {nps?.nps && <Figure name="NPS" value={nps.nps.score === null ? "—" : String(nps.nps.score)} note={`${nps.answered} answers`} />}
+        {nps?.nps && <Figure name="NPS" value={nps.nps.score === null ? "—" : String(nps.nps.score)} note={plural(nps.answered, "answer", "answers")} />}
       </div>
 
       <Panel
         title="Responses over time"
-        summary={`${s.responses.started} started and ${s.responses.completed} completed ${s.bucket === "week" ? "by week" : "by day"}, over ${s.over_time.length} ${s.bucket === "week" ? "weeks" : "days"}.`}
+        summary={`${s.responses.started} started and ${s.responses.completed} completed ${s.bucket === "week" ? "by week" : "by day"}, over ${s.bucket === "week" ? plural(s.over_time.length, "week", "weeks") : plural(s.over_time.length, "day", "days")}.`}
         table={
           <TableWrap label="Responses over time">
             <table>
@@ -191,7 +192,7 @@ export function DashboardPage() {
             <Panel
               key={q.question_uuid}
               title={q.prompt}
-              summary={`${q.answered} answers${q.average !== undefined && q.average !== null ? `, average ${q.average.toFixed(1)}` : ""}${top && top.count ? `; most chosen: ${top.label} (${top.count})` : ""}.`}
+              summary={`${plural(q.answered, "answer", "answers")}${q.average !== undefined && q.average !== null ? `, average ${q.average.toFixed(1)}` : ""}${top && top.count ? `; most chosen: ${top.label} (${top.count})` : ""}.`}
               table={
                 <TableWrap label={`Answers to ${q.prompt}`}>
                   <table class="distribution" aria-label={`Distribution: ${q.prompt}`}>
@@ -221,7 +222,7 @@ export function DashboardPage() {
 
       <Panel
         title="Sentiment"
-        summary={sentTotal ? `${share(s.sentiment.positive, sentTotal)} % positive, ${share(s.sentiment.neutral, sentTotal)} % neutral, ${share(s.sentiment.negative, sentTotal)} % negative of ${sentTotal} analysed answers.` : "No analysed answers yet."}
+        summary={sentTotal ? `${share(s.sentiment.positive, sentTotal)} % positive, ${share(s.sentiment.neutral, sentTotal)} % neutral, ${share(s.sentiment.negative, sentTotal)} % negative of ${plural(sentTotal, "analysed answer", "analysed answers")}.` : "No analysed answers yet."}
         table={
           <TableWrap label="Sentiment over time">
             <table>

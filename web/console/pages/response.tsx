@@ -199,6 +199,7 @@ function VoiceAnswer({ a, responseUuid, onChanged }: { a: Answer; responseUuid: 
         </div>
       )}
       {!a.audio_url && a.text && <p class="answer-text">{a.text}</p>}
+      {(a.audio_url || status !== "not_applicable") && (
       <div role="group" aria-label="Transcript" class="transcript">
         <p class="transcript-status small">
           <span class={`pill pill-${status}`}>{STATUS_TEXT[status] || status}</span>
@@ -206,6 +207,7 @@ function VoiceAnswer({ a, responseUuid, onChanged }: { a: Answer; responseUuid: 
         </p>
         {a.transcription ? <blockquote>{a.transcription}</blockquote> : null}
       </div>
+      )}
       {(status === "failed" || status === "waiting_for_model") && can("responses:write") && (
         <div class="actions">
           <button type="button" class="button-secondary" onClick={reprocess} disabled={action.busy}>
