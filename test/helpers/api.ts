@@ -1,7 +1,8 @@
 /**
  * @module test/helpers/api
  * An in-process Earshot for API tests: a real SQLite file in a temp folder, migrations, a real
- * workspace and key, and the real app answering through `app.handle(new Request(...))`.
+ * workspace and key, and the real app answering through `app.handle(new Request(...))`. Every
+ * successful JSON answer is checked against its OpenAPI schema (test/helpers/openapi-check.ts).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -17,6 +18,7 @@ import { loadSigningSecret } from "../../src/server.ts";
 import { createWorkspace, type CreatedWorkspace } from "../../src/modules/workspaces/service.ts";
 import type { Plan } from "../../src/modules/workspaces/plans.ts";
 import { createInferenceClient } from "../../src/ai/inference-client.ts";
+import { outputChecker } from "./openapi-check.ts";
 
 const FIXTURE_MODELS_DIR = path.resolve(import.meta.dir, "../../../shared/models/fixture");
 
@@ -83,6 +85,8 @@ export async function createTestApi(env: Record<string, string> = {}, plan: Plan
       } catch {
         json = null;
       }
+      // Every successful JSON answer must match the schema the OpenAPI document gives it.
+      outputChecker().check(method, urlPath, res.status, res.headers.get("content-type"), json);
       return { status: res.status, headers: res.headers, json, text };
     },
     newWorkspace: (name, p = "enterprise") => createWorkspace(db, { name, plan: p }),
