@@ -320,7 +320,7 @@ export async function runConsoleWalk(opts: { bin?: string[]; screenshots?: boole
     await openNav(page, "Links", "Links");
     const linkRow = page.getByRole("table", { name: "Links" }).getByRole("row").filter({ hasText: "Product feedback" });
     await linkRow.waitFor();
-    expect(await linkRow.getByRole("link").getAttribute("href")).toMatch(/\/i\/product-feedback\/?$/);
+    expect(await linkRow.getByRole("link", { name: /\/i\/product-feedback/ }).getAttribute("href")).toMatch(/\/i\/product-feedback\/?$/);
     await shootAll(page, "links", shots);
     await openNav(page, "Responses", "Responses");
     await shootAll(page, "responses", shots);
