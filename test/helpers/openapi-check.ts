@@ -9,7 +9,10 @@ import addFormats from "ajv-formats";
 import { buildOpenApiDocument } from "../../src/http/openapi.ts";
 import { apiOperations } from "../../src/http/operations.ts";
 
-type Doc = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>> };
+type Doc = {
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>;
+  webhooks: Record<string, { post: { parameters: { name: string; schema: object }[] } }>;
+};
 
 /** Compiles the document's success schemas on first use; one instance per process. */
 class OutputChecker {
@@ -58,6 +61,24 @@ class OutputChecker {
     if (!v(json)) {
       const errors = (v.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || "/"} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ""}`);
       throw new Error(`OpenAPI drift: ${method} ${route.path} ${status} body does not match its documented schema:\n  ${errors.join("\n  ")}`);
+    }
+  }
+
+
+  /**
+   * Checks one webhook delivery against the document's `webhooks` section: its body (by `type`)
+   * and its `webhook-*` headers.
+   * @throws Error with ajv's errors on any mismatch, or for an undocumented event type
+   */
+  checkWebhook(headers: Record<string, string>, body: string): void {
+    const event = JSON.parse(body) as { type?: string };
+    const hook = event.type ? this.doc.webhooks[event.type] : undefined;
+    if (!hook) throw new Error(`OpenAPI drift: webhook event ${event.type} is not documented`);
+    const v = this.ajv.compile({ $ref: `doc#/webhooks/${event.type}/post/requestBody/content/application~1json/schema` });
+    if (!v(event)) throw new Error(`OpenAPI drift: ${event.type} payload: ${this.ajv.errorsText(v.errors)}`);
+    for (const p of hook.post.parameters) {
+      const h = this.ajv.compile(p.schema);
+      if (!h(headers[p.name])) throw new Error(`OpenAPI drift: ${event.type} header ${p.name}=${headers[p.name]}: ${this.ajv.errorsText(h.errors)}`);
     }
   }
 }
