@@ -113,22 +113,26 @@ export const CONFIGURATION_SCHEMAS = {
 
 export type QuestionConfiguration = z.output<(typeof CONFIGURATION_SCHEMAS)[QuestionType]>;
 
-/** `{}` or all four fields (DESIGN §6). */
-export const conditionSchema = z.union([
-  z.object({}).strict(),
-  z
-    .object({
-      show_if: z.literal("field_value"),
-      field: z.string().regex(FIELD_KEY_PATTERN).max(64),
-      operator: z.enum(["less_than", "equals", "contains"]),
-      value: z.union([z.number().finite(), z.string().max(1000)]),
-    })
-    .strict()
-    .refine((c) => c.operator !== "less_than" || typeof c.value === "number", {
-      message: "less_than needs a numeric value.",
-      path: ["value"],
-    }),
-]);
+/**
+ * `{}` or all four fields (DESIGN §6). The numeric check of `less_than` sits outside the union so
+ * that its message reaches the client (inside, the union would only say "Invalid input").
+ */
+export const conditionSchema = z
+  .union([
+    z.object({}).strict(),
+    z
+      .object({
+        show_if: z.literal("field_value"),
+        field: z.string().regex(FIELD_KEY_PATTERN).max(64),
+        operator: z.enum(["less_than", "equals", "contains"]),
+        value: z.union([z.number().finite(), z.string().max(1000)]),
+      })
+      .strict(),
+  ])
+  .refine((c) => !("operator" in c) || c.operator !== "less_than" || typeof c.value === "number", {
+    message: "less_than needs a numeric value (a number, not a string such as \"5\").",
+    path: ["value"],
+  });
 export type Condition = z.output<typeof conditionSchema>;
 
 export const evaluatorConfigSchema = z
