@@ -5,8 +5,11 @@
  * client's `If-None-Match` holds it, else produces the body and sends the tag with it.
  */
 
-/** Headers that make browsers revalidate a kept copy on every request (so `fetch` polls cheaply). */
-export const REVALIDATE = { "cache-control": "private, no-cache" } as const;
+/**
+ * Headers that make browsers revalidate a kept copy on every request (so `fetch` polls cheaply),
+ * and keep one caller's copy from answering another (the body depends on the key or session).
+ */
+export const REVALIDATE = { "cache-control": "private, no-cache", vary: "Cookie, Authorization" } as const;
 
 /** True when `If-None-Match` lists `etag` or is `*` (weak comparison: `W/` is ignored). */
 export function matchesIfNoneMatch(request: Request, etag: string): boolean {

@@ -37,7 +37,7 @@ export function responseRoutes(deps: AppDeps) {
     const q = parseWith(listResponsesQuerySchema, query, "query");
     const desc = q.ordering.startsWith("-");
     // Live updates: 304 while nothing in the workspace changed (docs/decisions/live-updates.md).
-    const tag = await changeTag(deps, auth.workspaceUuid);
+    const tag = await changeTag(deps, auth);
     return conditional(request, set, tag, auth.rateHeaders, () => listPage(request, q, page, desc, linkUuid, requireLink, auth));
   };
   const listPage = async (request: Request, q: ListResponsesQuery, page: PageRequest, desc: boolean, linkUuid: string | undefined, requireLink: boolean, auth: AuthContext) => {
@@ -54,7 +54,7 @@ export function responseRoutes(deps: AppDeps) {
 
   /** One response, with the same ETag as the lists (a response page sees its transcript arrive). */
   const one = async ({ params, request, set }: RouteCtx, auth: AuthContext, linkUuid?: string) =>
-    conditional(request, set, await changeTag(deps, auth.workspaceUuid), auth.rateHeaders, () => service.getResponse(d, auth, params.response_uuid!, linkUuid));
+    conditional(request, set, await changeTag(deps, auth), auth.rateHeaders, () => service.getResponse(d, auth, params.response_uuid!, linkUuid));
 
   const app = new Elysia({ name: "responses" })
     .get("/api/v1/links/:link_uuid/responses/", (ctx) => authed(deps, "responses:read", (c, a) => list(c.params.link_uuid, true)(c, a))(ctx))

@@ -39,13 +39,15 @@ test("lists, a response and the stats answer 304 until something changes, then 2
   for (const p of paths) {
     const first = await poll(p);
     expect(first.status).toBe(200);
-    expect(first.etag).toMatch(/^W\/"\d+\.\d+"$/);
+    expect(first.etag).toMatch(/^W\/"\d+\.\d+\.[0-9a-f]{16}"$/);
+    expect(first.res.headers.get("vary")).toBe("Cookie, Authorization");
     expect(first.cache).toBe("private, no-cache");
     tags.set(p, first.etag!);
     const again = await poll(p, first.etag!);
     expect(again.status).toBe(304);
     expect(again.body).toBe("");
     expect(again.etag).toBe(first.etag);
+    expect(again.res.headers.get("vary")).toBe("Cookie, Authorization");
     expect(again.res.headers.get("ratelimit-limit")).not.toBeNull();
   }
 
@@ -93,4 +95,23 @@ test("a 304 is only for the authenticated: no key still answers 401", async () =
   const { etag } = await poll(`/api/v1/links/${link.uuid}/stats/`);
   const res = await api.call("GET", `/api/v1/links/${link.uuid}/stats/`, { key: null, headers: { "if-none-match": etag! } });
   expect(res.status).toBe(401);
+});
+
+test("a tag is the caller's own: another workspace or another key with the same change counter gets the body", async () => {
+  // Two fresh workspaces with the same history have the same change counter.
+  const [a, b] = [await api.newWorkspace("Twin A"), await api.newWorkspace("Twin B")];
+  for (const key of [a.api_key, b.api_key]) expect((await api.call("POST", "/api/v1/links/", { key, body: { name: "L", questions: [{ prompt: "Q", type: "text" }] } })).status).toBe(201);
+  const p = "/api/v1/responses/?status=all";
+  const ofA = await poll(p, undefined, a.api_key);
+  const ofB = await poll(p, undefined, b.api_key);
+  expect(ofA.etag).not.toBe(ofB.etag);
+  expect((await poll(p, ofA.etag!, b.api_key)).status).toBe(200);
+  expect((await poll(p, ofA.etag!, a.api_key)).status).toBe(304);
+  // Another key of the same workspace: its own tag too (a shared cache keys on the caller).
+  const created = await api.call("POST", "/api/v1/tokens/", { key: a.api_key, body: { name: "second", scopes: ["responses:read"] } });
+  expect(created.status).toBe(201);
+  const mine = await poll("/api/v1/responses/", undefined, a.api_key);
+  const theirs = await poll("/api/v1/responses/", mine.etag!, created.json.key);
+  expect(theirs.status).toBe(200);
+  expect(theirs.etag).not.toBe(mine.etag);
 });

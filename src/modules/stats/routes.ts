@@ -8,7 +8,7 @@ import { authed, type AppDeps } from "../../http/context.ts";
 import { conditional } from "../../http/conditional.ts";
 import { parseWith } from "../../http/validation.ts";
 import { statsQuerySchema } from "./model.ts";
-import { cachedLinkStats, changeTag, type StatsCache } from "./service.ts";
+import { cachedLinkStats, changeVersion, etagFor, type StatsCache } from "./service.ts";
 
 /** The dashboard route. */
 export function statsRoutes(deps: AppDeps) {
@@ -18,8 +18,8 @@ export function statsRoutes(deps: AppDeps) {
     "/api/v1/links/:link_uuid/stats/",
     authed(deps, "responses:read", async ({ params, query, request, set }, auth) => {
       const q = parseWith(statsQuerySchema, query, "query");
-      const tag = await changeTag(d, auth.workspaceUuid);
-      return conditional(request, set, tag, auth.rateHeaders, () => cachedLinkStats(cache, tag, d, auth, params.link_uuid!, q));
+      const version = await changeVersion(d, auth.workspaceUuid);
+      return conditional(request, set, etagFor(auth, version), auth.rateHeaders, () => cachedLinkStats(cache, version, d, auth, params.link_uuid!, q));
     }),
   );
 }

@@ -10,6 +10,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.ts";
 import { notFound } from "../../errors.ts";
 import type { AuthContext } from "../../auth/authenticate.ts";
+import { sha256Hex } from "../../auth/sessions.ts";
 import { isUuid } from "../links/service.ts";
 import * as linksRepo from "../links/repository.ts";
 import type { QuestionType } from "../links/question-model.ts";
@@ -209,27 +210,43 @@ export async function getLinkStats(deps: StatsDeps, auth: AuthContext, linkUuid:
 }
 
 /**
- * A weak `ETag` for everything a workspace's lists and stats show: its change counter (raised by
- * triggers on any change of links, responses and answers) and the hour, so signed `audio_url`s in
- * a kept copy are renewed at least hourly.
+ * The workspace's change version: its change counter (raised by triggers on any change of links,
+ * responses and answers) and the hour, so signed `audio_url`s in a kept copy are renewed at least
+ * hourly. Shape `"{counter}.{hour}"`; the same for everyone in the workspace (the stats cache key).
  */
-export async function changeTag(deps: StatsDeps, workspaceUuid: string): Promise<string> {
+export async function changeVersion(deps: StatsDeps, workspaceUuid: string): Promise<string> {
   const version = await repo.workspaceVersion(deps.db, workspaceUuid);
-  return `W/"${version}.${Math.floor(Date.now() / 3_600_000)}"`;
+  return `${version}.${Math.floor(Date.now() / 3_600_000)}`;
 }
 
-/** Recent dashboards by change tag (see {@link cachedLinkStats}). */
+/**
+ * The weak `ETag` a caller sees for a {@link changeVersion}: `W/"{counter}.{hour}.{h}"`, where `h`
+ * is 16 hex digits of sha256(workspace uuid, actor type, actor uuid). Counters of two workspaces
+ * can be equal, and a shared cache or browser must not answer one caller with another's copy, so
+ * the tag names whose copy it is (sent with `Vary: Cookie, Authorization`, http/conditional.ts).
+ */
+export function etagFor(auth: AuthContext, version: string): string {
+  const who = sha256Hex(`${auth.workspaceUuid}\n${auth.actor.type}\n${auth.actor.uuid}`).slice(0, 16);
+  return `W/"${version}.${who}"`;
+}
+
+/** {@link etagFor} of the workspace's current {@link changeVersion}: the tag of lists and a response. */
+export async function changeTag(deps: StatsDeps, auth: AuthContext): Promise<string> {
+  return etagFor(auth, await changeVersion(deps, auth.workspaceUuid));
+}
+
+/** Recent dashboards by change version (see {@link cachedLinkStats}). */
 export type StatsCache = Map<string, LinkStats>;
 const CACHE_ENTRIES = 64;
 
 /**
- * {@link getLinkStats}, remembered per workspace change tag: several people (or tabs) watching
+ * {@link getLinkStats}, remembered per workspace change version: several people (or tabs) watching
  * the same dashboard compute it once per change. A change raises the tag, so an entry is never
  * stale; the oldest entries are dropped beyond 64.
- * @param tag the workspace's current {@link changeTag}
+ * @param version the workspace's current {@link changeVersion}
  */
-export async function cachedLinkStats(cache: StatsCache, tag: string, deps: StatsDeps, auth: AuthContext, linkUuid: string, query: StatsQuery): Promise<LinkStats> {
-  const key = JSON.stringify([tag, auth.workspaceUuid, linkUuid, query.since ?? null, query.until ?? null, query.bucket]);
+export async function cachedLinkStats(cache: StatsCache, version: string, deps: StatsDeps, auth: AuthContext, linkUuid: string, query: StatsQuery): Promise<LinkStats> {
+  const key = JSON.stringify([version, auth.workspaceUuid, linkUuid, query.since ?? null, query.until ?? null, query.bucket]);
   const hit = cache.get(key);
   if (hit) return hit;
   const stats = await getLinkStats(deps, auth, linkUuid, query);
