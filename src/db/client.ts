@@ -7,7 +7,7 @@ import { Database as SqliteDatabase } from "bun:sqlite";
 import fs from "node:fs";
 import path from "node:path";
 import { Kysely, SqliteDialect, sql } from "kysely";
-import { Migrator, type MigrationResultSet } from "kysely/migration";
+import { Migrator, type MigrationResultSet } from "kysely";
 import { migrations } from "./migrations/index.ts";
 import type { Database } from "./schema.ts";
 

@@ -3,7 +3,7 @@
  * Static migration index: imported, not read from disk, so migrations survive `bun build --compile`.
  * Add new migrations at the end with a later timestamp; never edit a shipped one.
  */
-import type { Migration } from "kysely/migration";
+import type { Migration } from "kysely";
 import * as initial from "./2026-11-21T0000-initial.ts";
 import * as webhookLogIndexes from "./2026-11-24T0000-webhook-log-indexes.ts";
 import * as operatorAccounts from "./2026-11-25T0000-operator-accounts.ts";

@@ -4,7 +4,7 @@
  * single, erasure, and the recordings behind `audio_url`.
  */
 import { Elysia } from "elysia";
-import { create as contentDisposition } from "content-disposition";
+import contentDisposition from "content-disposition";
 import { authed, type AppDeps, type RouteCtx } from "../../http/context.ts";
 import { envelope, readPage, type PageRequest } from "../../http/pagination.ts";
 import { parseWith } from "../../http/validation.ts";
@@ -21,6 +21,15 @@ import * as service from "./service.ts";
 import { reprocessResponse } from "./reprocess.ts";
 import * as repo from "./repository.ts";
 import { sniffAudioMime } from "../../http/media.ts";
+
+/**
+ * `Content-Disposition: attachment` for a stored file name (RFC 6266; `filename*` per RFC 5987
+ * when it is not Latin-1). Path separators become `_`: the library keeps only a path's last
+ * part, and no browser saves a file under a name containing them anyway.
+ */
+function attachmentHeader(name: string): string {
+  return contentDisposition(name.replace(/[\\/]/g, "_"));
+}
 
 /** Response lists, retrieval, export, erasure and recordings (DESIGN §7). */
 export function responseRoutes(deps: AppDeps) {
@@ -70,7 +79,7 @@ export function responseRoutes(deps: AppDeps) {
         const stream = exportResponses(d, link, selection, format, () => deps.auth.assertActive(deps.db, auth), stopped);
         const type = format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson";
         return new Response(stream, {
-          headers: { ...auth.rateHeaders, "content-type": type, "content-disposition": contentDisposition(`${link.slug}-responses.${format}`) },
+          headers: { ...auth.rateHeaders, "content-type": type, "content-disposition": attachmentHeader(`${link.slug}-responses.${format}`) },
         });
       }),
     )
@@ -95,7 +104,7 @@ export function responseRoutes(deps: AppDeps) {
         const bytes = await deps.blobs.get(a.file_blob);
         if (!bytes) throw notFound("File");
         return new Response(bytes as BodyInit, {
-          headers: { ...auth.rateHeaders, "content-type": meta.content_type, "content-disposition": contentDisposition(meta.name), "x-content-type-options": "nosniff" },
+          headers: { ...auth.rateHeaders, "content-type": meta.content_type, "content-disposition": attachmentHeader(meta.name), "x-content-type-options": "nosniff" },
         });
       }),
     )
