@@ -137,6 +137,17 @@ class Components {
   }
 }
 
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  workspace: "The API key's workspace: limits, usage and settings",
+  links: "Feedback links and their questions",
+  responses: "Responses, their answers, recordings, files, insights and dashboard numbers",
+  tokens: "API keys and their scopes",
+  webhooks: "Webhooks, their delivery logs, and the events Earshot POSTs to them",
+  "console accounts": "Console sign-in, sessions, members and invites (session cookie)",
+  audit: "The workspace's audit log",
+  intake: "The public respondent API the intake page uses (no key)",
+};
+
 /** Converts `/api/v1/links/:link_uuid/` to `/links/{link_uuid}/` relative to the server URL. */
 export function toOpenApiPath(path: string): string {
   return path.replace(/^\/api\/v1/, "").replace(/:([a-z_]+)/g, "{$1}");
@@ -246,6 +257,7 @@ function webhooks(components: Components): Record<string, unknown> {
       operationId: `webhook_${name}`,
       summary,
       tags: ["webhooks"],
+      security: [{ webhook_signature: [] }],
       parameters,
       requestBody: { required: true, content: { "application/json": { schema: components.ref(name, schema, "output") } } },
       responses: {
@@ -277,7 +289,7 @@ export function buildOpenApiDocument(operations: readonly Operation[], serverUrl
   }
   const hooks = webhooks(components);
   annotateComponents(components.schemas as Record<string, Record<string, unknown>>);
-  const tags = [...new Set(operations.map((o) => o.tag))].map((name) => ({ name }));
+  const tags = [...new Set([...operations.map((o) => o.tag), "webhooks"])].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name }));
   return {
     openapi: "3.1.0",
     info: {
@@ -290,7 +302,7 @@ export function buildOpenApiDocument(operations: readonly Operation[], serverUrl
         "Errors are RFC 9457 problem+json with a `code`. Keyed requests carry `RateLimit-*` headers.",
     },
     servers: [{ url: serverUrl }],
-    tags: [...tags, ...(tags.some((t) => t.name === "webhooks") ? [] : [{ name: "webhooks" }])],
+    tags,
     paths,
     webhooks: hooks,
     components: {
@@ -298,6 +310,7 @@ export function buildOpenApiDocument(operations: readonly Operation[], serverUrl
         bearer: { type: "http", scheme: "bearer", description: "API key `sk_live_` + 40 letters and digits (pattern `^sk_live_[A-Za-z0-9]{40}$`, DESIGN §5)" },
         session: { type: "apiKey", in: "cookie", name: "earshot_session", description: "Console session (DESIGN §10): the role's scopes apply; writes need `X-CSRF-Token` and the same origin" },
         signed_url: { type: "apiKey", in: "query", name: "sig", description: "A recording's signed `audio_url` (query `exp` and `sig`, no key) until `exp`" },
+        webhook_signature: { type: "apiKey", in: "header", name: "webhook-signature", description: "Earshot signs each webhook delivery with the webhook's secret (Standard Webhooks); verify it before trusting the body" },
       },
       headers: {
         "RateLimit-Limit": { description: "Requests allowed per minute for this key", schema: { type: "integer" } },
