@@ -1,10 +1,11 @@
 /**
  * @module db/search
  * SQLite FTS5 full-text search over answers' typed text and transcripts (DESIGN §7). The only
- * SQLite-specific query outside migrations; a PostgreSQL dialect would swap this file.
+ * SQLite-specific query outside migrations; a PostgreSQL dialect would swap this file. The index
+ * deletes securely (FTS5 secure-delete, migration 2026-11-27T0200): a deleted or replaced answer's
+ * words leave the index segments at once, so erasure needs no compaction.
  */
-import { type Kysely, type RawBuilder, sql, type Transaction } from "kysely";
-import type { Database } from "./schema.ts";
+import { type RawBuilder, sql } from "kysely";
 
 /**
  * Builds a safe FTS5 query: every word becomes a quoted prefix term, so user input is never
@@ -25,13 +26,4 @@ export function matchingResponseUuids(input: string): RawBuilder<string> | null 
   const q = toFtsQuery(input);
   if (!q) return null;
   return sql<string>`(SELECT response_uuid FROM answers_fts WHERE answers_fts MATCH ${q})`;
-}
-
-/**
- * Rewrites the search index so that no trace of deleted answers remains: FTS5 keeps a deleted
- * row's words in its index segments until they are merged, and `optimize` merges them all (about
- * 0.25 s per 50,000 answers). Erasure calls it inside its transaction.
- */
-export async function compactAnswerIndex(db: Kysely<Database> | Transaction<Database>): Promise<void> {
-  await sql`INSERT INTO answers_fts(answers_fts) VALUES ('optimize')`.execute(db);
 }

@@ -5,12 +5,17 @@
  * personal data in its answer, another fails so a retry is pending), then `DELETE
  * responses/{uuid}/`. Afterwards no table of the database file — shadow tables of the search
  * index included, text and blob columns alike — nor the file's bytes hold the email or the text;
- * the pending retry is cancelled and never sent; redelivery answers 410 `RESPONSE_ERASED`.
+ * the pending retry is cancelled and never sent; redelivery answers 410 `RESPONSE_ERASED`. The
+ * purge of abandoned sessions (intake/purge.ts) leaves no trace either: the search index deletes
+ * securely (FTS5 secure-delete, migration 2026-11-27T0200), with no compaction by either path.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { sql } from "kysely";
 import { createLogger } from "../../src/logger.ts";
+import { createLocalBlobStore } from "../../src/blobs/store.ts";
+import { formatMicros } from "../../src/clock.ts";
+import { purgeIntake } from "../../src/modules/intake/purge.ts";
 import { createDispatcher, type Dispatcher } from "../../src/outbox/dispatcher.ts";
 import { createTestApi, type TestApi } from "../helpers/api.ts";
 import { startHttpsReceiver, type HttpsReceiver } from "../helpers/https-receiver.ts";
@@ -154,3 +159,29 @@ test("erasing a response removes every copy of its data, cancels its pending del
   expect(receiver.requests.slice(requestsAtErasure)).toEqual([]);
   expect(await tablesHolding(NEEDLES)).toEqual([]);
 }, 120_000);
+
+test("the purge of an abandoned session leaves no trace of its answers, the search index included", async () => {
+  const WORDS = "Abandoned draft about the Xylophorbquux invoice";
+  const needles = [WORDS, "xylophorbquux"];
+  const link = await api.call("POST", "/api/v1/links/", { body: { name: "Abandoned", questions: [{ prompt: "Anything?", type: "text" }, { prompt: "More?", type: "text" }] } });
+  expect(link.status).toBe(201);
+  const base = `/api/v1/intake/${api.ws.workspace_slug}/${link.json.slug}/sessions/`;
+  const s = await api.call("POST", base, { body: {}, key: null });
+  const [first, second] = link.json.questions;
+  expect((await api.call("PUT", `${base}${s.json.session_id}/answers/${first.uuid}/`, { body: { value: WORDS }, key: null })).status).toBe(200);
+  // A corrected answer: the old words must not linger in the index either.
+  expect((await api.call("PUT", `${base}${s.json.session_id}/answers/${second.uuid}/`, { body: { value: "first Xylophorbquux thought" }, key: null })).status).toBe(200);
+  expect((await api.call("PUT", `${base}${s.json.session_id}/answers/${second.uuid}/`, { body: { value: "nothing more" }, key: null })).status).toBe(200);
+  expect(await tablesHolding(needles)).toEqual(expect.arrayContaining(["answers.text"]));
+
+  const longAgo = formatMicros(BigInt(Date.now() - 40 * 86_400_000) * 1000n);
+  await api.db.updateTable("responses").set({ date_updated: longAgo }).where("uuid", "=", s.json.response_uuid).execute();
+  await api.db.updateTable("answers").set({ date_updated: longAgo }).where("response_uuid", "=", s.json.response_uuid).execute();
+  const report = await purgeIntake({ db: api.db, blobs: createLocalBlobStore(api.config.blobsDir), log: createLogger("silent"), blobsDir: api.config.blobsDir }, { retentionDays: 30 });
+  expect(report.sessions).toBe(1);
+
+  expect(await tablesHolding(needles)).toEqual([]);
+  expect(await fileHolding(needles)).toEqual([]);
+  const config = await sql<{ v: number }>`SELECT v FROM answers_fts_config WHERE k = 'secure-delete'`.execute(api.db);
+  expect(config.rows[0]?.v).toBe(1);
+});

@@ -4,7 +4,7 @@
  */
 import { type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool, sql, type Transaction } from "kysely";
 import type { AnswerTable, Database, ResponseTable } from "../../db/schema.ts";
-import { compactAnswerIndex, matchingResponseUuids } from "../../db/search.ts";
+import { matchingResponseUuids } from "../../db/search.ts";
 import { jsonFlagIs, jsonHasText, jsonMayContain, jsonNumber, jsonValue } from "../../db/json.ts";
 import { ANSWERED } from "../stats/repository.ts";
 
@@ -236,11 +236,6 @@ export async function deleteJobsOfAnswers(db: Q, answerUuids: string[]): Promise
     .deleteFrom("jobs")
     .where((eb) => eb(eb.fn("json_extract", ["payload", eb.val("$.answer_uuid")]), "in", answerUuids))
     .execute();
-}
-
-/** Drops the index entries deleted answers left behind (`db/search.ts`). */
-export function compactSearchIndex(db: Q): Promise<void> {
-  return compactAnswerIndex(db);
 }
 
 /**

@@ -216,7 +216,7 @@ export async function getResponse(deps: ResponseDeps, auth: AuthContext, uuid: s
 
 /**
  * Erases a response (DESIGN §7; docs/api.md "Erasure"): in one transaction its answers, their
- * search-index entries (the index is compacted so no deleted word survives in it), their jobs,
+ * search-index entries (FTS5 secure-delete: no deleted word survives in the index), their jobs,
  * and every copy the outbox holds — its events' payloads are redacted, their pending deliveries
  * cancelled and their logs' response excerpts dropped (`eraseResponseEvents`); then its
  * recordings and files are deleted from the blob store.
@@ -231,7 +231,6 @@ export async function deleteResponse(deps: ResponseDeps, auth: AuthContext, uuid
     await repo.deleteAnswersOf(trx, row.uuid);
     await repo.deleteResponse(trx, row.uuid);
     await eraseResponseEvents(trx, row.uuid);
-    await repo.compactSearchIndex(trx);
     await deps.auth.assertActive(trx, auth);
     return answers.flatMap(blobsOfAnswer);
   });
