@@ -295,6 +295,7 @@ async function buildAllTypesLink(page: Page, origin: string, shots: boolean): Pr
   if (shots) await docShot(page, "builder", voice, 1280);
   await page.getByRole("button", { name: "Save link" }).click();
   await page.getByRole("textbox", { name: "Public URL" }).waitFor({ timeout: STEP_MS });
+  await page.getByRole("status").filter({ hasText: "Link saved." }).waitFor();
 }
 
 async function runWalk(bin: string[] | undefined, shots: boolean): Promise<void> {
@@ -416,7 +417,10 @@ async function runWalk(bin: string[] | undefined, shots: boolean): Promise<void>
     }
     await page.locator(".chart canvas").first().waitFor();
     await shootAll(page, "dashboard", shots);
-    if (shots) await docShot(page, "dashboard", null, 1280);
+    if (shots) {
+      await docShot(page, "dashboard", null, 1280);
+      await docShot(page, "dashboard-distributions", page.locator(".dist-grid"), 1280);
+    }
 
     // A topic opens the inbox filtered by it.
     const topic = stats.topics[0].topic as string;

@@ -11,6 +11,7 @@ import uPlot from "uplot";
 export type Series = { label: string; values: number[]; color: string };
 
 const DAY = 86_400;
+const DATE = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", timeZone: "UTC" });
 
 /** Seconds range of a time axis: the data's days, at least a week, half a day of margin. */
 function timeRange(x: number[]): [number, number] {
@@ -55,7 +56,19 @@ export function draw(el: HTMLElement, opts: { kind: "lines" | "bars"; x: number[
         axes: [
           opts.kind === "bars"
             ? { ...axis, splits: () => opts.x, values: (_u, splits) => splits.map((s) => opts.labels?.[s] ?? ""), gap: 4, size: 40 }
-            : axis,
+            : {
+                ...axis,
+                // One tick per day (or every few days), labelled by its UTC date, as the buckets are.
+                splits: (u: uPlot) => {
+                  const lo = Math.ceil((u.scales.x!.min ?? 0) / DAY) * DAY;
+                  const hi = u.scales.x!.max ?? lo;
+                  const step = DAY * Math.max(1, Math.ceil((hi - lo) / DAY / Math.max(2, Math.floor(u.width / 90))));
+                  const out: number[] = [];
+                  for (let t = lo; t <= hi; t += step) out.push(t);
+                  return out;
+                },
+                values: (_u: uPlot, splits: number[]) => splits.map((t) => DATE.format(new Date(t * 1000))),
+              },
           { ...axis, values: (_u, splits) => splits.map((s) => (Number.isInteger(s) ? String(s) : "")) },
         ],
         series: [

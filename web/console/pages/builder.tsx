@@ -22,7 +22,7 @@ const EMPTY: LinkForm = { name: "", slug: "", description: "", thankYou: "", red
 /** `/console/links/new/` and `/console/links/<uuid>/`. */
 export function BuilderPage() {
   const { params } = useRoute();
-  const { route } = useLocation();
+  const { route, query } = useLocation();
   const uuid = params.uuid && params.uuid !== "new" ? params.uuid : null;
   const [link, setLink] = useState<Link | null>(null);
   const [form, setForm] = useState<LinkForm>(EMPTY);
@@ -30,7 +30,8 @@ export function BuilderPage() {
   const [loadError, setLoadError] = useState<ApiError | null>(null);
   const [saveError, setSaveError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState("");
+  // A new link arrives here from "Save link" on /console/links/new/ with ?saved=1.
+  const [message, setMessage] = useState(query.saved ? "Link saved." : "");
   const [removing, setRemoving] = useState<Draft | null>(null);
   const [dragKey, setDragKey] = useState<string | null>(null);
   const [overKey, setOverKey] = useState<string | null>(null);
@@ -119,8 +120,7 @@ export function BuilderPage() {
         await load(uuid, "Link saved.");
       } else {
         const created = await api<Link>("POST", "links/", body);
-        setMessage("Link saved.");
-        route(`/console/links/${created.uuid}/`);
+        route(`/console/links/${created.uuid}/?saved=1`);
       }
     } catch (err) {
       setSaveError(toApiError(err));

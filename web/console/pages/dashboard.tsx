@@ -54,7 +54,7 @@ function Chart(props: { kind: "lines" | "bars"; x: number[]; series: Series[]; l
       chartsModule?.then((m) => m.destroy(el), () => undefined);
     };
   }, [key]);
-  return <div class="chart" ref={ref} />;
+  return <div class="chart" ref={ref} style={{ minHeight: `${props.height ?? 220}px` }} />;
 }
 
 function Figure({ name, value, note }: { name: string; value: string; note?: string }) {
