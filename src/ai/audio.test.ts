@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { assertRecordingFits, AudioDecodeError, AudioTooLongError, decodeAudio, readWavHeader, recordingLimitS, sniffAudioFormat, TARGET_SAMPLE_RATE_HZ } from "./audio.ts";
+import { assertRecordingFits, AudioDecodeError, maxOpusPackets, AudioTooLongError, decodeAudio, readWavHeader, recordingLimitS, sniffAudioFormat, TARGET_SAMPLE_RATE_HZ } from "./audio.ts";
 import {
   makeScratchDir,
   oggOpusOf,
@@ -10,6 +10,7 @@ import {
   WEBM_FIXTURE_DURATION_S,
   wavDurationS,
   webmFixture,
+  webmFlood,
   webmOfOgg,
 } from "./test-audio.ts";
 
@@ -174,6 +175,25 @@ describe("bounds (DESIGN §9: 8–192 kHz, max_duration + 2 s, no allocation pas
     await tooLong(decodeAudio(ogg, { maxDurationS: 3 }));
     expect((await decodeAudio(webm, { maxDurationS: 12 })).durationS).toBeCloseTo(10, 1);
   });
+
+  test("a WebM flood of 1-byte packets all stamped 0 s is refused at upload by its packet count, and decodes in flat memory", async () => {
+    // 300 000 packets (3 MB): every Opus packet is ≥ 2.5 ms, so 122 s allows at most 48 800.
+    const flood = await webmFlood(300_000);
+    expect(maxOpusPackets(122)).toBe(48_800);
+    const atUpload = await tooLong(assertRecordingFits(flood, 122));
+    expect(atUpload.durationS).toBeGreaterThan(122);
+    await assertRecordingFits(await webmFlood(400), 3); // 400 packets fit 3 s (≤ 1 200)
+    Bun.gc(true);
+    const rssBefore = process.memoryUsage().rss;
+    let peak = rssBefore;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+    const err = await tooLong(decodeAudio(flood, { maxDurationS: 122 }));
+    clearInterval(sampler);
+    peak = Math.max(peak, process.memoryUsage().rss);
+    // Counted from the EBML structure before the demuxer builds an object per block (~300 MB for 1 M).
+    expect(err.durationS).toBeLessThan(130);
+    expect(peak - rssBefore).toBeLessThan(30 * 1024 * 1024);
+  }, 60_000);
 
   test("a WebM whose timestamps claim less than it holds passes the container check but not decoding", async () => {
     const squeezed = await webmOfOgg(await oggOpusOf(scratch.dir, toneWav({ seconds: 10, rateHz: 16_000 })), { squeeze: true });

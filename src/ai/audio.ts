@@ -9,6 +9,7 @@ import { ALL_FORMATS, BufferSource, EncodedPacketSink, Input } from "mediabunny"
 import { OpusDecoder, OpusDecoderWebWorker } from "opus-decoder";
 import { resample } from "wave-resampler";
 import { WaveFile } from "wavefile";
+import { countWebmFrames } from "./webm-count.ts";
 
 /** Whisper's input rate. */
 export const TARGET_SAMPLE_RATE_HZ = 16_000;
@@ -112,7 +113,8 @@ export async function decodeAudio(bytes: Uint8Array, opts: DecodeOptions = {}): 
 
 /**
  * Checks a recording against a limit without decoding it, for uploads (DESIGN §9): a WAV by its
- * header (sample rate, channels, length), WebM and Ogg by demuxing their packets' timestamps.
+ * header (sample rate, channels, length), WebM and Ogg by their packets' timestamps and count
+ * (more than `maxOpusPackets(limitS)` packets cannot fit, whatever the timestamps say).
  * Containers that cannot be read here pass; decoding refuses them later with the same bound.
  * @param limitS the longest recording accepted, seconds (see `recordingLimitS`)
  * @throws AudioTooLongError when longer than `limitS`; AudioDecodeError for a WAV header with a
@@ -126,15 +128,28 @@ export async function assertRecordingFits(bytes: Uint8Array, limitS: number): Pr
     return;
   }
   if (format === null) return;
+  assertPacketCountFits(bytes, format, limitS);
   const input = new Input({ source: new BufferSource(bytes), formats: ALL_FORMATS });
   let durationS: number;
+  let packets = 0;
+  const maxPackets = maxOpusPackets(limitS);
   try {
     durationS = await input.computeDuration();
+    const track = await input.getPrimaryAudioTrack();
+    // Timestamps are the sender's word; every Opus packet is ≥ 2.5 ms, so the count bounds the
+    // length whatever they say. Demuxing stops at the bound, so a flood costs at most that much.
+    if (track !== null && track.codec === "opus") {
+      for await (const _ of new EncodedPacketSink(track).packets()) {
+        if (++packets > maxPackets) break;
+      }
+    }
   } catch {
-    return; // damaged or cut short: the decoder decides
+    if (packets <= maxPackets) return; // damaged or cut short: the decoder decides
+    durationS = 0;
   } finally {
     input.dispose();
   }
+  if (packets > maxPackets) throw new AudioTooLongError(limitS, packets / 400);
   if (durationS > limitS) throw new AudioTooLongError(limitS, durationS);
 }
 
@@ -379,11 +394,40 @@ function parseOpusHead(head: Uint8Array | undefined, fallbackChannels: number): 
   };
 }
 
+/**
+ * The shortest Opus packet is 2.5 ms (RFC 6716 §2.1.4), so a recording of `limitS` seconds has at
+ * most this many packets. Container timestamps are the sender's word; the packet count is not.
+ */
+export function maxOpusPackets(limitS: number): number {
+  return Math.ceil(limitS * 400);
+}
+
+/**
+ * Refuses a WebM with more clusters + Opus frames than `limitS` can hold, from its EBML structure,
+ * before the demuxer allocates anything per block (see ai/webm-count). Ogg is bounded while demuxing.
+ * @throws AudioTooLongError
+ */
+function assertPacketCountFits(bytes: Uint8Array, format: "webm" | "ogg", limitS: number): void {
+  if (format !== "webm") return;
+  const maxPackets = maxOpusPackets(limitS);
+  const count = countWebmFrames(bytes, maxPackets);
+  if (count !== null && count > maxPackets) throw new AudioTooLongError(limitS, count / 400);
+}
+
+/** Opus packets decoded per call: ≤ 120 ms each, so one batch is at most ~30 s of audio. */
+const OPUS_BATCH_FRAMES = 256;
+
+/**
+ * Demuxes and decodes in one pass, a batch of OPUS_BATCH_FRAMES packets at a time, so at most the
+ * limit's PCM plus one batch of packets is ever held (a 10 MB WebM of a million 1-byte packets
+ * stays flat). Stops with AudioTooLongError when a packet's timestamp, the packet count (see
+ * `maxOpusPackets`) or the decoded length passes `limitS`.
+ */
 async function decodeOpusContainer(bytes: Uint8Array, format: "webm" | "ogg", limitS: number): Promise<Float32Array> {
   const name = FORMAT_NAMES[format];
+  assertPacketCountFits(bytes, format, limitS);
   const input = new Input({ source: new BufferSource(bytes), formats: ALL_FORMATS });
-  let frames: Uint8Array[];
-  let head: OpusHead;
+  let decoder: OpusStream | undefined;
   try {
     const track = await input.getPrimaryAudioTrack();
     if (track === null) throw new AudioDecodeError(`the ${name} file has no audio track`);
@@ -392,7 +436,7 @@ async function decodeOpusContainer(bytes: Uint8Array, format: "webm" | "ogg", li
     }
     const config = await track.getDecoderConfig();
     const description = config?.description;
-    head = parseOpusHead(
+    const head = parseOpusHead(
       description === undefined ? undefined : ArrayBuffer.isView(description)
         ? new Uint8Array(description.buffer, description.byteOffset, description.byteLength)
         : new Uint8Array(description),
@@ -401,68 +445,95 @@ async function decodeOpusContainer(bytes: Uint8Array, format: "webm" | "ogg", li
     if (head.channels > MAX_CHANNELS) {
       throw new AudioDecodeError(`the ${name} file has ${head.channels} channels; 1 to ${MAX_CHANNELS} are accepted`);
     }
-    frames = [];
+    decoder = new OpusStream(head, name, limitS);
+    await decoder.ready();
+    const maxPackets = maxOpusPackets(limitS);
+    let batch: Uint8Array[] = [];
     try {
       for await (const packet of new EncodedPacketSink(track).packets()) {
-        // The container's timestamps let a long recording stop here; decoding bounds the rest.
+        // The container's timestamps let a long recording stop here; the count and decoding bound the rest.
         if (packet.timestamp > limitS) throw new AudioTooLongError(limitS, packet.timestamp);
-        frames.push(packet.data);
+        if (decoder.packets + batch.length >= maxPackets) throw new AudioTooLongError(limitS, (maxPackets + 1) / 400);
+        batch.push(packet.data);
+        if (batch.length === OPUS_BATCH_FRAMES) {
+          decoder.decode(batch);
+          batch = [];
+        }
       }
     } catch (err) {
       // A recording cut off mid-upload still has its first packets: keep them, like ffmpeg does.
-      if (frames.length === 0 || err instanceof AudioTooLongError) throw err;
+      if (decoder.packets + batch.length === 0 || err instanceof AudioDecodeError) throw err;
     }
+    if (batch.length > 0) decoder.decode(batch);
+    return decoder.finish();
   } catch (err) {
     if (err instanceof AudioDecodeError) throw err;
     throw new AudioDecodeError(`the ${name} file is damaged or truncated (${errorText(err)})`);
   } finally {
+    decoder?.free();
     input.dispose();
   }
-  if (frames.length === 0) return new Float32Array(0);
-  return decodeOpusFrames(frames, head, name, limitS);
 }
 
-/** Opus packets decoded per call: ≤ 120 ms each, so one batch is at most ~30 s of audio. */
-const OPUS_BATCH_FRAMES = 256;
-
 /**
- * Decodes in batches, so at most the limit plus one batch is ever held, and stops with
- * AudioTooLongError as soon as the decoded length passes `limitS`.
+ * One Opus stream decoded batch by batch into 16 kHz mono parts. `decode` throws
+ * AudioTooLongError as soon as the decoded length passes `limitS`; `finish` joins the parts.
  */
-async function decodeOpusFrames(frames: Uint8Array[], head: OpusHead, name: string, limitS: number): Promise<Float32Array> {
-  const decoder = new OpusDecoder({ sampleRate: TARGET_SAMPLE_RATE_HZ, ...head });
-  const limitSamples = Math.ceil(limitS * TARGET_SAMPLE_RATE_HZ);
-  const parts: Float32Array[] = [];
-  let total = 0;
-  let errors = 0;
-  let firstError: string | undefined;
-  try {
-    await decoder.ready;
-    for (let at = 0; at < frames.length; at += OPUS_BATCH_FRAMES) {
-      const batch = frames.slice(at, at + OPUS_BATCH_FRAMES);
-      const out = decoder.decodeFrames(batch);
-      errors += out.errors.length;
-      firstError ??= out.errors[0]?.message;
-      total += out.samplesDecoded;
-      if (total > limitSamples) throw new AudioTooLongError(limitS, total / TARGET_SAMPLE_RATE_HZ);
-      // Copies: the decoder reuses its output buffers between calls.
-      parts.push(downmix(out.channelData.map((ch) => ch.slice(0, out.samplesDecoded))));
+class OpusStream {
+  /** Packets given to `decode` so far. */
+  packets = 0;
+  private readonly decoder: OpusDecoder<16000>;
+  private readonly limitSamples: number;
+  private readonly parts: Float32Array[] = [];
+  private total = 0;
+  private errors = 0;
+  private firstError: string | undefined;
+
+  constructor(head: OpusHead, private readonly name: string, private readonly limitS: number) {
+    this.decoder = new OpusDecoder({ sampleRate: TARGET_SAMPLE_RATE_HZ, ...head });
+    this.limitSamples = Math.ceil(limitS * TARGET_SAMPLE_RATE_HZ);
+  }
+
+  async ready(): Promise<void> {
+    try {
+      await this.decoder.ready;
+    } catch (err) {
+      throw new AudioDecodeError(`the ${this.name} file's Opus data could not be decoded (${errorText(err)})`);
     }
-    if (errors >= frames.length) {
-      throw new AudioDecodeError(`the ${name} file's Opus data is damaged (${firstError ?? "no frame decoded"})`);
+  }
+
+  decode(batch: Uint8Array[]): void {
+    this.packets += batch.length;
+    let out: ReturnType<OpusDecoder<16000>["decodeFrames"]>;
+    try {
+      out = this.decoder.decodeFrames(batch);
+    } catch (err) {
+      throw new AudioDecodeError(`the ${this.name} file's Opus data could not be decoded (${errorText(err)})`);
     }
-    const pcm = new Float32Array(total);
+    this.errors += out.errors.length;
+    this.firstError ??= out.errors[0]?.message;
+    this.total += out.samplesDecoded;
+    if (this.total > this.limitSamples) throw new AudioTooLongError(this.limitS, this.total / TARGET_SAMPLE_RATE_HZ);
+    // Copies: the decoder reuses its output buffers between calls.
+    if (out.samplesDecoded > 0) this.parts.push(downmix(out.channelData.map((ch) => ch.slice(0, out.samplesDecoded))));
+  }
+
+  finish(): Float32Array {
+    if (this.packets === 0) return new Float32Array(0);
+    if (this.errors >= this.packets) {
+      throw new AudioDecodeError(`the ${this.name} file's Opus data is damaged (${this.firstError ?? "no frame decoded"})`);
+    }
+    const pcm = new Float32Array(this.total);
     let offset = 0;
-    for (const part of parts) {
+    for (const part of this.parts) {
       pcm.set(part, offset);
       offset += part.length;
     }
     return pcm;
-  } catch (err) {
-    if (err instanceof AudioDecodeError) throw err;
-    throw new AudioDecodeError(`the ${name} file's Opus data could not be decoded (${errorText(err)})`);
-  } finally {
-    decoder.free();
+  }
+
+  free(): void {
+    this.decoder.free();
   }
 }
 

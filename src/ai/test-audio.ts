@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ALL_FORMATS, BufferSource, BufferTarget, EncodedAudioPacketSource, EncodedPacketSink, Input, Output, WebMOutputFormat } from "mediabunny";
+import { ALL_FORMATS, BufferSource, BufferTarget, EncodedAudioPacketSource, EncodedPacket, EncodedPacketSink, Input, Output, WebMOutputFormat } from "mediabunny";
 import { WaveFile } from "wavefile";
 
 /** The staged fixture Whisper (random weights; fixed transcript for any sound, "" for silence). */
@@ -132,5 +132,28 @@ export async function webmOfOgg(ogg: Uint8Array, opts: { squeeze?: boolean } = {
   }
   await output.finalize();
   input.dispose();
+  return new Uint8Array(output.target.buffer!);
+}
+
+/**
+ * A WebM "packet flood": `count` one-byte Opus packets (TOC 0xf8: one 20 ms CELT frame, no data),
+ * every one stamped at 0 s, so the container claims no length at all. 10 bytes a packet.
+ */
+export async function webmFlood(count: number): Promise<Uint8Array> {
+  const output = new Output({ format: new WebMOutputFormat(), target: new BufferTarget() });
+  const source = new EncodedAudioPacketSource("opus");
+  output.addAudioTrack(source);
+  await output.start();
+  const head = new Uint8Array(19);
+  head.set(new TextEncoder().encode("OpusHead"));
+  head[8] = 1; // version
+  head[9] = 1; // channels
+  new DataView(head.buffer).setUint32(12, 48_000, true);
+  const decoderConfig = { codec: "opus" as const, numberOfChannels: 1, sampleRate: 48_000, description: head };
+  const data = new Uint8Array([0xf8]);
+  for (let i = 0; i < count; i++) {
+    await source.add(new EncodedPacket(data, "key", 0, 0.02), i === 0 ? { decoderConfig } : undefined);
+  }
+  await output.finalize();
   return new Uint8Array(output.target.buffer!);
 }
