@@ -2,7 +2,8 @@
  * `bun run build` → `dist/earshot`: one executable that runs from an empty directory.
  *
  * 1. Bundles `web/` (http/web-assets.ts `buildWebAssets`, the same code that serves it from
- *    source) into `dist/web/`, embedded as the folder `web/` (runtime/embedded.ts reads it).
+ *    source) into `dist/web/`, embedded as the folder `web/` (runtime/embedded.ts reads it),
+ *    with a brotli and a gzip copy of each compressible file (http/asset-delivery.ts serves them).
  * 2. Compiles `src/cli.ts` with the inference worker `src/ai/worker.ts` as a second entrypoint
  *    (Bun runs a worker inside the binary only when it is an entrypoint), plus the plugins of
  *    runtime/build-plugins.ts (sharp stub, static ONNX Runtime addon, opus-decoder, worker URL).
@@ -25,6 +26,7 @@ import {
   type OrtArch,
 } from "../src/runtime/build-plugins.ts";
 import { buildWebAssets } from "../src/http/web-assets.ts";
+import { withCompressedVariants } from "../src/http/asset-delivery.ts";
 
 const ROOT = path.resolve(import.meta.dir, "..");
 const SRC_DIR = path.join(ROOT, "src");
@@ -61,7 +63,9 @@ const started = performance.now();
 
 // 1. Web assets → dist/web (rebuilt from scratch so no stale file is embedded).
 fs.rmSync(WEB_OUT_DIR, { recursive: true, force: true });
-const webAssets = await buildWebAssets();
+// Each compressible file also as `<file>.br` and `<file>.gz`, so the server never compresses them
+// at run time (http/asset-delivery.ts).
+const webAssets = withCompressedVariants(await buildWebAssets());
 for (const [urlPath, asset] of webAssets) {
   if (!urlPath.startsWith("/assets/")) throw new Error(`web asset ${urlPath} is not under /assets/`);
   await Bun.write(path.join(WEB_OUT_DIR, urlPath.slice("/assets/".length)), asset.body);

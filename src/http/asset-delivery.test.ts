@@ -80,7 +80,7 @@ describe("asset delivery", () => {
     expect((await get(`/assets/console.js?v=${version}`, { "accept-encoding": "gzip", "if-none-match": etag })).status).toBe(200);
   });
 
-  test("the intake page's first load (HTML, script, stylesheet) is under 20 KB as transferred with brotli", async () => {
+  test("the intake page's first load (HTML, script, stylesheet) is under 20 KB as transferred with brotli; its assets cache for a year", async () => {
     const created = await app.handle(
       new Request("http://localhost/api/v1/links/", {
         method: "POST",
@@ -108,7 +108,8 @@ describe("asset delivery", () => {
     let total = pageBytes.length;
     for (const u of urls) {
       const r = await get(u, browser);
-      expect([u, r.status, r.headers.get("content-encoding")]).toEqual([u, 200, "br"]);
+      // The page names each asset's content, so a returning respondent's browser asks for nothing.
+      expect([u, r.status, r.headers.get("content-encoding"), r.headers.get("cache-control")]).toEqual([u, 200, "br", "public, max-age=31536000, immutable"]);
       total += (await r.arrayBuffer()).byteLength;
     }
     expect(total).toBeLessThan(20 * 1024);

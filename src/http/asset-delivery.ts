@@ -99,7 +99,7 @@ type Entry = { asset: Bytes; version: string; encoded: Partial<Record<Encoding, 
 export interface AssetServer {
   /** URL paths served (without the `.br`/`.gz` copies). */
   paths: string[];
-  /** The content version of a path (for `?v=` in pages), or "0" when there is no such asset. */
+  /** The content version of a path (for `?v=` in pages), or "" when there is no such asset. */
   versionOf(path: string): string;
   /** The response for a request to `path` (a path from {@link paths}). */
   serve(path: string, request: Request): Response;
@@ -123,7 +123,7 @@ export function createAssetServer(assets: Assets): AssetServer {
   }
   return {
     paths: [...entries.keys()],
-    versionOf: (path) => entries.get(path)?.version ?? "0",
+    versionOf: (path) => entries.get(path)?.version ?? "",
     serve(path, request) {
       const entry = entries.get(path)!;
       const encoding = entry.compressible ? negotiateEncoding(request.headers.get("accept-encoding")) : null;

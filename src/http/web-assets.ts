@@ -121,7 +121,15 @@ const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; " +
   "img-src * data: blob:; media-src * data: blob:; base-uri 'none'; form-action 'self'";
 
-function page(title: string, head: string, body: string, lang = "en"): string {
+/**
+ * Content versions of the intake page's script and stylesheet, put on their URLs as `?v=` so a
+ * browser may keep them a year (http/asset-delivery.ts); without them the URLs are plain.
+ */
+export type IntakeAssetVersions = { js: string; css: string };
+
+const versioned = (url: string, version: string | undefined) => (version ? `${url}?v=${escapeHtml(version)}` : url);
+
+function page(title: string, head: string, body: string, lang = "en", versions?: IntakeAssetVersions): string {
   return `<!doctype html>
 <html lang="${escapeHtml(lang)}" dir="${directionOf(lang)}">
 <head>
@@ -131,7 +139,7 @@ function page(title: string, head: string, body: string, lang = "en"): string {
 <meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
 <title>${escapeHtml(title)}</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/assets/intake.css">
+<link rel="stylesheet" href="${versioned("/assets/intake.css", versions?.css)}">
 ${head}</head>
 <body>
 <div class="page">
@@ -150,8 +158,9 @@ ${body}
  * @param data.apiBase the intake API base, e.g. `/api/v1/intake/acme/nps/`
  * @param data.link the public link object (docs/intake.md `<public link>`)
  * @param data.language a shipped catalog's tag (http/intake-language.ts `negotiateLanguage`)
+ * @param data.assetVersions content versions of intake.js and intake.css (`?v=`)
  */
-export function renderIntakePage(data: { title: string; apiBase: string; link: unknown; description?: string | null; language?: string }): string {
+export function renderIntakePage(data: { title: string; apiBase: string; link: unknown; description?: string | null; language?: string; assetVersions?: IntakeAssetVersions }): string {
   const lang = data.language ?? "en";
   const description = data.description?.trim()
     ? `<p class="description">${escapeHtml(data.description.trim())}</p>\n`
@@ -159,7 +168,7 @@ export function renderIntakePage(data: { title: string; apiBase: string; link: u
   const meta = data.description?.trim() ? `<meta name="description" content="${escapeHtml(data.description.trim())}">\n` : "";
   return page(
     data.title,
-    `${meta}<script type="module" src="/assets/intake.js"></script>\n`,
+    `${meta}<script type="module" src="${versioned("/assets/intake.js", data.assetVersions?.js)}"></script>\n`,
     `<header class="page-header">
 <h1>${escapeHtml(data.title)}</h1>
 ${description}</header>
@@ -169,13 +178,14 @@ ${description}</header>
 </main>
 <script id="earshot-link" type="application/json">${jsonForScript({ api_base: data.apiBase, link: data.link, language: lang, messages: CATALOGS[lang], languages: SHIPPED_LANGUAGES })}</script>`,
     lang,
+    data.assetVersions,
   );
 }
 
 /**
  * A plain page with a heading and one message, for paused and unknown links (no script).
  */
-export function renderMessagePage(title: string, message: string, lang = "en"): string {
+export function renderMessagePage(title: string, message: string, lang = "en", assetVersions?: IntakeAssetVersions): string {
   return page(
     title,
     "",
@@ -186,6 +196,7 @@ export function renderMessagePage(title: string, message: string, lang = "en"): 
 </section>
 </main>`,
     lang,
+    assetVersions,
   );
 }
 

@@ -52,10 +52,13 @@ function html(body: string, status: number, request: Headers): Response {
 /** The intake page, its assets and the public session API (docs/intake.md); no API key. */
 export function intakeRoutes(deps: AppDeps) {
   const d: service.IntakeDeps = service.intakeDepsOf(deps);
-  const probing = { db: deps.db, blobs: deps.blobs, inference: deps.inference, log: deps.log };
   const link = (p: Record<string, string>) => service.findIntakeLink(deps.db, p.workspace_slug!, p.link_slug!);
   const base = "/api/v1/intake/:workspace_slug/:link_slug";
   const limiter = intakeLimiterOf(deps);
+  const probing = { db: deps.db, blobs: deps.blobs, inference: deps.inference, log: deps.log, limiter };
+  // Every web asset (intake and console): brotli/gzip, ETag, a year's caching of versioned URLs (http/asset-delivery.ts).
+  const assets = createAssetServer(deps.webAssets);
+  const versions = { js: assets.versionOf("/assets/intake.js"), css: assets.versionOf("/assets/intake.css") };
 
   /**
    * Admits an upload, then reads its body within the smaller of the question's cap and what is
@@ -85,7 +88,7 @@ export function intakeRoutes(deps: AppDeps) {
   /** The 404 page in the respondent's language (docs/intake.md "Languages"). */
   function notFoundPage(headers: Headers): Response {
     const lang = negotiateLanguage(headers, null);
-    return html(renderMessagePage(pageText(lang, "page.notFound.title"), pageText(lang, "page.notFound.text"), lang), 404, headers);
+    return html(renderMessagePage(pageText(lang, "page.notFound.title"), pageText(lang, "page.notFound.text"), lang, versions), 404, headers);
   }
 
   async function page(wsSlug: string, linkSlug: string, headers: Headers): Promise<Response> {
@@ -98,14 +101,12 @@ export function intakeRoutes(deps: AppDeps) {
     const pub = service.toPublicLink(l);
     const lang = negotiateLanguage(headers, (pub.settings as { language?: string | null }).language);
     const title = linkText(pub.translations, lang, "name") || l.link.name;
-    if (l.link.status !== "active") return html(renderMessagePage(title, pageText(lang, "page.paused.text"), lang), 200, headers);
+    if (l.link.status !== "active") return html(renderMessagePage(title, pageText(lang, "page.paused.text"), lang, versions), 200, headers);
     const description = linkText(pub.translations, lang, "description") || pub.settings.description;
-    return html(renderIntakePage({ title, apiBase: `/api/v1/intake/${wsSlug}/${linkSlug}/`, link: pub, description, language: lang }), 200, headers);
+    return html(renderIntakePage({ title, apiBase: `/api/v1/intake/${wsSlug}/${linkSlug}/`, link: pub, description, language: lang, assetVersions: versions }), 200, headers);
   }
 
   const app = new Elysia({ name: "intake" });
-  // Every web asset (intake and console): brotli/gzip, ETag, long caching of versioned URLs (http/asset-delivery.ts).
-  const assets = createAssetServer(deps.webAssets);
   for (const path of assets.paths) app.get(path, ({ request }) => assets.serve(path, request));
   return app
     .get("/w/:workspace_slug/i/:link_slug", ({ params, request }) => page(params.workspace_slug, params.link_slug, request.headers))
