@@ -24,6 +24,8 @@ const AUDIO_HEADER_ALLOWANCE = 64 * 1024;
 export const MULTIPART_ALLOWANCE = 64 * 1024;
 /** Uploads (recordings, files, follow-up recordings) one session may send per minute. */
 export const SESSION_UPLOADS_PER_MINUTE = 30;
+/** Probes one session may ask per minute that transcribe or analyse (`POST …/probe/`). */
+export const SESSION_PROBES_PER_MINUTE = 10;
 /** Open live-transcription sockets per session and per client address. */
 export const LIVE_SOCKETS_PER_SESSION = 2;
 export const LIVE_SOCKETS_PER_ADDRESS = 20;
@@ -75,6 +77,11 @@ export interface IntakeLimiter {
    */
   takeUpload(sessionId: string): void;
   /**
+   * Counts a probe that transcribes or analyses, for a session.
+   * @throws AppError RATE_LIMITED with Retry-After past {@link SESSION_PROBES_PER_MINUTE}
+   */
+  takeProbe(sessionId: string): void;
+  /**
    * Checks that one more live socket may open (before the upgrade).
    * @throws AppError RATE_LIMITED with Retry-After when the session or the address is at its limit
    */
@@ -87,6 +94,7 @@ export interface IntakeLimiter {
 export function createIntakeLimiter(config: Pick<Config, "intakeSessionsPerMinute">): IntakeLimiter {
   const starts = createRateLimiter();
   const uploads = createRateLimiter();
+  const probes = createRateLimiter();
   const liveBySession = new Map<string, number>();
   const liveByAddress = new Map<string, number>();
   const add = (m: Map<string, number>, k: string, d: number) => {
@@ -106,6 +114,10 @@ export function createIntakeLimiter(config: Pick<Config, "intakeSessionsPerMinut
     takeUpload(sessionId) {
       const d = uploads.take(sessionId, SESSION_UPLOADS_PER_MINUTE);
       if (!d.allowed) throw rateLimited(`A session may upload at most ${SESSION_UPLOADS_PER_MINUTE} times a minute.`, d.headers);
+    },
+    takeProbe(sessionId) {
+      const d = probes.take(sessionId, SESSION_PROBES_PER_MINUTE);
+      if (!d.allowed) throw rateLimited(`A session may ask for at most ${SESSION_PROBES_PER_MINUTE} follow-ups a minute.`, d.headers);
     },
     checkLive(sessionId, address) {
       if (full(sessionId, address)) {

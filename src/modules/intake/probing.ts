@@ -9,6 +9,10 @@
  * Nothing here changes an answer of a submitted response: every write happens in a transaction
  * that first checks the response is still `started` (else 409 ALREADY_SUBMITTED), so a probe or
  * follow-up racing `submit/` either lands before the submit (which then sees it) or not at all.
+ *
+ * Costs are bounded (security review finding 12): a probe that would transcribe or analyse counts
+ * against the session's {@link SESSION_PROBES_PER_MINUTE}; parallel probes of one recording share
+ * one transcription; a transcript, even an empty one, is stored as done and never redone.
  */
 import type { Kysely, Transaction } from "kysely";
 import { nowIso } from "../../clock.ts";
@@ -20,8 +24,30 @@ import type { Logger } from "../../logger.ts";
 import * as responsesRepo from "../responses/repository.ts";
 import type { IntakeLink } from "./service.ts";
 import { transcribeForRespondent } from "./recordings.ts";
+import type { IntakeLimiter } from "./limits.ts";
 
-export type ProbingDeps = { db: Kysely<Database>; blobs: BlobStore; inference: Pick<InferenceClient, "transcribe" | "analyse">; log?: Logger };
+export type ProbingDeps = {
+  db: Kysely<Database>;
+  blobs: BlobStore;
+  inference: Pick<InferenceClient, "transcribe" | "analyse">;
+  log?: Logger;
+  /** Counts probes that transcribe or analyse (the app's intake limiter); none in unit tests. */
+  limiter?: Pick<IntakeLimiter, "takeProbe">;
+};
+
+type Transcript = { text: string; durationS: number };
+/** Probe transcriptions in flight, by answer uuid and recording blob: parallel probes share one. */
+const transcribing = new Map<string, Promise<Transcript>>();
+
+/** {@link transcribeForRespondent}, shared by every probe of the same recording while it runs. */
+function transcribeOnce(deps: ProbingDeps, key: string, audio: Uint8Array, q: Parameters<typeof transcribeForRespondent>[2]): Promise<Transcript> {
+  let running = transcribing.get(key);
+  if (!running) {
+    running = transcribeForRespondent(deps.inference, audio, q).finally(() => transcribing.delete(key));
+    transcribing.set(key, running);
+  }
+  return running;
+}
 
 /** A follow-up as stored in `answers.follow_ups` (the blob key never leaves the server). */
 export type StoredFollowUp = { question: string; answer: string | null; transcription?: string | null; audio_blob?: string | null };
@@ -62,9 +88,10 @@ export function publicFollowUps(stored: StoredFollowUp[]) {
  * @returns `{ clarity (0..1), follow_up: { index, question } | null, follow_ups }`; `null` when
  *   probing is off, the answer is clear enough, the last follow-up is unanswered,
  *   `max_follow_ups` were asked, or a recording cannot be transcribed because the ASR model is
- *   not installed (logged)
+ *   not installed (logged), or the answer (an empty transcript) has nothing to analyse
  * @throws AppError NOT_FOUND, LINK_PAUSED, ALREADY_SUBMITTED (also when submitted meanwhile),
- *   VALIDATION_ERROR (no answer yet), AUDIO_TOO_LONG, UNSUPPORTED_MEDIA_TYPE (undecodable recording)
+ *   VALIDATION_ERROR (no answer yet), AUDIO_TOO_LONG, UNSUPPORTED_MEDIA_TYPE (undecodable recording),
+ *   RATE_LIMITED (past the session's probes a minute)
  */
 export async function probeAnswer(deps: ProbingDeps, l: IntakeLink, sessionId: string, questionUuid: string) {
   const { r, q, a } = await openAnswer(deps.db, l, sessionId, questionUuid);
@@ -74,13 +101,15 @@ export async function probeAnswer(deps: ProbingDeps, l: IntakeLink, sessionId: s
   const done = { clarity: null as number | null, follow_up: null as { index: number; question: string } | null, follow_ups: publicFollowUps(stored) };
   if (q.enable_dynamic_probing !== 1 || stored.length >= max || stored.some((f) => f.answer === null)) return done;
   let text = a.text ?? a.transcription;
-  if (!text && a.audio_blob) {
+  const transcribed = a.transcription_status === "completed"; // an empty transcript included
+  deps.limiter?.takeProbe(sessionId);
+  if (!text && !transcribed && a.audio_blob) {
     // Transcribe now, ahead of batch work: the respondent is waiting.
     const audio = await deps.blobs.get(a.audio_blob);
     if (!audio) return done;
-    let t: { text: string; durationS: number };
+    let t: Transcript;
     try {
-      t = await transcribeForRespondent(deps.inference, audio, q);
+      t = await transcribeOnce(deps, `${a.uuid} ${a.audio_blob}`, audio, q);
     } catch (err) {
       // No ASR model (issue 12): no follow-up, never a 500; the recording is transcribed later.
       if (!(err instanceof InferenceError && err.code === "MODEL_MISSING")) throw err;
@@ -101,6 +130,7 @@ export async function probeAnswer(deps: ProbingDeps, l: IntakeLink, sessionId: s
     });
   }
   const combined = [text ?? "", ...stored.map((f) => f.answer ?? "")].join("\n").trim();
+  if (!combined) return done; // an empty transcript: nothing to ask about
   const result = await deps.inference.analyse(combined, { evaluatorConfig: evaluator, enableDynamicProbing: true, prompt: q.prompt }, { priority: "live" });
   const question = result.follow_up_questions.find((fq) => !stored.some((f) => f.question === fq));
   if (!question) return { ...done, clarity: result.clarity };
