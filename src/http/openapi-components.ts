@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { CONFIGURATION_SCHEMAS, QUESTION_TYPES, questionInputSchema, questionSchema, type QuestionType } from "../modules/links/question-model.ts";
-import { completeSettings, linkSchema, settingsInputSchema, settingsSchema } from "../modules/links/model.ts";
+import { completeSettings, linkSchema, settingsSchema } from "../modules/links/model.ts";
 import { answerSchema, reprocessedSchema, responseSchema } from "../modules/responses/model.ts";
 import { attemptSchema, deliveryDetailSchema, deliverySchema, webhookSchema, webhookWithSecretSchema } from "../modules/webhooks/model.ts";
 import { createdTokenSchema, tokenSchema } from "../modules/tokens/model.ts";
@@ -73,12 +73,9 @@ export const testEventSchema = z.object({
 export const COMPONENT_NAMES: ReadonlyArray<readonly [z.ZodType, string]> = [
   [linkSchema, "Link"],
   [settingsSchema, "Settings"],
-  [settingsInputSchema, "SettingsInput"],
   [questionDocSchema, "Question"],
   ...questionVariants.map((v, i) => [v, `${pascal(QUESTION_TYPES[i]!)}Question`] as const),
   ...QUESTION_TYPES.map((t) => [configurationObject(t), `${pascal(t)}Configuration`] as const),
-  [questionInputDocSchema, "QuestionInput"],
-  ...questionInputVariants.map((v, i) => [v, `${pascal(QUESTION_TYPES[i]!)}QuestionInput`] as const),
   [responseSchema, "Response"],
   [answerSchema, "Answer"],
   [reprocessedSchema, "Reprocessed"],
@@ -99,12 +96,6 @@ export const COMPONENT_NAMES: ReadonlyArray<readonly [z.ZodType, string]> = [
   [responseStartedEventSchema, "ResponseStartedEvent"],
   [responseSubmittedEventSchema, "ResponseSubmittedEvent"],
   [testEventSchema, "WebhookTestEvent"],
-];
-
-/** Documentation-only replacements: where the document meets the left schema it shows the right one. */
-export const DOC_REPLACEMENTS: ReadonlyArray<readonly [z.ZodType, string]> = [
-  [questionSchema, "Question"],
-  [questionInputSchema, "QuestionInput"],
 ];
 
 const DATE_TIME_FIELDS = new Set([
@@ -148,17 +139,19 @@ export function addFieldFormats(node: unknown): void {
   for (const v of Object.values(obj)) addFieldFormats(v);
 }
 
+/** Puts the settings defaults (from `completeSettings`, the code that applies them) on a settings object schema (in place). */
+export function addSettingsDefaults(json: Record<string, unknown>): void {
+  const props = json.properties as Record<string, Record<string, unknown>> | undefined;
+  if (props) for (const [k, v] of Object.entries(completeSettings({}))) if (props[k]) props[k].default = v;
+}
+
 /**
  * Fills in what zod cannot say on its own (in place, on `components.schemas`): the settings
  * defaults (from `completeSettings`, the code that applies them) and the question union's
  * `discriminator`.
  */
 export function annotateComponents(schemas: Record<string, Record<string, any>>): void {
-  const defaults = completeSettings({});
-  for (const name of ["SettingsInput", "Settings"]) {
-    const props = schemas[name]?.properties as Record<string, Record<string, unknown>> | undefined;
-    if (props) for (const [k, v] of Object.entries(defaults)) if (props[k]) props[k].default = v;
-  }
+  if (schemas.Settings) addSettingsDefaults(schemas.Settings);
   if (schemas.Question) {
     schemas.Question.discriminator = {
       propertyName: "response_type",

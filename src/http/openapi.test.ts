@@ -72,12 +72,16 @@ test("Question is a union on response_type carrying each type's configuration; P
   expect(Object.keys(s.Question.discriminator.mapping)).toHaveLength(11);
   expect(s.RatingConfiguration.properties.scale_type.enum).toEqual(["stars", "emojis", "nps", "numbers"]);
   expect(s.ImageChoiceConfiguration.properties.cards.items.properties.media_type.enum).toEqual(["image", "video"]);
-  expect(s.RatingQuestionInput.properties.configuration.$ref).toBe("#/components/schemas/RatingConfigurationInput");
+  const create = doc.paths["/links/"].post.requestBody.content["application/json"].schema;
+  const inputs = create.properties.questions.items.anyOf as { properties: { type: { const: string }; configuration: { properties?: Record<string, { enum?: string[] }> } } }[];
+  expect(inputs.map((q) => q.properties.type.const)).toHaveLength(11);
+  expect(inputs.find((q) => q.properties.type.const === "rating")!.properties.configuration.properties!.scale_type!.enum).toEqual(["stars", "emojis", "nps", "numbers"]);
+  expect(create.properties.settings.properties.thankYouMessage.default).toBe("Thanks for your response!");
   expect(s.Problem.properties.code.enum).toEqual(Object.keys(ERROR_CODES));
   expect(s.Answer.properties.transcription_status.enum).toContain("waiting_for_model");
   expect(s.Delivery.properties.event_type.enum).toEqual(["response.started", "response.submitted", "webhook.test"]);
   expect(s.CreatedToken.properties.key.pattern).toBe("^sk_live_[A-Za-z0-9]{40}$");
-  expect(s.SettingsInput.properties.thankYouMessage.default).toBe("Thanks for your response!");
+  expect(s.Settings.properties.live_transcription.default).toBe(false);
   expect(s.Link.properties.date_created.format).toBe("date-time");
   expect(s.Link.properties.public_url.format).toBe("uri");
   expect(doc.paths["/links/"].get.responses["200"].content["application/json"].schema.$ref).toBe("#/components/schemas/LinkPage");

@@ -8,11 +8,13 @@
 import { z } from "zod";
 import { ERROR_CODES } from "../errors.ts";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./pagination.ts";
+import { questionInputSchema, questionSchema } from "../modules/links/question-model.ts";
+import { settingsInputSchema } from "../modules/links/model.ts";
 import {
   addFieldFormats,
   annotateComponents,
   COMPONENT_NAMES,
-  DOC_REPLACEMENTS,
+  addSettingsDefaults,
   questionDocSchema,
   questionInputDocSchema,
   responseStartedEventSchema,
@@ -82,57 +84,77 @@ function nameComponents(): void {
     add(envelopeOf(schema), `${id}Page`);
   }
 }
-const REPLACED = new Map<z.ZodType, string>(DOC_REPLACEMENTS);
+/** Replaces `{$ref: "#/$defs/X"}` with a copy of `defs.X`, recursively (request schemas are inlined). */
+function inlineDefs(node: unknown, defs: Record<string, unknown>): unknown {
+  if (Array.isArray(node)) return node.map((n) => inlineDefs(n, defs));
+  if (!node || typeof node !== "object") return node;
+  const obj = node as Record<string, unknown>;
+  const ref = typeof obj.$ref === "string" ? /^#\/\$defs\/(.+)$/.exec(obj.$ref)?.[1] : undefined;
+  if (ref && defs[ref]) {
+    const { $ref: _, ...rest } = obj;
+    const def = inlineDefs(defs[ref], defs) as Record<string, unknown>;
+    delete def.id;
+    return { ...def, ...rest };
+  }
+  return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, inlineDefs(v, defs)]));
+}
 
-/** Collects named schemas into `components.schemas` while operations are converted. */
+/**
+ * Converts zod schemas for the document. Response schemas use named components (`$ref`);
+ * request schemas are inlined in their request body, where generators such as openapi-typescript
+ * keep members with a `default` optional (in a component they would make them required).
+ */
 class Components {
   readonly schemas: Record<string, unknown> = {};
   private readonly pending = new Set<string>();
+  private questionInput: Record<string, unknown> | null = null;
 
-  /** JSON Schema of `schema`; named sub-schemas become `$ref`s (request-side ones get an `Input` suffix). */
+  /** JSON Schema of `schema`: for "output" named sub-schemas become `$ref`s; "input" is self-contained. */
   convert(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
-    const rename = (id: string) => (io === "input" && !id.endsWith("Input") ? `${id}Input` : id);
     const s = z.toJSONSchema(schema, {
       io,
       unrepresentable: "any",
       target: "draft-2020-12",
       override: (ctx) => {
-        const id = REPLACED.get(ctx.zodSchema as unknown as z.ZodType);
-        if (!id) return;
-        for (const k of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as Record<string, unknown>)[k];
-        (ctx.jsonSchema as Record<string, unknown>).$ref = `#/$defs/${id}`;
+        const zs = ctx.zodSchema as unknown as z.ZodType;
+        const json = ctx.jsonSchema as Record<string, unknown>;
+        if (zs === questionSchema || (zs === questionInputSchema && io === "output")) {
+          for (const k of Object.keys(json)) delete json[k];
+          json.$ref = "#/$defs/Question";
+        } else if (zs === questionInputSchema) {
+          for (const k of Object.keys(json)) delete json[k];
+          Object.assign(json, structuredClone((this.questionInput ??= this.convert(questionInputDocSchema, "input"))));
+        } else if (zs === settingsInputSchema) {
+          addSettingsDefaults(json);
+        }
       },
     }) as Record<string, unknown>;
-    const text = JSON.stringify(s).replace(/"#\/\$defs\/([A-Za-z0-9_]+)"/g, (_, id: string) => `"#/components/schemas/${rename(id)}"`);
-    const out = JSON.parse(text) as Record<string, unknown>;
-    delete out.$schema;
-    delete out.id;
-    const defs = (out.$defs ?? {}) as Record<string, Record<string, unknown>>;
-    delete out.$defs;
-    for (const [id, def] of Object.entries(defs)) {
+    const defs = (s.$defs ?? {}) as Record<string, Record<string, unknown>>;
+    delete s.$defs;
+    delete s.$schema;
+    delete s.id;
+    if (io === "input") return inlineDefs(s, defs) as Record<string, unknown>;
+    const out = JSON.parse(JSON.stringify(s).replace(/"#\/\$defs\/([A-Za-z0-9_]+)"/g, '"#/components/schemas/$1"')) as Record<string, unknown>;
+    for (const [id, raw] of Object.entries(defs)) {
+      const def = JSON.parse(JSON.stringify(raw).replace(/"#\/\$defs\/([A-Za-z0-9_]+)"/g, '"#/components/schemas/$1"')) as Record<string, unknown>;
       delete def.id;
-      if (io === "output") addFieldFormats(def);
-      const name = rename(id);
-      if (name in this.schemas && !this.pending.has(name) && JSON.stringify(this.schemas[name]) !== JSON.stringify(def)) throw new Error(`OpenAPI component ${name} has two shapes`);
-      this.schemas[name] = def;
+      addFieldFormats(def);
+      if (id in this.schemas && !this.pending.has(id) && JSON.stringify(this.schemas[id]) !== JSON.stringify(def)) throw new Error(`OpenAPI component ${id} has two shapes`);
+      this.schemas[id] = def;
     }
-    for (const id of REPLACED.values()) if (text.includes(`/${rename(id)}"`) && !(rename(id) in this.schemas) && !this.pending.has(rename(id))) this.add(rename(id), io === "input" ? questionInputDocSchema : questionDocSchema, io);
-    if (io === "output") addFieldFormats(out);
+    if (JSON.stringify([s, defs]).includes('"#/$defs/Question"')) this.ref("Question", questionDocSchema);
+    addFieldFormats(out);
     return out;
   }
 
-  /** Adds a named schema itself (its root, not a `$ref`). */
-  add(name: string, schema: z.ZodType, io: "input" | "output"): void {
-    this.pending.add(name);
-    const json = this.convert(schema, io);
-    this.pending.delete(name);
-    if (json.$ref === `#/components/schemas/${name}`) return;
-    this.schemas[name] = json;
-  }
-
-  /** A `$ref` to a named schema, converting it on first use. */
-  ref(name: string, schema: z.ZodType, io: "input" | "output"): { $ref: string } {
-    if (!(name in this.schemas) && !this.pending.has(name)) this.add(name, schema, io);
+  /** A `$ref` to a named response-side schema, converting it on first use. */
+  ref(name: string, schema: z.ZodType): { $ref: string } {
+    if (!(name in this.schemas) && !this.pending.has(name)) {
+      this.pending.add(name);
+      const json = this.convert(schema, "output");
+      this.pending.delete(name);
+      if (json.$ref !== `#/components/schemas/${name}`) this.schemas[name] = json;
+    }
     return { $ref: `#/components/schemas/${name}` };
   }
 }
@@ -259,7 +281,7 @@ function webhooks(components: Components): Record<string, unknown> {
       tags: ["webhooks"],
       security: [{ webhook_signature: [] }],
       parameters,
-      requestBody: { required: true, content: { "application/json": { schema: components.ref(name, schema, "output") } } },
+      requestBody: { required: true, content: { "application/json": { schema: components.ref(name, schema) } } },
       responses: {
         "200": { description: "Any 2xx within 10 s is a success; anything else (and 3xx) is retried on the schedule" },
         "410": { description: "Gone: the webhook is disabled" },
@@ -280,7 +302,7 @@ function webhooks(components: Components): Record<string, unknown> {
 export function buildOpenApiDocument(operations: readonly Operation[], serverUrl: string, version: string): Record<string, unknown> {
   nameComponents();
   const components = new Components();
-  components.ref("Problem", problemSchema, "output");
+  components.ref("Problem", problemSchema);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
     const p = toOpenApiPath(op.path);
