@@ -89,6 +89,29 @@ describe("throttling", () => {
     }
   });
 
+  test("40 parallel attempts: only 5 reach the password check, the right password among the rest gets 429", async () => {
+    const t = await createTestApi();
+    try {
+      await addUser(t, "target@example.com", "owner");
+      const n = 40;
+      const replies = await Promise.all(Array.from({ length: n }, (_, i) =>
+        t.call("POST", "/api/v1/auth/login/", { key: null, body: { email: "target@example.com", password: i === n - 1 ? PASSWORD : `wrong password ${i}` } })));
+      const statuses = replies.map((r) => r.status);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(n - 5);
+      expect(statuses[n - 1]).toBe(429);
+      // Parallel wrong current passwords on the password change are counted the same way.
+      await addUser(t, "changer@example.com", "member");
+      const s = await signIn(t, "changer@example.com");
+      const changes = await Promise.all(Array.from({ length: 12 }, (_, i) =>
+        s.call("POST", "/api/v1/auth/me/password/", { body: { current_password: `not it ${i}`, new_password: "a brand new passphrase" } })));
+      expect(changes.filter((r) => r.status === 400)).toHaveLength(5);
+      expect(changes.filter((r) => r.status === 429)).toHaveLength(7);
+    } finally {
+      await t.close();
+    }
+  });
+
   test("20 failures from one address refuse every account from it", async () => {
     const t = await createTestApi();
     try {
