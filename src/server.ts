@@ -23,6 +23,7 @@ import { createJobRunner } from "./jobs/runner.ts";
 import { createDispatcher } from "./outbox/dispatcher.ts";
 import { startOutboxHousekeeping } from "./outbox/housekeeping.ts";
 import { startIntakeHousekeeping } from "./modules/intake/purge.ts";
+import { startAuditHousekeeping } from "./modules/audit/housekeeping.ts";
 import { createInferenceClient } from "./ai/inference-client.ts";
 import { analyseAnswer, giveUpOnAnswer, transcribeAnswer, type ProcessingDeps } from "./modules/responses/processing.ts";
 import { countWorkspaces } from "./modules/workspaces/repository.ts";
@@ -146,9 +147,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // just after listening: the first requests need none of it, and it costs ~30 ms (bench/startup.ts).
   let housekeeping: { stop(): Promise<void> } | null = null;
   let intakeHousekeeping: { stop(): Promise<void> } | null = null;
+  let auditHousekeeping: { stop(): Promise<void> } | null = null;
   const housekeepingTimer = setTimeout(() => {
     housekeeping = startOutboxHousekeeping({ db, log, retentionDays: config.deliveryLogRetentionDays });
     intakeHousekeeping = startIntakeHousekeeping({ db, blobs, log, blobsDir: config.blobsDir }, config.sessionRetentionDays);
+    auditHousekeeping = startAuditHousekeeping({ db, log });
   }, HOUSEKEEPING_DELAY_MS);
   const url = `${tls ? "https" : "http"}://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
   log.info("listening", { url, public_url: config.publicUrl, data_dir: config.dataDir });
@@ -164,6 +167,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       clearTimeout(housekeepingTimer);
       await housekeeping?.stop();
       await intakeHousekeeping?.stop();
+      await auditHousekeeping?.stop();
       await dispatcher.stop();
       await runner.stop();
       await inference.close();

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createTestApi, type TestApi } from "../../../test/helpers/api.ts";
 import { PASSWORD, addUser, signIn } from "../../../test/helpers/console-session.ts";
+import { pruneAudit, UNOWNED_AUDIT_MAX_ROWS } from "./housekeeping.ts";
 
 let api: TestApi;
 beforeAll(async () => {
@@ -101,4 +102,26 @@ test("webhook actions are recorded: created, updated, secret rotated, deleted", 
   expect(log.json.results.map((e: { action: string }) => e.action)).toEqual(["webhook.deleted", "webhook.secret_rotated", "webhook.updated", "webhook.created"]);
   expect(log.json.results[3].target).toEqual({ type: "webhook", uuid: hook.json.uuid, label: "https://hooks.example.com/earshot" });
   expect(JSON.stringify(log.json)).not.toContain(hook.json.secret);
+});
+
+test("audit rows outside any workspace (unknown-email sign-ins) are pruned: past 30 days, and beyond the newest 10 000", async () => {
+  const t = await createTestApi();
+  try {
+    const row = (i: number, time: string, workspace: string | null) => ({
+      uuid: crypto.randomUUID(), workspace_uuid: workspace, time, actor_type: "system" as const, actor_uuid: null, actor_name: "system",
+      action: "login.failed", target_type: "user", target_uuid: null, target_label: `guess${i}@example.com`, client_address: null,
+    });
+    const old = new Date(Date.now() - 31 * 86_400_000).toISOString();
+    const recent = (i: number) => new Date(Date.now() - 1000 - i).toISOString();
+    await t.db.insertInto("audit_log").values([row(0, old, null), row(1, old, t.ws.workspace_uuid)]).execute();
+    for (let at = 0; at < UNOWNED_AUDIT_MAX_ROWS + 50; at += 1000) {
+      await t.db.insertInto("audit_log").values(Array.from({ length: Math.min(1000, UNOWNED_AUDIT_MAX_ROWS + 50 - at) }, (_, k) => row(at + k, recent(at + k), null))).execute();
+    }
+    expect(await pruneAudit(t.db)).toBe(51);
+    const left = await t.db.selectFrom("audit_log").select(["workspace_uuid", "time"]).where("action", "=", "login.failed").execute();
+    expect(left.filter((r) => r.workspace_uuid === null)).toHaveLength(UNOWNED_AUDIT_MAX_ROWS);
+    expect(left.filter((r) => r.workspace_uuid === t.ws.workspace_uuid)).toHaveLength(1); // a workspace's record stays
+  } finally {
+    await t.close();
+  }
 });

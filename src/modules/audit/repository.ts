@@ -32,3 +32,16 @@ export async function countAudit(db: Q, f: AuditFilter): Promise<number> {
   const r = await filtered(db, f).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
   return Number(r.n);
 }
+
+/**
+ * Deletes audit rows outside any workspace (failed sign-ins with an unknown email): those older
+ * than `beforeIso`, then all but the newest `keep`. Nobody can list them through the API, and
+ * anyone can create them, so they must not grow without bound.
+ * @returns rows deleted
+ */
+export async function pruneUnownedAudit(db: Q, beforeIso: string, keep: number): Promise<number> {
+  const old = await db.deleteFrom("audit_log").where("workspace_uuid", "is", null).where("time", "<", beforeIso).executeTakeFirst();
+  const newest = db.selectFrom("audit_log").select("uuid").where("workspace_uuid", "is", null).orderBy("time", "desc").limit(keep);
+  const over = await db.deleteFrom("audit_log").where("workspace_uuid", "is", null).where("uuid", "not in", newest).executeTakeFirst();
+  return Number(old.numDeletedRows) + Number(over.numDeletedRows);
+}
