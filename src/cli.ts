@@ -76,7 +76,7 @@ workspace
   .option("--json", "print one JSON object")
   .action(async (o: { name: string; plan: string; slug?: string; host?: string; json?: boolean }) => {
     if (!PLANS.includes(o.plan as Plan)) throw new InvalidArgumentError(`--plan must be one of ${PLANS.join(", ")}`);
-    const created = await withDb((db) => createWorkspace(db, { name: o.name, plan: o.plan as Plan, slug: o.slug, host: o.host }));
+    const created = await withDb((db, cfg) => createWorkspace(db, { name: o.name, plan: o.plan as Plan, slug: o.slug, host: o.host, publicUrl: cfg.publicUrl }));
     print(!!o.json, created, `Workspace ${created.workspace_slug} (${created.workspace_uuid})\nAPI key (shown once): ${created.api_key}`);
   });
 workspace

@@ -26,7 +26,7 @@ export function workspaceRoutes(deps: AppDeps) {
           plan: input.plan,
           linksLimit: input.limits?.links,
           requestsPerMinute: input.limits?.requests_per_minute,
-        });
+        }, { publicUrl: deps.config.publicUrl, recheck: (trx) => deps.auth.assertActive(trx, auth) });
         return getWorkspaceView(deps.db, deps.config.publicUrl, auth.workspaceUuid, deps.auth.usage);
       }),
     );

@@ -3,7 +3,7 @@
  * Workspaces (DESIGN §3): creation with a first API key, the `GET workspace/` view with limits
  * and usage, and the host that builds `public_url`s.
  */
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import { nowIso } from "../../clock.ts";
 import type { Database } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
@@ -20,16 +20,18 @@ export type CreatedWorkspace = { workspace_uuid: string; workspace_slug: string;
 
 /**
  * Creates a workspace and its first API key (all scopes) in one transaction.
- * @throws AppError VALIDATION_ERROR for a malformed slug, SLUG_CONFLICT for a taken one
+ * @throws AppError VALIDATION_ERROR for a malformed slug or a host taken (see `assertHostFree`),
+ *   SLUG_CONFLICT for a taken slug
  */
 export async function createWorkspace(
   db: Kysely<Database>,
-  input: { name: string; plan?: Plan; slug?: string; host?: string | null },
+  input: { name: string; plan?: Plan; slug?: string; host?: string | null; publicUrl?: string },
 ): Promise<CreatedWorkspace> {
   const name = input.name.trim();
   if (!name) throw new AppError("NAME_REQUIRED", "A workspace needs a name.");
   const host = input.host ? normalizeOrigin(input.host) : null;
   return db.transaction().execute(async (trx) => {
+    if (host) await assertHostFree(trx, host, null, input.publicUrl);
     let slug: string;
     if (input.slug !== undefined) {
       if (!SLUG_PATTERN.test(input.slug) || input.slug.length > 64) {
@@ -117,11 +119,36 @@ export async function getWorkspaceView(db: Kysely<Database>, publicUrl: string, 
 export type WorkspaceUpdate = { name?: string; host?: string | null; plan?: Plan; linksLimit?: number | null; requestsPerMinute?: number };
 
 /**
- * Updates a workspace (`PATCH workspace/`, `earshot workspace update`).
- * @throws AppError NOT_FOUND (no such workspace), NAME_REQUIRED, VALIDATION_ERROR (host not an origin)
+ * Refuses a dedicated origin whose host (name and port, lowercased) another workspace already
+ * has, or that is the server's own `EARSHOT_PUBLIC_URL`: `/i/{link}` on a host serves that
+ * host's workspace, so a second claimant could take over the first one's links (or every link
+ * on the public URL). Call inside the writing transaction.
+ * @param origin a normalized origin (see `normalizeOrigin`)
+ * @throws AppError VALIDATION_ERROR with pointer `/host`
  */
-export async function updateWorkspace(db: Kysely<Database>, uuid: string, input: WorkspaceUpdate): Promise<void> {
-  if (!(await repo.findWorkspaceByUuid(db, uuid))) throw new AppError("NOT_FOUND", "Workspace not found.");
+async function assertHostFree(q: Transaction<Database>, origin: string, exceptUuid: string | null, publicUrl: string | undefined): Promise<void> {
+  const host = new URL(origin).host;
+  const refuse = (message: string) => new AppError("VALIDATION_ERROR", message, { errors: [{ pointer: "/host", message }] });
+  if (publicUrl && new URL(publicUrl).host.toLowerCase() === host) {
+    throw refuse("This host is the server's own address (EARSHOT_PUBLIC_URL); a workspace needs a host of its own.");
+  }
+  const taken = (await repo.listWorkspaces(q)).some((w) => w.uuid !== exceptUuid && w.host && new URL(w.host).host.toLowerCase() === host);
+  if (taken) throw refuse("Another workspace already uses this host.");
+}
+
+/**
+ * Updates a workspace (`PATCH workspace/`, `earshot workspace update`) in one transaction.
+ * @param opts.publicUrl `EARSHOT_PUBLIC_URL`, which no workspace may take as its host
+ * @param opts.recheck runs first inside the transaction (the caller's revocation re-check)
+ * @throws AppError NOT_FOUND (no such workspace), NAME_REQUIRED, VALIDATION_ERROR (`/host`: not an
+ *   origin, another workspace's host, or the public URL's), whatever `recheck` throws
+ */
+export async function updateWorkspace(
+  db: Kysely<Database>,
+  uuid: string,
+  input: WorkspaceUpdate,
+  opts: { publicUrl?: string; recheck?: (trx: Transaction<Database>) => Promise<void> } = {},
+): Promise<void> {
   const patch: Parameters<typeof repo.updateWorkspace>[2] = {};
   if (input.name !== undefined) {
     if (!input.name.trim()) throw new AppError("NAME_REQUIRED", "A workspace needs a name.");
@@ -131,5 +158,10 @@ export async function updateWorkspace(db: Kysely<Database>, uuid: string, input:
   if (input.plan !== undefined) patch.plan = input.plan;
   if (input.linksLimit !== undefined) patch.links_limit = input.linksLimit === null ? UNLIMITED_LINKS : input.linksLimit;
   if (input.requestsPerMinute !== undefined) patch.requests_per_minute = input.requestsPerMinute;
-  if (Object.keys(patch).length) await repo.updateWorkspace(db, uuid, patch);
+  await db.transaction().execute(async (trx) => {
+    await opts.recheck?.(trx);
+    if (!(await repo.findWorkspaceByUuid(trx, uuid))) throw new AppError("NOT_FOUND", "Workspace not found.");
+    if (patch.host) await assertHostFree(trx, patch.host, uuid, opts.publicUrl);
+    if (Object.keys(patch).length) await repo.updateWorkspace(trx, uuid, patch);
+  });
 }
