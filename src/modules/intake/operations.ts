@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import type { Operation } from "../../http/openapi.ts";
+import { answerSchema } from "../responses/model.ts";
 
 const followUp = z.object({ question: z.string(), answer: z.string().nullable(), transcription: z.string().nullable(), has_audio: z.boolean() });
 const answerState = z.object({
@@ -13,7 +14,7 @@ const answerState = z.object({
   text: z.string().nullable(),
   has_audio: z.boolean(),
   duration: z.number().nullable(),
-  transcription_status: z.string(),
+  transcription_status: answerSchema.shape.transcription_status,
   transcription: z.string().nullable(),
   follow_ups: z.array(followUp),
 });
