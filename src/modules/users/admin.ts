@@ -58,6 +58,8 @@ export async function createUser(
   const user = await db.transaction().execute(async (trx) => {
     const u = existing ?? (await insertNewUser(trx, { email: input.email, name: input.name?.trim() || input.email.trim().split("@")[0]!, passwordHash }));
     await repo.insertMembership(trx, { user_uuid: u.uuid, workspace_uuid: ws.uuid, role, date_created: nowIso() });
+    // The workspace has its owner now: a pending first-start setup URL must not make another.
+    if (role === "owner") await repo.useOutstandingTokens(trx, "setup", { workspaceUuid: ws.uuid }, nowIso());
     await recordAudit(trx, { workspaceUuid: ws.uuid, actor: CLI_ACTOR, action: "member.joined", target: { type: "user", uuid: u.uuid, label: `${u.email} as ${role}` }, clientAddress: null });
     return u;
   });

@@ -132,6 +132,18 @@ export async function useOneTimeToken(db: Q, uuid: string, at: string): Promise<
   return Number(r.numUpdatedRows) > 0;
 }
 
+/**
+ * Marks every unused one-time token of `purpose` for the user (password resets) or the workspace
+ * (setup URLs) used, so an older link stops working once a newer one did its job.
+ * @returns tokens marked
+ */
+export async function useOutstandingTokens(db: Q, purpose: "password_reset" | "setup", owner: { userUuid: string } | { workspaceUuid: string }, at: string): Promise<number> {
+  let q = db.updateTable("one_time_tokens").set({ used_at: at }).where("purpose", "=", purpose).where("used_at", "is", null);
+  q = "userUuid" in owner ? q.where("user_uuid", "=", owner.userUuid) : q.where("workspace_uuid", "=", owner.workspaceUuid);
+  const r = await q.executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
 /** One page of a workspace's pending invites (unused, unexpired), newest first. */
 export function listPendingInvites(db: Q, workspaceUuid: string, now: string, limit: number, offset: number): Promise<OneTimeTokenRow[]> {
   return db

@@ -109,13 +109,17 @@ export async function switchWorkspace(db: Kysely<Database>, s: SessionAuth, work
 /**
  * First start: consumes the setup token and creates the first user as `owner` of the workspace
  * the token was issued for, signed in.
- * @throws AppError NOT_FOUND (unknown, used or expired token), VALIDATION_ERROR (email taken)
+ * @throws AppError NOT_FOUND (unknown, used or expired token; the workspace has an owner already),
+ *   VALIDATION_ERROR (email taken)
  */
 export async function setup(deps: UsersDeps, input: { token: string; name: string; email: string; password: string }, clientAddress: string | null): Promise<StartedSession> {
   const token = await accounts.findUsableToken(deps.db, input.token, "setup");
   const passwordHash = await accounts.hashPassword(input.password);
   const started = await deps.db.transaction().execute(async (trx) => {
     await accounts.consumeToken(trx, token);
+    // A setup URL makes the first owner only: once the workspace has one (e.g. made with
+    // `earshot user create`), an older URL must not add another.
+    if ((await repo.countMembers(trx, token.workspace_uuid!, "owner")) > 0) throw new AppError("NOT_FOUND", "This link is unknown, already used or expired.");
     const user = await accounts.insertNewUser(trx, { email: input.email, name: input.name, passwordHash });
     await repo.insertMembership(trx, { user_uuid: user.uuid, workspace_uuid: token.workspace_uuid!, role: "owner", date_created: nowIso() });
     await repo.updateUser(trx, user.uuid, { last_login_at: nowIso() });
@@ -172,8 +176,8 @@ export async function acceptInvite(deps: UsersDeps, tokenValue: string, input: {
 }
 
 /**
- * Sets a new password with a reset token (`earshot user reset-password`) and ends every session
- * of that user.
+ * Sets a new password with a reset token (`earshot user reset-password`), ends every session
+ * of that user and voids their other outstanding reset links.
  * @throws AppError NOT_FOUND for an unknown, used or expired token
  */
 export async function resetPassword(deps: UsersDeps, input: { token: string; password: string }, clientAddress: string | null): Promise<void> {
@@ -183,6 +187,7 @@ export async function resetPassword(deps: UsersDeps, input: { token: string; pas
   const hash = await accounts.hashPassword(input.password);
   await deps.db.transaction().execute(async (trx) => {
     await accounts.consumeToken(trx, token);
+    await repo.useOutstandingTokens(trx, "password_reset", { userUuid: user.uuid }, nowIso());
     await repo.updateUser(trx, user.uuid, { password_hash: hash });
     await repo.deleteUserSessions(trx, user.uuid);
   });
@@ -197,8 +202,8 @@ export async function updateMe(db: Kysely<Database>, s: SessionAuth, name: strin
 }
 
 /**
- * Changes the signed-in user's password and ends their other sessions. Wrong current passwords
- * count as failed sign-ins.
+ * Changes the signed-in user's password, ends their other sessions and voids their outstanding
+ * reset links. Wrong current passwords count as failed sign-ins.
  * @throws AppError VALIDATION_ERROR (`/current_password`), RATE_LIMITED
  */
 export async function changePassword(deps: UsersDeps, s: SessionAuth, input: { current_password: string; new_password: string }, clientAddress: string | null): Promise<void> {
@@ -210,6 +215,7 @@ export async function changePassword(deps: UsersDeps, s: SessionAuth, input: { c
   const hash = await accounts.hashPassword(input.new_password);
   await deps.db.transaction().execute(async (trx) => {
     await repo.updateUser(trx, s.user.uuid, { password_hash: hash });
+    await repo.useOutstandingTokens(trx, "password_reset", { userUuid: s.user.uuid }, nowIso());
     await repo.deleteUserSessions(trx, s.user.uuid, s.idHash);
   });
   await recordForUser(deps, s.user, "password.changed", clientAddress);
