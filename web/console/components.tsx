@@ -182,6 +182,8 @@ export function ConfirmDialog(props: {
   confirmLabel: string;
   danger?: boolean;
   busy?: boolean;
+  /** False: only the confirm button (a dialog that just shows something). */
+  cancellable?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
@@ -201,9 +203,11 @@ export function ConfirmDialog(props: {
         <button type="button" class={props.danger ? "button-danger" : ""} disabled={props.busy} onClick={props.onConfirm}>
           {props.confirmLabel}
         </button>
-        <button type="button" class="button-secondary" onClick={props.onCancel}>
-          Cancel
-        </button>
+        {props.cancellable !== false && (
+          <button type="button" class="button-secondary" onClick={props.onCancel}>
+            Cancel
+          </button>
+        )}
       </div>
     </dialog>
   );

@@ -62,7 +62,7 @@ export function BuilderPage() {
   };
   useEffect(() => {
     setSaveError(null);
-    if (uuid) load(uuid, message);
+    if (uuid) load(uuid, message || (query.saved ? "Link saved." : ""));
     else {
       setLink(null);
       setForm(EMPTY);
@@ -120,6 +120,7 @@ export function BuilderPage() {
         await load(uuid, "Link saved.");
       } else {
         const created = await api<Link>("POST", "links/", body);
+        setMessage("Link saved.");
         route(`/console/links/${created.uuid}/?saved=1`);
       }
     } catch (err) {

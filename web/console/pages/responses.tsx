@@ -201,7 +201,7 @@ export function ResponsesPage() {
         <>
           <p class="muted" role="status">
             {data.count === 1 ? "1 response" : `${data.count} responses`}
-            {active > 0 ? " match the filter" : ""}.
+            {active > 0 ? (data.count === 1 ? " matches the filter" : " match the filter") : ""}.
           </p>
           <TableWrap label="Responses">
             <table class="inbox">
