@@ -2,7 +2,13 @@
  * @module slugs
  * Slugs and field keys (DESIGN §6), built on @sindresorhus/slugify for transliteration.
  */
-import slugify from "@sindresorhus/slugify";
+import type slugifyFunction from "@sindresorhus/slugify";
+
+// Loaded at first use: its transliteration tables are built when the module is evaluated, ~10 ms
+// of every start otherwise (bench/startup.ts), and `serve` needs a slug only when one is created.
+let loaded: typeof slugifyFunction | null = null;
+const slugify: typeof slugifyFunction = (text, options) =>
+  (loaded ??= (require("@sindresorhus/slugify") as { default: typeof slugifyFunction }).default)(text, options);
 
 export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const FIELD_KEY_PATTERN = /^[a-z][a-z0-9_]*$/;
