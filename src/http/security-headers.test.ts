@@ -103,6 +103,17 @@ test("pages, assets, API answers, problems and redirects carry the security head
   expect(redirect.status).toBe(301);
   expectSecurityHeaders("redirect", redirect);
 
+  // The console's own policy: recordings and the operator's card media, never inline code; the
+  // shell's <meta> says the same, less frame-ancestors (test/e2e/console-csp.test.ts runs it in Chromium).
+  const shell = await fetch(`${server.baseUrl}/console/responses/x/`);
+  expectSecurityHeaders("console", shell);
+  const consoleCsp = shell.headers.get("content-security-policy")!;
+  expect(consoleCsp).toContain("media-src 'self' http: https:");
+  expect(consoleCsp).toContain("img-src 'self' http: https: data:");
+  expect(consoleCsp).not.toContain("unsafe-inline");
+  const meta = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(await shell.text())?.[1];
+  expect(meta).toBe(consoleCsp.replace("; frame-ancestors 'none'", ""));
+
   const reference = await fetch(`${server.baseUrl}/api/docs/`);
   expect(reference.status).toBe(200);
   expectSecurityHeaders("reference page", reference);

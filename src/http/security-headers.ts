@@ -7,6 +7,9 @@
  * `Content-Security-Policy` on its Response, built with {@link contentSecurityPolicy}, and that
  * one wins.
  *
+ * The HTML shells (intake page, console) also carry their page's policy in a `<meta>`, built from
+ * the same directives by {@link metaContentSecurityPolicy}, so the two cannot disagree.
+ *
  * Only the intake page may be framed, and only by the origins the operator lists in
  * `EARSHOT_FRAME_ANCESTORS` (default: nobody). The API, the console and the reference are never
  * framed.
@@ -35,6 +38,18 @@ export const INTAKE_PAGE_DIRECTIVES: CspDirectives = {
 };
 
 /**
+ * The operator console (`/console/…`, docs/console.md): a page that also plays recordings — signed
+ * `audio_url`s on this origin or the `EARSHOT_PUBLIC_URL` one — and shows a response's chosen
+ * image-choice card, an image or a video from the http(s) URL the operator chose (security review
+ * finding 3). Scripts, styles and API calls stay our own; it is never framed.
+ */
+export const CONSOLE_PAGE_DIRECTIVES: CspDirectives = {
+  ...PAGE_DIRECTIVES,
+  "img-src": "'self' http: https: data:",
+  "media-src": "'self' http: https:",
+};
+
+/**
  * API answers, assets and downloads: nothing in them may run or load anything, even when a
  * stored file is opened directly in a browser (`sandbox`).
  */
@@ -58,11 +73,25 @@ export function contentSecurityPolicy(...parts: CspDirectives[]): string {
     .join("; ");
 }
 
+/** Directives a `<meta>` policy cannot carry (browsers ignore them there, with a console warning). */
+const HEADER_ONLY = new Set(["frame-ancestors", "sandbox", "report-uri"]);
+
+/**
+ * The `<meta http-equiv="Content-Security-Policy">` value of a page: its directives without the
+ * header-only ones (`frame-ancestors`, `sandbox`, `report-uri`).
+ */
+export function metaContentSecurityPolicy(directives: CspDirectives): string {
+  return contentSecurityPolicy(Object.fromEntries(Object.entries(directives).filter(([name]) => !HEADER_ONLY.has(name))));
+}
+
 /** The API reference page and its stylesheet: a page, under `/api/`. */
 const REFERENCE_PAGE_PATH = "/api/docs/";
 
 /** Paths of the intake page: `/w/{workspace}/i/{link}` and `/i/{link}` (docs/intake.md). */
 const INTAKE_PAGE_PATH = /^\/(?:w\/[^/]+\/)?i\/[^/]+\/?$/;
+/** `/console`, `/console/` and everything under it. */
+const CONSOLE_PATH = /^\/console(?:\/|$)/;
+const CONSOLE_POLICY = contentSecurityPolicy(CONSOLE_PAGE_DIRECTIVES);
 
 /**
  * The security headers for a request path.
@@ -73,6 +102,7 @@ const INTAKE_PAGE_PATH = /^\/(?:w\/[^/]+\/)?i\/[^/]+\/?$/;
 export function securityHeadersFor(pathname: string, frameAncestors: string): Record<string, string> {
   let policy: string;
   if (INTAKE_PAGE_PATH.test(pathname)) policy = contentSecurityPolicy(INTAKE_PAGE_DIRECTIVES, { "frame-ancestors": frameAncestors });
+  else if (CONSOLE_PATH.test(pathname)) policy = CONSOLE_POLICY;
   else if ((pathname.startsWith("/api/") && !pathname.startsWith(REFERENCE_PAGE_PATH)) || pathname.startsWith("/assets/")) policy = contentSecurityPolicy(NON_PAGE_DIRECTIVES);
   else policy = contentSecurityPolicy(PAGE_DIRECTIVES);
   return {

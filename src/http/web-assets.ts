@@ -10,6 +10,7 @@
 import path from "node:path";
 import { readEmbeddedWebAssets } from "../runtime/embedded.ts";
 import { CATALOGS, directionOf, pageText, SHIPPED_LANGUAGES } from "./intake-language.ts";
+import { CONSOLE_PAGE_DIRECTIVES, INTAKE_PAGE_DIRECTIVES, metaContentSecurityPolicy } from "./security-headers.ts";
 
 /** One servable file. */
 export interface WebAsset {
@@ -117,9 +118,8 @@ export function jsonForScript(value: unknown): string {
 }
 
 // Images and videos of image_choice cards come from the operator's URLs; everything else is ours.
-const CONTENT_SECURITY_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; " +
-  "img-src * data: blob:; media-src * data: blob:; base-uri 'none'; form-action 'self'";
+// The same directives as the header (http/security-headers.ts), less the header-only ones.
+const CONTENT_SECURITY_POLICY = metaContentSecurityPolicy(INTAKE_PAGE_DIRECTIVES);
 
 /**
  * Content versions of the intake page's script and stylesheet, put on their URLs as `?v=` so a
@@ -202,10 +202,8 @@ export function renderMessagePage(title: string, message: string, lang = "en", a
 
 // The console draws only its own markup and talks only to this origin (DESIGN §10).
 // Response pages show image-choice cards from the operator's own URLs (as the intake page does)
-// and play recordings from this origin.
-const CONSOLE_CONTENT_SECURITY_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src * data:; media-src 'self' *; " +
-  "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+// and play recordings; the same directives as the header (http/security-headers.ts).
+const CONSOLE_CONTENT_SECURITY_POLICY = metaContentSecurityPolicy(CONSOLE_PAGE_DIRECTIVES);
 
 /**
  * The operator console's shell (docs/console.md): the same HTML for every `/console/…` path;
