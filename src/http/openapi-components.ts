@@ -102,7 +102,8 @@ const DATE_TIME_FIELDS = new Set([
   "date_created", "date_updated", "submitted_at", "last_used_at", "last_login_at", "expires_at", "last_delivery_at",
   "next_attempt_at", "previous_secret_expires_at", "timestamp", "at",
 ]);
-const URI_FIELDS = new Set(["public_url", "audio_url", "media_url", "next", "previous", "url", "redirectUrl", "redirect_url"]);
+// Not media_url: a selected_card whose card was since removed carries "" (responses/service.ts).
+const URI_FIELDS = new Set(["public_url", "audio_url", "next", "previous", "url", "redirectUrl", "redirect_url"]);
 const UUID_FIELDS = /^(uuid|[a-z_]+_uuid)$/;
 
 /** The string branch of a property schema (`{type: "string"}` or the string of a nullable anyOf). */

@@ -74,11 +74,12 @@ class OutputChecker {
     const event = JSON.parse(body) as { type?: string };
     const hook = event.type ? this.doc.webhooks[event.type] : undefined;
     if (!hook) throw new Error(`OpenAPI drift: webhook event ${event.type} is not documented`);
-    const v = this.ajv.compile({ $ref: `doc#/webhooks/${event.type}/post/requestBody/content/application~1json/schema` });
-    if (!v(event)) throw new Error(`OpenAPI drift: ${event.type} payload: ${this.ajv.errorsText(v.errors)}`);
+    const v = this.ajv.compile<unknown>({ $ref: `doc#/webhooks/${event.type}/post/requestBody/content/application~1json/schema` });
+    const type = event.type;
+    if (!v(event)) throw new Error(`OpenAPI drift: ${type} payload: ${this.ajv.errorsText(v.errors)}`);
     for (const p of hook.post.parameters) {
-      const h = this.ajv.compile(p.schema);
-      if (!h(headers[p.name])) throw new Error(`OpenAPI drift: ${event.type} header ${p.name}=${headers[p.name]}: ${this.ajv.errorsText(h.errors)}`);
+      const h = this.ajv.compile<unknown>(p.schema);
+      if (!h(headers[p.name])) throw new Error(`OpenAPI drift: ${type} header ${p.name}=${headers[p.name]}: ${this.ajv.errorsText(h.errors)}`);
     }
   }
 }

@@ -6,7 +6,8 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../../db/schema.ts";
 import { AppError, notFound } from "../../errors.ts";
-import type { ResponseFilterQuery } from "./model.ts";
+import type { z } from "zod";
+import type { answerSchema, ResponseFilterQuery, responseSchema } from "./model.ts";
 import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
 import { signedPath } from "../../auth/signed-url.ts";
 import type { BlobStore } from "../../blobs/store.ts";
@@ -25,45 +26,11 @@ export type ResponseDeps = {
   audioUrlTtlS: number;
 };
 
-/** The answer object (DESIGN §7). */
-export type AnswerRecord = {
-  uuid: string;
-  question_uuid: string;
-  field_key: string;
-  response_type: string;
-  question_text: string;
-  value: unknown;
-  text: string | null;
-  audio_url: string | null;
-  transcription: string | null;
-  transcription_status: string;
-  transcription_error: string | null;
-  duration: number | null;
-  ai_insights: Record<string, unknown> | null;
-  /** Which engines produced `ai_insights` (sentiment model or lexicon, text analysis, LLM) and the answer's clarity. */
-  analysis_engine: Record<string, unknown> | null;
-  /** `pending`, `completed`, `failed`, `not_applicable` or `unsupported_language` (issue 17). */
-  analysis_status: string;
-  /** The answer's language (issue 17): Whisper's ISO 639-1 code for recordings, the link's tag for typed answers; null when unknown. */
-  language: string | null;
-  follow_ups: { question: string; answer: string | null; audio_url: string | null; transcription: string | null }[];
-  custom_fields: Record<string, unknown>;
-  rating_details?: { value: number | null; max_value: number; scale_type: string };
-  selected_card?: { card_id: string; label: string; media_url: string; media_type: string } | null;
-  file?: { name: string; size: number; content_type: string; url: string } | null;
-};
+/** The answer object (DESIGN §7): the output of `answerSchema`, the schema the OpenAPI document and the API tests check. */
+export type AnswerRecord = z.output<typeof answerSchema>;
 
-/** The response record (spec: Response record; DESIGN §7). */
-export type ResponseRecord = {
-  uuid: string;
-  link_uuid: string;
-  session_id: string;
-  status: "started" | "completed";
-  respondent_email: string | null;
-  date_created: string;
-  submitted_at: string | null;
-  answers: AnswerRecord[];
-};
+/** The response record (spec: Response record; DESIGN §7): the output of `responseSchema`. */
+export type ResponseRecord = z.output<typeof responseSchema>;
 
 /** Path of an answer's recording under the API (signed for Bearer-less access). */
 export function audioPath(responseUuid: string, answerUuid: string): string {
@@ -95,7 +62,7 @@ export function toAnswerRecord(m: Mapper, a: repo.AnswerRow, questionConfig: Rec
     uuid: a.uuid,
     question_uuid: a.question_uuid,
     field_key: a.field_key,
-    response_type: a.response_type,
+    response_type: a.response_type as AnswerRecord["response_type"],
     question_text: a.question_text,
     value,
     text: a.text,
@@ -104,7 +71,7 @@ export function toAnswerRecord(m: Mapper, a: repo.AnswerRow, questionConfig: Rec
     transcription_status: a.transcription_status,
     transcription_error: a.transcription_error,
     duration: a.duration,
-    ai_insights: a.ai_insights ? (JSON.parse(a.ai_insights) as Record<string, unknown>) : null,
+    ai_insights: a.ai_insights ? (JSON.parse(a.ai_insights) as AnswerRecord["ai_insights"]) : null,
     analysis_engine: a.analysis_engine ? (JSON.parse(a.analysis_engine) as Record<string, unknown>) : null,
     analysis_status: a.analysis_status,
     language: a.language ?? null,
@@ -121,14 +88,14 @@ export function toAnswerRecord(m: Mapper, a: repo.AnswerRow, questionConfig: Rec
     rec.rating_details = {
       value: typeof value === "number" ? value : null,
       max_value: Number(config.max_value ?? 5),
-      scale_type: String(config.scale_type ?? "stars"),
+      scale_type: String(config.scale_type ?? "stars") as NonNullable<AnswerRecord["rating_details"]>["scale_type"],
     };
   }
   if (a.response_type === "image_choice") {
     const cards = (config.cards ?? []) as { id: string; label: string; media_url: string; media_type?: string }[];
     const card = cards.find((c) => c.id === value);
     rec.selected_card = card
-      ? { card_id: card.id, label: card.label, media_url: card.media_url, media_type: card.media_type ?? "image" }
+      ? { card_id: card.id, label: card.label, media_url: card.media_url, media_type: card.media_type === "video" ? "video" : "image" }
       : typeof value === "string"
         ? { card_id: value, label: a.text ?? value, media_url: "", media_type: "image" }
         : null;
