@@ -27,6 +27,13 @@ test("a job written in a rolled-back transaction never exists", async () => {
   expect(await jobCounts(db)).toEqual({});
 });
 
+test("an analysis queued behind a backlog of transcriptions is claimed first", async () => {
+  for (let n = 0; n < 5; n++) await enqueueJob(db, "transcribe", { n });
+  await enqueueJob(db, "analyse", { answer_uuid: "typed" });
+  expect(await claimJob(db)).toMatchObject({ kind: "analyse", payload: { answer_uuid: "typed" } });
+  expect(await claimJob(db)).toMatchObject({ kind: "transcribe", payload: { n: 0 } });
+});
+
 test("claims take a lease, count attempts, and prefer higher priority", async () => {
   await enqueueJob(db, "transcribe", { n: 1 });
   await enqueueJob(db, "analyse", { n: 2 }, 10);
