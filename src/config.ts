@@ -48,6 +48,8 @@ const envSchema = z.object({
   EARSHOT_INTAKE_SESSIONS_PER_MINUTE: z.coerce.number().int().min(0).default(60),
   /** Recordings and files one intake session may hold at once, MiB. */
   EARSHOT_INTAKE_SESSION_UPLOAD_MB: z.coerce.number().positive().default(100),
+  /** Upload bodies one client address may send to the intake per hour, MiB; 0 = unlimited. */
+  EARSHOT_INTAKE_ADDRESS_UPLOAD_MB_PER_HOUR: z.coerce.number().min(0).default(1024),
   /** Unsubmitted (`started`) sessions untouched this long are purged with their uploads. */
   EARSHOT_SESSION_RETENTION_DAYS: z.coerce.number().positive().default(30),
   EARSHOT_AUDIO_URL_TTL_S: z.coerce.number().int().positive().default(7 * 24 * 3600),
@@ -97,6 +99,8 @@ export type Config = Readonly<{
   intakeSessionsPerMinute: number;
   /** Bytes of recordings and files one intake session may hold at once. */
   intakeSessionUploadBytes: number;
+  /** Upload bytes one client address may send per hour; 0 = unlimited. */
+  intakeAddressUploadBytesPerHour: number;
   /** Days after which abandoned `started` sessions and their blobs are purged. */
   sessionRetentionDays: number;
   audioUrlTtlS: number;
@@ -165,6 +169,7 @@ export function loadConfig(
     deliveryLogRetentionDays: e.EARSHOT_DELIVERY_LOG_RETENTION_DAYS,
     intakeSessionsPerMinute: e.EARSHOT_INTAKE_SESSIONS_PER_MINUTE,
     intakeSessionUploadBytes: Math.round(e.EARSHOT_INTAKE_SESSION_UPLOAD_MB * 1024 * 1024),
+    intakeAddressUploadBytesPerHour: Math.round(e.EARSHOT_INTAKE_ADDRESS_UPLOAD_MB_PER_HOUR * 1024 * 1024),
     sessionRetentionDays: e.EARSHOT_SESSION_RETENTION_DAYS,
     audioUrlTtlS: e.EARSHOT_AUDIO_URL_TTL_S,
     signingSecret: e.EARSHOT_SIGNING_SECRET ?? null,

@@ -12,7 +12,7 @@ import { createLocalBlobStore } from "../../blobs/store.ts";
 import { createLogger } from "../../logger.ts";
 import { formatMicros } from "../../clock.ts";
 import { AppError } from "../../errors.ts";
-import { clientAddress, createIntakeLimiter, SESSION_UPLOADS_PER_MINUTE } from "./limits.ts";
+import { ADDRESS_UPLOAD_WINDOW_MS, clientAddress, createIntakeLimiter, SESSION_UPLOADS_PER_MINUTE } from "./limits.ts";
 import { purgeIntake } from "./purge.ts";
 
 const KB = 1024;
@@ -73,12 +73,100 @@ describe("uploads per session", () => {
     expect((await upload(sid, 1, text(700 * KB))).status).toBe(200); // replaces the first 700 KiB
   });
 
+  test("parallel uploads of a session cannot together pass the allowance: each holds its share while in flight", async () => {
+    const sid = await newSession();
+    const replies = await Promise.all([upload(sid, 1, text(700 * KB)), upload(sid, 2, text(700 * KB))]);
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 413]);
+    expect(replies.find((r) => r.status === 413)!.json.detail).toContain("session");
+    const r = await api.db.selectFrom("responses").select("uuid").where("session_id", "=", sid).executeTakeFirstOrThrow();
+    const blobs = createLocalBlobStore(api.config.blobsDir);
+    const stored = await api.db.selectFrom("answers").select("file_blob").where("response_uuid", "=", r.uuid).execute();
+    let total = 0;
+    for (const a of stored) if (a.file_blob) total += (await blobs.size(a.file_blob)) ?? 0;
+    expect(total).toBeLessThanOrEqual(1024 * KB);
+    // Once they are done, the hold is gone: the rest of the allowance is usable.
+    expect((await upload(sid, 2, text(300 * KB))).status).toBe(200);
+  });
+
   test("a recording above its question's duration-derived cap is refused 413 before it is stored", async () => {
     const sid = await newSession();
     // max_duration 1 s: (1 + 2) s × 192 000 B/s + 64 KiB = 641 536 bytes, below the session's 1 MiB.
     const r = await api.call("POST", `${base()}/sessions/${sid}/answers/${link.questions[3].uuid}/audio/`, { key: null, raw: text(700 * KB), headers: { "content-type": "audio/wav" } });
     expect([r.status, r.json.code]).toEqual([413, "PAYLOAD_TOO_LARGE"]);
     expect(r.json.detail).toBe("Recordings for this question may be at most 641536 bytes.");
+  });
+});
+
+describe("upload bytes per client address", () => {
+  test("EARSHOT_INTAKE_ADDRESS_UPLOAD_MB_PER_HOUR bounds one address across sessions: 429 with Retry-After; other addresses are not affected", async () => {
+    // "local" (the in-process peer) as a trusted proxy: X-Forwarded-For names the client.
+    const budgeted = await createTestApi({ EARSHOT_INTAKE_ADDRESS_UPLOAD_MB_PER_HOUR: "1", EARSHOT_TRUSTED_PROXIES: "local" });
+    try {
+      const l = (await budgeted.call("POST", "/api/v1/links/", { body: { name: "Budget", questions: [{ prompt: "File", type: "file_upload", configuration: { max_size_mb: 1 } }] } })).json;
+      const b = `/api/v1/intake/${budgeted.ws.workspace_slug}/${l.slug}/sessions/`;
+      const send = async (bytes: Uint8Array, headers: Record<string, string> = {}) => {
+        const sid = (await budgeted.call("POST", b, { key: null, body: {} })).json.session_id;
+        const form = new FormData();
+        form.append("file", new Blob([bytes as Uint8Array<ArrayBuffer>]), "notes.txt");
+        return budgeted.call("POST", `${b}${sid}/answers/${l.questions[0].uuid}/file/`, { key: null, raw: form as never, headers });
+      };
+      const from = (address: string) => ({ "x-forwarded-for": address });
+      expect((await send(text(700 * KB), from("198.51.100.7"))).status).toBe(200);
+      expect((await send(text(200 * KB), from("198.51.100.7"))).status).toBe(200); // a new session, the same address
+      const refused = await send(text(700 * KB), from("198.51.100.7"));
+      expect([refused.status, refused.json.code]).toEqual([429, "RATE_LIMITED"]);
+      expect(refused.headers.get("content-type")).toContain("application/problem+json");
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(3000);
+      // The refused body's bytes were received too: the hour is used up for that address only.
+      expect((await send(text(10 * KB), from("198.51.100.7"))).status).toBe(429);
+      expect((await send(text(700 * KB), from("203.0.113.5"))).status).toBe(200);
+    } finally {
+      await budgeted.close();
+    }
+  });
+
+  test("the address budget holds bytes of uploads in flight, counts what was received, and renews each hour; 0 turns it off", () => {
+    const limiter = createIntakeLimiter({ intakeSessionsPerMinute: 0, intakeAddressUploadBytesPerHour: 1000 });
+    const t0 = 1_000_000;
+    const a = limiter.holdUpload("s1", "10.0.0.1", 600, t0);
+    expect(a.addressLeft).toBe(600);
+    const b = limiter.holdUpload("s2", "10.0.0.1", 600, t0);
+    expect(b.addressLeft).toBe(400); // a's 600 are held
+    expect(limiter.holdUpload("s3", "10.0.0.2", 600, t0).addressLeft).toBe(600);
+    a.received(100); // a sent only 100: the rest of its hold is free again
+    a.release();
+    b.release(); // b failed before its body was read: nothing counted
+    const c = limiter.holdUpload("s4", "10.0.0.1", 2000, t0);
+    expect(c.addressLeft).toBe(900);
+    c.release();
+    const used = limiter.holdUpload("s5", "10.0.0.1", 2000, t0);
+    used.received(1000);
+    used.release();
+    let err: unknown;
+    try {
+      limiter.holdUpload("s6", "10.0.0.1", 10, t0 + 1000);
+    } catch (e) {
+      err = e;
+    }
+    expect((err as AppError).code).toBe("RATE_LIMITED");
+    expect(Number((err as AppError).headers?.["Retry-After"])).toBe(ADDRESS_UPLOAD_WINDOW_MS / 1000 - 1);
+    expect(limiter.holdUpload("s6", "10.0.0.1", 10, t0 + ADDRESS_UPLOAD_WINDOW_MS).addressLeft).toBe(10);
+    const off = createIntakeLimiter({ intakeSessionsPerMinute: 0, intakeAddressUploadBytesPerHour: 0 });
+    for (let i = 0; i < 100; i++) off.holdUpload("s", "10.0.0.1", 1e9, t0).received(1e9);
+    expect(off.holdUpload("s", "10.0.0.1", 5, t0).addressLeft).toBe(Infinity);
+  });
+
+  test("a session's holds add up while its uploads are in flight and end on release", () => {
+    const limiter = createIntakeLimiter({ intakeSessionsPerMinute: 0 });
+    const first = limiter.holdUpload("s", "10.0.0.1", 700);
+    expect(first.othersInFlight).toBe(0);
+    first.shrink(500);
+    const second = limiter.holdUpload("s", "10.0.0.1", 700);
+    expect(second.othersInFlight).toBe(500);
+    first.release();
+    first.release(); // idempotent
+    second.release();
+    expect(limiter.holdUpload("s", "10.0.0.1", 700).othersInFlight).toBe(0);
   });
 });
 

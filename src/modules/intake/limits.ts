@@ -4,6 +4,11 @@
  * address and link, uploads per session (a rate, and `EARSHOT_INTAKE_SESSION_UPLOAD_MB` of stored bytes), the byte caps of one
  * recording or file, and live sockets per session and per address. Counters live in memory: one
  * process serves the appliance, and a restart forgiving a minute's count is acceptable.
+ *
+ * Upload bytes (security review finding 15): an upload in flight holds its most possible bytes of
+ * its session's allowance, so parallel uploads cannot together pass it; and each client address
+ * may send `EARSHOT_INTAKE_ADDRESS_UPLOAD_MB_PER_HOUR` of upload bodies an hour (however many
+ * sessions it starts), which bounds how fast one source can fill the disk.
  */
 import type { Kysely } from "kysely";
 import type { Config } from "../../config.ts";
@@ -82,6 +87,15 @@ export interface IntakeLimiter {
    */
   takeProbe(sessionId: string): void;
   /**
+   * Begins an upload: holds `cap` bytes of the session's allowance (lower it with `shrink` once
+   * the session's stored bytes are known) until `release`, and checks the address's hourly budget.
+   * Call `holdUpload` and read `othersInFlight` before reading the session's stored bytes, and
+   * `release` only after the upload is stored: then two uploads never both miss each other.
+   * @param cap the most bytes the upload could send (its question's cap), in bytes
+   * @throws AppError RATE_LIMITED with Retry-After when the address has sent its hour's budget
+   */
+  holdUpload(sessionId: string, address: string, cap: number, nowMs?: number): UploadHold;
+  /**
    * Checks that one more live socket may open (before the upgrade).
    * @throws AppError RATE_LIMITED with Retry-After when the session or the address is at its limit
    */
@@ -90,8 +104,38 @@ export interface IntakeLimiter {
   openLive(sessionId: string, address: string): (() => void) | null;
 }
 
-/** A limiter over the configuration's `intakeSessionsPerMinute` (0: session starts are not limited). */
-export function createIntakeLimiter(config: Pick<Config, "intakeSessionsPerMinute">): IntakeLimiter {
+/** An upload's hold on its session's allowance and its address's hourly budget (see {@link IntakeLimiter.holdUpload}). */
+export interface UploadHold {
+  /** Bytes held for the session by the session's other uploads in flight when this one began. */
+  readonly othersInFlight: number;
+  /** Bytes this upload may send by the address's hourly budget (≤ cap, ≥ 1, held until `received`); Infinity without a budget. */
+  readonly addressLeft: number;
+  /** Seconds until the address's hourly window ends (for `Retry-After`). */
+  readonly retryAfterS: number;
+  /** Lowers the session hold to `bytes` (the most this upload may send, once known). */
+  shrink(bytes: number): void;
+  /** The body was read (or refused after `bytes`): they count against the address's hour. Once. */
+  received(bytes: number): void;
+  /** The upload is stored or failed: its session hold ends. Idempotent. */
+  release(): void;
+}
+
+/**
+ * The 429 for an address past `EARSHOT_INTAKE_ADDRESS_UPLOAD_MB_PER_HOUR`.
+ * @param retryAfterS seconds until its hourly window ends
+ */
+export function addressUploadBudgetSpent(retryAfterS: number): AppError {
+  return new AppError("RATE_LIMITED", "This address has sent its hour's share of uploads; retry after the time in Retry-After.", { headers: { "Retry-After": String(retryAfterS) } });
+}
+
+/** The hourly window of per-address upload bytes. */
+export const ADDRESS_UPLOAD_WINDOW_MS = 3_600_000;
+
+/**
+ * A limiter over the configuration's `intakeSessionsPerMinute` (0: session starts are not
+ * limited) and `intakeAddressUploadBytesPerHour` (0: no per-address budget).
+ */
+export function createIntakeLimiter(config: Pick<Config, "intakeSessionsPerMinute"> & Partial<Pick<Config, "intakeAddressUploadBytesPerHour">>): IntakeLimiter {
   const starts = createRateLimiter();
   const uploads = createRateLimiter();
   const probes = createRateLimiter();
@@ -102,6 +146,10 @@ export function createIntakeLimiter(config: Pick<Config, "intakeSessionsPerMinut
     if (n > 0) m.set(k, n);
     else m.delete(k);
   };
+  const heldBySession = new Map<string, number>();
+  // Per address: the hour's window, the bytes sent in it, and the bytes uploads in flight may still send.
+  const sentByAddress = new Map<string, { start: number; sent: number; held: number }>();
+  let lastSweep = 0;
   const full = (sessionId: string, address: string) =>
     (liveBySession.get(sessionId) ?? 0) >= LIVE_SOCKETS_PER_SESSION || (liveByAddress.get(address) ?? 0) >= LIVE_SOCKETS_PER_ADDRESS;
   return {
@@ -114,6 +162,51 @@ export function createIntakeLimiter(config: Pick<Config, "intakeSessionsPerMinut
     takeUpload(sessionId) {
       const d = uploads.take(sessionId, SESSION_UPLOADS_PER_MINUTE);
       if (!d.allowed) throw rateLimited(`A session may upload at most ${SESSION_UPLOADS_PER_MINUTE} times a minute.`, d.headers);
+    },
+    holdUpload(sessionId, address, cap, nowMs = Date.now()) {
+      const budget = config.intakeAddressUploadBytesPerHour ?? 0;
+      if (nowMs - lastSweep > 60_000) {
+        for (const [a, w] of sentByAddress) if (nowMs - w.start >= ADDRESS_UPLOAD_WINDOW_MS && w.held === 0) sentByAddress.delete(a);
+        lastSweep = nowMs;
+      }
+      let window = sentByAddress.get(address);
+      if (!window || nowMs - window.start >= ADDRESS_UPLOAD_WINDOW_MS) sentByAddress.set(address, (window = { start: nowMs, sent: 0, held: 0 }));
+      const room = budget > 0 ? budget - window.sent - window.held : Infinity;
+      const retryAfterS = Math.max(1, Math.ceil((window.start + ADDRESS_UPLOAD_WINDOW_MS - nowMs) / 1000));
+      if (room <= 0) {
+        throw addressUploadBudgetSpent(retryAfterS);
+      }
+      const addressLeft = Number.isFinite(room) ? Math.min(Math.max(1, cap), room) : Infinity;
+      const othersInFlight = heldBySession.get(sessionId) ?? 0;
+      let held = Math.max(0, cap);
+      add(heldBySession, sessionId, held);
+      const counted = window;
+      let addressHeld = Number.isFinite(addressLeft) ? addressLeft : 0;
+      counted.held += addressHeld;
+      let receivedOnce = false;
+      return {
+        othersInFlight,
+        addressLeft,
+        retryAfterS,
+        shrink(bytes) {
+          const to = Math.max(0, Math.min(held, bytes));
+          add(heldBySession, sessionId, to - held);
+          held = to;
+        },
+        received(bytes) {
+          if (receivedOnce) return;
+          receivedOnce = true;
+          counted.sent += bytes;
+          counted.held -= addressHeld;
+          addressHeld = 0;
+        },
+        release() {
+          add(heldBySession, sessionId, -held);
+          held = 0;
+          counted.held -= addressHeld;
+          addressHeld = 0;
+        },
+      };
     },
     takeProbe(sessionId) {
       const d = probes.take(sessionId, SESSION_PROBES_PER_MINUTE);

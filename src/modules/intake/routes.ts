@@ -16,7 +16,7 @@ import { listWorkspaces } from "../workspaces/repository.ts";
 import * as service from "./service.ts";
 import { sniffAudioMime } from "../../http/media.ts";
 import { answerFollowUp, probeAnswer } from "./probing.ts";
-import { audioCapBytes, clientAddress, fileCapBytes, intakeLimiterOf, MULTIPART_ALLOWANCE, storedUploadBytes } from "./limits.ts";
+import { addressUploadBudgetSpent, audioCapBytes, clientAddress, fileCapBytes, intakeLimiterOf, MULTIPART_ALLOWANCE, storedUploadBytes } from "./limits.ts";
 
 /**
  * The bytes of a recording upload, already read within its cap.
@@ -61,27 +61,48 @@ export function intakeRoutes(deps: AppDeps) {
   const versions = { js: assets.versionOf("/assets/intake.js"), css: assets.versionOf("/assets/intake.css") };
 
   /**
-   * Admits an upload, then reads its body within the smaller of the question's cap and what is
-   * left of the session's allowance — nothing is read before the link, session and question check out.
+   * Admits an upload, reads its body within the smallest of the question's cap, what is left of
+   * the session's allowance (stored bytes and the session's other uploads in flight) and what is
+   * left of the client address's hourly budget, then runs `use` (which stores it). The upload holds
+   * its share of the allowance until `use` has finished, so parallel uploads cannot together pass
+   * it. Nothing is read before the link, session and question check out.
    * @throws AppError NOT_FOUND, LINK_PAUSED, ALREADY_SUBMITTED, VALIDATION_ERROR, RATE_LIMITED, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE
    */
-  async function readUpload(params: Record<string, string>, body: unknown, kind: service.UploadKind) {
+  async function withUpload<T>(ctx: unknown, kind: service.UploadKind, use: (upload: { l: service.IntakeLink; bytes: Uint8Array; pending: PendingBody | null }) => Promise<T>): Promise<T> {
+    const c = ctx as RouteCtx;
+    const params = c.params as Record<string, string>;
     const l = await link(params);
     const { response, configuration } = await service.admitUpload(d, l, params.session_id!, params.question_uuid!, kind);
-    const pending = body instanceof PendingBody ? body : null;
+    const pending = c.body instanceof PendingBody ? c.body : null;
     if (kind === "file" && pending?.contentType !== "multipart/form-data") {
       throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the file as multipart/form-data with a part named file.");
     }
     limiter.takeUpload(params.session_id!);
     const cap = kind === "file" ? fileCapBytes(configuration) + MULTIPART_ALLOWANCE : audioCapBytes(configuration);
-    const allowance = deps.config.intakeSessionUploadBytes;
-    const left = allowance - (await storedUploadBytes(deps.db, deps.blobs, response.uuid, kind === "follow-up" ? null : params.question_uuid!));
-    if (!pending) return { l, bytes: new Uint8Array(0), pending };
+    // Hold before reading the stored bytes, release after storing: see IntakeLimiter.holdUpload.
+    const hold = limiter.holdUpload(params.session_id!, clientAddress(c.request, peerOf(c), deps.config.trustedProxies), cap);
     try {
-      return { l, bytes: await pending.read(Math.max(0, Math.min(cap, left)), kind === "file" ? "Uploads for this question" : "Recordings for this question"), pending };
-    } catch (err) {
-      if (err instanceof AppError && err.code === "PAYLOAD_TOO_LARGE" && left < cap) throw payloadTooLarge(allowance, "The uploads of one session");
-      throw err;
+      const allowance = deps.config.intakeSessionUploadBytes;
+      const sessionLeft = allowance - hold.othersInFlight - (await storedUploadBytes(deps.db, deps.blobs, response.uuid, kind === "follow-up" ? null : params.question_uuid!));
+      const max = Math.max(0, Math.min(cap, sessionLeft, hold.addressLeft));
+      hold.shrink(max);
+      let bytes: Uint8Array = new Uint8Array(0);
+      if (pending) {
+        try {
+          bytes = await pending.read(max, kind === "file" ? "Uploads for this question" : "Recordings for this question");
+        } catch (err) {
+          if (err instanceof AppError && err.code === "PAYLOAD_TOO_LARGE") {
+            hold.received(max);
+            if (sessionLeft < cap && sessionLeft <= hold.addressLeft) throw payloadTooLarge(allowance, "The uploads of one session");
+            if (hold.addressLeft < cap) throw addressUploadBudgetSpent(hold.retryAfterS);
+          }
+          throw err;
+        }
+      }
+      hold.received(bytes.length);
+      return await use({ l, bytes, pending });
+    } finally {
+      hold.release();
     }
   }
 
@@ -136,20 +157,23 @@ export function intakeRoutes(deps: AppDeps) {
       refuseUnknownMembers(raw, ["value"]);
       return service.saveAnswer(d, await link(params), params.session_id!, params.question_uuid!, raw.value);
     })
-    .post(`${base}/sessions/:session_id/answers/:question_uuid/audio/`, async ({ params, body, query }) => {
-      const upload = await readUpload(params, body, "audio");
-      const bytes = recordingOf(upload.bytes);
-      const mime = sniffAudioMime(bytes)!;
-      const duration = query.duration !== undefined && /^\d+(\.\d+)?$/.test(query.duration) ? Number(query.duration) : null;
-      return service.saveAudio(d, upload.l, params.session_id, params.question_uuid, bytes, mime, duration);
-    })
-    .post(`${base}/sessions/:session_id/answers/:question_uuid/file/`, async ({ params, body }) => {
-      const upload = await readUpload(params, body, "file");
-      const form = await parseMultipart(upload.bytes, upload.pending!.request.headers.get("content-type") ?? "");
-      const file = form.get("file");
-      if (!(file instanceof File)) throw new AppError("VALIDATION_ERROR", "The form has no part named file.", { errors: [{ pointer: "/file", message: "Required." }] });
-      return service.saveFile(d, upload.l, params.session_id, params.question_uuid, file);
-    })
+    .post(`${base}/sessions/:session_id/answers/:question_uuid/audio/`, async (ctx) =>
+      withUpload(ctx, "audio", async (upload) => {
+        const { params, query } = ctx;
+        const bytes = recordingOf(upload.bytes);
+        const mime = sniffAudioMime(bytes)!;
+        const duration = query.duration !== undefined && /^\d+(\.\d+)?$/.test(query.duration) ? Number(query.duration) : null;
+        return service.saveAudio(d, upload.l, params.session_id, params.question_uuid, bytes, mime, duration);
+      }),
+    )
+    .post(`${base}/sessions/:session_id/answers/:question_uuid/file/`, async (ctx) =>
+      withUpload(ctx, "file", async (upload) => {
+        const form = await parseMultipart(upload.bytes, upload.pending!.request.headers.get("content-type") ?? "");
+        const file = form.get("file");
+        if (!(file instanceof File)) throw new AppError("VALIDATION_ERROR", "The form has no part named file.", { errors: [{ pointer: "/file", message: "Required." }] });
+        return service.saveFile(d, upload.l, ctx.params.session_id, ctx.params.question_uuid, file);
+      }),
+    )
     .post(`${base}/sessions/:session_id/answers/:question_uuid/probe/`, async ({ params }) =>
       probeAnswer(probing, await link(params), params.session_id, params.question_uuid),
     )
@@ -160,11 +184,10 @@ export function intakeRoutes(deps: AppDeps) {
       refuseUnknownMembers(raw, ["value"]);
       return answerFollowUp(probing, await link(params), params.session_id!, params.question_uuid!, followUpIndex(params.index!), { text: raw.value });
     })
-    .post(`${base}/sessions/:session_id/answers/:question_uuid/follow-ups/:index/audio/`, async ({ params, body }) => {
+    .post(`${base}/sessions/:session_id/answers/:question_uuid/follow-ups/:index/audio/`, async (ctx) => {
+      const { params } = ctx;
       const index = followUpIndex(params.index);
-      const upload = await readUpload(params, body, "follow-up");
-      const bytes = recordingOf(upload.bytes);
-      return answerFollowUp(probing, upload.l, params.session_id, params.question_uuid, index, { audio: bytes });
+      return withUpload(ctx, "follow-up", (upload) => answerFollowUp(probing, upload.l, params.session_id, params.question_uuid, index, { audio: recordingOf(upload.bytes) }));
     })
     .post(`${base}/sessions/:session_id/submit/`, async ({ params }) => service.submitSession(d, await link(params), params.session_id));
 }
