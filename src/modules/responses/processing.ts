@@ -47,12 +47,13 @@ function answerUuidOf(job: Job): string {
  * transaction, and nudges the job runner and the dispatcher. The one way an answer is finished.
  */
 export async function finishAnswer(deps: ProcessingDeps, responseUuid: string, write: (trx: Transaction<Database>) => Promise<void>): Promise<void> {
-  await deps.db.transaction().execute(async (trx) => {
+  const queued = await deps.db.transaction().execute(async (trx) => {
     await write(trx);
-    await queueSubmittedEventIfReady(trx, deps, responseUuid);
+    return queueSubmittedEventIfReady(trx, deps, responseUuid);
   });
   deps.nudgeJobs();
-  deps.nudgeOutbox();
+  // Only when an event was queued for a webhook: each wake-up runs the dispatcher's claim query.
+  if (queued) deps.nudgeOutbox();
 }
 
 /**
