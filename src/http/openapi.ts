@@ -84,6 +84,16 @@ function nameComponents(): void {
     add(envelopeOf(schema), `${id}Page`);
   }
 }
+/** Drops the bounds zod gives every `.int()` (±2^53−1): they say nothing to a reader (in place). */
+function dropSafeIntegerBounds(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(dropSafeIntegerBounds);
+  if (!node || typeof node !== "object") return;
+  const obj = node as Record<string, unknown>;
+  if (obj.minimum === Number.MIN_SAFE_INTEGER) delete obj.minimum;
+  if (obj.maximum === Number.MAX_SAFE_INTEGER) delete obj.maximum;
+  for (const v of Object.values(obj)) dropSafeIntegerBounds(v);
+}
+
 /** Replaces `{$ref: "#/$defs/X"}` with a copy of `defs.X`, recursively (request schemas are inlined). */
 function inlineDefs(node: unknown, defs: Record<string, unknown>): unknown {
   if (Array.isArray(node)) return node.map((n) => inlineDefs(n, defs));
@@ -129,6 +139,7 @@ class Components {
         }
       },
     }) as Record<string, unknown>;
+    dropSafeIntegerBounds(s);
     const defs = (s.$defs ?? {}) as Record<string, Record<string, unknown>>;
     delete s.$defs;
     delete s.$schema;
