@@ -361,6 +361,7 @@ async function runWalk(bin: string[] | undefined, shots: boolean): Promise<void>
     // The transcript arrives without a reload too.
     await inboxRow.getByText(FIXTURE_TRANSCRIPT).first().waitFor({ timeout: 60_000 });
     await shootAll(page, "inbox", shots);
+    await expectKeyboardReachable(page, "Inbox");
 
     // The response's page: every answer under its question, audio that plays, transcript, insights.
     await inboxRow.getByRole("link").first().click();
@@ -394,6 +395,15 @@ async function runWalk(bin: string[] | undefined, shots: boolean): Promise<void>
     expect(await page.getByRole("img", { name: "Calm" }).count()).toBe(1);
     await page.getByRole("link", { name: "Download screen.png" }).waitFor();
     void textItem;
+    // Correcting the insights: the voice answer marked actionable (sentiment kept).
+    await voiceItem.getByText("Correct the insights").click();
+    await voiceItem.getByLabel("Actionable").check();
+    await voiceItem.getByRole("button", { name: "Save correction" }).click();
+    await voiceItem.getByText("Correction saved.").waitFor();
+    await voiceItem.getByText("corrected by Ada Lovelace").waitFor({ timeout: STEP_MS });
+    const corrected = (await apiGet(page, `responses/${(await apiGet(page, `links/${link.uuid}/responses/`)).results[0].uuid}/`)).answers.find((a: any) => a.question_text === Q_VOICE);
+    expect(corrected.ai_insights).toMatchObject({ actionable: true, sentiment: sentimentValue });
+    // (No tab-through here: the audio element's own controls take many Tab stops of their own.)
     await shootAll(page, "response", shots);
     if (shots) {
       await docShot(page, "response", voiceItem, 1280);
@@ -409,18 +419,30 @@ async function runWalk(bin: string[] | undefined, shots: boolean): Promise<void>
     expect(await figure(page, "Completion rate")).toBe(`${Math.round(stats.responses.completion_rate * 100)} %`);
     const nps = stats.questions.find((q: any) => q.nps);
     expect(await figure(page, "NPS")).toBe(String(nps.nps.score));
-    for (const q of stats.questions.filter((x: any) => ["rating", "multiple_choice", "image_choice", "yes_no"].includes(x.type))) {
-      // The table is the chart's text alternative, inside "Show as table".
-      const table = page.locator(`table[aria-label="Distribution: ${q.prompt}"]`);
-      const rows = await table.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
-      expect({ q: q.prompt, rows }).toEqual({ q: q.prompt, rows: q.distribution.map((d: any) => [d.label, String(d.count)]) });
-    }
     await page.locator(".chart canvas").first().waitFor();
     await shootAll(page, "dashboard", shots);
     if (shots) {
       await docShot(page, "dashboard", null, 1280);
       await docShot(page, "dashboard-distributions", page.locator(".dist-grid"), 1280);
     }
+    // Every chart's text alternative: "Show as table" opens its numbers.
+    for (const summary of await page.locator("summary", { hasText: "Show as table" }).all()) await summary.click();
+    await expectAccessible(page, "dashboard with its tables open");
+    for (const q of stats.questions.filter((x: any) => ["rating", "multiple_choice", "image_choice", "yes_no"].includes(x.type))) {
+      const table = page.getByRole("table", { name: `Distribution: ${q.prompt}` });
+      const rows = await table.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
+      expect({ q: q.prompt, rows }).toEqual({ q: q.prompt, rows: q.distribution.map((d: any) => [d.label, String(d.count)]) });
+    }
+
+    await expectKeyboardReachable(page, "Dashboard");
+
+    // The workspace-wide inbox lists it too, with its link.
+    await nav(page, "Responses", "Responses");
+    await page.getByRole("row").filter({ hasText: RESPONDENT_EMAIL }).filter({ hasText: "Product feedback" }).waitFor();
+    await shootAll(page, "responses-all", shots);
+    await page.goto(`${origin}/console/links/${link.uuid}/dashboard/`);
+    await page.getByRole("heading", { level: 1, name: /Dashboard/ }).waitFor();
+    await page.getByRole("link", { name: `${stats.topics[0].topic}: ${stats.topics[0].count} responses` }).waitFor();
 
     // A topic opens the inbox filtered by it.
     const topic = stats.topics[0].topic as string;
@@ -534,6 +556,21 @@ describe("console links, responses and dashboard", () => {
         await shootAll(page, "builder-remove-warning", false);
         await dialog.getByRole("button", { name: "Cancel" }).click();
         expect(await page.locator("ol.q-list > li").count()).toBe(4);
+        // Native drag and drop: the last question's handle dropped on the first card.
+        // (Dispatched as the browser would: dragstart on the handle, dragover and drop on the card.)
+        await page.evaluate(() => {
+          const cards = document.querySelectorAll("ol.q-list > li");
+          const dt = new DataTransfer();
+          cards[3]!.querySelector(".drag-handle")!.dispatchEvent(new DragEvent("dragstart", { bubbles: true, cancelable: true, dataTransfer: dt }));
+          cards[0]!.dispatchEvent(new DragEvent("dragover", { bubbles: true, cancelable: true, dataTransfer: dt }));
+          cards[0]!.dispatchEvent(new DragEvent("drop", { bubbles: true, cancelable: true, dataTransfer: dt }));
+          cards[3]!.querySelector(".drag-handle")!.dispatchEvent(new DragEvent("dragend", { bubbles: true, dataTransfer: dt }));
+        });
+        expect(await card(page, 0).getByLabel("Prompt").inputValue()).toBe("Anything else?");
+        await page.getByRole("button", { name: "Move down: question 1" }).click();
+        await page.getByRole("button", { name: "Move down: question 2" }).click();
+        await page.getByRole("button", { name: "Move down: question 3" }).click();
+        expect(await card(page, 3).getByLabel("Prompt").inputValue()).toBe("Anything else?");
         await page.getByRole("button", { name: "Save link" }).click();
         await page.getByRole("status").filter({ hasText: "Link saved." }).waitFor();
 

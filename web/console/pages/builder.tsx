@@ -6,7 +6,7 @@
  * question that has answers asks first. A saved link shows its "Public URL" and "Preview"
  * (the intake page with `?preview=1`, which records nothing).
  */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { useLocation, useRoute } from "preact-iso";
 import { api, ApiError } from "../api.ts";
 import { ConfirmDialog, CopyButton, ErrorNote, Loading, Notice, toApiError } from "../components.tsx";
@@ -33,7 +33,8 @@ export function BuilderPage() {
   // A new link arrives here from "Save link" on /console/links/new/ with ?saved=1.
   const [message, setMessage] = useState(query.saved ? "Link saved." : "");
   const [removing, setRemoving] = useState<Draft | null>(null);
-  const [dragKey, setDragKey] = useState<string | null>(null);
+  // The dragged question: a ref, so dragover/drop see it before the next render.
+  const dragKey = useRef<string | null>(null);
   const [overKey, setOverKey] = useState<string | null>(null);
   const errors: FieldErrors = fieldErrorsOf(saveError);
 
@@ -216,27 +217,28 @@ export function BuilderPage() {
                 onMove={(delta) => moveBy(d.key, i, delta)}
                 onRemove={() => (d.answered > 0 ? setRemoving(d) : remove(d))}
                 drag={{
-                  over: overKey === d.key && dragKey !== d.key,
+                  over: overKey === d.key && dragKey.current !== d.key,
                   onDragStart: (e) => {
-                    setDragKey(d.key);
+                    dragKey.current = d.key;
                     e.dataTransfer?.setData("text/plain", d.key);
                     const card = document.getElementById(`${d.key}-card`);
                     if (card) e.dataTransfer?.setDragImage(card, 20, 20);
                   },
                   onDragOver: (e) => {
-                    if (!dragKey) return;
+                    if (!dragKey.current) return;
                     e.preventDefault();
                     setOverKey(d.key);
                   },
                   onDrop: (e) => {
                     e.preventDefault();
-                    const from = drafts.findIndex((x) => x.key === dragKey);
+                    const key = dragKey.current ?? e.dataTransfer?.getData("text/plain");
+                    const from = drafts.findIndex((x) => x.key === key);
                     if (from >= 0) move(from, i);
-                    setDragKey(null);
+                    dragKey.current = null;
                     setOverKey(null);
                   },
                   onDragEnd: () => {
-                    setDragKey(null);
+                    dragKey.current = null;
                     setOverKey(null);
                   },
                 }}

@@ -8,7 +8,7 @@
  * each has a summary line and a table for screen readers.
  */
 import type { ComponentChildren } from "preact";
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { useRoute } from "preact-iso";
 import { api } from "../api.ts";
 import { ErrorNote, Loading, TableWrap, Time, useLoad } from "../components.tsx";
@@ -68,15 +68,17 @@ function Figure({ name, value, note }: { name: string; value: string; note?: str
 }
 
 function Panel({ title, summary, children, table }: { title: string; summary: string; children?: ComponentChildren; table?: ComponentChildren }) {
+  // The table is drawn only while "Show as table" is open (a closed one holds no focusable scroll box).
+  const [open, setOpen] = useState(false);
   return (
     <section class="card stack panel">
       <h2>{title}</h2>
       <p class="muted small">{summary}</p>
       {children}
       {table && (
-        <details>
+        <details onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
           <summary>Show as table</summary>
-          {table}
+          {open && table}
         </details>
       )}
     </section>

@@ -6,7 +6,7 @@
  * summary, actionable) with a correction form (`PATCH …/insights/`), and the follow-up questions
  * with their answers. "Erase response" asks first; erasure is irreversible. Live (live.ts).
  */
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { useLocation, useRoute } from "preact-iso";
 import { api } from "../api.ts";
 import { ConfirmDialog, ErrorNote, Loading, Notice, Time, useAction } from "../components.tsx";
@@ -110,6 +110,11 @@ function Insights({ a, responseUuid, onChanged }: { a: Answer; responseUuid: str
   const action = useAction();
   const [sentiment, setSentiment] = useState(i?.sentiment ?? "neutral");
   const [actionable, setActionable] = useState(i?.actionable ?? false);
+  // A newer analysis or someone else's correction arrives by live update: the form follows it.
+  useEffect(() => {
+    setSentiment(i?.sentiment ?? "neutral");
+    setActionable(i?.actionable ?? false);
+  }, [i?.sentiment, i?.actionable]);
   if (!i) return null;
   const correct = (e: Event) => {
     e.preventDefault();
@@ -308,7 +313,7 @@ export function ResponsePage() {
             ) : (
               <Value a={a} />
             )}
-            <Insights key={`${a.uuid}${a.ai_insights?.sentiment}${a.ai_insights?.actionable}`} a={a} responseUuid={res.uuid} onChanged={r.reload} />
+            <Insights a={a} responseUuid={res.uuid} onChanged={r.reload} />
             <FollowUps a={a} />
             {Object.keys(a.custom_fields ?? {}).length > 0 && (
               <dl class="facts small">
