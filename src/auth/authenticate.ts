@@ -193,7 +193,7 @@ export function createAuthenticator(db: Kysely<Database>, config: Config, limite
     },
     async assertActive(q, auth) {
       if (auth.sessionIdHash !== null) {
-        if (!(await isSessionActive(q, auth.sessionIdHash, auth.workspaceUuid))) {
+        if (!(await isSessionActive(q, auth.sessionIdHash, auth.workspaceUuid, auth.role))) {
           throw new AppError("UNAUTHENTICATED", "The session has ended.", { headers: auth.rateHeaders });
         }
         return;

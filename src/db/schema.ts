@@ -30,6 +30,8 @@ export interface ApiTokenTable {
   date_created: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** The console user who created it (directly or through a key they created); null: the operator. */
+  created_by_user_uuid: string | null;
 }
 
 export interface ApiCallCounterTable {
@@ -255,6 +257,8 @@ export interface OneTimeTokenTable {
   date_created: string;
   expires_at: string;
   used_at: string | null;
+  /** The console user who issued an invite (directly or through a key they created); else null. */
+  created_by_user_uuid: string | null;
 }
 
 export interface AuditLogTable {

@@ -15,6 +15,7 @@ import * as answerInsightIndexes from "./2026-11-26T0101-answer-insight-indexes.
 import * as answerHoldsTopicsIndexes from "./2026-11-26T0102-answer-holds-topics-indexes.ts";
 import * as answerLanguage from "./2026-11-26T0200-answer-language.ts";
 import * as translations from "./2026-11-26T0201-translations.ts";
+import * as tokenCreator from "./2026-11-27T0100-token-creator.ts";
 import * as answersFtsSecureDelete from "./2026-11-27T0200-answers-fts-secure-delete.ts";
 
 export const migrations: Record<string, Migration> = {
@@ -29,5 +30,6 @@ export const migrations: Record<string, Migration> = {
   "2026-11-26T0102-answer-holds-topics-indexes": answerHoldsTopicsIndexes,
   "2026-11-26T0200-answer-language": answerLanguage,
   "2026-11-26T0201-translations": translations,
+  "2026-11-27T0100-token-creator": tokenCreator,
   "2026-11-27T0200-answers-fts-secure-delete": answersFtsSecureDelete,
 };

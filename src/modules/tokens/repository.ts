@@ -31,16 +31,28 @@ export async function isTokenActive(db: Q, uuid: string): Promise<boolean> {
   return (await activeTokenUuid(db, uuid)).length > 0;
 }
 
-export function listActiveTokens(db: Q, workspaceUuid: string, limit: number, offset: number): Promise<TokenRow[]> {
+/** A token row with its creator's name and email (null when no user created it, or the user is gone). */
+export type TokenWithCreator = TokenRow & { creator_name: string | null; creator_email: string | null };
+
+export function listActiveTokens(db: Q, workspaceUuid: string, limit: number, offset: number): Promise<TokenWithCreator[]> {
   return db
     .selectFrom("api_tokens")
-    .selectAll()
-    .where("workspace_uuid", "=", workspaceUuid)
-    .where("revoked_at", "is", null)
-    .orderBy("date_created", "desc")
+    .leftJoin("users", "users.uuid", "api_tokens.created_by_user_uuid")
+    .selectAll("api_tokens")
+    .select(["users.name as creator_name", "users.email as creator_email"])
+    .where("api_tokens.workspace_uuid", "=", workspaceUuid)
+    .where("api_tokens.revoked_at", "is", null)
+    .orderBy("api_tokens.date_created", "desc")
     .limit(limit)
     .offset(offset)
     .execute();
+}
+
+/** The active tokens `userUuid` created in the workspace (every workspace when null). */
+export function listActiveTokensCreatedBy(db: Q, userUuid: string, workspaceUuid: string | null): Promise<TokenRow[]> {
+  let q = db.selectFrom("api_tokens").selectAll().where("created_by_user_uuid", "=", userUuid).where("revoked_at", "is", null);
+  if (workspaceUuid !== null) q = q.where("workspace_uuid", "=", workspaceUuid);
+  return q.execute();
 }
 
 export async function countActiveTokens(db: Q, workspaceUuid: string): Promise<number> {

@@ -20,7 +20,7 @@ export function tokenRoutes(deps: AppDeps) {
         const input = parseWith(createTokenSchema, requireJsonBody(request, body));
         const scopes = service.scopesForNewToken(input.scopes, auth.scopes);
         const created = await deps.db.transaction().execute(async (trx) => {
-          const t = await service.createToken(trx, auth.workspaceUuid, { name: input.name, scopes });
+          const t = await service.createToken(trx, auth.workspaceUuid, { name: input.name, scopes, createdBy: await service.creatorOf(trx, auth) });
           await deps.auth.assertActive(trx, auth);
           return t;
         });

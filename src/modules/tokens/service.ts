@@ -10,6 +10,7 @@ import { AppError, notFound } from "../../errors.ts";
 import { ALL_SCOPES, KEY_SCOPES, generateApiKey, hashApiKey, maskApiKey, type AnyScope } from "../../auth/keys.ts";
 import * as repo from "./repository.ts";
 import type { UsageRecorder } from "../../auth/usage.ts";
+import type { AuthContext } from "../../auth/authenticate.ts";
 import { incrementKeysCreated } from "../workspaces/repository.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
@@ -22,9 +23,12 @@ export type TokenRecord = {
   scopes: string[];
   date_created: string;
   last_used_at: string | null;
+  /** The console user behind the key; null for the operator's keys. */
+  created_by: { user_uuid: string; name: string; email: string } | null;
 };
 
-export function toTokenRecord(row: repo.TokenRow): TokenRecord {
+/** A token row as the API shows it; `creator` is the `created_by_user_uuid` user's name and email. */
+export function toTokenRecord(row: repo.TokenRow, creator: { name: string | null; email: string | null } | null = null): TokenRecord {
   return {
     uuid: row.uuid,
     name: row.name,
@@ -32,18 +36,23 @@ export function toTokenRecord(row: repo.TokenRow): TokenRecord {
     scopes: row.scopes.split(" ").filter(Boolean),
     date_created: row.date_created,
     last_used_at: row.last_used_at,
+    created_by: row.created_by_user_uuid && creator?.name != null && creator.email != null
+      ? { user_uuid: row.created_by_user_uuid, name: creator.name, email: creator.email }
+      : null,
   };
 }
 
 /**
  * Creates a token in a workspace (call inside the caller's transaction when it is part of a
  * larger change) and counts it in the workspace's `keys_created`.
+ * @param input.createdBy the console user behind it (see `creatorOf`), revoked with them; omitted
+ *   for the operator's keys
  * @returns the record plus `key`, the plain API key (never retrievable again)
  */
 export async function createToken(
   db: Q,
   workspaceUuid: string,
-  input: { name: string; scopes?: readonly AnyScope[] },
+  input: { name: string; scopes?: readonly AnyScope[]; createdBy?: { uuid: string; name: string; email: string } | null },
 ): Promise<TokenRecord & { key: string }> {
   const key = generateApiKey();
   const row: repo.TokenRow = {
@@ -56,10 +65,40 @@ export async function createToken(
     date_created: nowIso(),
     last_used_at: null,
     revoked_at: null,
+    created_by_user_uuid: input.createdBy?.uuid ?? null,
   };
   await repo.insertToken(db, row);
   await incrementKeysCreated(db, workspaceUuid);
-  return { ...toTokenRecord(row), key };
+  return { ...toTokenRecord(row, input.createdBy ?? null), key };
+}
+
+/**
+ * The console user behind a request, for keys and invites it creates: the session's user, or the
+ * user who created the calling key (so a key minted by a key still goes with its user); null for
+ * the operator's keys. Call inside the writing transaction.
+ */
+export async function creatorOf(db: Q, auth: AuthContext): Promise<{ uuid: string; name: string; email: string } | null> {
+  const userUuid = auth.sessionIdHash !== null ? auth.actor.uuid : (await repo.findToken(db, auth.workspaceUuid, auth.tokenUuid!))?.created_by_user_uuid;
+  if (!userUuid) return null;
+  const user = await db.selectFrom("users").select(["uuid", "name", "email"]).where("uuid", "=", userUuid).executeTakeFirst();
+  return user ?? null;
+}
+
+/**
+ * Revokes the active keys `userUuid` created in the workspace (every workspace when null) — all of
+ * them, or with `keepScopes` only those holding a scope outside it (a demotion).
+ * @returns the revoked rows
+ */
+export async function revokeKeysCreatedBy(db: Q, userUuid: string, workspaceUuid: string | null, keepScopes?: ReadonlySet<string>): Promise<repo.TokenRow[]> {
+  const rows = await repo.listActiveTokensCreatedBy(db, userUuid, workspaceUuid);
+  const at = nowIso();
+  const revoked: repo.TokenRow[] = [];
+  for (const row of rows) {
+    if (keepScopes && row.scopes.split(" ").filter(Boolean).every((s) => keepScopes.has(s))) continue;
+    await repo.revokeToken(db, row.uuid, at);
+    revoked.push(row);
+  }
+  return revoked;
 }
 
 /**
@@ -92,7 +131,7 @@ export async function listTokens(db: Q, workspaceUuid: string, limit: number, of
     repo.countActiveTokens(db, workspaceUuid),
   ]);
   // `last_used_at` is written coalesced (DESIGN §5); the latest use may still be in memory.
-  const results = rows.map(toTokenRecord);
+  const results = rows.map((r) => toTokenRecord(r, { name: r.creator_name, email: r.creator_email }));
   if (usage) for (const t of results) t.last_used_at = usage.lastUsedAt(t.uuid, t.last_used_at);
   return { count, results };
 }

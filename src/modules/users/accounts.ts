@@ -103,7 +103,7 @@ export async function sessionView(db: Q, idHash: string): Promise<SessionView> {
 export async function issueOneTimeToken(
   db: Q,
   purpose: keyof typeof ONE_TIME_TTL_S,
-  fields: { workspaceUuid?: string | null; userUuid?: string | null; email?: string | null; role?: Role | null },
+  fields: { workspaceUuid?: string | null; userUuid?: string | null; email?: string | null; role?: Role | null; createdByUserUuid?: string | null },
 ): Promise<{ token: string; uuid: string; date_created: string; expires_at: string }> {
   const token = randomSecret();
   const row: repo.OneTimeTokenRow = {
@@ -117,6 +117,7 @@ export async function issueOneTimeToken(
     date_created: nowIso(),
     expires_at: isoAfter(ONE_TIME_TTL_S[purpose]),
     used_at: null,
+    created_by_user_uuid: fields.createdByUserUuid ?? null,
   };
   await repo.insertOneTimeToken(db, row);
   return { token, uuid: row.uuid, date_created: row.date_created, expires_at: row.expires_at };

@@ -27,7 +27,8 @@ export function memberRoutes(deps: AppDeps) {
       "/api/v1/members/:user_uuid/",
       authed(deps, "members:write", ({ request, body, params }, auth) =>
         members.changeRole(d, auth, params.user_uuid!, parseWith(patchMemberSchema, requireJsonBody(request, body)).role),
-      ),
+      // Re-checked inside the transaction; a member changing their own role is no longer in the role they started with.
+      { recheckBeforeResponding: false }),
     )
     .delete(
       "/api/v1/members/:user_uuid/",
@@ -55,7 +56,7 @@ export function memberRoutes(deps: AppDeps) {
     .delete(
       "/api/v1/invites/:invite_uuid/",
       authed(deps, "members:write", async ({ params }, auth) => {
-        await members.revokeInvite(deps.db, auth.workspaceUuid, params.invite_uuid!);
+        await members.revokeInvite(d, auth, params.invite_uuid!);
         return { message: "Invite withdrawn." };
       }),
     );

@@ -4,16 +4,19 @@
  * single-use URL (7 days), list and withdraw pending invites. Only a caller holding
  * `workspace:write` (an owner) grants or removes the `owner` role; the last owner stays.
  */
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import { nowIso } from "../../clock.ts";
 import type { Database } from "../../db/schema.ts";
 import { AppError, notFound } from "../../errors.ts";
 import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
-import type { Role } from "../../auth/roles.ts";
+import { ROLES, ROLE_SCOPES, type Role } from "../../auth/roles.ts";
 import { recordByAuth } from "../audit/service.ts";
 import { isUuid } from "../links/service.ts";
 import { emailKey, issueOneTimeToken } from "./accounts.ts";
 import * as repo from "./repository.ts";
+import { creatorOf, revokeKeysCreatedBy } from "../tokens/service.ts";
+
+type Q = Kysely<Database> | Transaction<Database>;
 
 export type MembersDeps = { db: Kysely<Database>; auth: Authenticator; publicUrl: string };
 
@@ -40,7 +43,8 @@ export async function listMembers(db: Kysely<Database>, workspaceUuid: string, l
   return { count, results: rows.map(toMember) };
 }
 
-async function findMember(db: Kysely<Database>, workspaceUuid: string, userUuid: string) {
+/** The member's membership and account, read in the caller's transaction. @throws AppError NOT_FOUND */
+async function findMember(db: Q, workspaceUuid: string, userUuid: string) {
   const membership = isUuid(userUuid) ? await repo.findMembership(db, userUuid, workspaceUuid) : undefined;
   const user = membership && (await repo.findUserByUuid(db, userUuid));
   if (!membership || !user) throw notFound("Member");
@@ -48,41 +52,58 @@ async function findMember(db: Kysely<Database>, workspaceUuid: string, userUuid:
 }
 
 /**
- * Changes a member's role.
+ * What a user granted goes with their access (docs/console.md "Roles"): the keys they created in
+ * the workspace and the invites they issued there. Removed (`role` null): all of them; demoted:
+ * keys holding a scope the new role lacks, and invites the new role could not issue.
+ */
+async function withdrawGrantsOf(trx: Transaction<Database>, auth: AuthContext, userUuid: string, role: Role | null): Promise<void> {
+  const scopes = role === null ? new Set<string>() : new Set<string>(ROLE_SCOPES[role]);
+  const revoked = await revokeKeysCreatedBy(trx, userUuid, auth.workspaceUuid, role === null ? undefined : scopes);
+  for (const key of revoked) await recordByAuth(trx, auth, "token.revoked", { type: "token", uuid: key.uuid, label: key.name });
+  const invitable = !scopes.has("members:write") ? [] : ROLES.filter((r) => r !== "owner" || scopes.has("workspace:write"));
+  await repo.withdrawInvitesIssuedBy(trx, userUuid, auth.workspaceUuid, role === null ? undefined : invitable);
+}
+
+/**
+ * Changes a member's role. Demoting revokes the keys they created that hold a scope the new role
+ * lacks and withdraws invites it could not issue. The role checks read the member inside the
+ * transaction (a concurrent change cannot slip past the owner and last-owner guards).
  * @throws AppError NOT_FOUND, INSUFFICIENT_SCOPE (owner role without workspace:write), LAST_OWNER
  */
 export async function changeRole(deps: MembersDeps, auth: AuthContext, userUuid: string, role: Role): Promise<Member> {
-  const { membership, user } = await findMember(deps.db, auth.workspaceUuid, userUuid);
-  if (role === "owner" || membership.role === "owner") assertMayTouchOwner(auth);
-  await deps.db.transaction().execute(async (trx) => {
+  return deps.db.transaction().execute(async (trx) => {
+    await deps.auth.assertActive(trx, auth);
+    const { membership, user } = await findMember(trx, auth.workspaceUuid, userUuid);
+    if (role === "owner" || membership.role === "owner") assertMayTouchOwner(auth);
     if (membership.role === "owner" && role !== "owner" && (await repo.countMembers(trx, auth.workspaceUuid, "owner")) <= 1) {
       throw new AppError("LAST_OWNER", "The workspace's last owner cannot be demoted; make someone else owner first.");
     }
     await repo.updateRole(trx, userUuid, auth.workspaceUuid, role);
-    await deps.auth.assertActive(trx, auth);
-    if (membership.role !== role) await recordByAuth(trx, auth, "member.role_changed", { type: "user", uuid: user.uuid, label: `${user.email}: ${membership.role} → ${role}` });
+    if (membership.role !== role) {
+      await recordByAuth(trx, auth, "member.role_changed", { type: "user", uuid: user.uuid, label: `${user.email}: ${membership.role} → ${role}` });
+      await withdrawGrantsOf(trx, auth, userUuid, role);
+    }
+    return toMember({ ...user, role });
   });
-  return toMember({ ...user, role });
 }
 
 /**
  * Removes a member from the workspace; their sessions stop acting on it at once (every request
- * re-checks the membership).
+ * re-checks the membership), the keys they created there are revoked and their pending invites
+ * withdrawn. The role checks read the member inside the transaction.
  * @throws AppError NOT_FOUND, INSUFFICIENT_SCOPE, LAST_OWNER
  */
 export async function removeMember(deps: MembersDeps, auth: AuthContext, userUuid: string): Promise<void> {
-  const { membership, user } = await findMember(deps.db, auth.workspaceUuid, userUuid);
-  if (membership.role === "owner") assertMayTouchOwner(auth);
   await deps.db.transaction().execute(async (trx) => {
+    await deps.auth.assertActive(trx, auth);
+    const { membership, user } = await findMember(trx, auth.workspaceUuid, userUuid);
+    if (membership.role === "owner") assertMayTouchOwner(auth);
     if (membership.role === "owner" && (await repo.countMembers(trx, auth.workspaceUuid, "owner")) <= 1) {
       throw new AppError("LAST_OWNER", "The workspace's last owner cannot be removed.");
     }
     await repo.deleteMembership(trx, userUuid, auth.workspaceUuid);
-    await deps.auth.assertActive(trx, auth).catch((err) => {
-      // Removing oneself is allowed: the request's whole effect is ending one's own access.
-      if (auth.actor.uuid !== userUuid) throw err;
-    });
     await recordByAuth(trx, auth, "member.removed", { type: "user", uuid: user.uuid, label: user.email });
+    await withdrawGrantsOf(trx, auth, userUuid, null);
   });
 }
 
@@ -97,7 +118,8 @@ export async function createInvite(deps: MembersDeps, auth: AuthContext, input: 
     throw new AppError("VALIDATION_ERROR", "This email belongs to a member already.", { errors: [{ pointer: "/email", message: "Already a member." }] });
   }
   return deps.db.transaction().execute(async (trx) => {
-    const t = await issueOneTimeToken(trx, "invite", { workspaceUuid: auth.workspaceUuid, email: input.email, role: input.role });
+    const createdBy = await creatorOf(trx, auth);
+    const t = await issueOneTimeToken(trx, "invite", { workspaceUuid: auth.workspaceUuid, email: input.email, role: input.role, createdByUserUuid: createdBy?.uuid ?? null });
     await deps.auth.assertActive(trx, auth);
     await recordByAuth(trx, auth, "member.invited", { type: "invite", uuid: t.uuid, label: `${input.email} as ${input.role}` });
     return { uuid: t.uuid, email: input.email, role: input.role, url: `${deps.publicUrl}/console/invite/?token=${t.token}`, date_created: t.date_created, expires_at: t.expires_at };
@@ -112,9 +134,13 @@ export async function listInvites(db: Kysely<Database>, workspaceUuid: string, l
 }
 
 /**
- * Withdraws a pending invite; its URL stops working.
- * @throws AppError NOT_FOUND
+ * Withdraws a pending invite; its URL stops working. Re-checks the caller inside the transaction.
+ * @throws AppError NOT_FOUND, UNAUTHENTICATED (the caller's key or session ended meanwhile)
  */
-export async function revokeInvite(db: Kysely<Database>, workspaceUuid: string, uuid: string): Promise<void> {
-  if (!isUuid(uuid) || !(await repo.deleteInvite(db, workspaceUuid, uuid))) throw notFound("Invite");
+export async function revokeInvite(deps: MembersDeps, auth: AuthContext, uuid: string): Promise<void> {
+  if (!isUuid(uuid)) throw notFound("Invite");
+  await deps.db.transaction().execute(async (trx) => {
+    await deps.auth.assertActive(trx, auth);
+    if (!(await repo.deleteInvite(trx, auth.workspaceUuid, uuid))) throw notFound("Invite");
+  });
 }

@@ -184,17 +184,31 @@ export async function deleteInvite(db: Q, workspaceUuid: string, uuid: string): 
 }
 
 /**
- * True while the session exists, its user is enabled and still a member of `workspaceUuid`
- * (the re-check that makes a removed member or a disabled user stop mid-request).
+ * Withdraws (deletes) the pending invites `userUuid` issued in the workspace (every workspace when
+ * null), or with `keepRoles` only those inviting to a role outside it.
+ * @returns invites withdrawn
  */
-export async function isSessionActive(db: Q, idHash: string, workspaceUuid: string): Promise<boolean> {
-  const row = await db
+export async function withdrawInvitesIssuedBy(db: Q, userUuid: string, workspaceUuid: string | null, keepRoles?: readonly string[]): Promise<number> {
+  let q = db.deleteFrom("one_time_tokens").where("purpose", "=", "invite").where("created_by_user_uuid", "=", userUuid).where("used_at", "is", null);
+  if (workspaceUuid !== null) q = q.where("workspace_uuid", "=", workspaceUuid);
+  if (keepRoles) q = q.where("role", "not in", keepRoles.length ? keepRoles : [""]);
+  const r = await q.executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/**
+ * True while the session exists, its user is enabled and still a member of `workspaceUuid` — with
+ * `role`, still in that role (the re-check that makes a removed, demoted or disabled user stop
+ * mid-request: the request was authorized for the role it started with).
+ */
+export async function isSessionActive(db: Q, idHash: string, workspaceUuid: string, role?: MembershipRow["role"] | null): Promise<boolean> {
+  let q = db
     .selectFrom("console_sessions")
     .innerJoin("users", "users.uuid", "console_sessions.user_uuid")
     .innerJoin("memberships", (j) => j.onRef("memberships.user_uuid", "=", "users.uuid").on("memberships.workspace_uuid", "=", workspaceUuid))
     .select("console_sessions.id_hash")
     .where("console_sessions.id_hash", "=", idHash)
-    .where("users.disabled", "=", 0)
-    .executeTakeFirst();
-  return row !== undefined;
+    .where("users.disabled", "=", 0);
+  if (role) q = q.where("memberships.role", "=", role);
+  return (await q.executeTakeFirst()) !== undefined;
 }
