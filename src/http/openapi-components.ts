@@ -33,6 +33,15 @@ const questionVariants = QUESTION_TYPES.map((t) =>
 /** A returned question: one variant per `response_type` (documentation only). */
 export const questionDocSchema = z.discriminatedUnion("response_type", questionVariants as never);
 
+/** A question as the public intake API shows it: the returned question without its evaluator configuration and dates. */
+const publicQuestionVariants = questionVariants.map((v) => v.omit({ evaluator_config: true, date_created: true, date_updated: true }));
+const publicQuestionSchema = z.discriminatedUnion("response_type", publicQuestionVariants as never);
+
+/** `GET intake/{workspace_slug}/{link_slug}/`: the link as the intake page needs it (intake/service.ts `toPublicLink`). */
+export const publicLinkSchema = linkSchema
+  .pick({ uuid: true, name: true, status: true, settings: true, translations: true })
+  .extend({ questions: z.array(publicQuestionSchema) });
+
 /**
  * A question as sent on `POST links/`: one variant per `type`, each with its configuration
  * (documentation only: requests are still validated by `questionInputSchema` then the type's
@@ -76,6 +85,9 @@ export const COMPONENT_NAMES: ReadonlyArray<readonly [z.ZodType, string]> = [
   [questionDocSchema, "Question"],
   ...questionVariants.map((v, i) => [v, `${pascal(QUESTION_TYPES[i]!)}Question`] as const),
   ...QUESTION_TYPES.map((t) => [configurationObject(t), `${pascal(t)}Configuration`] as const),
+  [publicLinkSchema, "PublicLink"],
+  [publicQuestionSchema, "PublicQuestion"],
+  ...publicQuestionVariants.map((v, i) => [v, `Public${pascal(QUESTION_TYPES[i]!)}Question`] as const),
   [responseSchema, "Response"],
   [answerSchema, "Answer"],
   [reprocessedSchema, "Reprocessed"],
@@ -153,10 +165,8 @@ export function addSettingsDefaults(json: Record<string, unknown>): void {
  */
 export function annotateComponents(schemas: Record<string, Record<string, any>>): void {
   if (schemas.Settings) addSettingsDefaults(schemas.Settings);
-  if (schemas.Question) {
-    schemas.Question.discriminator = {
-      propertyName: "response_type",
-      mapping: Object.fromEntries(QUESTION_TYPES.map((t) => [t, `#/components/schemas/${pascal(t)}Question`])),
-    };
+  for (const prefix of ["", "Public"]) {
+    const union = schemas[`${prefix}Question`];
+    if (union) union.discriminator = { propertyName: "response_type", mapping: Object.fromEntries(QUESTION_TYPES.map((t) => [t, `#/components/schemas/${prefix}${pascal(t)}Question`])) };
   }
 }

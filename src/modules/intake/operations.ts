@@ -5,6 +5,7 @@
 import { z } from "zod";
 import type { Operation } from "../../http/openapi.ts";
 import { answerSchema } from "../responses/model.ts";
+import { publicLinkSchema } from "../../http/openapi-components.ts";
 
 const followUp = z.object({ question: z.string(), answer: z.string().nullable(), transcription: z.string().nullable(), has_audio: z.boolean() });
 const answerState = z.object({
@@ -24,7 +25,7 @@ const BASE = "/api/v1/intake/:workspace_slug/:link_slug";
 const tag = "intake";
 
 export const intakeOperations: Operation[] = [
-  { method: "get", path: `${BASE}/`, summary: "A link's public definition", tag, scope: "public", success: { status: 200, schema: z.object({ link: z.record(z.string(), z.unknown()) }), description: "Public link" }, errors: ["NOT_FOUND"] },
+  { method: "get", path: `${BASE}/`, summary: "A link's public definition", tag, scope: "public", success: { status: 200, schema: z.object({ link: publicLinkSchema }), description: "Public link" }, errors: ["NOT_FOUND"] },
   { method: "post", path: `${BASE}/sessions/`, emptyBody: true, summary: "Start a respondent session", tag, scope: "public", success: { status: 201, schema: session, description: "Session" }, errors: ["NOT_FOUND", "LINK_PAUSED", "RATE_LIMITED", "PAYLOAD_TOO_LARGE"] },
   { method: "get", path: `${BASE}/sessions/:session_id/`, summary: "Resume a session", tag, scope: "public", success: { status: 200, schema: session, description: "Session" }, errors: ["NOT_FOUND"] },
   { method: "put", path: `${BASE}/sessions/:session_id/answers/:question_uuid/`, summary: "Save a typed answer", tag, scope: "public", body: z.object({ value: z.unknown() }), success: { status: 200, schema: answerState, description: "Answer state" }, errors: ["NOT_FOUND", "VALIDATION_ERROR", "INVALID_JSON", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "LINK_PAUSED", "ALREADY_SUBMITTED"] },
