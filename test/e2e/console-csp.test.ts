@@ -27,7 +27,7 @@ let server: RunningServer;
 let cards: Server<undefined>;
 let browser: BrowserContext;
 let dataDir: string;
-let wav: Uint8Array;
+let wav: Uint8Array<ArrayBuffer>;
 
 beforeAll(async () => {
   dataDir = await makeDataDir();
