@@ -40,6 +40,22 @@ describe("webhook records", () => {
     expect(got.json).toEqual(record);
   });
 
+  test("link_uuid limits a webhook to one link of the workspace; another workspace's link or an unknown one is refused with a pointer", async () => {
+    const link = await api.call("POST", "/api/v1/links/", { body: { name: "Filtered", questions: [{ prompt: "Why?", type: "text" }] } });
+    const r = await api.call("POST", path, { body: { url: URL_OK, events: ["response.submitted"], link_uuid: link.json.uuid } });
+    expect(r.status).toBe(201);
+    expect(r.json.link_uuid).toBe(link.json.uuid);
+    expect((await api.call("GET", `${path}${r.json.uuid}/`)).json.link_uuid).toBe(link.json.uuid);
+    const other = await api.newWorkspace("Other links");
+    const foreign = await api.call("POST", "/api/v1/links/", { key: other.api_key, body: { name: "Theirs", questions: [{ prompt: "Why?", type: "text" }] } });
+    for (const link_uuid of [foreign.json.uuid, crypto.randomUUID()]) {
+      const refused = await api.call("POST", path, { body: { url: URL_OK, events: ["response.submitted"], link_uuid } });
+      expect(refused.status).toBe(400);
+      expect(refused.json.code).toBe("VALIDATION_ERROR");
+      expect(refused.json.errors).toEqual([{ pointer: "/link_uuid", message: expect.any(String) }]);
+    }
+  });
+
   test("enabled defaults to true and can be false at creation", async () => {
     const r = await api.call("POST", path, { body: { url: URL_OK, events: ["response.started"], enabled: false } });
     expect(r.json).toMatchObject({ enabled: false, disabled_reason: expect.any(String) });

@@ -29,6 +29,8 @@ export const createWebhookSchema = z
     url: urlSchema,
     events: eventsSchema,
     enabled: z.boolean().default(true),
+    /** Only this link's events; omitted or null: every link of the workspace. */
+    link_uuid: z.string().uuid().nullable().optional(),
   })
   .strict();
 export type CreateWebhookInput = z.output<typeof createWebhookSchema>;

@@ -14,6 +14,7 @@ import { literalHostRefusal } from "../../outbox/url-guard.ts";
 import { isUuid } from "../links/service.ts";
 import { isHttpsUrl, WEBHOOK_EVENTS, type CreateWebhookInput, type PatchWebhookInput, type Webhook, type WebhookEvent } from "./model.ts";
 import * as repo from "./repository.ts";
+import { findLink } from "../links/repository.ts";
 
 export { WEBHOOK_EVENTS, type WebhookEvent };
 
@@ -90,18 +91,25 @@ export async function listWebhooks(deps: WebhookDeps, auth: AuthContext, workspa
 }
 
 /**
- * Creates a webhook for the whole workspace.
+ * Creates a webhook for the whole workspace, or for one of its links (`link_uuid`).
  * @returns the record plus `secret` (shown only here)
- * @throws AppError NOT_FOUND (workspace), VALIDATION_ERROR (forbidden address), UNAUTHENTICATED (revoked meanwhile)
+ * @throws AppError NOT_FOUND (workspace), VALIDATION_ERROR (forbidden address; `/link_uuid` names
+ *   no link of the workspace), UNAUTHENTICATED (revoked meanwhile)
  */
 export async function createWebhook(deps: WebhookDeps, auth: AuthContext, workspaceUuid: string, input: CreateWebhookInput) {
   assertOwnWorkspace(auth, workspaceUuid);
   assertDeliverableUrl(input.url, deps.allowHosts, "/url");
+  const linkUuid = input.link_uuid ?? null;
+  if (linkUuid !== null && !(await findLink(deps.db, auth.workspaceUuid, linkUuid))) {
+    throw new AppError("VALIDATION_ERROR", "The webhook's link filter names no link of this workspace.", {
+      errors: [{ pointer: "/link_uuid", message: "No link of this workspace has this uuid." }],
+    });
+  }
   const now = nowIso();
   const row: repo.WebhookRow = {
     uuid: crypto.randomUUID(),
     workspace_uuid: auth.workspaceUuid,
-    link_uuid: null,
+    link_uuid: linkUuid,
     url: input.url,
     events: input.events.join(" "),
     enabled: input.enabled ? 1 : 0,
