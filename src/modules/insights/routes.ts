@@ -14,7 +14,7 @@ export function insightsRoutes(deps: AppDeps) {
   return new Elysia({ name: "insights" }).patch(
     "/api/v1/responses/:response_uuid/answers/:answer_uuid/insights/",
     authed(deps, "responses:write", ({ params, body }, auth) =>
-      correctInsights(deps.db, auth, params.response_uuid!, params.answer_uuid!, parseWith(correctInsightsSchema, body ?? {}, "body")),
+      correctInsights(deps.db, auth, params.response_uuid!, params.answer_uuid!, parseWith(correctInsightsSchema, body ?? {}, "body"), (trx) => deps.auth.assertActive(trx, auth)),
     ),
   );
 }

@@ -6,7 +6,7 @@
  * The corrections are also labelled answers for `earshot insights train`.
  */
 import { randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { AuthContext } from "../../auth/authenticate.ts";
 import type { Database } from "../../db/schema.ts";
 import { AppError, notFound } from "../../errors.ts";
@@ -21,6 +21,8 @@ type StoredInsights = CorrectedInsights["ai_insights"] | (Omit<CorrectedInsights
 
 /**
  * Records a correction and applies it to the answer's `ai_insights`.
+ * @param recheck runs first inside the transaction: the caller's revocation re-check
+ *   (`Authenticator.assertActive`), so a key revoked or a member removed meanwhile writes nothing.
  * @param now ISO 8601 time of the correction.
  * @returns the answer's uuid and its insights as they now read.
  * @throws AppError NOT_FOUND when the response is not in the caller's workspace or the answer is
@@ -33,10 +35,12 @@ export async function correctInsights(
   responseUuid: string,
   answerUuid: string,
   body: CorrectInsightsBody,
+  recheck?: (trx: Transaction<Database>) => Promise<void>,
   now = new Date().toISOString(),
 ): Promise<CorrectedInsights> {
   if (!UUID.test(responseUuid) || !UUID.test(answerUuid)) throw notFound("Answer");
   return db.transaction().execute(async (trx) => {
+    await recheck?.(trx);
     const answer = await repo.findAnswerInWorkspace(trx, auth.workspaceUuid, responseUuid, answerUuid);
     if (!answer) throw notFound("Answer");
     if (!answer.ai_insights) throw new AppError("INSIGHTS_NOT_READY", "This answer has no insights to correct yet.");
