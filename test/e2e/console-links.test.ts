@@ -79,10 +79,10 @@ async function nav(page: Page, link: string, heading: string | RegExp): Promise<
 }
 
 /** Server + browser + owner signed in through the setup URL. */
-async function start(bin?: string[]): Promise<{ server: RunningServer; browser: BrowserContext; page: Page; origin: string; requests: string[]; dataDir: string; wav: string }> {
+async function start(bin?: string[], env: Record<string, string> = {}): Promise<{ server: RunningServer; browser: BrowserContext; page: Page; origin: string; requests: string[]; dataDir: string; wav: string }> {
   const dataDir = await makeDataDir();
   const wav = await makeSpeechWav("The checkout was slow, but the support team was friendly and helpful.", path.join(dataDir, "speech.wav"));
-  const server = await startServer({ dataDir, bin });
+  const server = await startServer({ dataDir, bin, env });
   const setupUrl = await setupUrlOf(server);
   const origin = new URL(setupUrl).origin;
   const browser = await launchBrowser({ fakeAudioWav: wav, bypassCSP: true });
@@ -512,6 +512,46 @@ describe("console links, responses and dashboard", () => {
     `single executable${BINARY ? "" : " (skipped: set EARSHOT_BIN)"}: the same walk`,
     async () => {
       await runWalk([BINARY!], false);
+    },
+    TIMEOUT_MS,
+  );
+
+  test(
+    "without the speech model a voice answer waits for it, says why, and offers Reprocess",
+    async () => {
+      const modelsDir = await makeDataDir();
+      const ctx = await start(undefined, { EARSHOT_MODELS_DIR: modelsDir });
+      const { page, origin, server, browser } = ctx;
+      try {
+        const created = await apiWrite(page, "POST", "links/", { name: "Voice only", questions: [{ prompt: Q_VOICE, type: "voice", required: true }] });
+        expect(created.status).toBe(201);
+        const respondent = await browser.newPage();
+        await respondent.goto(created.body.public_url);
+        await respondent.getByRole("button", { name: "Record" }).click();
+        await respondent.getByRole("button", { name: "Stop" }).waitFor();
+        await respondent.waitForTimeout(1500);
+        await respondent.getByRole("button", { name: "Stop" }).click();
+        await respondent.getByText("Recording saved").waitFor({ timeout: STEP_MS });
+        await respondent.getByRole("button", { name: "Submit" }).click();
+        await respondent.getByText("Thanks for your response!").waitFor({ timeout: STEP_MS });
+        await respondent.close();
+
+        const list = await apiGet(page, `links/${created.body.uuid}/responses/`);
+        await page.goto(`${origin}/console/responses/${list.results[0].uuid}/`);
+        const transcript = page.getByRole("group", { name: "Transcript" });
+        await transcript.getByText("Waiting for the speech model").waitFor({ timeout: 60_000 });
+        const answer = (await apiGet(page, `responses/${list.results[0].uuid}/`)).answers[0];
+        expect(answer.transcription_status).toBe("waiting_for_model");
+        expect(await transcript.textContent()).toContain(answer.transcription_error);
+        await page.getByRole("button", { name: "Reprocess" }).click();
+        await page.getByRole("status").filter({ hasText: "Queued again" }).waitFor();
+        await shootAll(page, "response-waiting", true);
+      } finally {
+        await browser.close();
+        await server.stop();
+        await removeDir(ctx.dataDir);
+        await removeDir(modelsDir);
+      }
     },
     TIMEOUT_MS,
   );
