@@ -16,7 +16,9 @@ import type { Kysely } from "kysely";
 import { AppError } from "../errors.ts";
 import { hashApiKey, isWellFormedApiKey } from "../auth/keys.ts";
 import { isSecureTransport } from "../auth/authenticate.ts";
-import { SESSION_COOKIE } from "../auth/sessions.ts";
+import { SESSION_IDLE_S, readCookie, sha256Hex } from "../auth/sessions.ts";
+import { isoAfter, nowIso } from "../clock.ts";
+import { findSession } from "../modules/users/repository.ts";
 import { findActiveTokenByHash } from "../modules/tokens/repository.ts";
 
 /** JSON bodies (and every body of a route that is not an upload) above this answer 413. */
@@ -94,16 +96,25 @@ export class PendingBody {
 }
 
 /**
- * Refuses, before reading, a request to a keyed API route that carries no plausible credential:
- * no `Authorization: Bearer` key and no console session cookie, a malformed key, or a key that is
- * unknown or revoked. Rate limits and scopes are left to the route's own authentication.
+ * Refuses, before reading, a request to a keyed API route that carries no valid credential: no
+ * `Authorization: Bearer` key and no live console session (a cookie naming an existing, unexpired
+ * session, over HTTPS or loopback), a malformed key, or a key that is unknown or revoked. Rate
+ * limits, scopes, CSRF and membership are left to the route's own authentication.
  * @throws AppError UNAUTHENTICATED, HTTPS_REQUIRED
  */
 async function precheckCredential(db: Kysely<Database>, config: Config, request: Request, peer: string | null): Promise<void> {
   const header = request.headers.get("authorization") ?? "";
   if (!header) {
-    if ((request.headers.get("cookie") ?? "").split(";").some((c) => c.trim().startsWith(`${SESSION_COOKIE}=`))) return;
-    throw new AppError("UNAUTHENTICATED", "Send an API key as 'Authorization: Bearer sk_live_…'.");
+    const cookie = readCookie(request);
+    if (!cookie) throw new AppError("UNAUTHENTICATED", "Send an API key as 'Authorization: Bearer sk_live_…'.");
+    if (!isSecureTransport(request, peer, config)) {
+      throw new AppError("HTTPS_REQUIRED", "The console and its session cookie work only over HTTPS (or from this machine).");
+    }
+    const session = await findSession(db, sha256Hex(cookie));
+    if (!session || session.expires_at <= nowIso() || session.last_seen_at <= isoAfter(-SESSION_IDLE_S)) {
+      throw new AppError("UNAUTHENTICATED", "The session has ended; sign in again.");
+    }
+    return;
   }
   if (!isSecureTransport(request, peer, config)) throw new AppError("HTTPS_REQUIRED", "API keys are accepted only over HTTPS.");
   const key = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
