@@ -273,6 +273,8 @@ export async function runConsoleWalk(opts: { bin?: string[]; screenshots?: boole
     await page.getByRole("button", { name: "Add webhook" }).click();
     await page.getByLabel("URL").fill(receiver.url);
     await page.getByRole("checkbox", { name: "response.started" }).check();
+    // The optional link filter: "All links" unless one is chosen.
+    expect(await page.getByRole("combobox", { name: "Link" }).inputValue()).toBe("");
     await page.getByRole("button", { name: "Add webhook" }).click();
     const secret = await page.getByRole("textbox", { name: "Signing secret" }).inputValue();
     expect(secret).toMatch(/^whsec_/);

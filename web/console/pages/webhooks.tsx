@@ -1,8 +1,8 @@
 /**
  * Webhooks (DESIGN §8, §10): the paginated list with each webhook's enabled state and last
- * delivery status, and creating one (URL, events), whose signing secret is shown once. A
- * webhook limited to one link (made by a link's `on_finished`) is marked as such; `POST
- * webhooks/` takes no link filter yet, so the form offers none.
+ * delivery status, and creating one (URL, events, optionally one link), whose signing secret is
+ * shown once. A webhook limited to one link (from the form or a link's `on_finished`) is marked
+ * as such.
  */
 import { useState } from "preact/hooks";
 import { api, paged, type ApiError, type Page } from "../api.ts";
@@ -43,12 +43,16 @@ export function DeliveryStatus({ status, at }: { status: number | null; at: stri
 }
 
 function CreateWebhookForm({ onCreated, onCancel }: { onCreated: (w: Webhook & { secret: string }) => void; onCancel: () => void }) {
+  // The link filter offers the workspace's links (the first 100, newest first).
+  const links = useLoad(() => (can("links:read") ? api<Page<{ uuid: string; name: string }>>("GET", paged("links/", 1, 100)) : Promise.resolve(null)), []);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
   const submit = async (e: Event) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget as HTMLFormElement);
     const body: Record<string, unknown> = { url: String(f.get("url") ?? "").trim(), events: f.getAll("events").map(String) };
+    const link = String(f.get("link_uuid") ?? "");
+    if (link) body.link_uuid = link;
     setBusy(true);
     setError(null);
     try {
@@ -78,6 +82,20 @@ function CreateWebhookForm({ onCreated, onCancel }: { onCreated: (w: Webhook & {
           </label>
         ))}
       </fieldset>
+      <div class="field">
+        <label for="webhook-link">Link</label>
+        <select id="webhook-link" name="link_uuid" aria-describedby="webhook-link-hint">
+          <option value="">All links</option>
+          {(links.data?.results ?? []).map((l) => (
+            <option key={l.uuid} value={l.uuid}>
+              {l.name}
+            </option>
+          ))}
+        </select>
+        <p class="hint" id="webhook-link-hint">
+          Only this link's responses, or every link of the workspace.
+        </p>
+      </div>
       <ErrorNote error={error} />
       <div class="actions">
         <button type="submit" disabled={busy}>
