@@ -460,6 +460,27 @@ async function runWalk(bin: string[] | undefined, shots: boolean): Promise<void>
     await page.getByRole("button", { name: "Apply filters" }).click();
     await page.getByRole("row").filter({ hasText: RESPONDENT_EMAIL }).waitFor();
     await shootAll(page, "inbox-filtered", shots);
+    // A question's value, and search (which reads transcripts).
+    await page.getByRole("button", { name: "Clear filters" }).click();
+    await page.getByLabel("Question").selectOption({ label: Q_YESNO });
+    await page.getByLabel("Answer value").fill("no");
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await page.getByText("No response matches the filter.").waitFor();
+    await page.getByLabel("Answer value").fill("yes");
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await page.getByRole("row").filter({ hasText: RESPONDENT_EMAIL }).waitFor();
+    await page.getByRole("button", { name: "Clear filters" }).click();
+    await page.getByLabel("Search").fill("fixture");
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await page.getByRole("row").filter({ hasText: RESPONDENT_EMAIL }).waitFor();
+    expect(new URL(page.url()).searchParams.get("search")).toBe("fixture");
+    await page.getByLabel("Search").fill("zebra");
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await page.getByText("No response matches the filter.").waitFor();
+    await page.getByRole("button", { name: "Clear filters" }).click();
+    await page.getByLabel("Sentiment").selectOption(sentimentValue);
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await page.getByRole("row").filter({ hasText: RESPONDENT_EMAIL }).waitFor();
 
     // Export CSV of the current filter.
     const exported = async () => {
