@@ -6,6 +6,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
+import { forwardedClientAddress } from "../http/client-address.ts";
 
 export const SESSION_COOKIE = "earshot_session";
 /** A session ends after 12 h without a request. */
@@ -65,15 +66,12 @@ function isTrustedProxy(peer: string, config: Config): boolean {
 }
 
 /**
- * The client's address for throttling and the audit log: the peer, or, when the peer is a trusted
- * proxy, the last `X-Forwarded-For` entry that proxy appended.
+ * The client's address for throttling and the audit log: the same rule as the intake's limits
+ * (http/client-address: the right-most `X-Forwarded-For` entry that is not a trusted proxy).
+ * @returns null when the peer is unknown (in-process tests)
  */
 export function clientAddress(request: Request, peer: string | null, config: Config): string | null {
-  if (peer && isTrustedProxy(peer, config)) {
-    const forwarded = request.headers.get("x-forwarded-for")?.split(",").map((s) => s.trim()).filter(Boolean);
-    if (forwarded?.length) return forwarded[forwarded.length - 1]!;
-  }
-  return peer;
+  return forwardedClientAddress(request, peer, config.trustedProxies);
 }
 
 /** The origins this server answers as: the request's own, `EARSHOT_PUBLIC_URL`'s, and the forwarded https one. */

@@ -18,6 +18,7 @@ import { AppError } from "../../errors.ts";
 import { createRateLimiter } from "../../auth/rate-limit.ts";
 import * as responsesRepo from "../responses/repository.ts";
 import type { StoredFollowUp } from "./probing.ts";
+import { forwardedClientAddress } from "../../http/client-address.ts";
 
 /** Byte rate of the largest recording format accepted: 48 kHz, 16-bit, stereo PCM. */
 export const AUDIO_BYTES_PER_SECOND = 192_000;
@@ -51,19 +52,14 @@ export function fileCapBytes(configuration: Record<string, unknown>): number {
   return Number(configuration.max_size_mb ?? 10) * 1024 * 1024;
 }
 
-const strip = (a: string) => a.trim().replace(/^::ffff:/, "");
-
 /**
  * The respondent's address: the socket's peer, or — when the peer is a proxy listed in
- * `EARSHOT_TRUSTED_PROXIES` — the right-most `X-Forwarded-For` entry that is not itself a trusted proxy.
+ * `EARSHOT_TRUSTED_PROXIES` — the right-most `X-Forwarded-For` entry that is not itself a trusted
+ * proxy (one rule with sign-in throttling: http/client-address).
  * @param peer the socket's address (null inside `app.handle` tests: "local")
  */
 export function clientAddress(request: Request, peer: string | null, trustedProxies: readonly string[]): string {
-  const socket = peer ? strip(peer) : "local";
-  if (!trustedProxies.includes(socket)) return socket;
-  const chain = (request.headers.get("x-forwarded-for") ?? "").split(",").map(strip).filter(Boolean);
-  for (let i = chain.length - 1; i >= 0; i--) if (!trustedProxies.includes(chain[i]!)) return chain[i]!;
-  return socket;
+  return forwardedClientAddress(request, peer ?? "local", trustedProxies)!;
 }
 
 function rateLimited(detail: string, headers: Record<string, string>): AppError {
