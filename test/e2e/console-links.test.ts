@@ -538,7 +538,7 @@ describe("console links, responses and dashboard", () => {
   );
 
   test(
-    "without the speech model a voice answer waits for it, says why, and offers Reprocess",
+    "without the speech model a voice answer waits for it, says why, and offers Reprocess; the open dashboard counts the response without a reload",
     async () => {
       const modelsDir = await makeDataDir();
       const ctx = await start(undefined, { EARSHOT_MODELS_DIR: modelsDir });
@@ -546,6 +546,10 @@ describe("console links, responses and dashboard", () => {
       try {
         const created = await apiWrite(page, "POST", "links/", { name: "Voice only", questions: [{ prompt: Q_VOICE, type: "voice", required: true }] });
         expect(created.status).toBe(201);
+        // The dashboard stays open while the respondent answers: its figures follow without a reload.
+        await page.goto(`${origin}/console/links/${created.body.uuid}/dashboard/`);
+        await eventually(() => figure(page, "Responses"), (v) => v === "0", "Responses before");
+        await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
         const respondent = await browser.newPage();
         await respondent.goto(created.body.public_url);
         await respondent.getByRole("button", { name: "Record" }).click();
@@ -556,6 +560,9 @@ describe("console links, responses and dashboard", () => {
         await respondent.getByRole("button", { name: "Submit" }).click();
         await respondent.getByText("Thanks for your response!").waitFor({ timeout: STEP_MS });
         await respondent.close();
+        await eventually(() => figure(page, "Responses"), (v) => v === "1", "Responses after the answer");
+        expect(await figure(page, "Completion rate")).toBe("100 %");
+        expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
 
         const list = await apiGet(page, `links/${created.body.uuid}/responses/`);
         await page.goto(`${origin}/console/responses/${list.results[0].uuid}/`);
