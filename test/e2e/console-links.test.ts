@@ -292,10 +292,14 @@ async function buildAllTypesLink(page: Page, origin: string, shots: boolean): Pr
   expect(await page.locator("#link-redirect-error").textContent()).toContain("http");
   await redirect.fill("");
   await shootAll(page, "builder", shots);
-  if (shots) await docShot(page, "builder", voice, 1280);
+  if (shots) {
+    await docShot(page, "builder", voice, 1280);
+    await docShot(page, "builder", voice, 390);
+  }
   await page.getByRole("button", { name: "Save link" }).click();
   await page.getByRole("textbox", { name: "Public URL" }).waitFor({ timeout: STEP_MS });
   await page.getByRole("status").filter({ hasText: "Link saved." }).waitFor();
+  await expectKeyboardReachable(page, "Builder");
 }
 
 async function runWalk(bin: string[] | undefined, shots: boolean): Promise<void> {
