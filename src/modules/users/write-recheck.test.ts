@@ -53,7 +53,9 @@ async function whileLocked(request: () => Promise<Response>, change: (sqlite: Da
   sqlite.exec("PRAGMA busy_timeout = 5000");
   sqlite.exec("BEGIN IMMEDIATE");
   const inFlight = request();
-  await Bun.sleep(700);
+  // Long enough for the server to authenticate (reads are not blocked) and reach its write
+  // transaction, which waits for the lock (its busy_timeout is 5 s), even on a loaded machine.
+  await Bun.sleep(1_500);
   change(sqlite);
   sqlite.exec("COMMIT");
   const res = await inFlight;
