@@ -6,18 +6,17 @@
  * them directly at 16 kHz, `wavefile` reads WAV and `wave-resampler` brings it to 16 kHz.
  */
 import { ALL_FORMATS, BufferSource, EncodedPacketSink, Input } from "mediabunny";
-import { OpusDecoder, OpusDecoderWebWorker } from "opus-decoder";
 import { resample } from "wave-resampler";
 import { WaveFile } from "wavefile";
-import { countWebmFrames } from "./webm-count.ts";
+import { AudioDecodeError, AudioTooLongError, downmix, errorText, MAX_CHANNELS, startsWith, TARGET_SAMPLE_RATE_HZ } from "./audio-common.ts";
+import { assertPacketCountFits, decodeOpusContainer, maxOpusPackets } from "./opus.ts";
 
-/** Whisper's input rate. */
-export const TARGET_SAMPLE_RATE_HZ = 16_000;
+export { AudioDecodeError, AudioTooLongError, MAX_CHANNELS, TARGET_SAMPLE_RATE_HZ } from "./audio-common.ts";
+export { maxOpusPackets } from "./opus.ts";
+
 /** Sample rates a WAV may declare (DESIGN §9): outside them a tiny file would decode to hours. */
 export const MIN_SAMPLE_RATE_HZ = 8_000;
 export const MAX_SAMPLE_RATE_HZ = 192_000;
-/** Most channels a WAV may have (they are averaged to mono). */
-export const MAX_CHANNELS = 8;
 /** A recording may run this much longer than its question's `max_duration` (DESIGN §9). */
 export const RECORDING_GRACE_S = 2;
 /** The longest recording any question allows (`max_duration` ≤ 600) plus the grace, in seconds. */
@@ -34,43 +33,7 @@ export type AudioFormat = "wav" | "webm" | "ogg";
 /** Decoded audio: `pcm` is mono at 16 kHz in [-1, 1]; `durationS` = pcm.length / 16000. */
 export type DecodedAudio = { pcm: Float32Array; durationS: number; format: AudioFormat };
 
-/** The bytes are not audio Earshot can decode; `reason` is a sentence a person can act on. */
-export class AudioDecodeError extends Error {
-  readonly reason: string;
-
-  constructor(reason: string) {
-    super(`cannot decode audio: ${reason}`);
-    this.name = "AudioDecodeError";
-    this.reason = reason;
-  }
-}
-
-/**
- * The recording is longer than allowed. `limitS` is the limit in seconds (the question's
- * `max_duration` + 2 s); `durationS` the length found (from the header, or decoded so far).
- * A subclass of AudioDecodeError, so whoever treats undecodable audio as permanent does here too.
- */
-export class AudioTooLongError extends AudioDecodeError {
-  readonly limitS: number;
-  readonly durationS: number;
-
-  constructor(limitS: number, durationS: number) {
-    super(`the recording is longer than the ${limitS} s accepted (at least ${durationS.toFixed(1)} s)`);
-    this.name = "AudioTooLongError";
-    this.limitS = limitS;
-    this.durationS = durationS;
-  }
-}
-
 const FORMAT_NAMES: Record<AudioFormat, string> = { wav: "WAV", webm: "WebM", ogg: "Ogg" };
-
-// `opus-decoder` is marked side-effect free, and Bun's bundler then drops the module behind
-// OpusDecoderWebWorker although the package's index still touches it, so the compiled binary
-// fails to load. Holding a reference keeps it (TOOLCHAIN.md, "Audio").
-const KEEP_FOR_BUNDLER: readonly unknown[] = [OpusDecoderWebWorker];
-void KEEP_FOR_BUNDLER;
-const startsWith = (bytes: Uint8Array, ascii: string, at = 0): boolean =>
-  bytes.length >= at + ascii.length && [...ascii].every((c, i) => bytes[at + i] === c.charCodeAt(0));
 
 /**
  * Tells the container from its first bytes: `RIFF....WAVE` → "wav", EBML `1A 45 DF A3` → "webm"
@@ -354,189 +317,4 @@ function resampleInWindows(length: number, rateHz: number, samples: (from: numbe
 function channelsOf(samples: unknown, numChannels: number): Float32Array[] {
   const list = numChannels === 1 ? [samples] : (samples as unknown[]);
   return list.map((s) => (s instanceof Float32Array ? s : Float32Array.from(s as ArrayLike<number>)));
-}
-
-/** Averages the channels into one (the first, overwritten), mapping each sample x to (x - offset) / scale. */
-function downmix(channels: Float32Array[], offset = 0, scale = 1): Float32Array {
-  const [first, ...rest] = channels;
-  if (first === undefined) return new Float32Array(0);
-  if (rest.length === 0 && offset === 0 && scale === 1) return first;
-  // Into the first channel, in place (callers pass their own copies): no second full-length array.
-  const divisor = scale * channels.length;
-  for (let i = 0; i < first.length; i++) {
-    let sum = first[i]! - offset;
-    for (const ch of rest) sum += (ch[i] ?? 0) - offset;
-    first[i] = sum / divisor;
-  }
-  return first;
-}
-
-/** OpusHead (RFC 7845 §5.1): what the decoder needs from the container's codec private data. */
-const OPUS_HEADER_RATE_HZ = 48_000;
-
-type OpusHead = { channels: number; preSkip: number; streamCount?: number; coupledStreamCount?: number; channelMappingTable?: number[] };
-
-function parseOpusHead(head: Uint8Array | undefined, fallbackChannels: number): OpusHead {
-  if (head === undefined || head.length < 19 || !startsWith(head, "OpusHead")) {
-    return { channels: fallbackChannels, preSkip: 0 };
-  }
-  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
-  const channels = head[9]!;
-  // The header counts pre-skip at 48 kHz; the decoder drops that many samples at its output rate.
-  const preSkip = Math.round((view.getUint16(10, true) * TARGET_SAMPLE_RATE_HZ) / OPUS_HEADER_RATE_HZ);
-  if (head[18] === 0 || head.length < 21 + channels) return { channels, preSkip };
-  return {
-    channels,
-    preSkip,
-    streamCount: head[19]!,
-    coupledStreamCount: head[20]!,
-    channelMappingTable: [...head.subarray(21, 21 + channels)],
-  };
-}
-
-/**
- * The shortest Opus packet is 2.5 ms (RFC 6716 §2.1.4), so a recording of `limitS` seconds has at
- * most this many packets. Container timestamps are the sender's word; the packet count is not.
- */
-export function maxOpusPackets(limitS: number): number {
-  return Math.ceil(limitS * 400);
-}
-
-/**
- * Refuses a WebM with more clusters + Opus frames than `limitS` can hold, from its EBML structure,
- * before the demuxer allocates anything per block (see ai/webm-count). Ogg is bounded while demuxing.
- * @throws AudioTooLongError
- */
-function assertPacketCountFits(bytes: Uint8Array, format: "webm" | "ogg", limitS: number): void {
-  if (format !== "webm") return;
-  const maxPackets = maxOpusPackets(limitS);
-  const count = countWebmFrames(bytes, maxPackets);
-  if (count !== null && count > maxPackets) throw new AudioTooLongError(limitS, count / 400);
-}
-
-/** Opus packets decoded per call: ≤ 120 ms each, so one batch is at most ~30 s of audio. */
-const OPUS_BATCH_FRAMES = 256;
-
-/**
- * Demuxes and decodes in one pass, a batch of OPUS_BATCH_FRAMES packets at a time, so at most the
- * limit's PCM plus one batch of packets is ever held (a 10 MB WebM of a million 1-byte packets
- * stays flat). Stops with AudioTooLongError when a packet's timestamp, the packet count (see
- * `maxOpusPackets`) or the decoded length passes `limitS`.
- */
-async function decodeOpusContainer(bytes: Uint8Array, format: "webm" | "ogg", limitS: number): Promise<Float32Array> {
-  const name = FORMAT_NAMES[format];
-  assertPacketCountFits(bytes, format, limitS);
-  const input = new Input({ source: new BufferSource(bytes), formats: ALL_FORMATS });
-  let decoder: OpusStream | undefined;
-  try {
-    const track = await input.getPrimaryAudioTrack();
-    if (track === null) throw new AudioDecodeError(`the ${name} file has no audio track`);
-    if (track.codec !== "opus") {
-      throw new AudioDecodeError(`the ${name} audio uses codec ${track.codec ?? "unknown"}; only Opus is supported`);
-    }
-    const config = await track.getDecoderConfig();
-    const description = config?.description;
-    const head = parseOpusHead(
-      description === undefined ? undefined : ArrayBuffer.isView(description)
-        ? new Uint8Array(description.buffer, description.byteOffset, description.byteLength)
-        : new Uint8Array(description),
-      track.numberOfChannels,
-    );
-    if (head.channels > MAX_CHANNELS) {
-      throw new AudioDecodeError(`the ${name} file has ${head.channels} channels; 1 to ${MAX_CHANNELS} are accepted`);
-    }
-    decoder = new OpusStream(head, name, limitS);
-    await decoder.ready();
-    const maxPackets = maxOpusPackets(limitS);
-    let batch: Uint8Array[] = [];
-    try {
-      for await (const packet of new EncodedPacketSink(track).packets()) {
-        // The container's timestamps let a long recording stop here; the count and decoding bound the rest.
-        if (packet.timestamp > limitS) throw new AudioTooLongError(limitS, packet.timestamp);
-        if (decoder.packets + batch.length >= maxPackets) throw new AudioTooLongError(limitS, (maxPackets + 1) / 400);
-        batch.push(packet.data);
-        if (batch.length === OPUS_BATCH_FRAMES) {
-          decoder.decode(batch);
-          batch = [];
-        }
-      }
-    } catch (err) {
-      // A recording cut off mid-upload still has its first packets: keep them, like ffmpeg does.
-      if (decoder.packets + batch.length === 0 || err instanceof AudioDecodeError) throw err;
-    }
-    if (batch.length > 0) decoder.decode(batch);
-    return decoder.finish();
-  } catch (err) {
-    if (err instanceof AudioDecodeError) throw err;
-    throw new AudioDecodeError(`the ${name} file is damaged or truncated (${errorText(err)})`);
-  } finally {
-    decoder?.free();
-    input.dispose();
-  }
-}
-
-/**
- * One Opus stream decoded batch by batch into 16 kHz mono parts. `decode` throws
- * AudioTooLongError as soon as the decoded length passes `limitS`; `finish` joins the parts.
- */
-class OpusStream {
-  /** Packets given to `decode` so far. */
-  packets = 0;
-  private readonly decoder: OpusDecoder<16000>;
-  private readonly limitSamples: number;
-  private readonly parts: Float32Array[] = [];
-  private total = 0;
-  private errors = 0;
-  private firstError: string | undefined;
-
-  constructor(head: OpusHead, private readonly name: string, private readonly limitS: number) {
-    this.decoder = new OpusDecoder({ sampleRate: TARGET_SAMPLE_RATE_HZ, ...head });
-    this.limitSamples = Math.ceil(limitS * TARGET_SAMPLE_RATE_HZ);
-  }
-
-  async ready(): Promise<void> {
-    try {
-      await this.decoder.ready;
-    } catch (err) {
-      throw new AudioDecodeError(`the ${this.name} file's Opus data could not be decoded (${errorText(err)})`);
-    }
-  }
-
-  decode(batch: Uint8Array[]): void {
-    this.packets += batch.length;
-    let out: ReturnType<OpusDecoder<16000>["decodeFrames"]>;
-    try {
-      out = this.decoder.decodeFrames(batch);
-    } catch (err) {
-      throw new AudioDecodeError(`the ${this.name} file's Opus data could not be decoded (${errorText(err)})`);
-    }
-    this.errors += out.errors.length;
-    this.firstError ??= out.errors[0]?.message;
-    this.total += out.samplesDecoded;
-    if (this.total > this.limitSamples) throw new AudioTooLongError(this.limitS, this.total / TARGET_SAMPLE_RATE_HZ);
-    // Copies: the decoder reuses its output buffers between calls.
-    if (out.samplesDecoded > 0) this.parts.push(downmix(out.channelData.map((ch) => ch.slice(0, out.samplesDecoded))));
-  }
-
-  finish(): Float32Array {
-    if (this.packets === 0) return new Float32Array(0);
-    if (this.errors >= this.packets) {
-      throw new AudioDecodeError(`the ${this.name} file's Opus data is damaged (${this.firstError ?? "no frame decoded"})`);
-    }
-    const pcm = new Float32Array(this.total);
-    let offset = 0;
-    for (const part of this.parts) {
-      pcm.set(part, offset);
-      offset += part.length;
-    }
-    return pcm;
-  }
-
-  free(): void {
-    this.decoder.free();
-  }
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
