@@ -60,7 +60,15 @@ function streamRecording(url: string, bytes: Uint8Array): Promise<{ messages: (M
         socket.send(bytes.subarray(at, at + CHUNK_BYTES));
         await Bun.sleep(CHUNK_EVERY_MS);
       }
-      await Bun.sleep(1_600); // let a partial of the whole recording arrive before stopping
+      // Let a partial of the whole recording arrive before stopping: one that started after the
+      // last chunk (at least one interval later); on a busy machine that takes longer than 1.6 s.
+      // (No audio, or an error message, means there is no partial to wait for.)
+      const lastChunkAtMs = performance.now() - started;
+      const deadline = performance.now() + (bytes.length > 0 ? 10_000 : 1_600);
+      for (; performance.now() < deadline; await Bun.sleep(50)) {
+        if (performance.now() - started < lastChunkAtMs + 1_600) continue;
+        if (bytes.length === 0 || messages.some((m) => m.type === "error" || (m.type === "partial" && m.atMs > lastChunkAtMs))) break;
+      }
       socket.send(JSON.stringify({ type: "end" }));
     };
     socket.onerror = () => reject(new Error("the WebSocket failed"));

@@ -26,8 +26,11 @@ import { questionRecordingLimitS } from "./recordings.ts";
 
 /** What live transcription needs from the inference worker. */
 export type LiveInference = {
-  /** `maxDurationS`: the longest recording accepted, seconds (the question's max_duration + 2). */
-  transcribe(audio: Uint8Array, opts: { priority: "live"; maxDurationS: number }): Promise<{ text: string; durationS: number }>;
+  /**
+   * `maxDurationS`: the longest recording accepted, seconds (the question's max_duration + 2);
+   * `language`: the link's `settings.language` (BCP 47) or null (issue 17).
+   */
+  transcribe(audio: Uint8Array, opts: { priority: "live"; maxDurationS: number; language: string | null }): Promise<{ text: string; durationS: number }>;
 };
 
 export type LiveDeps = AppDeps & {
@@ -49,7 +52,7 @@ const VOICE_TYPES = new Set(["voice", "voice_text_fallback"]);
  *   `question_uuid` the largest of the link's voice questions (DESIGN §9)
  * @throws AppError NOT_FOUND (link, session or question; or live transcription off), LINK_PAUSED, ALREADY_SUBMITTED
  */
-async function admit(deps: LiveDeps, params: Record<string, string>, questionUuid: string | undefined): Promise<number> {
+async function admit(deps: LiveDeps, params: Record<string, string>, questionUuid: string | undefined): Promise<Admitted> {
   const intake: service.IntakeDeps = service.intakeDepsOf(deps);
   const link = await service.findIntakeLink(deps.db, params.workspace_slug!, params.link_slug!);
   const pub = service.toPublicLink(link);
@@ -61,8 +64,12 @@ async function admit(deps: LiveDeps, params: Record<string, string>, questionUui
     throw notFound("Question");
   }
   const voice = link.questions.filter((q) => VOICE_TYPES.has(q.type) && (questionUuid === undefined || q.uuid === questionUuid));
-  return voice.length ? Math.max(...voice.map(questionRecordingLimitS)) : MAX_RECORDING_S;
+  const maxDurationS = voice.length ? Math.max(...voice.map(questionRecordingLimitS)) : MAX_RECORDING_S;
+  return { maxDurationS, language: pub.settings.language ?? null };
 }
+
+/** What an admitted socket transcribes with: the recording bound and the link's language. */
+type Admitted = { maxDurationS: number; language: string | null };
 
 const asBytes = (message: unknown): Uint8Array | null => {
   if (message instanceof Uint8Array) return message; // Buffer too
@@ -77,8 +84,8 @@ const asBytes = (message: unknown): Uint8Array | null => {
 export function liveRoutes(deps: LiveDeps) {
   const sockets = new WeakMap<object, LiveTranscriber>();
   const guard = liveSocketGuard(deps); // live sockets per session and per address (intake/limits.ts)
-  // The limit found by `admit`, per upgrade request, for `open` (Elysia does not pass it along).
-  const limits = new WeakMap<Request, number>();
+  // What `admit` found, per upgrade request, for `open` (Elysia does not pass it along).
+  const limits = new WeakMap<Request, Admitted>();
   const intervalMs = deps.liveIntervalMs ?? LIVE_INTERVAL_MS;
   const path = "/api/v1/intake/:workspace_slug/:link_slug/sessions/:session_id/live/";
   return new Elysia({ name: "intake-live" })
@@ -94,9 +101,9 @@ export function liveRoutes(deps: LiveDeps) {
     },
     open(ws) {
       if (!guard.open(ws)) return;
-      const maxDurationS = limits.get(ws.data.request) ?? MAX_RECORDING_S;
+      const { maxDurationS, language } = limits.get(ws.data.request) ?? { maxDurationS: MAX_RECORDING_S, language: null };
       const transcriber = createLiveTranscriber({
-        transcribe: (audio) => deps.inference.transcribe(audio, { priority: "live", maxDurationS }),
+        transcribe: (audio) => deps.inference.transcribe(audio, { priority: "live", maxDurationS, language }),
         send: (message) => ws.send(message),
         onError: (err) => deps.log.warn("live transcription failed", { error: err instanceof Error ? err.message : String(err), code: codeOf(err) }),
         intervalMs,

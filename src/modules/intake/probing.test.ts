@@ -108,3 +108,21 @@ test("an empty transcript is done: probes neither transcribe nor analyse it agai
   for (let i = 0; i < 3; i++) expect(await probeAnswer(deps, l, sid, link.questions[1].uuid)).toEqual({ clarity: null, follow_up: null, follow_ups: [] });
   expect(calls).toEqual({ transcribe: 0, analyse: 0 });
 }, 60_000);
+
+test("on a German link an English-only engine asks no follow-up, where an English link gets one (no English question on a German page)", async () => {
+  const question = { prompt: "Was können wir besser machen?", type: "text", enable_dynamic_probing: true, evaluator_config: { clarity_threshold: 1, max_follow_ups: 1 } };
+  const make = async (language: string | null) =>
+    (await api.call("POST", "/api/v1/links/", { body: { name: `Probe ${language}`, settings: { language }, questions: [question] } })).json;
+  const asked: Record<string, unknown> = {};
+  for (const language of ["en", "de"]) {
+    const l = await make(language);
+    const start = await api.call("POST", `/api/v1/intake/${api.ws.workspace_slug}/${l.slug}/sessions/`, { key: null, body: {} });
+    const sid = start.json.session_id;
+    const q = l.questions[0].uuid;
+    expect((await api.call("PUT", `/api/v1/intake/${api.ws.workspace_slug}/${l.slug}/sessions/${sid}/answers/${q}/`, { key: null, body: { value: "ok" } })).status).toBe(200);
+    const result = await probeAnswer(deps, await findIntakeLink(api.db, api.ws.workspace_slug, l.slug), sid, q);
+    asked[language] = result.follow_up;
+  }
+  expect(asked.en).toMatchObject({ index: 0, question: expect.any(String) });
+  expect(asked.de).toBeNull();
+});

@@ -39,11 +39,17 @@ type Transcript = { text: string; durationS: number };
 /** Probe transcriptions in flight, by answer uuid and recording blob: parallel probes share one. */
 const transcribing = new Map<string, Promise<Transcript>>();
 
+/** The link's `settings.language` (BCP 47), or null: transcription and follow-ups use it (issue 17). */
+function linkLanguage(l: IntakeLink): string | null {
+  const language = (JSON.parse(l.link.settings) as { language?: unknown }).language;
+  return typeof language === "string" && language !== "" ? language : null;
+}
+
 /** {@link transcribeForRespondent}, shared by every probe of the same recording while it runs. */
-function transcribeOnce(deps: ProbingDeps, key: string, audio: Uint8Array, q: Parameters<typeof transcribeForRespondent>[2]): Promise<Transcript> {
+function transcribeOnce(deps: ProbingDeps, key: string, audio: Uint8Array, q: Parameters<typeof transcribeForRespondent>[2], language: string | null): Promise<Transcript> {
   let running = transcribing.get(key);
   if (!running) {
-    running = transcribeForRespondent(deps.inference, audio, q).finally(() => transcribing.delete(key));
+    running = transcribeForRespondent(deps.inference, audio, q, language).finally(() => transcribing.delete(key));
     transcribing.set(key, running);
   }
   return running;
@@ -109,11 +115,12 @@ export async function probeAnswer(deps: ProbingDeps, l: IntakeLink, sessionId: s
     if (!audio) return done;
     let t: Transcript;
     try {
-      t = await transcribeOnce(deps, `${a.uuid} ${a.audio_blob}`, audio, q);
+      t = await transcribeOnce(deps, `${a.uuid} ${a.audio_blob}`, audio, q, linkLanguage(l));
     } catch (err) {
-      // No ASR model (issue 12): no follow-up, never a 500; the recording is transcribed later.
-      if (!(err instanceof InferenceError && err.code === "MODEL_MISSING")) throw err;
-      deps.log?.warn("probe without follow-up: the speech recognition model is not installed", { answer_uuid: a.uuid, error: err.message });
+      // No ASR model (issue 12), or an English-only one on another language's link (issue 17):
+      // no follow-up, never a 500; the recording is transcribed (or refused with why) later.
+      if (!(err instanceof InferenceError && (err.code === "MODEL_MISSING" || err.code === "LANGUAGE_UNSUPPORTED"))) throw err;
+      deps.log?.warn("probe without follow-up: the recording cannot be transcribed now", { answer_uuid: a.uuid, error: err.message });
       return done;
     }
     text = t.text;
@@ -131,7 +138,16 @@ export async function probeAnswer(deps: ProbingDeps, l: IntakeLink, sessionId: s
   }
   const combined = [text ?? "", ...stored.map((f) => f.answer ?? "")].join("\n").trim();
   if (!combined) return done; // an empty transcript: nothing to ask about
-  const result = await deps.inference.analyse(combined, { evaluatorConfig: evaluator, enableDynamicProbing: true, prompt: q.prompt }, { priority: "live" });
+  let result: Awaited<ReturnType<ProbingDeps["inference"]["analyse"]>>;
+  try {
+    // In the link's language: an engine that does not know it asks nothing, rather than asking
+    // an English follow-up on, say, a German page (issue 17).
+    result = await deps.inference.analyse(combined, { evaluatorConfig: evaluator, enableDynamicProbing: true, prompt: q.prompt }, { priority: "live", language: linkLanguage(l) });
+  } catch (err) {
+    if (!(err instanceof InferenceError && err.code === "LANGUAGE_UNSUPPORTED")) throw err;
+    deps.log?.info("probe without follow-up: no installed insights engine knows the link's language", { answer_uuid: a.uuid, language: linkLanguage(l) });
+    return done;
+  }
   const question = result.follow_up_questions.find((fq) => !stored.some((f) => f.question === fq));
   if (!question) return { ...done, clarity: result.clarity };
   const next: StoredFollowUp[] = [...stored, { question, answer: null }];
@@ -163,7 +179,7 @@ export async function answerFollowUp(
     if (!text || text.length > 5000) throw new AppError("VALIDATION_ERROR", "Answer with 1 to 5000 characters.", { errors: [{ pointer: "/value", message: "1 to 5000 characters." }] });
     updated = { question: target.question, answer: text, transcription: null, audio_blob: null };
   } else {
-    const t = await transcribeForRespondent(deps.inference, input.audio, q);
+    const t = await transcribeForRespondent(deps.inference, input.audio, q, linkLanguage(l));
     const key = await deps.blobs.put("audio", input.audio);
     updated = { question: target.question, answer: t.text, transcription: t.text, audio_blob: key };
   }

@@ -42,18 +42,21 @@ export async function checkRecordingUpload(bytes: Uint8Array, q: Pick<QuestionRo
 }
 
 /**
- * Transcribes a recording now ("live" priority: the respondent waits), bounded by the question.
+ * Transcribes a recording now ("live" priority: the respondent waits), bounded by the question, in
+ * the link's language when it has one (`language`, BCP 47; issue 17).
  * @returns `{ text (trimmed), durationS }`
  * @throws AppError AUDIO_TOO_LONG or UNSUPPORTED_MEDIA_TYPE for recordings the decoder refuses;
- *   InferenceError (500) when the worker fails otherwise
+ *   InferenceError LANGUAGE_UNSUPPORTED when the installed model is English-only and `language`
+ *   is not English; InferenceError (500) when the worker fails otherwise
  */
 export async function transcribeForRespondent(
   inference: Pick<InferenceClient, "transcribe">,
   bytes: Uint8Array,
   q: Pick<QuestionRow, "configuration">,
+  language: string | null = null,
 ): Promise<{ text: string; durationS: number }> {
   try {
-    const t = await inference.transcribe(bytes, { priority: "live", maxDurationS: questionRecordingLimitS(q) });
+    const t = await inference.transcribe(bytes, { priority: "live", maxDurationS: questionRecordingLimitS(q), language });
     return { text: t.text.trim(), durationS: t.durationS };
   } catch (err) {
     if (err instanceof AudioDecodeError) throw recordingProblem(err);
