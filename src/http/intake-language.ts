@@ -77,6 +77,28 @@ export function negotiateLanguage(headers: Headers, linkLanguage: string | null 
   return "en";
 }
 
+/**
+ * The language of the operator's texts when it differs from the page's: a link may carry
+ * translations (`translations`, docs/api.md) in a language Earshot has no catalog for (Swedish,
+ * say). The page's words then stay in its catalog language, but the prompts, options and the
+ * thank-you text are shown in the translation the respondent asked for — the link's
+ * `settings.language`, else the best of `Accept-Language` the link is translated into. Null when
+ * the page's own language has a translation, when the respondent chose a language on the page
+ * (cookie), or when nothing matches.
+ * @param translated the language tags the link or any of its questions has translations for
+ */
+export function contentLanguageOf(headers: Headers, linkLanguage: string | null | undefined, translated: readonly string[], pageLanguage: string): string | null {
+  if (translated.length === 0 || chosenLanguage(headers.get("cookie"))) return null;
+  const primary = (tag: string) => tag.toLowerCase().split(/[-_]/)[0]!;
+  const match = (tag: string) => translated.find((k) => k.toLowerCase() === tag.toLowerCase()) ?? translated.find((k) => primary(k) === primary(tag));
+  if (match(pageLanguage)) return null;
+  for (const tag of [linkLanguage, ...acceptedLanguages(headers.get("accept-language"))]) {
+    const found = tag ? match(tag) : undefined;
+    if (found) return found;
+  }
+  return null;
+}
+
 /** A plain (non-plural) message of a shipped catalog, English when the language has none. */
 export function pageText(lang: string, key: MessageKey): string {
   const text = CATALOGS[lang]?.[key] ?? en[key];

@@ -158,9 +158,11 @@ ${body}
  * @param data.apiBase the intake API base, e.g. `/api/v1/intake/acme/nps/`
  * @param data.link the public link object (docs/intake.md `<public link>`)
  * @param data.language a shipped catalog's tag (http/intake-language.ts `negotiateLanguage`)
+ * @param data.contentLanguage the translation to show the operator's texts in when it is not the
+ *   page's language (http/intake-language.ts `contentLanguageOf`), or null
  * @param data.assetVersions content versions of intake.js and intake.css (`?v=`)
  */
-export function renderIntakePage(data: { title: string; apiBase: string; link: unknown; description?: string | null; language?: string; assetVersions?: IntakeAssetVersions }): string {
+export function renderIntakePage(data: { title: string; apiBase: string; link: unknown; description?: string | null; language?: string; contentLanguage?: string | null; assetVersions?: IntakeAssetVersions }): string {
   const lang = data.language ?? "en";
   const description = data.description?.trim()
     ? `<p class="description">${escapeHtml(data.description.trim())}</p>\n`
@@ -176,7 +178,7 @@ ${description}</header>
 <p class="loading">${escapeHtml(pageText(lang, "page.loading"))}</p>
 <noscript><p>${escapeHtml(pageText(lang, "page.noscript"))}</p></noscript>
 </main>
-<script id="earshot-link" type="application/json">${jsonForScript({ api_base: data.apiBase, link: data.link, language: lang, messages: CATALOGS[lang], languages: SHIPPED_LANGUAGES })}</script>`,
+<script id="earshot-link" type="application/json">${jsonForScript({ api_base: data.apiBase, link: data.link, language: lang, content_language: data.contentLanguage ?? null, messages: CATALOGS[lang], languages: SHIPPED_LANGUAGES })}</script>`,
     lang,
     data.assetVersions,
   );

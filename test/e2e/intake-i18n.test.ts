@@ -255,6 +255,29 @@ describe("the intake page in the respondent's language", () => {
     expect([answerTo(response, "Which plan?").value, answerTo(response, "Pick a theme").value]).toEqual(["Free", "forest"]);
   }, TIMEOUT_MS);
 
+  test("translations in a language with no catalog (Swedish) are shown to a Swedish respondent; the page's own words fall back to English", async () => {
+    const link = await api(server, apiKey, "POST", "links/", {
+      name: "Feedback",
+      translations: { sv: { name: "Återkoppling" } },
+      questions: [{ prompt: "Which plan?", type: "multiple_choice", configuration: { options: ["Free", "Team"] }, translations: { sv: { prompt: "Vilken plan?", options: { Free: "Gratis" } } } }],
+    });
+    await browser.clearCookies();
+    const page = await browser.newPage();
+    await page.setExtraHTTPHeaders({ "accept-language": "sv-SE,sv;q=0.9" });
+    try {
+      await page.goto(link.public_url);
+      expect(await page.title()).toBe("Återkoppling");
+      await page.getByRole("radiogroup", { name: "Vilken plan?" }).waitFor({ timeout: STEP_MS });
+      await page.getByRole("radio", { name: "Gratis" }).waitFor({ timeout: STEP_MS });
+      await page.getByRole("button", { name: "Submit" }).waitFor({ timeout: STEP_MS }); // no Swedish catalog: English words
+      // Choosing a language on the page shows the operator's texts in that language (here: the source).
+      await page.getByLabel("Language").selectOption("de");
+      await page.getByRole("radiogroup", { name: "Which plan?" }).waitFor({ timeout: STEP_MS });
+    } finally {
+      await page.close();
+    }
+  }, TIMEOUT_MS);
+
   test("the 404 and paused pages speak the respondent's language", async () => {
     const link = await api(server, apiKey, "POST", "links/", { name: "Pausiert", status: "paused", questions: [] });
     const get = (url: string, lang: string) => fetch(url, { headers: { "accept-language": lang } });

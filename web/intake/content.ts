@@ -8,8 +8,25 @@
  */
 import type { ImageCard, LinkTranslation, PublicQuestion, QuestionTranslation } from "./types.ts";
 
-/** The entry of `translations` for `lang` (exact tag, else the first with the same primary language). */
+/**
+ * The translation the server picked for the operator's texts when the page's own language has
+ * none (`content_language` of the page data, e.g. Swedish texts on an English-speaking page); the
+ * respondent's own choice of language clears it.
+ */
+let contentLanguage: string | null = null;
+export function setContentLanguage(tag: string | null): void {
+  contentLanguage = tag;
+}
+
+/**
+ * The entry of `translations` for `lang` (exact tag, else the first with the same primary
+ * language), else for the content language set by {@link setContentLanguage}.
+ */
 export function translationFor<T>(translations: Record<string, T> | undefined, lang: string): T | undefined {
+  return translationIn(translations, lang) ?? (contentLanguage ? translationIn(translations, contentLanguage) : undefined);
+}
+
+function translationIn<T>(translations: Record<string, T> | undefined, lang: string): T | undefined {
   if (!translations) return undefined;
   if (translations[lang]) return translations[lang];
   const primary = lang.split("-")[0]!.toLowerCase();

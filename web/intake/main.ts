@@ -7,7 +7,7 @@
  */
 import { ApiError, createIntakeApi, type IntakeApi } from "./api.ts";
 import { IntakeFlow } from "./flow.ts";
-import { linkText } from "./content.ts";
+import { linkText, setContentLanguage } from "./content.ts";
 import { direction, LANGUAGE_NAMES, language, setLanguage, t, type Catalog } from "./i18n.ts";
 import { respondentMessage } from "./messages.ts";
 import { clearSessionId, loadSessionId, saveSessionId } from "./session-store.ts";
@@ -123,6 +123,7 @@ async function switchLanguage(lang: string, data: EmbeddedLinkData | null, label
   const response = await fetch(`/assets/intake/i18n/${encodeURIComponent(lang)}.json`);
   if (!response.ok) return;
   setLanguage(lang, (await response.json()) as Catalog);
+  setContentLanguage(null); // the respondent chose: the operator's texts follow the page's language
   document.cookie = `${LANGUAGE_COOKIE}=${lang}; path=/; max-age=31536000; samesite=lax`;
   applyLanguage(data);
   label.textContent = t("page.language");
@@ -153,6 +154,7 @@ function languageSwitcher(data: EmbeddedLinkData | null, available: string[]): H
 const appRoot = document.getElementById("earshot-app");
 const embedded = readEmbeddedData();
 if (embedded?.messages) setLanguage(embedded.language ?? "en", embedded.messages);
+setContentLanguage(embedded?.content_language ?? null);
 const available = embedded?.languages ?? [];
 if (available.length > 1) document.querySelector(".page-header")?.prepend(languageSwitcher(embedded, available));
 if (appRoot && embedded) {

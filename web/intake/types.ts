@@ -101,6 +101,8 @@ export interface EmbeddedLinkData {
   link: PublicLink;
   /** The language the page starts in (a shipped catalog's tag) and its catalog. */
   language?: string;
+  /** The translation of the operator's texts when the page's language has none, or null. */
+  content_language?: string | null;
   messages?: import("./i18n.ts").Catalog;
   /** Languages the respondent can switch to (shipped catalogs). */
   languages?: string[];

@@ -10,7 +10,7 @@ import { PendingBody, parseMultipart, payloadTooLarge } from "../../http/body.ts
 import { AppError } from "../../errors.ts";
 import { renderIntakePage, renderMessagePage } from "../../http/web-assets.ts";
 import { compressedPage, createAssetServer } from "../../http/asset-delivery.ts";
-import { negotiateLanguage, pageText } from "../../http/intake-language.ts";
+import { contentLanguageOf, negotiateLanguage, pageText } from "../../http/intake-language.ts";
 import { linkText } from "../../../web/intake/content.ts";
 import { listWorkspaces } from "../workspaces/repository.ts";
 import * as service from "./service.ts";
@@ -120,11 +120,14 @@ export function intakeRoutes(deps: AppDeps) {
       return notFoundPage(headers);
     }
     const pub = service.toPublicLink(l);
-    const lang = negotiateLanguage(headers, (pub.settings as { language?: string | null }).language);
-    const title = linkText(pub.translations, lang, "name") || l.link.name;
+    const linkLanguage = (pub.settings as { language?: string | null }).language;
+    const lang = negotiateLanguage(headers, linkLanguage);
+    const translated = [...new Set([...Object.keys(pub.translations ?? {}), ...pub.questions.flatMap((q) => Object.keys(q.translations ?? {}))])];
+    const contentLanguage = contentLanguageOf(headers, linkLanguage, translated, lang);
+    const title = linkText(pub.translations, contentLanguage ?? lang, "name") || l.link.name;
     if (l.link.status !== "active") return html(renderMessagePage(title, pageText(lang, "page.paused.text"), lang, versions), 200, headers);
-    const description = linkText(pub.translations, lang, "description") || pub.settings.description;
-    return html(renderIntakePage({ title, apiBase: `/api/v1/intake/${wsSlug}/${linkSlug}/`, link: pub, description, language: lang, assetVersions: versions }), 200, headers);
+    const description = linkText(pub.translations, contentLanguage ?? lang, "description") || pub.settings.description;
+    return html(renderIntakePage({ title, apiBase: `/api/v1/intake/${wsSlug}/${linkSlug}/`, link: pub, description, language: lang, contentLanguage, assetVersions: versions }), 200, headers);
   }
 
   const app = new Elysia({ name: "intake" });
