@@ -163,7 +163,7 @@ if (appRoot && embedded) {
     const note = document.createElement("p");
     note.className = "preview-note";
     note.setAttribute("role", "note");
-    note.textContent = "Preview: nothing you enter here is recorded.";
+    note.textContent = t("page.preview");
     document.querySelector(".page-header")?.append(note);
   }
   void boot(appRoot, embedded);
