@@ -120,7 +120,8 @@ export async function probeAnswer(deps: ProbingDeps, l: IntakeLink, sessionId: s
       // No ASR model (issue 12), or an English-only one on another language's link (issue 17):
       // no follow-up, never a 500; the recording is transcribed (or refused with why) later.
       if (!(err instanceof InferenceError && (err.code === "MODEL_MISSING" || err.code === "LANGUAGE_UNSUPPORTED"))) throw err;
-      deps.log?.warn("probe without follow-up: the recording cannot be transcribed now", { answer_uuid: a.uuid, error: err.message });
+      const why = err.code === "MODEL_MISSING" ? "the speech recognition model is not installed" : "the installed speech model does not know the link's language";
+      deps.log?.warn(`probe without follow-up: ${why}`, { answer_uuid: a.uuid, error: err.message });
       return done;
     }
     text = t.text;
