@@ -495,6 +495,14 @@ async function runWalk(bin: string[] | undefined, shots: boolean): Promise<void>
     const rows = await exported();
     expect(rows.length).toBe(1);
     expect(JSON.stringify(rows[0])).toContain(RESPONDENT_EMAIL);
+    // The workspace-wide inbox exports too: every link's responses, with a link_uuid column.
+    const filtered = page.url();
+    await page.goto(`${origin}/console/responses/`);
+    await page.getByRole("row").filter({ hasText: RESPONDENT_EMAIL }).waitFor();
+    const everything = await exported();
+    expect(everything.map((r) => [r.link_uuid, r.respondent_email])).toContainEqual([link.uuid, RESPONDENT_EMAIL]);
+    await page.goto(filtered);
+    await page.getByRole("row").filter({ hasText: RESPONDENT_EMAIL }).waitFor();
 
     // Erase: confirmation, then gone from the inbox, the dashboard and the export.
     await page.getByRole("row").filter({ hasText: RESPONDENT_EMAIL }).getByRole("link").first().click();

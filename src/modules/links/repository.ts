@@ -115,3 +115,20 @@ export async function questionUuidsByFieldKey(db: Q, workspaceUuid: string, link
   if (linkUuid !== undefined) q = q.where("links.uuid", "=", linkUuid);
   return (await q.execute()).map((r) => r.uuid);
 }
+
+/**
+ * Every distinct `field_key` of the workspace's links' questions, oldest link first, each link's
+ * questions in their order (the workspace-wide export's CSV columns).
+ */
+export async function fieldKeysOfWorkspace(db: Q, workspaceUuid: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("questions")
+    .innerJoin("links", "links.uuid", "questions.link_uuid")
+    .where("links.workspace_uuid", "=", workspaceUuid)
+    .select("questions.field_key")
+    .orderBy("links.date_created")
+    .orderBy("links.uuid")
+    .orderBy("questions.order")
+    .execute();
+  return [...new Set(rows.map((r) => r.field_key))];
+}

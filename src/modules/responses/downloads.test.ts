@@ -94,3 +94,29 @@ test("file downloads carry any stored file name via filename*, with an ASCII fal
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(isPng ? PNG : PDF);
   }
 });
+
+test("the workspace-wide export covers every link (a link_uuid column, every field_key) and takes link= and the filters", async () => {
+  const other = (await api.call("POST", "/api/v1/links/", { body: { name: "Second link", questions: [{ prompt: "Mood", type: "text", field_key: "mood" }] } })).json;
+  const sid = (await api.call("POST", `/api/v1/intake/${api.ws.workspace_slug}/${other.slug}/sessions/`, { key: null, body: {} })).json.session_id;
+  expect((await api.call("PUT", `/api/v1/intake/${api.ws.workspace_slug}/${other.slug}/sessions/${sid}/answers/${other.questions[0].uuid}/`, { key: null, body: { value: "calm" } })).status).toBe(200);
+  await api.call("POST", `/api/v1/intake/${api.ws.workspace_slug}/${other.slug}/sessions/${sid}/submit/`, { key: null, body: {} });
+  const mine = await respond("from the first link", 4);
+
+  const csv = await api.call("GET", "/api/v1/responses/export/?format=csv");
+  expect(csv.status).toBe(200);
+  expect(csv.headers.get("content-disposition")).toContain("responses.csv");
+  const [header, ...rows] = parse(csv.text) as string[][];
+  expect(header!.slice(0, 7)).toEqual(["response_uuid", "session_id", "status", "respondent_email", "date_created", "submitted_at", "link_uuid"]);
+  expect(header).toEqual(expect.arrayContaining([link.questions[0].field_key, "mood"]));
+  const bySession = new Map(rows.map((r) => [r[1], Object.fromEntries(header!.map((h, i) => [h, r[i]]))]));
+  expect(bySession.get(sid)).toMatchObject({ link_uuid: other.uuid, mood: "calm" });
+  expect(bySession.get(mine)).toMatchObject({ link_uuid: link.uuid, [link.questions[0].field_key]: "from the first link" });
+
+  const onlyOther = await api.call("GET", `/api/v1/responses/export/?format=jsonl&link=${other.uuid}`);
+  const lines = onlyOther.text.trim().split("\n").map((l) => JSON.parse(l));
+  expect(onlyOther.headers.get("content-type")).toContain("application/x-ndjson");
+  expect(lines.map((r) => r.session_id)).toEqual([sid]);
+  const completed = await api.call("GET", "/api/v1/responses/export/?format=jsonl&status=completed");
+  expect(completed.text.trim().split("\n").map((l) => JSON.parse(l).session_id)).toEqual([sid]);
+  expect((await api.call("GET", "/api/v1/responses/export/?link=not-a-uuid")).status).toBe(400);
+});

@@ -2,6 +2,9 @@
  * @module responses/export
  * `GET links/{uuid}/responses/export/?format=csv|jsonl` (DESIGN §7): streams the responses of a
  * link that the list's filters keep (default: every status), one CSV column per `field_key`.
+ * `GET responses/export/` does the same for the whole workspace (the workspace-wide inbox): its
+ * CSV adds a `link_uuid` column and has one column per `field_key` of any of the workspace's
+ * links (answers of different links with the same `field_key` share the column).
  *
  * The stream is pull-based: the server's socket asks for the next chunk only when it has room
  * (Bun applies backpressure to a pulled `ReadableStream`), and each pull re-checks the key and
@@ -40,12 +43,16 @@ function cell(a: ResponseRecord["answers"][number]): Cell {
 }
 
 /** One CSV line (with its line break) or one JSONL line of a response record. */
-function encodeRecord(r: ResponseRecord, format: "csv" | "jsonl", fieldKeys: string[]): string {
+function encodeRecord(r: ResponseRecord, format: "csv" | "jsonl", fieldKeys: string[], withLink: boolean): string {
   if (format === "jsonl") return JSON.stringify(r) + "\n";
   const byKey = new Map(r.answers.map((a) => [a.field_key, cell(a)]));
-  const row: Cell[] = [r.uuid, r.session_id, r.status, r.respondent_email ?? "", r.date_created, r.submitted_at ?? "", ...fieldKeys.map((k) => byKey.get(k) ?? "")];
+  const fixed: Cell[] = [r.uuid, r.session_id, r.status, r.respondent_email ?? "", r.date_created, r.submitted_at ?? ""];
+  const row: Cell[] = [...fixed, ...(withLink ? [r.link_uuid] : []), ...fieldKeys.map((k) => byKey.get(k) ?? "")];
   return stringify([row], CSV_OPTIONS);
 }
+
+/** What an export covers: one link, or (link null) every response of the workspace. */
+export type ExportTarget = { workspaceUuid: string; link: linksRepo.LinkRow | null };
 
 /**
  * A byte stream of the link's responses that `selection` keeps (the list's filters; the console
@@ -56,7 +63,7 @@ function encodeRecord(r: ResponseRecord, format: "csv" | "jsonl", fieldKeys: str
  */
 export function exportResponses(
   deps: ResponseDeps,
-  link: linksRepo.LinkRow,
+  target: ExportTarget,
   selection: ResponseSelection,
   format: "csv" | "jsonl",
   stillAllowed: () => Promise<void>,
@@ -71,7 +78,7 @@ export function exportResponses(
 
   /** Reads the next keyset page into `pending`; false when there are no more rows. */
   const nextPage = async (): Promise<boolean> => {
-    let q = applySelection(db.selectFrom("responses").selectAll(), { ...selection, workspaceUuid: link.workspace_uuid, linkUuid: link.uuid });
+    let q = applySelection(db.selectFrom("responses").selectAll(), { ...selection, workspaceUuid: target.workspaceUuid, linkUuid: target.link?.uuid ?? selection.linkUuid });
     if (after) {
       const a = after;
       q = q.where((eb) => eb.or([eb("date_created", ">", a.date_created), eb.and([eb("date_created", "=", a.date_created), eb("uuid", ">", a.uuid)])]));
@@ -90,15 +97,17 @@ export function exportResponses(
           await stillAllowed();
           let out = "";
           if (fieldKeys === null) {
-            fieldKeys = (await linksRepo.questionsOf(db, [link.uuid])).map((q) => q.field_key);
-            if (format === "csv") out += stringify([[...FIXED_COLUMNS, ...fieldKeys]], CSV_OPTIONS);
+            fieldKeys = target.link
+              ? (await linksRepo.questionsOf(db, [target.link.uuid])).map((q) => q.field_key)
+              : await linksRepo.fieldKeysOfWorkspace(db, target.workspaceUuid);
+            if (format === "csv") out += stringify([[...FIXED_COLUMNS, ...(target.link ? [] : ["link_uuid"]), ...fieldKeys]], CSV_OPTIONS);
           }
           while (out.length < EXPORT_CHUNK_BYTES) {
             if (!pending.length && (exhausted || !(await nextPage()))) {
               exhausted = true;
               break;
             }
-            out += encodeRecord(pending.shift()!, format, fieldKeys);
+            out += encodeRecord(pending.shift()!, format, fieldKeys, target.link === null);
           }
           if (out) controller.enqueue(encoder.encode(out));
           if (exhausted && !pending.length) controller.close();

@@ -71,6 +71,11 @@ export const exportQuerySchema = responseFilterSchema.extend({
   status: z.enum(["completed", "started", "all"]).default("all"),
 });
 
+/** `GET responses/export/`: the workspace-wide export, optionally limited to one link. */
+export const workspaceExportQuerySchema = exportQuerySchema.extend({
+  link: z.string().uuid().optional(),
+});
+
 export const answerSchema = z.object({
   uuid: z.string().uuid(),
   question_uuid: z.string().uuid(),

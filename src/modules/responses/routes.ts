@@ -11,7 +11,7 @@ import { parseWith } from "../../http/validation.ts";
 import { verifySignedPath } from "../../auth/signed-url.ts";
 import { notFound } from "../../errors.ts";
 import type { AuthContext } from "../../auth/authenticate.ts";
-import { exportQuerySchema, listResponsesQuerySchema, type ListResponsesQuery } from "./model.ts";
+import { exportQuerySchema, listResponsesQuerySchema, workspaceExportQuerySchema, type ListResponsesQuery } from "./model.ts";
 import { conditional } from "../../http/conditional.ts";
 import { changeTag } from "../stats/service.ts";
 import { exportResponses } from "./export.ts";
@@ -29,6 +29,12 @@ import { sniffAudioMime } from "../../http/media.ts";
  */
 function attachmentHeader(name: string): string {
   return contentDisposition(name.replace(/[\\/]/g, "_"));
+}
+
+/** An export stream as a download: CSV or JSON Lines, with the key's RateLimit-* headers. */
+function exportResponse(stream: ReadableStream<Uint8Array>, format: "csv" | "jsonl", fileName: string, auth: AuthContext): Response {
+  const type = format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson";
+  return new Response(stream, { headers: { ...auth.rateHeaders, "content-type": type, "content-disposition": attachmentHeader(fileName) } });
 }
 
 /** Response lists, retrieval, export, erasure and recordings (DESIGN §7). */
@@ -76,11 +82,19 @@ export function responseRoutes(deps: AppDeps) {
         const selection = await service.selectionOf(deps.db, auth.workspaceUuid, link.uuid, filters);
         const stopped = (err: unknown) =>
           deps.log.warn("export stopped", { link_uuid: link.uuid, token_uuid: auth.tokenUuid, reason: err instanceof Error ? err.message : String(err) });
-        const stream = exportResponses(d, link, selection, format, () => deps.auth.assertActive(deps.db, auth), stopped);
-        const type = format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson";
-        return new Response(stream, {
-          headers: { ...auth.rateHeaders, "content-type": type, "content-disposition": attachmentHeader(`${link.slug}-responses.${format}`) },
-        });
+        const stream = exportResponses(d, { workspaceUuid: auth.workspaceUuid, link }, selection, format, () => deps.auth.assertActive(deps.db, auth), stopped);
+        return exportResponse(stream, format, `${link.slug}-responses.${format}`, auth);
+      }),
+    )
+    .get(
+      "/api/v1/responses/export/",
+      authed(deps, "responses:read", async ({ query }, auth) => {
+        const { format, link, ...filters } = parseWith(workspaceExportQuerySchema, query, "query");
+        const selection = await service.selectionOf(deps.db, auth.workspaceUuid, link, filters);
+        const stopped = (err: unknown) =>
+          deps.log.warn("export stopped", { workspace_uuid: auth.workspaceUuid, token_uuid: auth.tokenUuid, reason: err instanceof Error ? err.message : String(err) });
+        const stream = exportResponses(d, { workspaceUuid: auth.workspaceUuid, link: null }, { ...selection, linkUuid: link }, format, () => deps.auth.assertActive(deps.db, auth), stopped);
+        return exportResponse(stream, format, `responses.${format}`, auth);
       }),
     )
     .get("/api/v1/links/:link_uuid/responses/:response_uuid/", authed(deps, "responses:read", (c, auth) => one(c, auth, c.params.link_uuid)))

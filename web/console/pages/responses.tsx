@@ -70,7 +70,9 @@ export function ResponsesPage() {
   const set = (k: keyof Filters, v: string) => setDraft((d) => ({ ...d, [k]: v }));
   const exportParams = new URLSearchParams(Object.entries(apiParams).filter(([k, v]) => v && k !== "ordering" && k !== "link") as [string, string][]);
   if (!exportParams.has("status")) exportParams.set("status", "completed");
-  const exportHref = (format: string) => `/api/v1/links/${scopedLink}/responses/export/?format=${format}&${exportParams}`;
+  // A link's own export (one column per its field_key), or the workspace's (a link_uuid column).
+  const exportHref = (format: string) =>
+    scopedLink ? `/api/v1/links/${scopedLink}/responses/export/?format=${format}&${exportParams}` : `/api/v1/responses/export/?format=${format}&${exportParams}`;
   const questions = link.data?.questions ?? [];
   const data = list.data;
   const title = linkUuid ? `Responses${link.data ? ` to ${link.data.name}` : ""}` : "Responses";
@@ -182,17 +184,14 @@ export function ResponsesPage() {
               Clear filters
             </button>
           )}
-          {scopedLink && (
-            <span class="export">
-              <a class="button-link button-secondary" href={exportHref("csv")} download>
-                Export CSV
-              </a>
-              <a class="button-link button-secondary" href={exportHref("jsonl")} download>
-                Export JSONL
-              </a>
-            </span>
-          )}
-          {!scopedLink && <span class="hint">Choose a link to export its responses.</span>}
+          <span class="export">
+            <a class="button-link button-secondary" href={exportHref("csv")} download>
+              Export CSV
+            </a>
+            <a class="button-link button-secondary" href={exportHref("jsonl")} download>
+              Export JSONL
+            </a>
+          </span>
         </div>
       </form>
       <ErrorNote error={list.error} />
