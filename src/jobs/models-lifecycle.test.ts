@@ -12,18 +12,17 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createTestApi, type TestApi } from "../../test/helpers/api.ts";
-import { FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT, waitFor } from "../../test/helpers/processing.ts";
-import { runCli } from "../../test/helpers/process.ts";
-import { createInferenceClient, type InferenceClient } from "../ai/inference-client.ts";
+import { createProcessing, FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT, waitFor } from "../../test/helpers/processing.ts";
+import type { InferenceClient } from "../ai/inference-client.ts";
 import { createLocalBlobStore } from "../blobs/store.ts";
 import { createLogger } from "../logger.ts";
-import { loadSigningSecret } from "../server.ts";
+import type { JobRunner } from "./runner.ts";
+import { runCli } from "../../test/helpers/process.ts";
 import { isModelInstalled } from "../modules/health/routes.ts";
-import { analyseAnswer, giveUpOnAnswer, transcribeAnswer, WAITING_FOR_MODEL, type ProcessingDeps } from "../modules/responses/processing.ts";
+import { WAITING_FOR_MODEL } from "../modules/responses/processing.ts";
 import { probeAnswer } from "../modules/intake/probing.ts";
 import { findIntakeLink } from "../modules/intake/service.ts";
 import { nowIso } from "../clock.ts";
-import { createJobRunner, type JobRunner } from "./runner.ts";
 
 const ASR = "whisper-tiny-random";
 let api: TestApi;
@@ -35,28 +34,10 @@ let speech: Uint8Array;
 beforeAll(async () => {
   api = await createTestApi();
   modelsDir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-models-"));
-  inference = createInferenceClient({ modelsDir, asrModel: ASR, sentimentModel: "tiny-sentiment-3class" });
   const wav = path.join(api.dataDir, "speech.wav");
   await $`espeak-ng -w ${wav} "the checkout page keeps crashing"`.quiet();
   speech = new Uint8Array(fs.readFileSync(wav));
-  const deps: ProcessingDeps = {
-    db: api.db,
-    blobs: createLocalBlobStore(api.config.blobsDir),
-    inference,
-    publicUrl: api.config.publicUrl,
-    signingSecret: await loadSigningSecret(api.db, api.config),
-    audioUrlTtlS: api.config.audioUrlTtlS,
-    nudgeJobs: () => runner?.nudge(),
-    nudgeOutbox: () => {},
-  };
-  runner = createJobRunner({
-    db: api.db,
-    log: createLogger("silent"),
-    pollMs: 50,
-    handlers: { transcribe: (j) => transcribeAnswer(deps, j), analyse: (j) => analyseAnswer(deps, j) },
-    onGiveUp: (j, e) => giveUpOnAnswer(deps, j, e),
-    resume: { kind: "transcribe", ready: () => isModelInstalled(modelsDir, ASR), everyMs: 200 },
-  });
+  ({ runner, inference } = await createProcessing(api, { modelsDir, resume: { kind: "transcribe", ready: () => isModelInstalled(modelsDir, ASR), everyMs: 200 } }));
 });
 afterAll(async () => {
   await runner.stop();

@@ -15,9 +15,15 @@ import type { TestApi } from "./api.ts";
 export const FIXTURE_MODELS_DIR = path.resolve(import.meta.dir, "../../../shared/models/fixture");
 export const FIXTURE_TRANSCRIPT = "This is a fixture transcript.";
 
-/** Starts processing for `api`; call `stop()` when done. */
-export async function startProcessing(api: TestApi): Promise<{ runner: JobRunner; inference: InferenceClient; stop(): Promise<void> }> {
-  const inference = createInferenceClient({ modelsDir: FIXTURE_MODELS_DIR, asrModel: "whisper-tiny-random", sentimentModel: "tiny-sentiment-3class" });
+/** Options of {@link createProcessing}: another models directory, and the runner's resume check. */
+export type ProcessingOptions = { modelsDir?: string; resume?: Parameters<typeof createJobRunner>[0]["resume"] };
+
+/**
+ * The real job runner and inference worker over `api`'s database, wired as `earshot serve` wires
+ * them, not started (a test may start and stop the runner itself); `stop()` stops both.
+ */
+export async function createProcessing(api: TestApi, opts: ProcessingOptions = {}): Promise<{ runner: JobRunner; inference: InferenceClient; stop(): Promise<void> }> {
+  const inference = createInferenceClient({ modelsDir: opts.modelsDir ?? FIXTURE_MODELS_DIR, asrModel: "whisper-tiny-random", sentimentModel: "tiny-sentiment-3class" });
   let runner: JobRunner | null = null;
   const deps: ProcessingDeps = {
     db: api.db,
@@ -35,8 +41,8 @@ export async function startProcessing(api: TestApi): Promise<{ runner: JobRunner
     pollMs: 50,
     handlers: { transcribe: (j) => transcribeAnswer(deps, j), analyse: (j) => analyseAnswer(deps, j) },
     onGiveUp: (j, e) => giveUpOnAnswer(deps, j, e),
+    ...(opts.resume ? { resume: opts.resume } : {}),
   });
-  await runner.start();
   return {
     runner,
     inference,
@@ -45,6 +51,13 @@ export async function startProcessing(api: TestApi): Promise<{ runner: JobRunner
       await inference.close();
     },
   };
+}
+
+/** Starts processing for `api` with the fixture models; call `stop()` when done. */
+export async function startProcessing(api: TestApi): Promise<{ runner: JobRunner; inference: InferenceClient; stop(): Promise<void> }> {
+  const processing = await createProcessing(api);
+  await processing.runner.start();
+  return processing;
 }
 
 /** Polls `fn` every 100 ms until it returns a truthy value or `timeoutMs` passes. */
