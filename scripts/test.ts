@@ -1,16 +1,31 @@
 /**
  * @module scripts/test
- * `npm test`: the whole suite on a fresh machine. Installs the Debian packages the tests drive
- * when they are missing (as root, with apt-get), builds the single executable so the browser
- * flow also runs against `dist/earshot`, runs `bun test`, and ends with the line
- * `N passed, M failed` (CI reads it) while keeping bun's exit status.
+ * `npm test`: the whole suite on a fresh machine, on both engines (DESIGN §11). Installs the
+ * Debian packages the tests drive when they are missing (as root, with apt-get), builds the
+ * single executable once (so the binary and browser tests of both runs use the same
+ * `dist/earshot`), starts one throw-away PostgreSQL cluster (`scripts/pg-cluster.ts`), and runs
+ * `bun test` twice at the same time: plain (SQLite) and with `EARSHOT_TEST_DATABASE_URL` set to
+ * the cluster (PostgreSQL). Each child's lines are printed as they come, prefixed with
+ * `[sqlite]` / `[postgres]`. It ends with one line per engine and then the line CI reads,
+ * `N passed, M failed[, K skipped]` (the sums), and exits non-zero when either run fails.
+ *
+ *   npm test                              both engines
+ *   npm test -- --engine sqlite           one engine (also EARSHOT_TEST_ENGINE=sqlite|postgres|both)
+ *   npm test -- --engine postgres test/x  further arguments go to `bun test`
+ *
+ * With `EARSHOT_TEST_DATABASE_URL` already set (an admin URL of an existing cluster), the
+ * PostgreSQL run uses it and no cluster is started.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { startCluster, stopCluster, type PgCluster } from "./pg-cluster.ts";
 
 const root = path.resolve(import.meta.dir, "..");
 process.chdir(root);
+
+type Engine = "sqlite" | "postgres";
+const ENGINES: readonly Engine[] = ["sqlite", "postgres"];
 
 /** Debian package → a file it installs, to tell whether it is present. */
 const SYSTEM_PACKAGES: Record<string, string> = {
@@ -46,22 +61,120 @@ function buildExecutable(): Record<string, string> {
   return { EARSHOT_BIN: path.join(root, "dist", "earshot") };
 }
 
-ensureSystemPackages();
-const env = { ...process.env, ...buildExecutable() };
-const args = ["test", "--timeout", "120000", ...process.argv.slice(2)];
-const child = Bun.spawn([process.execPath, ...args], { env, stdout: "inherit", stderr: "pipe" });
-let tail = "";
-const decoder = new TextDecoder();
-const reader = child.stderr.getReader();
-for (let r = await reader.read(); !r.done; r = await reader.read()) {
-  process.stderr.write(r.value);
-  tail = (tail + decoder.decode(r.value, { stream: true })).slice(-4000);
+/** `--engine X` / `--engine=X` (removed from the arguments) or EARSHOT_TEST_ENGINE; default both. */
+function selectEngines(argv: string[]): { engines: Engine[]; rest: string[] } {
+  let choice = process.env.EARSHOT_TEST_ENGINE || "both";
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--engine") choice = argv[++i] ?? "";
+    else if (a.startsWith("--engine=")) choice = a.slice("--engine=".length);
+    else rest.push(a);
+  }
+  if (choice === "both") return { engines: [...ENGINES], rest };
+  if (!ENGINES.includes(choice as Engine)) {
+    console.error(`--engine must be sqlite, postgres or both (got "${choice}")`);
+    process.exit(2);
+  }
+  return { engines: [choice as Engine], rest };
 }
-const code = await child.exited;
-const count = (word: string) => Number(new RegExp(`^\\s*(\\d+) ${word}\\s*$`, "m").exec(tail)?.[1] ?? 0);
-const passed = count("pass");
-const failed = count("fail");
-const skipped = count("skip");
-const line = `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`;
-console.log(line);
-process.exit(code === 0 && passed === 0 ? 1 : code);
+
+type Outcome = { engine: Engine; code: number; passed: number; failed: number; skipped: number; seconds: number };
+
+/** Copies a child's stream to ours line by line with a prefix; keeps the last 4000 characters. */
+async function pump(stream: ReadableStream<Uint8Array>, out: NodeJS.WriteStream, prefix: string, keep: { tail: string }): Promise<void> {
+  const decoder = new TextDecoder();
+  let pending = "";
+  for await (const chunk of stream) {
+    pending += decoder.decode(chunk, { stream: true });
+    const cut = pending.lastIndexOf("\n");
+    if (cut < 0) continue;
+    const lines = pending.slice(0, cut + 1);
+    pending = pending.slice(cut + 1);
+    out.write(lines.replace(/^(?=.)/gm, prefix));
+    keep.tail = (keep.tail + lines).slice(-4000);
+  }
+  pending += decoder.decode();
+  if (pending) {
+    out.write(`${prefix}${pending}\n`);
+    keep.tail = (keep.tail + pending).slice(-4000);
+  }
+}
+
+const children = new Set<ReturnType<typeof Bun.spawn>>();
+
+async function runSuite(engine: Engine, args: string[], env: Record<string, string | undefined>): Promise<Outcome> {
+  const started = performance.now();
+  const prefix = engines.length > 1 ? `[${engine}] ` : "";
+  const child = Bun.spawn([process.execPath, "test", "--timeout", "120000", ...args], { env, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  children.add(child);
+  const keep = { tail: "" };
+  await Promise.all([pump(child.stdout, process.stdout, prefix, { tail: "" }), pump(child.stderr, process.stderr, prefix, keep)]);
+  const code = await child.exited;
+  children.delete(child);
+  const count = (word: string) => Number(new RegExp(`^\\s*(\\d+) ${word}\\s*$`, "m").exec(keep.tail)?.[1] ?? 0);
+  return { engine, code, passed: count("pass"), failed: count("fail"), skipped: count("skip"), seconds: (performance.now() - started) / 1000 };
+}
+
+const summary = (o: { passed: number; failed: number; skipped: number }) => `${o.passed} passed, ${o.failed} failed${o.skipped ? `, ${o.skipped} skipped` : ""}`;
+
+const { engines, rest } = selectEngines(process.argv.slice(2));
+let cluster: PgCluster | null = null;
+let cleaned = false;
+function cleanUp(): void {
+  if (cleaned) return;
+  cleaned = true;
+  for (const child of children) child.kill("SIGTERM");
+  if (cluster) stopCluster(cluster.dir);
+}
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping the test runs and the PostgreSQL cluster`);
+    cleanUp();
+    process.exit(130);
+  });
+}
+process.once("exit", cleanUp);
+
+const wallStart = performance.now();
+ensureSystemPackages();
+const baseEnv: Record<string, string | undefined> = { ...process.env, ...buildExecutable() };
+delete baseEnv.EARSHOT_TEST_ENGINE;
+let pgUrl = process.env.EARSHOT_TEST_DATABASE_URL || "";
+if (engines.includes("postgres") && !pgUrl) {
+  try {
+    cluster = await startCluster();
+    pgUrl = cluster.url;
+    console.log(`PostgreSQL test cluster: ${pgUrl} (${cluster.dir})`);
+  } catch (err) {
+    console.error(`Could not start a PostgreSQL cluster: ${(err as Error).message}`);
+    cleanUp();
+    console.log("0 passed, 1 failed");
+    process.exit(1);
+  }
+}
+
+let outcomes: Outcome[];
+try {
+  outcomes = await Promise.all(
+    engines.map((engine) => {
+      const env = { ...baseEnv };
+      if (engine === "postgres") env.EARSHOT_TEST_DATABASE_URL = pgUrl;
+      else delete env.EARSHOT_TEST_DATABASE_URL;
+      return runSuite(engine, rest, env);
+    }),
+  );
+} finally {
+  cleanUp();
+}
+const total = { passed: 0, failed: 0, skipped: 0 };
+for (const o of outcomes) {
+  total.passed += o.passed;
+  total.failed += o.failed;
+  total.skipped += o.skipped;
+  console.log(`${o.engine}: ${summary(o)} (${o.seconds.toFixed(0)} s, exit ${o.code})`);
+}
+console.log(`wall time: ${((performance.now() - wallStart) / 1000).toFixed(0)} s`);
+console.log(summary(total));
+const ok = outcomes.every((o) => o.code === 0 && o.passed > 0);
+process.exit(ok ? 0 : 1);
