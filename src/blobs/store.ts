@@ -1,25 +1,68 @@
 /**
  * @module blobs/store
- * Recorded audio and uploaded files live outside the database behind this small interface, so
- * an S3-compatible store can replace the local disk later (DESIGN §1).
+ * Recorded audio and uploaded files live behind this small interface (DESIGN §1, §11): files on
+ * the local disk on an appliance (`createLocalBlobStore`), chunked `bytea` rows in the database
+ * on PostgreSQL (`createPostgresBlobStore`, src/blobs/postgres.ts), so every node of a cluster
+ * reads what another node stored. `createBlobStore` picks the one for a database.
  */
 import fs from "node:fs/promises";
+import { createWriteStream } from "node:fs";
 import path from "node:path";
+import type { Kysely } from "kysely";
+import { isPostgres } from "../db/dialect.ts";
+import { createPostgresBlobStore } from "./postgres.ts";
+
+/** Bytes arriving in pieces: a web stream or any async iterable of chunks. */
+export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
 
 export interface BlobStore {
   /** Stores bytes under a new key (`<prefix>/<uuid>`) and returns the key. */
   put(prefix: string, bytes: Uint8Array): Promise<string>;
-  /** Reads a blob; null when the key does not exist. */
+  /**
+   * Stores bytes as they arrive, never holding more than one chunk (256 KiB on PostgreSQL).
+   * @returns the new key and the size in bytes; nothing is kept when the source throws
+   */
+  putStream(prefix: string, source: ByteSource): Promise<{ key: string; size: number }>;
+  /** Reads a whole blob into memory; null when the key does not exist. */
   get(key: string): Promise<Uint8Array | null>;
+  /** The blob as a stream read piece by piece; null when the key does not exist. */
+  stream(key: string): Promise<ReadableStream<Uint8Array> | null>;
+  /** The first `n` bytes (fewer when the blob is shorter); null when the key does not exist. */
+  head(key: string, n: number): Promise<Uint8Array | null>;
   /** Size in bytes, or null when the key does not exist. */
   size(key: string): Promise<number | null>;
   /** Deletes a blob; deleting a missing key is not an error. */
   delete(key: string): Promise<void>;
-  /** Absolute path of a blob on local disk (for streaming), or null when not local. */
+  /** Absolute path of a blob on local disk, or null when not local (PostgreSQL). */
   localPath(key: string): string | null;
+  /** Which store this is (`/healthz`, logs, `migrate-to-postgres`). */
+  readonly kind: "local" | "postgres";
 }
 
-const KEY_PATTERN = /^[a-z0-9-]+\/[0-9a-f-]{36}$/;
+/** `<prefix>/<uuid>`: the only keys a store accepts (no path traversal). */
+export const KEY_PATTERN = /^[a-z0-9-]+\/[0-9a-f-]{36}$/;
+
+/** Iterates a {@link ByteSource}. */
+export async function* chunksOf(source: ByteSource): AsyncIterable<Uint8Array> {
+  if (source instanceof ReadableStream) {
+    const reader = source.getReader();
+    try {
+      for (let r = await reader.read(); !r.done; r = await reader.read()) yield r.value;
+    } finally {
+      reader.releaseLock();
+    }
+  } else {
+    yield* source;
+  }
+}
+
+/**
+ * The store for a database: the PostgreSQL blob store when `db` is PostgreSQL, else files under
+ * `blobsDir` (`<data_dir>/blobs`).
+ */
+export function createBlobStore(db: Kysely<any>, blobsDir: string): BlobStore {
+  return isPostgres(db) ? createPostgresBlobStore(db) : createLocalBlobStore(blobsDir);
+}
 
 /**
  * A blob store on the local disk under `root` (usually `<data_dir>/blobs`). Writes go to a
@@ -31,7 +74,9 @@ export function createLocalBlobStore(root: string): BlobStore {
     if (!KEY_PATTERN.test(key)) throw new Error(`Invalid blob key: ${key}`);
     return path.join(root, key);
   };
+  const exists = async (file: string) => (await fs.stat(file).catch(() => null))?.isFile() ?? false;
   return {
+    kind: "local",
     async put(prefix, bytes) {
       const key = `${prefix}/${crypto.randomUUID()}`;
       const file = resolve(key);
@@ -41,6 +86,27 @@ export function createLocalBlobStore(root: string): BlobStore {
       await fs.rename(tmp, file);
       return key;
     },
+    async putStream(prefix, source) {
+      const key = `${prefix}/${crypto.randomUUID()}`;
+      const file = resolve(key);
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      const tmp = `${file}.tmp`;
+      const out = createWriteStream(tmp);
+      let size = 0;
+      try {
+        for await (const chunk of chunksOf(source)) {
+          size += chunk.byteLength;
+          if (!out.write(chunk)) await new Promise((r) => out.once("drain", r));
+        }
+        await new Promise<void>((res, rej) => out.end((err?: Error | null) => (err ? rej(err) : res())));
+      } catch (err) {
+        out.destroy();
+        await fs.rm(tmp, { force: true });
+        throw err;
+      }
+      await fs.rename(tmp, file);
+      return { key, size };
+    },
     async get(key) {
       try {
         return new Uint8Array(await fs.readFile(resolve(key)));
@@ -48,6 +114,14 @@ export function createLocalBlobStore(root: string): BlobStore {
         if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
         throw err;
       }
+    },
+    async stream(key) {
+      const file = resolve(key);
+      return (await exists(file)) ? Bun.file(file).stream() : null;
+    },
+    async head(key, n) {
+      const file = resolve(key);
+      return (await exists(file)) ? new Uint8Array(await Bun.file(file).slice(0, n).arrayBuffer()) : null;
     },
     async size(key) {
       try {

@@ -115,9 +115,10 @@ export function responseRoutes(deps: AppDeps) {
         const a = r && isUuid(params.answer_uuid!) ? await repo.findAnswer(deps.db, params.answer_uuid!) : undefined;
         if (!r || !a || a.response_uuid !== r.uuid || !a.file_blob || !a.file_meta) throw notFound("File");
         const meta = JSON.parse(a.file_meta) as { name: string; content_type: string };
-        const bytes = await deps.blobs.get(a.file_blob);
-        if (!bytes) throw notFound("File");
-        return new Response(bytes as BodyInit, {
+        const local = deps.blobs.localPath(a.file_blob);
+        const body = (await deps.blobs.size(a.file_blob)) === null ? null : local ? Bun.file(local) : await deps.blobs.stream(a.file_blob);
+        if (!body) throw notFound("File");
+        return new Response(body, {
           headers: { ...auth.rateHeaders, "content-type": meta.content_type, "content-disposition": attachmentHeader(meta.name), "x-content-type-options": "nosniff" },
         });
       }),
@@ -141,12 +142,14 @@ export function responseRoutes(deps: AppDeps) {
       const r = workspaceUuid && isUuid(params.response_uuid!) ? await repo.findResponse(deps.db, workspaceUuid, params.response_uuid!) : undefined;
       const a = r && isUuid(params.answer_uuid!) ? await repo.findAnswer(deps.db, params.answer_uuid!) : undefined;
       const blob = a && a.response_uuid === r!.uuid ? pick(a) : null;
+      // Streamed from the blob store (a file, or PostgreSQL chunks), never read whole.
       const local = blob ? deps.blobs.localPath(blob.key) : null;
-      const body = blob ? (local ? Bun.file(local) : await deps.blobs.get(blob.key)) : null;
-      if (!blob || !body || (local && !(await Bun.file(local).exists()))) throw notFound("Recording");
-      const bytes = local ? null : (body as Uint8Array);
-      const type = blob.mime ?? sniffAudioMime(bytes ?? new Uint8Array(await Bun.file(local!).slice(0, 16).arrayBuffer())) ?? "application/octet-stream";
-      return new Response(body as BodyInit, { headers: { ...extraHeaders, "content-type": type, "cache-control": "private, max-age=300" } });
+      const head = blob ? await deps.blobs.head(blob.key, 16) : null;
+      if (!blob || !head) throw notFound("Recording");
+      const body = local ? Bun.file(local) : await deps.blobs.stream(blob.key);
+      if (!body) throw notFound("Recording");
+      const type = blob.mime ?? sniffAudioMime(head) ?? "application/octet-stream";
+      return new Response(body, { headers: { ...extraHeaders, "content-type": type, "cache-control": "private, max-age=300" } });
     };
     if (!request.headers.get("authorization") && verifySignedPath(deps.signingSecret, path, query.exp, query.sig)) {
       const r = isUuid(params.response_uuid!) ? await repo.findResponseByUuid(deps.db, params.response_uuid!) : undefined;
