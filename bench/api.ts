@@ -23,16 +23,11 @@ import autocannon from "autocannon";
 import { Kysely, SqliteDialect } from "kysely";
 import { freePort, REPO_DIR, runCli, startServer } from "../test/helpers/process.ts";
 import { loadConfig } from "../src/config.ts";
-import { openDatabase } from "../src/db/client.ts";
-import { createAuthenticator } from "../src/auth/authenticate.ts";
-import { createRateLimiter } from "../src/auth/rate-limit.ts";
+import { createAppDeps } from "../src/app-deps.ts";
 import { hashApiKey } from "../src/auth/keys.ts";
 import { findActiveTokenByHash, isTokenActive, touchToken } from "../src/modules/tokens/repository.ts";
 import { addApiCalls, findWorkspaceByUuid } from "../src/modules/workspaces/repository.ts";
 import { getLink, listLinks, type LinkDeps } from "../src/modules/links/service.ts";
-import { createApp } from "../src/app.ts";
-import { createLogger } from "../src/logger.ts";
-import { createLocalBlobStore } from "../src/blobs/store.ts";
 import type { Database as Schema } from "../src/db/schema.ts";
 
 const RAISED_REQUESTS_PER_MINUTE = 1_000_000_000;
@@ -230,18 +225,15 @@ for (const e of endpoints) {
 if (iterations > 0) {
   // Loopback is not visible to app.handle(), so allow plain HTTP as the socket path does for 127.0.0.1.
   const config = loadConfig({ EARSHOT_PUBLIC_URL: PUBLIC_URL, EARSHOT_ALLOW_INSECURE_HTTP: "1", EARSHOT_LOG_LEVEL: "warn" }, { dataDir });
-  const db = openDatabase(dbFile);
+  // The app as src/server.ts wires it (src/app-deps.ts), over the same data directory.
+  const wiring = await createAppDeps(config, { migrate: false, signingSecret: "bench", webAssets: new Map() });
+  const { db, app } = wiring;
+  const authenticator = wiring.deps.auth;
   // The same file behind Kysely with statements prepared once (bun:sqlite's cached `query`)
   // instead of `prepare` on every execution, with the pragmas of src/db/client.ts.
   const raw = new Database(dbFile);
   for (const pragma of ["synchronous = NORMAL", "foreign_keys = ON", "busy_timeout = 5000"]) raw.exec(`PRAGMA ${pragma}`);
   const cached = new Kysely<Schema>({ dialect: new SqliteDialect({ database: { prepare: (sql: string) => raw.query(sql), close: () => raw.close() } as never }) });
-  const authenticator = createAuthenticator(db, config, createRateLimiter());
-  const unused = () => Promise.reject(new Error("not used by the links routes"));
-  const app = createApp({
-    config, db, log: createLogger("warn"), blobs: createLocalBlobStore(config.blobsDir), auth: authenticator, signingSecret: "bench",
-    webAssets: new Map(), inference: { transcribe: unused, analyse: unused }, nudgeJobs: () => {}, nudgeOutbox: () => {},
-  });
   const linkUrl = `${PUBLIC_URL}/api/v1/links/${linkUuids[0]}/`;
   const listUrl = `${PUBLIC_URL}/api/v1/links/`;
   const ctx = await authenticator.authenticate(new Request(linkUrl, { headers: auth }), "127.0.0.1", "links:read");
@@ -303,9 +295,8 @@ if (iterations > 0) {
     const sorted = [...rounds[k]!].sort((a, b) => a - b);
     console.log(`| ${name.replace(/^ +/, (m) => "· ".repeat(m.length / 2))} | ${f(sorted[0]!, 1)} | ${f(sorted[Math.floor(ROUNDS / 2)]!, 1)} |`);
   }
-  await authenticator.usage.stop();
   await cached.destroy();
-  await db.destroy();
+  await wiring.close();
 }
 
 clearTimeout(watchdog);

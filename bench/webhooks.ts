@@ -19,13 +19,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createInferenceClient } from "../src/ai/inference-client.ts";
-import { createApp } from "../src/app.ts";
-import { createAuthenticator } from "../src/auth/authenticate.ts";
-import { createRateLimiter } from "../src/auth/rate-limit.ts";
-import { createLocalBlobStore } from "../src/blobs/store.ts";
+import { createAppDeps } from "../src/app-deps.ts";
 import { loadConfig } from "../src/config.ts";
-import { migrateToLatest, openDatabase } from "../src/db/client.ts";
 import { createLogger } from "../src/logger.ts";
 import { createDispatcher, type Dispatcher } from "../src/outbox/dispatcher.ts";
 import { enqueueEventForWebhook } from "../src/outbox/enqueue.ts";
@@ -59,24 +54,13 @@ const config = loadConfig(
     EARSHOT_INTAKE_SESSIONS_PER_MINUTE: "0" },
   { dataDir },
 );
-const db = openDatabase(config.dbFile);
-await migrateToLatest(db);
 const log = createLogger("silent");
-let dispatcher: Dispatcher = createDispatcher({ db, log, config, ...caps });
-// Started lazily by the first request that needs it; this bench's questions never do.
-const inference = createInferenceClient({ modelsDir: config.modelsDir, asrModel: config.asrModel, sentimentModel: config.sentimentModel });
-const app = createApp({
-  config,
-  db,
-  log,
-  blobs: createLocalBlobStore(config.blobsDir),
-  auth: createAuthenticator(db, config, createRateLimiter()),
-  signingSecret: "bench",
-  webAssets: new Map(),
-  inference,
-  nudgeJobs: () => {},
-  nudgeOutbox: () => dispatcher.nudge(),
-});
+let dispatcher: Dispatcher | null = null;
+// The app as src/server.ts wires it (src/app-deps.ts); the inference worker is started lazily by
+// the first request that needs it, and this bench's questions never do.
+const wiring = await createAppDeps(config, { log, signingSecret: "bench", webAssets: new Map(), nudgeOutbox: () => dispatcher?.nudge() });
+const { app, db } = wiring;
+dispatcher = createDispatcher({ db, log, config, ...caps });
 const ws = await createWorkspace(db, { name: "Bench", plan: "enterprise" });
 async function call(method: string, p: string, body?: unknown, key: string | null = ws.api_key): Promise<any> {
   const headers: Record<string, string> = { "content-type": "application/json" };
@@ -133,6 +117,5 @@ console.log(`submit → delivery (${RESPONSES} responses, one every ${GAP_MS} ms
 
 await dispatcher.stop();
 await receiver.close();
-await inference.close();
-await db.destroy();
+await wiring.close();
 fs.rmSync(dataDir, { recursive: true, force: true });

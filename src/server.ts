@@ -3,45 +3,25 @@
  * Composition root of `earshot serve` (STYLE: config → db → migrate → worker → job runner →
  * listen; graceful stop). Also creates the default workspace on first start and prints its key.
  */
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Kysely } from "kysely";
+import { createAppDeps, processingDepsOf } from "./app-deps.ts";
 import type { Config } from "./config.ts";
-import { migrateToLatest, openDatabase } from "./db/client.ts";
 import type { Database } from "./db/schema.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { isModelInstalled } from "./modules/health/routes.ts";
-import { createApp } from "./app.ts";
-import type { AppDeps } from "./http/context.ts";
-import { createLocalBlobStore } from "./blobs/store.ts";
-import { createAuthenticator } from "./auth/authenticate.ts";
-import { createRateLimiter } from "./auth/rate-limit.ts";
-import { createUsageRecorder } from "./auth/usage.ts";
-import { loadWebAssets } from "./http/web-assets.ts";
-import { createJobRunner } from "./jobs/runner.ts";
-import { createDispatcher } from "./outbox/dispatcher.ts";
+import { createJobRunner, type JobRunner } from "./jobs/runner.ts";
+import { createDispatcher, type Dispatcher } from "./outbox/dispatcher.ts";
 import { startOutboxHousekeeping } from "./outbox/housekeeping.ts";
 import { startIntakeHousekeeping } from "./modules/intake/purge.ts";
 import { startAuditHousekeeping } from "./modules/audit/housekeeping.ts";
-import { createInferenceClient } from "./ai/inference-client.ts";
-import { analyseAnswer, giveUpOnAnswer, transcribeAnswer, type ProcessingDeps } from "./modules/responses/processing.ts";
+import { analyseAnswer, giveUpOnAnswer, transcribeAnswer } from "./modules/responses/processing.ts";
 import { countWorkspaces } from "./modules/workspaces/repository.ts";
 import { createWorkspace } from "./modules/workspaces/service.ts";
 import { issueOneTimeToken } from "./modules/users/accounts.ts";
 
-/**
- * The HMAC key for signed URLs: `EARSHOT_SIGNING_SECRET`, else one generated on first start
- * and kept in the database so URLs survive restarts.
- */
-export async function loadSigningSecret(db: Kysely<Database>, config: Config): Promise<string> {
-  if (config.signingSecret) return config.signingSecret;
-  const row = await db.selectFrom("settings").select("value").where("key", "=", "signing_secret").executeTakeFirst();
-  if (row) return row.value;
-  const secret = randomBytes(32).toString("base64url");
-  await db.insertInto("settings").values({ key: "signing_secret", value: secret }).onConflict((oc) => oc.column("key").doNothing()).execute();
-  return (await db.selectFrom("settings").select("value").where("key", "=", "signing_secret").executeTakeFirstOrThrow()).value;
-}
+export { loadSigningSecret } from "./app-deps.ts";
 
 async function greetFirstStart(db: Kysely<Database>, config: Config, log: Logger): Promise<void> {
   if ((await countWorkspaces(db)) > 0) return;
@@ -86,11 +66,12 @@ const MODEL_RECHECK_MS = 10_000;
  */
 export async function startServer(config: Config): Promise<RunningServer> {
   const log = createLogger(config.logLevel);
-  const db = openDatabase(config.dbFile);
-  await migrateToLatest(db);
-  const signingSecret = await loadSigningSecret(db, config);
+  let runner: JobRunner | null = null;
+  let dispatcher: Dispatcher | null = null;
+  const wiring = await createAppDeps(config, { log, nudgeJobs: () => runner?.nudge(), nudgeOutbox: () => dispatcher?.nudge() });
+  const { app, db, deps: appDeps } = wiring;
+  const { blobs } = appDeps;
   await greetFirstStart(db, config, log);
-  const blobs = createLocalBlobStore(config.blobsDir);
   if (!fs.existsSync(path.join(config.modelsDir, config.asrModel, "config.json"))) {
     log.warn("the Whisper model is not installed: voice answers wait for it (waiting_for_model) and are transcribed once it is", {
       model: config.asrModel,
@@ -98,21 +79,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
       fix: "earshot models fetch (or: earshot models fetch --from DIR)",
     });
   }
-  const inference = createInferenceClient({ modelsDir: config.modelsDir, asrModel: config.asrModel, sentimentModel: config.sentimentModel, llmUrl: config.llmUrl, threads: config.inferenceThreads, llmModel: config.llmModel });
-  let nudgeJobs = () => {};
-  const dispatcher = createDispatcher({ db, log, config });
-  const nudgeOutbox = () => dispatcher.nudge();
-  const processing: ProcessingDeps = {
-    db,
-    blobs,
-    inference,
-    publicUrl: config.publicUrl,
-    signingSecret,
-    audioUrlTtlS: config.audioUrlTtlS,
-    nudgeJobs: () => nudgeJobs(),
-    nudgeOutbox,
-  };
-  const runner = createJobRunner({
+  dispatcher = createDispatcher({ db, log, config });
+  const processing = processingDepsOf(appDeps);
+  runner = createJobRunner({
     db,
     log,
     pollMs: config.jobPollMs,
@@ -121,20 +90,6 @@ export async function startServer(config: Config): Promise<RunningServer> {
     // Transcriptions parked while the model was missing resume once its files appear (issue 12).
     resume: { kind: "transcribe", ready: () => isModelInstalled(config.modelsDir, config.asrModel), everyMs: MODEL_RECHECK_MS },
   });
-  nudgeJobs = () => runner.nudge();
-  const appDeps: AppDeps = {
-    config,
-    db,
-    log,
-    blobs,
-    auth: createAuthenticator(db, config, createRateLimiter(), createUsageRecorder(db, { log })),
-    signingSecret,
-    webAssets: await loadWebAssets(),
-    nudgeJobs: () => runner.nudge(),
-    nudgeOutbox,
-    inference,
-  };
-  const app = createApp(appDeps);
   const tls = config.tlsCert && config.tlsKey ? { cert: Bun.file(config.tlsCert), key: Bun.file(config.tlsKey) } : undefined;
   // Bun's own limit answers an empty 413; ours (http/body.ts) answer problem+json and are checked
   // per route before reading, so Bun's is lifted out of the way. Nothing reads a body unbounded.
@@ -170,8 +125,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await auditHousekeeping?.stop();
       await dispatcher.stop();
       await runner.stop();
-      await inference.close();
-      await db.destroy();
+      // The inference worker and the database.
+      await wiring.close();
     },
   };
 }

@@ -9,41 +9,29 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { createApp } from "../app.ts";
-import { createAuthenticator } from "../auth/authenticate.ts";
-import { createRateLimiter } from "../auth/rate-limit.ts";
-import { createLocalBlobStore } from "../blobs/store.ts";
+import type { App } from "../app.ts";
+import { createAppDeps, type AppWiring } from "../app-deps.ts";
 import { loadConfig } from "../config.ts";
-import { migrateToLatest, openDatabase, type Db } from "../db/client.ts";
-import { createLogger } from "../logger.ts";
 import { createWorkspace } from "../modules/workspaces/service.ts";
 import { loadWebAssets } from "./web-assets.ts";
 import { assetVersion, createAssetServer, negotiateEncoding, withCompressedVariants } from "./asset-delivery.ts";
 
 let dataDir: string;
-let db: Db;
-let app: ReturnType<typeof createApp>;
-let auth: ReturnType<typeof createAuthenticator>;
+let wiring: AppWiring;
+let app: App;
 let assets: Awaited<ReturnType<typeof loadWebAssets>>;
 let apiKey: string;
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-assets-"));
   const config = loadConfig({ EARSHOT_ALLOW_INSECURE_HTTP: "1", EARSHOT_PUBLIC_URL: "http://localhost", EARSHOT_LOG_LEVEL: "silent" }, { dataDir });
-  db = openDatabase(config.dbFile);
-  await migrateToLatest(db);
   assets = await loadWebAssets();
-  auth = createAuthenticator(db, config, createRateLimiter());
-  const unused = () => Promise.reject(new Error("no inference in this test"));
-  app = createApp({
-    config, db, log: createLogger("silent"), blobs: createLocalBlobStore(config.blobsDir), auth, signingSecret: "test",
-    webAssets: assets, inference: { transcribe: unused, analyse: unused }, nudgeJobs: () => {}, nudgeOutbox: () => {},
-  });
-  apiKey = (await createWorkspace(db, { name: "Assets", plan: "enterprise" })).api_key;
+  wiring = await createAppDeps(config, { webAssets: assets });
+  app = wiring.app;
+  apiKey = (await createWorkspace(wiring.db, { name: "Assets", plan: "enterprise" })).api_key;
 }, 120_000);
 afterAll(async () => {
-  await auth.usage.stop();
-  await db.destroy();
+  await wiring.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -7,14 +7,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createApp } from "../../src/app.ts";
-import { createAuthenticator } from "../../src/auth/authenticate.ts";
-import { createRateLimiter } from "../../src/auth/rate-limit.ts";
-import { createLocalBlobStore } from "../../src/blobs/store.ts";
+import type { App } from "../../src/app.ts";
+import { createAppDeps, type AppWiring } from "../../src/app-deps.ts";
 import { loadConfig, type Config } from "../../src/config.ts";
-import { migrateToLatest, openDatabase, type Db } from "../../src/db/client.ts";
-import { createLogger } from "../../src/logger.ts";
-import { loadSigningSecret } from "../../src/server.ts";
+import type { Db } from "../../src/db/client.ts";
 import { createWorkspace, type CreatedWorkspace } from "../../src/modules/workspaces/service.ts";
 import type { Plan } from "../../src/modules/workspaces/plans.ts";
 import { createInferenceClient } from "../../src/ai/inference-client.ts";
@@ -25,8 +21,10 @@ const FIXTURE_MODELS_DIR = path.resolve(import.meta.dir, "../../../shared/models
 export type ApiReply = { status: number; headers: Headers; json: any; text: string };
 
 export type TestApi = {
-  app: ReturnType<typeof createApp>;
+  app: App;
   db: Db;
+  /** What the app was built from (src/app-deps.ts): blob store, authenticator, signing secret… */
+  deps: AppWiring["deps"];
   config: Config;
   dataDir: string;
   ws: CreatedWorkspace;
@@ -43,28 +41,14 @@ export const BASE = "http://localhost";
 export async function createTestApi(env: Record<string, string> = {}, plan: Plan = "enterprise"): Promise<TestApi> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-api-"));
   const config = loadConfig({ EARSHOT_ALLOW_INSECURE_HTTP: "1", EARSHOT_PUBLIC_URL: BASE, EARSHOT_LOG_LEVEL: "silent", ...env }, { dataDir });
-  const db = openDatabase(config.dbFile);
-  await migrateToLatest(db);
-  const log = createLogger(config.logLevel);
-  // The real worker, started lazily on the first request that needs it.
+  // The real worker over the fixture models, started lazily on the first request that needs it.
   const inference = createInferenceClient({ modelsDir: FIXTURE_MODELS_DIR, asrModel: "whisper-tiny-random", sentimentModel: "tiny-sentiment-3class" });
-  const auth = createAuthenticator(db, config, createRateLimiter());
-  const app = createApp({
-    config,
-    db,
-    log,
-    blobs: createLocalBlobStore(config.blobsDir),
-    auth,
-    signingSecret: await loadSigningSecret(db, config),
-    webAssets: new Map(),
-    nudgeJobs: () => {},
-    nudgeOutbox: () => {},
-    inference,
-  });
+  const { app, db, deps, close } = await createAppDeps(config, { inference, webAssets: new Map() });
   const ws = await createWorkspace(db, { name: "Test workspace", plan });
   return {
     app,
     db,
+    deps,
     config,
     dataDir,
     ws,
@@ -91,9 +75,7 @@ export async function createTestApi(env: Record<string, string> = {}, plan: Plan
     },
     newWorkspace: (name, p = "enterprise") => createWorkspace(db, { name, plan: p }),
     async close() {
-      await inference.close();
-      await auth.usage.stop();
-      await db.destroy();
+      await close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -7,9 +7,8 @@ import path from "node:path";
 import { createInferenceClient, type InferenceClient } from "../../src/ai/inference-client.ts";
 import { createJobRunner, type JobRunner } from "../../src/jobs/runner.ts";
 import { createLogger } from "../../src/logger.ts";
-import { analyseAnswer, giveUpOnAnswer, transcribeAnswer, type ProcessingDeps } from "../../src/modules/responses/processing.ts";
-import { loadSigningSecret } from "../../src/server.ts";
-import { createLocalBlobStore } from "../../src/blobs/store.ts";
+import { analyseAnswer, giveUpOnAnswer, transcribeAnswer } from "../../src/modules/responses/processing.ts";
+import { processingDepsOf } from "../../src/app-deps.ts";
 import type { TestApi } from "./api.ts";
 
 export const FIXTURE_MODELS_DIR = path.resolve(import.meta.dir, "../../../shared/models/fixture");
@@ -25,16 +24,8 @@ export type ProcessingOptions = { modelsDir?: string; resume?: Parameters<typeof
 export async function createProcessing(api: TestApi, opts: ProcessingOptions = {}): Promise<{ runner: JobRunner; inference: InferenceClient; stop(): Promise<void> }> {
   const inference = createInferenceClient({ modelsDir: opts.modelsDir ?? FIXTURE_MODELS_DIR, asrModel: "whisper-tiny-random", sentimentModel: "tiny-sentiment-3class" });
   let runner: JobRunner | null = null;
-  const deps: ProcessingDeps = {
-    db: api.db,
-    blobs: createLocalBlobStore(api.config.blobsDir),
-    inference,
-    publicUrl: api.config.publicUrl,
-    signingSecret: await loadSigningSecret(api.db, api.config),
-    audioUrlTtlS: api.config.audioUrlTtlS,
-    nudgeJobs: () => runner?.nudge(),
-    nudgeOutbox: () => {},
-  };
+  // As src/server.ts wires them, over the test app's database, blob store and signing secret.
+  const deps = processingDepsOf({ ...api.deps, inference, nudgeJobs: () => runner?.nudge(), nudgeOutbox: () => {} });
   runner = createJobRunner({
     db: api.db,
     log: createLogger("silent"),
