@@ -34,3 +34,44 @@ export function nowIso(): string {
 export function isoAfter(seconds: number): string {
   return formatMicros(nowMicros() + BigInt(Math.round(seconds * 1_000_000)));
 }
+
+/**
+ * A source of time passed to the code that waits or expires things (leases, backoff, rate-limit
+ * windows), so its tests move time forward instead of sleeping (issue 13). Production code takes
+ * {@link systemClock}; tests take {@link createManualClock}.
+ */
+export interface Clock {
+  /** Milliseconds since the Unix epoch. */
+  nowMs(): number;
+  /** The current time as an API timestamp (`YYYY-MM-DDTHH:MM:SS.ffffffZ`). */
+  nowIso(): string;
+  /** An API timestamp `seconds` from now (negative for the past). */
+  isoAfter(seconds: number): string;
+}
+
+/** The real clock (the functions above). */
+export const systemClock: Clock = { nowMs: () => Date.now(), nowIso, isoAfter };
+
+/** A clock that moves only when told to; `advance(ms)` moves it forward. */
+export type ManualClock = Clock & { advance(ms: number): void; set(ms: number): void };
+
+/**
+ * A test clock starting at `startMs` (default: now). Its timestamps never repeat: one
+ * microsecond is added per reading within the same millisecond, as the real clock does.
+ */
+export function createManualClock(startMs = Date.now()): ManualClock {
+  let ms = startMs;
+  let tick = 0n;
+  const micros = (offsetS = 0) => BigInt(ms) * 1000n + BigInt(Math.round(offsetS * 1_000_000)) + (tick = (tick + 1n) % 1000n);
+  return {
+    nowMs: () => ms,
+    nowIso: () => formatMicros(micros()),
+    isoAfter: (seconds) => formatMicros(micros(seconds)),
+    advance(d) {
+      ms += d;
+    },
+    set(v) {
+      ms = v;
+    },
+  };
+}

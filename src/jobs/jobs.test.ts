@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { migrateToLatest, openDatabase, type Db } from "../db/client.ts";
 import { createLogger } from "../logger.ts";
-import { claimJob, enqueueJob, exhaustedJobs, failJob, jobCounts, recoverRunningJobs } from "./queue.ts";
+import { createManualClock } from "../clock.ts";
+import { claimJob, completeJob, enqueueJob, exhaustedJobs, failJob, JOB_LEASE_S, JOB_RETENTION_DAYS, jobCounts, pruneJobs, recoverRunningJobs, renewJobLease } from "./queue.ts";
 import { createJobRunner, PermanentJobError } from "./runner.ts";
 
 let dir: string;
@@ -56,18 +57,63 @@ test("an expired lease makes a running job claimable again (crash recovery)", as
 });
 
 test("failures back off and end in failed after max attempts; permanent failures end at once", async () => {
-  await enqueueJob(db, "transcribe", {});
-  const job = (await claimJob(db))!;
-  expect(await failJob(db, job, "model busy", false)).toBe(false);
+  const clock = createManualClock();
+  await enqueueJob(db, "transcribe", {}, 0, clock);
+  let job = (await claimJob(db, JOB_LEASE_S, clock))!;
+  expect(await failJob(db, job, "model busy", false, clock)).toBe(false);
   const row = await db.selectFrom("jobs").selectAll().executeTakeFirstOrThrow();
   expect(row.state).toBe("queued");
-  expect(Date.parse(row.run_at) - Date.now()).toBeGreaterThan(3000);
-  expect(await claimJob(db)).toBeNull(); // not due yet
-  expect(await failJob(db, { ...job, attempts: 5 }, "still busy", false)).toBe(true);
-  await enqueueJob(db, "analyse", {});
-  const other = (await claimJob(db))!;
-  expect(await failJob(db, other, "corrupt", true)).toBe(true);
+  expect(Date.parse(row.run_at) - clock.nowMs()).toBe(5000); // 5 s · 4^0
+  clock.advance(4999);
+  expect(await claimJob(db, JOB_LEASE_S, clock)).toBeNull(); // not due yet
+  // Each retry waits 4× longer (5, 20, 80, 320 s); the fifth failure is the last.
+  for (const waitS of [5, 20, 80, 320]) {
+    clock.advance(waitS * 1000);
+    job = (await claimJob(db, JOB_LEASE_S, clock))!;
+    expect(await claimJob(db, JOB_LEASE_S, clock)).toBeNull();
+    expect(await failJob(db, job, "still busy", false, clock)).toBe(job.attempts === 5);
+  }
+  expect(job.attempts).toBe(5);
+  await enqueueJob(db, "analyse", {}, 1, clock);
+  const other = (await claimJob(db, JOB_LEASE_S, clock))!;
+  expect(await failJob(db, other, "corrupt", true, clock)).toBe(true);
   expect(await jobCounts(db)).toEqual({ failed: 2 });
+});
+
+test("a claimer that lost its lease records nothing; the heartbeat keeps a long job's lease", async () => {
+  const clock = createManualClock();
+  await enqueueJob(db, "transcribe", { n: 1 }, 0, clock);
+  const first = (await claimJob(db, 30, clock))!;
+  clock.advance(10_000);
+  const renewed = (await renewJobLease(db, first, 30, clock))!; // the heartbeat at a third of the lease
+  expect(renewed.leaseUntil).not.toBe(first.leaseUntil);
+  clock.advance(25_000); // 35 s after the claim: alive only thanks to the renewal
+  expect(await claimJob(db, 30, clock)).toBeNull();
+  clock.advance(30_000); // the node stalled: the lease expires, another node takes the job
+  const second = (await claimJob(db, 30, clock))!;
+  expect(second).toMatchObject({ id: first.id, attempts: 2 });
+  expect(await renewJobLease(db, renewed, 30, clock)).toBeNull();
+  expect(await completeJob(db, renewed, clock)).toBe(false); // the stalled node's late finish changes nothing
+  expect(await failJob(db, renewed, "late", false, clock)).toBe(false);
+  expect(await jobCounts(db)).toEqual({ running: 1 });
+  expect(await completeJob(db, second, clock)).toBe(true);
+  expect(await jobCounts(db)).toEqual({ done: 1 });
+});
+
+test("finished jobs are pruned after their retention; queued, running and recent ones stay", async () => {
+  const clock = createManualClock();
+  for (let n = 0; n < 4; n++) await enqueueJob(db, "analyse", { n }, 1, clock);
+  const done = (await claimJob(db, 30, clock))!;
+  await completeJob(db, done, clock);
+  const failed = (await claimJob(db, 30, clock))!;
+  await failJob(db, failed, "corrupt", true, clock);
+  await claimJob(db, 30, clock); // one stays running, one queued
+  clock.advance(JOB_RETENTION_DAYS.done * 86_400_000 + 1000);
+  expect(await pruneJobs(db, JOB_RETENTION_DAYS, clock)).toBe(1);
+  expect(await jobCounts(db)).toEqual({ failed: 1, running: 1, queued: 1 });
+  clock.advance(JOB_RETENTION_DAYS.failed * 86_400_000);
+  expect(await pruneJobs(db, JOB_RETENTION_DAYS, clock)).toBe(1);
+  expect(await jobCounts(db)).toEqual({ running: 1, queued: 1 });
 });
 
 test("the runner runs handlers, retries transient errors and reports the final failure", async () => {

@@ -1,22 +1,46 @@
 /**
  * @module jobs/queue
- * The durable job table (DESIGN §1): jobs are written in the same transaction as the change
- * that causes them, claimed with a lease, retried with exponential backoff, and recovered after
- * a crash (an expired lease makes a running job claimable again). Every claim counts an attempt,
- * so a job that keeps crashing the process is given up after `max_attempts` like any other.
+ * The durable job table (DESIGN §1) on the shared queue skeleton (src/queue/durable-queue.ts):
+ * jobs are written in the same transaction as the change that causes them, claimed with a lease
+ * (the lease token guards completion and failure), retried with exponential backoff, and
+ * recovered after a crash (an expired lease makes a running job claimable again). Every claim
+ * counts an attempt, so a job that keeps crashing the process is given up after `max_attempts`
+ * like any other. Finished jobs are pruned ({@link pruneJobs}).
  */
-import type { Kysely, Transaction } from "kysely";
-import { isoAfter, nowIso } from "../clock.ts";
+import { type Kysely, type Transaction } from "kysely";
+import { systemClock, type Clock } from "../clock.ts";
 import type { Database, JobTable } from "../db/schema.ts";
+import { isPostgres } from "../db/dialect.ts";
+import { claimTransaction, exponentialBackoff, releaseLeases, renewLease, type QueueTable } from "../queue/durable-queue.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 export type JobKind = JobTable["kind"];
-export type Job = { id: number; kind: JobKind; payload: Record<string, unknown>; attempts: number; maxAttempts: number };
+export type Job = {
+  id: number;
+  kind: JobKind;
+  payload: Record<string, unknown>;
+  attempts: number;
+  maxAttempts: number;
+  /** The lease token (`lease_until` as claimed or last renewed); null on a job that was never claimed. */
+  leaseUntil?: string | null;
+};
 
-/** How long a claimed job stays ours before another claimer may take it. */
-export const JOB_LEASE_S = 15 * 60;
-const BACKOFF_BASE_S = 5;
-const BACKOFF_MAX_S = 3600;
+export const JOBS_QUEUE: QueueTable = { table: "jobs", key: "id", waiting: "queued", leased: "running", dueAt: "run_at" };
+
+/**
+ * How long a claimed job stays ours before another claimer may take it. The runner renews the
+ * lease every third of it while the handler runs, so only a dead or stalled node loses a job, and
+ * another node (or the restarted one) takes it up at most this long after.
+ */
+export const JOB_LEASE_S = 30;
+/** Retry after 5 s · 4^(attempt−1), at most 1 h (5 s, 20 s, 80 s, 320 s). */
+export const JOB_BACKOFF = exponentialBackoff({ baseS: 5, factor: 4, maxS: 3600, maxAttempts: Number.POSITIVE_INFINITY });
+/**
+ * Retention of finished jobs (docs/architecture.md, "A job"): `done` jobs are deleted 1 day after
+ * they finished, `failed` ones after 30 days (their answers keep the failure; the job row keeps the
+ * last error for operators).
+ */
+export const JOB_RETENTION_DAYS = { done: 1, failed: 30 } as const;
 
 /**
  * Analysis goes before transcription: it takes about a millisecond with the embedded engine,
@@ -31,48 +55,66 @@ const DEFAULT_PRIORITY: Record<JobKind, number> = { analyse: 1, transcribe: 0 };
  * Queues a job; call with the transaction of the change that causes it.
  * @param priority higher runs first (batch work is 0)
  */
-export async function enqueueJob(db: Q, kind: JobKind, payload: Record<string, unknown>, priority = DEFAULT_PRIORITY[kind]): Promise<void> {
-  const now = nowIso();
+export async function enqueueJob(db: Q, kind: JobKind, payload: Record<string, unknown>, priority = DEFAULT_PRIORITY[kind], clock: Clock = systemClock): Promise<void> {
+  const now = clock.nowIso();
   await db
     .insertInto("jobs")
     .values({ kind, payload: JSON.stringify(payload), state: "queued", priority, run_at: now, date_created: now, date_updated: now })
     .execute();
 }
 
-type JobRow = { id: number; kind: JobKind; payload: string; attempts: number; max_attempts: number };
-const toJob = (row: JobRow): Job => ({ id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempts: row.attempts, maxAttempts: row.max_attempts });
+type JobRow = { id: number; kind: JobKind; payload: string; attempts: number; max_attempts: number; lease_until: string | null };
+const toJob = (row: JobRow): Job => ({
+  id: Number(row.id),
+  kind: row.kind,
+  payload: JSON.parse(row.payload),
+  attempts: Number(row.attempts),
+  maxAttempts: Number(row.max_attempts),
+  leaseUntil: row.lease_until,
+});
 
 /**
  * Claims the most urgent due job (queued and due, or running with an expired lease) that has
  * attempts left, taking a lease of `leaseS` seconds and counting the attempt. A job whose runs
- * were all used up by interruptions is never claimed: see {@link exhaustedJobs}.
+ * were all used up by interruptions is never claimed: see {@link exhaustedJobs}. On PostgreSQL
+ * the choice is `FOR UPDATE SKIP LOCKED` in a READ COMMITTED transaction, so nodes claiming at
+ * once take different jobs; on SQLite one `UPDATE … WHERE id = (SELECT …)`.
  * @returns the job with `attempts` including this one, or null when nothing is due
  */
-export async function claimJob(db: Kysely<Database>, leaseS = JOB_LEASE_S): Promise<Job | null> {
-  const now = nowIso();
-  const row = await db
-    .updateTable("jobs")
-    .set((eb) => ({ state: "running", lease_until: isoAfter(leaseS), attempts: eb("attempts", "+", 1), date_updated: now }))
-    .where(
-      "id",
-      "=",
-      db
-        .selectFrom("jobs")
-        .select("id")
-        .where((eb) =>
-          eb.or([
-            eb.and([eb("state", "=", "queued"), eb("run_at", "<=", now)]),
-            eb.and([eb("state", "=", "running"), eb("lease_until", "<", now)]),
-          ]),
-        )
-        .whereRef("attempts", "<", "max_attempts")
-        .orderBy("priority", "desc")
-        .orderBy("run_at")
-        .orderBy("id")
-        .limit(1),
-    )
-    .returningAll()
-    .executeTakeFirst();
+export async function claimJob(db: Kysely<Database>, leaseS = JOB_LEASE_S, clock: Clock = systemClock): Promise<Job | null> {
+  const now = clock.nowIso();
+  const leaseUntil = clock.isoAfter(leaseS);
+  const due = (q: Q) =>
+    q
+      .selectFrom("jobs")
+      .select("id")
+      .where((eb) =>
+        eb.or([
+          eb.and([eb("state", "=", "queued"), eb("run_at", "<=", now)]),
+          eb.and([eb("state", "=", "running"), eb("lease_until", "<", now)]),
+        ]),
+      )
+      .whereRef("attempts", "<", "max_attempts")
+      .orderBy("priority", "desc")
+      .orderBy("run_at")
+      .orderBy("id")
+      .limit(1)
+      .$if(isPostgres(q), (s) => s.forUpdate().skipLocked());
+  const lease = (q: Q, id: number | ReturnType<typeof due>) =>
+    q
+      .updateTable("jobs")
+      .set((eb) => ({ state: "running", lease_until: leaseUntil, attempts: eb("attempts", "+", 1), date_updated: now }))
+      .where("id", "=", id)
+      .returning(["id", "kind", "payload", "attempts", "max_attempts", "lease_until"])
+      .executeTakeFirst();
+  if (!isPostgres(db)) {
+    const row = await lease(db, due(db));
+    return row ? toJob(row) : null;
+  }
+  const row = await claimTransaction(db).execute(async (trx) => {
+    const id = (await due(trx).executeTakeFirst())?.id;
+    return id === undefined ? undefined : lease(trx, Number(id));
+  });
   return row ? toJob(row) : null;
 }
 
@@ -82,11 +124,11 @@ export async function claimJob(db: Kysely<Database>, leaseS = JOB_LEASE_S): Prom
  * `onGiveUp`, then {@link failJob} — so they end `failed` instead of crash-looping.
  * @returns at most `limit` jobs; `attempts` equals `maxAttempts`
  */
-export async function exhaustedJobs(db: Q, limit = 10): Promise<Job[]> {
-  const now = nowIso();
+export async function exhaustedJobs(db: Q, limit = 10, clock: Clock = systemClock): Promise<Job[]> {
+  const now = clock.nowIso();
   const rows = await db
     .selectFrom("jobs")
-    .select(["id", "kind", "payload", "attempts", "max_attempts"])
+    .select(["id", "kind", "payload", "attempts", "max_attempts", "lease_until"])
     .where((eb) =>
       eb.or([
         eb("state", "=", "queued"),
@@ -100,31 +142,40 @@ export async function exhaustedJobs(db: Q, limit = 10): Promise<Job[]> {
   return rows.map(toJob);
 }
 
-/** Marks a job done. */
-export async function completeJob(db: Q, id: number): Promise<void> {
-  await db.updateTable("jobs").set({ state: "done", lease_until: null, last_error: null, date_updated: nowIso() }).where("id", "=", id).execute();
+/** Restricts an update to a job we still lease (when the job carries a lease token). */
+function stillOurs<T extends { where: (...a: any[]) => T }>(q: T, job: Pick<Job, "id" | "leaseUntil">): T {
+  const byId = q.where("id", "=", job.id);
+  return job.leaseUntil ? byId.where("lease_until", "=", job.leaseUntil) : byId;
 }
 
 /**
- * Records a failure: schedules a retry after 5 s · 4^(attempt−1) (at most 1 h), or marks the job
- * failed when it is permanent or out of attempts.
- * @returns true when the job will not run again
+ * Marks a job done, if we still hold its lease.
+ * @returns false when the lease was lost (another claimer has the job now; nothing is changed)
  */
-export async function failJob(db: Q, job: Job, error: string, permanent: boolean): Promise<boolean> {
+export async function completeJob(db: Q, job: Pick<Job, "id" | "leaseUntil">, clock: Clock = systemClock): Promise<boolean> {
+  const r = await stillOurs(db.updateTable("jobs").set({ state: "done", lease_until: null, last_error: null, date_updated: clock.nowIso() }), job).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/**
+ * Records a failure: schedules a retry after {@link JOB_BACKOFF}, or marks the job failed when it
+ * is permanent or out of attempts. Does nothing when the lease was lost.
+ * @returns true when the job will not run again (false too when the lease was lost: its new claimer decides)
+ */
+export async function failJob(db: Q, job: Job, error: string, permanent: boolean, clock: Clock = systemClock): Promise<boolean> {
   const final = permanent || job.attempts >= job.maxAttempts;
-  const delayS = Math.min(BACKOFF_MAX_S, BACKOFF_BASE_S * 4 ** (job.attempts - 1));
-  await db
-    .updateTable("jobs")
-    .set({
+  const delayS = JOB_BACKOFF(job.attempts) ?? 0;
+  const r = await stillOurs(
+    db.updateTable("jobs").set({
       state: final ? "failed" : "queued",
-      run_at: final ? nowIso() : isoAfter(delayS),
+      run_at: final ? clock.nowIso() : clock.isoAfter(delayS),
       lease_until: null,
       last_error: error.slice(0, 2000),
-      date_updated: nowIso(),
-    })
-    .where("id", "=", job.id)
-    .execute();
-  return final;
+      date_updated: clock.nowIso(),
+    }),
+    job,
+  ).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0 && final;
 }
 
 /**
@@ -132,12 +183,21 @@ export async function failJob(db: Q, job: Job, error: string, permanent: boolean
  * installed): state `waiting`, the claimed attempt given back, `reason` kept in `last_error`.
  * {@link resumeWaitingJobs} queues it again.
  */
-export async function parkJob(db: Q, job: Job, reason: string): Promise<void> {
-  await db
-    .updateTable("jobs")
-    .set((eb) => ({ state: "waiting", attempts: eb("attempts", "-", 1), lease_until: null, last_error: reason.slice(0, 2000), date_updated: nowIso() }))
-    .where("id", "=", job.id)
-    .execute();
+export async function parkJob(db: Q, job: Job, reason: string, clock: Clock = systemClock): Promise<void> {
+  await stillOurs(
+    db.updateTable("jobs").set((eb) => ({ state: "waiting", attempts: eb("attempts", "-", 1), lease_until: null, last_error: reason.slice(0, 2000), date_updated: clock.nowIso() })),
+    job,
+  ).execute();
+}
+
+/**
+ * Extends the lease of a job we are running (the runner's heartbeat).
+ * @returns the job with its new lease token, or null when the lease was lost
+ */
+export async function renewJobLease(db: Q, job: Job, leaseS = JOB_LEASE_S, clock: Clock = systemClock): Promise<Job | null> {
+  if (!job.leaseUntil) return null;
+  const next = await renewLease(db, JOBS_QUEUE, job.id, job.leaseUntil, leaseS, clock);
+  return next ? { ...job, leaseUntil: next } : null;
 }
 
 /** How many jobs of `kind` are parked as `waiting`. */
@@ -150,21 +210,34 @@ export async function countWaitingJobs(db: Q, kind: JobKind): Promise<number> {
  * Queues every `waiting` job of `kind` again, due now.
  * @returns how many were resumed
  */
-export async function resumeWaitingJobs(db: Q, kind: JobKind): Promise<number> {
-  const now = nowIso();
+export async function resumeWaitingJobs(db: Q, kind: JobKind, clock: Clock = systemClock): Promise<number> {
+  const now = clock.nowIso();
   const r = await db.updateTable("jobs").set({ state: "queued", run_at: now, date_updated: now }).where("state", "=", "waiting").where("kind", "=", kind).executeTakeFirst();
   return Number(r.numUpdatedRows);
 }
 
 /**
- * Makes jobs left `running` by a previous process claimable at once (called at start-up: one
- * process owns the queue, so nothing else can hold their leases). Their attempt stays counted;
- * those that have none left are then found by {@link exhaustedJobs}.
+ * Makes jobs left `running` by a previous process claimable at once. Only for the single SQLite
+ * process at start-up (nothing else can hold their leases); on PostgreSQL other nodes may, and
+ * expiry frees the leases of a dead node. Their attempt stays counted; those that have none left
+ * are then found by {@link exhaustedJobs}.
  * @returns how many jobs were recovered
  */
-export async function recoverRunningJobs(db: Q): Promise<number> {
-  const r = await db.updateTable("jobs").set({ state: "queued", lease_until: null, date_updated: nowIso() }).where("state", "=", "running").executeTakeFirst();
-  return Number(r.numUpdatedRows);
+export async function recoverRunningJobs(db: Q, clock: Clock = systemClock): Promise<number> {
+  return releaseLeases(db, JOBS_QUEUE, false, clock);
+}
+
+/**
+ * Deletes finished jobs older than their retention ({@link JOB_RETENTION_DAYS}, by the time they finished).
+ * @returns how many jobs were deleted
+ */
+export async function pruneJobs(db: Q, retention: { done: number; failed: number } = JOB_RETENTION_DAYS, clock: Clock = systemClock): Promise<number> {
+  let n = 0;
+  for (const state of ["done", "failed"] as const) {
+    const r = await db.deleteFrom("jobs").where("state", "=", state).where("date_updated", "<", clock.isoAfter(-retention[state] * 86_400)).executeTakeFirst();
+    n += Number(r.numDeletedRows);
+  }
+  return n;
 }
 
 /** Counts jobs by state (for health and tests). */

@@ -6,12 +6,32 @@
  * retrying cannot fix (corrupt audio), anything else is retried with backoff. A job whose last
  * attempt was interrupted (the process died running it) is given up, never run again. A handler
  * that throws {@link WaitingJobError} parks its job (`waiting`, no attempt used) until the
- * runner's `resume.ready()` holds, then it is queued again by itself.
+ * runner's `resume.ready()` holds, then it is queued again by itself. The loop, the lease and
+ * the backoff are the shared queue skeleton's (src/queue/durable-queue.ts): while a handler runs,
+ * its lease is renewed every third of {@link JOB_LEASE_S}; the outcome is recorded only while the
+ * lease is still ours. Finished jobs are pruned every hour from the same loop.
  */
 import type { Kysely } from "kysely";
+import { systemClock, type Clock } from "../clock.ts";
+import { isPostgres } from "../db/dialect.ts";
 import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
-import { claimJob, completeJob, countWaitingJobs, exhaustedJobs, failJob, parkJob, recoverRunningJobs, resumeWaitingJobs, type Job, type JobKind } from "./queue.ts";
+import { createPollingLoop } from "../queue/durable-queue.ts";
+import {
+  claimJob,
+  completeJob,
+  countWaitingJobs,
+  exhaustedJobs,
+  failJob,
+  JOB_LEASE_S,
+  parkJob,
+  pruneJobs,
+  recoverRunningJobs,
+  renewJobLease,
+  resumeWaitingJobs,
+  type Job,
+  type JobKind,
+} from "./queue.ts";
 
 /** A failure that retrying will not fix. */
 export class PermanentJobError extends Error {
@@ -35,7 +55,7 @@ export type JobHandler = (job: Job) => Promise<void>;
 export type JobGiveUp = (job: Job, error: string) => Promise<void>;
 
 export interface JobRunner {
-  /** Starts the loop (recovering jobs a crashed process left running). */
+  /** Starts the loop (on SQLite, first recovering the jobs a crashed process left running). */
   start(): Promise<void>;
   /** Asks the loop to look for work now. */
   nudge(): void;
@@ -43,10 +63,15 @@ export interface JobRunner {
   stop(): Promise<void>;
 }
 
+/** How often the loop prunes finished jobs. */
+export const JOB_PRUNE_EVERY_MS = 3_600_000;
+
 /**
  * Builds the runner.
  * @param handlers one handler per job kind
  * @param onGiveUp called after the final failure of a job
+ * @param leaseS the lease of a claimed job (default {@link JOB_LEASE_S}); renewed every third of it
+ * @param clock the time source of leases, backoff and upkeep (default the system clock)
  */
 export function createJobRunner(opts: {
   db: Kysely<Database>;
@@ -59,102 +84,132 @@ export function createJobRunner(opts: {
    * `everyMs` while some wait), e.g. once the ASR model's files appear.
    */
   resume?: { kind: JobKind; ready: () => boolean | Promise<boolean>; everyMs: number };
+  leaseS?: number;
+  clock?: Clock;
 }): JobRunner {
-  let running = false;
-  let wake: (() => void) | null = null;
-  let loop: Promise<void> | null = null;
+  const { db, log } = opts;
+  const clock = opts.clock ?? systemClock;
+  const leaseS = opts.leaseS ?? JOB_LEASE_S;
 
   /** Gives a job up: `onGiveUp` first, then failed — a crash in between repeats both, harmlessly. */
   async function giveUp(job: Job, message: string): Promise<void> {
     try {
       await opts.onGiveUp(job, message);
     } catch (err) {
-      opts.log.error("job give-up handler failed", { id: job.id, kind: job.kind, error: String(err) });
+      log.error("job give-up handler failed", { id: job.id, kind: job.kind, error: String(err) });
     }
-    await failJob(opts.db, job, message, true);
+    await failJob(db, job, message, true, clock);
   }
 
-  let lastResumeCheck = 0;
-  /** Queues parked jobs again once their condition holds (at most every `resume.everyMs`). */
-  async function resumeIfReady(force = false): Promise<void> {
+  /** Queues parked jobs again once their condition holds. */
+  async function resumeIfReady(): Promise<void> {
     const r = opts.resume;
-    if (!r || (!force && Date.now() - lastResumeCheck < r.everyMs)) return;
-    lastResumeCheck = Date.now();
-    if ((await countWaitingJobs(opts.db, r.kind)) === 0 || !(await r.ready())) return;
-    const n = await resumeWaitingJobs(opts.db, r.kind);
-    if (n) opts.log.info("resumed waiting jobs", { kind: r.kind, count: n });
+    if (!r) return;
+    if ((await countWaitingJobs(db, r.kind)) === 0 || !(await r.ready())) return;
+    const n = await resumeWaitingJobs(db, r.kind, clock);
+    if (n) log.info("resumed waiting jobs", { kind: r.kind, count: n });
   }
 
-  async function runOne(job: Job): Promise<void> {
+  /** Runs `work` while renewing `job`'s lease every third of it; `current()` is the job with its latest lease token. */
+  async function withHeartbeat(job: Job, work: () => Promise<void>): Promise<{ current: Job; lost: boolean }> {
+    let current = job;
+    let lost = false;
+    let beating: Promise<void> = Promise.resolve();
+    const timer = setInterval(() => {
+      beating = beating.then(async () => {
+        if (lost) return;
+        const renewed = await renewJobLease(db, current, leaseS, clock).catch(() => current);
+        if (renewed) current = renewed;
+        else lost = true;
+      });
+    }, Math.max(10, (leaseS * 1000) / 3));
     try {
-      await opts.handlers[job.kind](job);
-      await completeJob(opts.db, job.id);
+      await work();
+    } finally {
+      clearInterval(timer);
+      await beating;
+    }
+    return { current, lost };
+  }
+
+  async function runOne(claimed: Job): Promise<void> {
+    let job = claimed;
+    try {
+      const beat = await withHeartbeat(claimed, () => opts.handlers[claimed.kind](claimed));
+      job = beat.current;
+      if (!(await completeJob(db, job, clock))) {
+        log.warn("job finished after losing its lease; another claimer has it", { id: job.id, kind: job.kind, attempt: job.attempts });
+      }
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       if (err instanceof WaitingJobError) {
-        opts.log.warn("job waits", { id: job.id, kind: job.kind, reason: message });
-        await parkJob(opts.db, job, message);
+        log.warn("job waits", { id: job.id, kind: job.kind, reason: message });
+        await parkJob(db, job, message, clock);
         return;
       }
       const permanent = err instanceof PermanentJobError;
-      opts.log.warn("job failed", { id: job.id, kind: job.kind, attempt: job.attempts, permanent, error: message });
+      log.warn("job failed", { id: job.id, kind: job.kind, attempt: job.attempts, permanent, error: message });
       if (permanent || job.attempts >= job.maxAttempts) await giveUp(job, message);
-      else await failJob(opts.db, job, message, false);
+      else await failJob(db, job, message, false, clock);
     }
   }
 
   /** Gives up the jobs whose every attempt was interrupted. @returns how many */
   async function giveUpExhausted(): Promise<number> {
-    const jobs = await exhaustedJobs(opts.db);
+    const jobs = await exhaustedJobs(db, 10, clock);
     for (const job of jobs) {
       const message = `Gave up after ${job.attempts} attempts: the process stopped while running this job each time.`;
-      opts.log.error("job given up after interrupted attempts", { id: job.id, kind: job.kind, attempts: job.attempts });
+      log.error("job given up after interrupted attempts", { id: job.id, kind: job.kind, attempts: job.attempts });
       await giveUp(job, message);
     }
     return jobs.length;
   }
 
-  async function drain(): Promise<void> {
-    while (running) {
-      let job: Job | null = null;
-      try {
-        await resumeIfReady();
-        if ((await giveUpExhausted()) > 0) continue;
-        job = await claimJob(opts.db);
-      } catch (err) {
-        opts.log.error("job claim failed", { error: String(err) });
-      }
-      if (job) {
-        await runOne(job);
-        continue;
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, opts.pollMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = null;
-    }
-  }
+  const loop = createPollingLoop({
+    name: "job runner",
+    pollMs: opts.pollMs,
+    log,
+    clock,
+    async step() {
+      if ((await giveUpExhausted()) > 0) return true;
+      const job = await claimJob(db, leaseS, clock);
+      if (!job) return false;
+      await runOne(job);
+      return true;
+    },
+    periodic: [
+      ...(opts.resume ? [{ name: "resume waiting jobs", everyMs: opts.resume.everyMs, run: resumeIfReady }] : []),
+      {
+        name: "prune finished jobs",
+        everyMs: JOB_PRUNE_EVERY_MS,
+        run: async () => {
+          const n = await pruneJobs(db, undefined, clock);
+          if (n) log.info("pruned finished jobs", { count: n });
+        },
+      },
+    ],
+  });
+  let started = false;
 
   return {
     async start() {
-      if (running) return;
-      const recovered = await recoverRunningJobs(opts.db);
-      if (recovered) opts.log.info("recovered interrupted jobs", { count: recovered });
-      await resumeIfReady(true);
-      running = true;
-      loop = drain();
+      if (started) return;
+      started = true;
+      // One SQLite process owns the queue: a lease left behind is a crashed run of this appliance.
+      // On PostgreSQL other nodes may hold live leases; a dead node's expire by themselves.
+      if (!isPostgres(db)) {
+        const recovered = await recoverRunningJobs(db, clock);
+        if (recovered) log.info("recovered interrupted jobs", { count: recovered });
+      }
+      await resumeIfReady();
+      loop.start();
     },
     nudge() {
-      wake?.();
+      loop.nudge();
     },
     async stop() {
-      running = false;
-      wake?.();
-      await loop;
+      started = false;
+      await loop.stop();
     },
   };
 }
