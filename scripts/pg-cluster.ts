@@ -89,8 +89,29 @@ export async function startCluster(): Promise<PgCluster> {
     "-c full_page_writes=off",
     "-c shared_buffers=128MB",
   ].join(" ");
+  fs.writeFileSync(path.join(dir, "options"), options);
   run(bin, "pg_ctl", ["-D", data, "-o", options, "-l", path.join(dir, "log"), "-w", "start"]);
   return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, dir };
+}
+
+/**
+ * Stops a cluster's server but keeps its data, as an outage would (`pg_ctl stop -m fast`: open
+ * connections are ended); {@link resumeCluster} starts it again on the same port.
+ * @throws Error when pg_ctl fails
+ */
+export function pauseCluster(dir: string): void {
+  const bin = ensurePostgresInstalled();
+  run(bin, "pg_ctl", ["-D", path.join(dir, "data"), "-m", "fast", "-w", "stop"]);
+}
+
+/**
+ * Starts a cluster stopped by {@link pauseCluster} again, with the same port and settings.
+ * @throws Error when pg_ctl fails (e.g. the port was taken meanwhile)
+ */
+export function resumeCluster(dir: string): void {
+  const bin = ensurePostgresInstalled();
+  const options = fs.readFileSync(path.join(dir, "options"), "utf8");
+  run(bin, "pg_ctl", ["-D", path.join(dir, "data"), "-o", options, "-l", path.join(dir, "log"), "-w", "start"]);
 }
 
 /** Stops a cluster started by {@link startCluster} and removes its directory (errors ignored). */

@@ -52,6 +52,8 @@ export const ERROR_CODES = {
   LAST_OWNER: 400,
   /** Anything unexpected; details are logged, never returned. */
   INTERNAL: 500,
+  /** The database cannot be reached (PostgreSQL down or restarting); retry after `Retry-After` seconds. `/healthz` says `database.reachable: false`. */
+  DATABASE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

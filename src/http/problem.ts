@@ -5,6 +5,7 @@
  */
 import { AppError, ERROR_CODES, type ErrorCode, type FieldError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
+import { isDatabaseUnavailable } from "../db/availability.ts";
 
 const TITLES: Record<ErrorCode, string> = {
   NAME_REQUIRED: "Name required",
@@ -30,6 +31,7 @@ const TITLES: Record<ErrorCode, string> = {
   CSRF_FAILED: "CSRF check failed",
   LAST_OWNER: "Last owner",
   INTERNAL: "Internal error",
+  DATABASE_UNAVAILABLE: "Database unavailable",
 };
 
 /** The problem+json body. */
@@ -86,6 +88,11 @@ export function errorToResponse(error: unknown, elysiaCode: unknown, log: Logger
   }
   const status = (error as { status?: unknown })?.status;
   if (status === 413) return problemResponse(new AppError("PAYLOAD_TOO_LARGE", "The request body is too large."));
+  if (isDatabaseUnavailable(error)) {
+    // The node stays up and answers again once the database is back (pg reconnects); no stack.
+    log.warn("database unavailable", { error: error instanceof Error ? error.message : String(error) });
+    return problemResponse(new AppError("DATABASE_UNAVAILABLE", "The database cannot be reached. Try again shortly.", { headers: { "retry-after": "5" } }));
+  }
   log.error("unhandled error", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   return problemResponse(new AppError("INTERNAL", "An unexpected error occurred. It has been logged."));
 }

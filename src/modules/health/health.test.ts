@@ -6,10 +6,11 @@ import { expect, test } from "bun:test";
 import path from "node:path";
 import { createTestApi } from "../../../test/helpers/api.ts";
 import { nowIso } from "../../clock.ts";
+import { dialectOf } from "../../db/dialect.ts";
 
 const FIXTURE = path.resolve(import.meta.dir, "../../../../shared/models/fixture");
 
-test("healthz reports installed and missing models and the pending, running and failed job counts", async () => {
+test("healthz reports the database, installed and missing models and the pending, running and failed job counts", async () => {
   const api = await createTestApi({ EARSHOT_MODELS_DIR: FIXTURE, EARSHOT_ASR_MODEL: "whisper-tiny-random", EARSHOT_SENTIMENT_MODEL: "no-such-sentiment-model" });
   try {
     const now = nowIso();
@@ -19,6 +20,7 @@ test("healthz reports installed and missing models and the pending, running and 
     expect(r.status).toBe(200);
     expect(r.json).toEqual({
       status: "ok",
+      database: { kind: dialectOf(api.db), reachable: true },
       models: { asr: { id: "whisper-tiny-random", status: "installed" }, sentiment: { id: "no-such-sentiment-model", status: "missing" } },
       jobs: { pending: 2, running: 1, waiting_for_model: 1, failed: 1 },
     });
