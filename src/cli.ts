@@ -2,13 +2,15 @@
 /**
  * @module cli
  * The `earshot` command (DESIGN §2 — a contract: operators and tests rely on its commands, flags
- * and JSON shapes). Every command honours `--data` / `EARSHOT_DATA_DIR`.
+ * and JSON shapes). Every command honours `--data` / `EARSHOT_DATA_DIR` and `--database-url` /
+ * `EARSHOT_DATABASE_URL` (PostgreSQL instead of the SQLite file, DESIGN §11).
  */
 import "./runtime/preload.ts";
 import { Command, InvalidArgumentError } from "commander";
 import { loadConfig, type Config, type ConfigOverrides } from "./config.ts";
 import { migrateToLatest, openDatabase, type Db } from "./db/client.ts";
 import { backupDatabase } from "./db/backup.ts";
+import { isPostgresUrl } from "./db/dialect.ts";
 import { AppError } from "./errors.ts";
 import { ALL_SCOPES, KEY_SCOPES, type AnyScope } from "./auth/keys.ts";
 import { PLANS, type Plan } from "./modules/workspaces/plans.ts";
@@ -26,16 +28,20 @@ import { registerReprocessCommand } from "./commands/reprocess.ts";
 const program = new Command("earshot")
   .description("Self-hosted voice and text feedback links with local transcription.")
   .option("--data <dir>", "data directory (EARSHOT_DATA_DIR, default ./data)")
+  .option("--database-url <url>", "PostgreSQL instead of the SQLite file: postgres://user:pass@host:port/db (EARSHOT_DATABASE_URL)", (v: string) => {
+    if (!isPostgresUrl(v)) throw new InvalidArgumentError("a postgres:// or postgresql:// URL");
+    return v;
+  })
   .showHelpAfterError();
 
 function config(extra: ConfigOverrides = {}): Config {
-  const data = program.opts<{ data?: string }>().data;
-  return loadConfig(process.env, { ...(data ? { dataDir: data } : {}), ...extra });
+  const { data, databaseUrl } = program.opts<{ data?: string; databaseUrl?: string }>();
+  return loadConfig(process.env, { ...(data ? { dataDir: data } : {}), ...(databaseUrl ? { databaseUrl } : {}), ...extra });
 }
 
 async function withDb<T>(fn: (db: Db, cfg: Config) => Promise<T>): Promise<T> {
   const cfg = config();
-  const db = openDatabase(cfg.dbFile);
+  const db = openDatabase(cfg.databaseUrl ?? cfg.dbFile);
   try {
     await migrateToLatest(db);
     return await fn(db, cfg);

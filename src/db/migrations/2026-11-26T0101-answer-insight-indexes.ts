@@ -9,6 +9,7 @@
  * Frozen: never edit, add a new migration instead.
  */
 import { type Kysely, sql } from "kysely";
+import { isPostgres } from "../dialect.ts";
 
 /** The answer types the dashboard counts per value (stats/repository.ts DISTRIBUTED_TYPES). */
 const DISTRIBUTED_TYPES_SQL = "('multiple_choice', 'image_choice', 'rating', 'yes_no', 'number')";
@@ -16,8 +17,14 @@ const DISTRIBUTED_TYPES_SQL = "('multiple_choice', 'image_choice', 'rating', 'ye
 const ANSWERED_SQL = "(value <> 'null' OR text IS NOT NULL OR audio_blob IS NOT NULL OR file_blob IS NOT NULL)";
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`CREATE INDEX answers_response_sentiment ON answers (response_uuid, json_extract(ai_insights, '$.sentiment'))`.execute(db);
-  await sql`CREATE INDEX answers_response_actionable ON answers (response_uuid, json_extract(ai_insights, '$.actionable'))`.execute(db);
+  if (isPostgres(db)) {
+    // The expressions `db/json.ts` writes on PostgreSQL.
+    await sql`CREATE INDEX answers_response_sentiment ON answers (response_uuid, ((ai_insights::jsonb) #>> '{sentiment}'))`.execute(db);
+    await sql`CREATE INDEX answers_response_actionable ON answers (response_uuid, ((ai_insights::jsonb) #>> '{actionable}'))`.execute(db);
+  } else {
+    await sql`CREATE INDEX answers_response_sentiment ON answers (response_uuid, json_extract(ai_insights, '$.sentiment'))`.execute(db);
+    await sql`CREATE INDEX answers_response_actionable ON answers (response_uuid, json_extract(ai_insights, '$.actionable'))`.execute(db);
+  }
   await sql.raw(`CREATE INDEX answers_response_values ON answers (response_uuid, question_uuid, response_type, value) WHERE response_type IN ${DISTRIBUTED_TYPES_SQL}`).execute(db);
   await sql.raw(`CREATE INDEX answers_response_answered ON answers (response_uuid, question_uuid) WHERE ${ANSWERED_SQL}`).execute(db);
 }

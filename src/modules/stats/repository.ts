@@ -7,7 +7,7 @@
  */
 import { type Kysely, sql, type Transaction } from "kysely";
 import type { Database } from "../../db/schema.ts";
-import { jsonElements, jsonFlagIs, jsonValue } from "../../db/json.ts";
+import { isTrue, jsonElements, jsonFlagIs, jsonValue } from "../../db/json.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 export type StatsRange = { linkUuid: string; since?: string; until?: string };
@@ -25,7 +25,8 @@ const isDistributed = sql<boolean>`${sql.ref("a.response_type")} IN ${sql.raw(`(
  * expression of the index `answers_response_holds` (migration 2026-11-26T0102), for the table
  * aliased `a`, so the counts and the `question=` filter read only that index.
  */
-export const ANSWERED = sql<boolean>`((${sql.ref("a.value")} <> 'null' OR ${sql.ref("a.text")} IS NOT NULL OR ${sql.ref("a.audio_blob")} IS NOT NULL OR ${sql.ref("a.file_blob")} IS NOT NULL) = 1)`;
+export const answered = (db: Q) =>
+  isTrue(db, sql`(${sql.ref("a.value")} <> 'null' OR ${sql.ref("a.text")} IS NOT NULL OR ${sql.ref("a.audio_blob")} IS NOT NULL OR ${sql.ref("a.file_blob")} IS NOT NULL)`);
 
 /** `UTC day` of a stored timestamp column, `YYYY-MM-DD`. */
 const dayOf = (column: string) => sql<string>`substr(${sql.ref(column)}, 1, 10)`;
@@ -75,7 +76,7 @@ export function answeredByQuestion(db: Q, f: StatsRange, questionUuids: string[]
   return completedIn(db, f)
     .innerJoin("answers as a", "a.response_uuid", "r.uuid")
     .where("a.question_uuid", "in", questionUuids)
-    .where(ANSWERED)
+    .where(answered(db))
     .select((eb) => ["a.question_uuid", eb.fn.countAll<number>().as("n")])
     .groupBy("a.question_uuid")
     .execute();
@@ -104,7 +105,7 @@ export function valueCounts(db: Q, f: StatsRange) {
 export function sentimentByDay(db: Q, f: StatsRange, sentiment: "positive" | "neutral" | "negative") {
   return completedIn(db, f)
     .innerJoin("answers as a", "a.response_uuid", "r.uuid")
-    .where(jsonValue<string>("a.ai_insights", "$.sentiment"), "=", sql.lit(sentiment))
+    .where(jsonValue<string>(db, "a.ai_insights", "$.sentiment"), "=", sql.lit(sentiment))
     .select((eb) => [dayOf("r.submitted_at").as("day"), eb.fn.countAll<number>().as("n")])
     .groupBy(dayOf("r.submitted_at"))
     .execute();
@@ -115,9 +116,9 @@ export function topTopics(db: Q, f: StatsRange, limit: number) {
   const topic = sql<string>`lower(jt.value)`;
   return completedIn(db, f)
     .innerJoin("answers as a", "a.response_uuid", "r.uuid")
-    .innerJoin(jsonElements("a.ai_insights", "$.key_topics").as("jt"), (join) => join.onTrue())
+    .innerJoin(jsonElements(db, "a.ai_insights", "$.key_topics").as("jt"), (join) => join.onTrue())
     // Read from the topics expression index (migration 2026-11-26T0102), never the answer rows.
-    .where(jsonValue("a.ai_insights", "$.key_topics"), "is not", null)
+    .where(jsonValue(db, "a.ai_insights", "$.key_topics"), "is not", null)
     .where(sql`jt.type`, "=", "text")
     .select((eb) => [topic.as("topic"), eb.fn.count<number>("r.uuid").distinct().as("n")])
     .groupBy(topic)
@@ -131,7 +132,7 @@ export function topTopics(db: Q, f: StatsRange, limit: number) {
 export function latestActionable(db: Q, f: StatsRange, limit: number) {
   return completedIn(db, f)
     .innerJoin("answers as a", "a.response_uuid", "r.uuid")
-    .where(() => jsonFlagIs("a.ai_insights", "$.actionable", true))
+    .where(() => jsonFlagIs(db, "a.ai_insights", "$.actionable", true))
     .select(["a.uuid", "a.response_uuid", "a.question_uuid", "a.field_key", "a.text", "a.transcription", "a.ai_insights", "r.submitted_at"])
     .orderBy("r.submitted_at", "desc")
     .orderBy("a.position")

@@ -1,0 +1,83 @@
+/**
+ * @module db/postgres
+ * Earshot on PostgreSQL 15+ (DESIGN §11, docs/decisions/postgres.md): Kysely's `PostgresDialect`
+ * over a `pg.Pool`, with two Earshot rules built into the driver so no call site changes:
+ * - int8 (`count(*)`, `sum(…)` of integers) and numeric arrive as JS numbers, as SQLite gives them
+ *   (type parsers set on this pool only, not globally);
+ * - a plain `db.transaction().execute(…)` begins and takes one transaction-scoped advisory lock
+ *   ({@link WRITE_LOCK_KEY}), so write transactions are serial across every node, like SQLite's
+ *   `BEGIN IMMEDIATE`. A transaction started with an explicit isolation level
+ *   (`.setIsolationLevel("read committed")`) takes no lock: it is for the few paths that are safe
+ *   under concurrency by construction (`FOR UPDATE SKIP LOCKED` claims, counter upserts).
+ */
+import pg from "pg";
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  PostgresDriver,
+  type DatabaseConnection,
+  type Driver,
+  type PostgresDialectConfig,
+  type TransactionSettings,
+} from "kysely";
+import type { Database } from "./schema.ts";
+
+/** The advisory lock key every plain write transaction takes (`pg_advisory_xact_lock`); "earshot" in ASCII. */
+export const WRITE_LOCK_KEY = 0x65617273686f74;
+
+/** The advisory lock key held while migrations run (a session lock, released afterwards). */
+export const MIGRATE_LOCK_KEY = 0x65617273686f75;
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+/** Type parsers of Earshot's pools: int8 and numeric as JS numbers, everything else as `pg` parses it. */
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") => {
+    if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => (value === null ? null : Number(value));
+    return pg.types.getTypeParser(oid, format as "text");
+  }) as pg.CustomTypesConfig["getTypeParser"],
+};
+
+/** `PostgresDriver` whose plain transactions take the write lock (module comment). */
+class EarshotPostgresDriver extends PostgresDriver {
+  override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    await super.beginTransaction(connection, settings);
+    if (!settings.isolationLevel && !settings.accessMode) {
+      await connection.executeQuery(CompiledQuery.raw(`select pg_advisory_xact_lock(${WRITE_LOCK_KEY})`));
+    }
+  }
+}
+
+class EarshotPostgresDialect extends PostgresDialect {
+  readonly #config: PostgresDialectConfig;
+  constructor(config: PostgresDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new EarshotPostgresDriver(this.#config);
+  }
+}
+
+/**
+ * Opens a pool of connections to the PostgreSQL database at `url` (connections are made on first
+ * use, so this never throws for an unreachable server; the first query does).
+ * @param url `postgres://user:pass@host:port/db` (or `postgresql://`)
+ * @param options.max the pool's size (default 10)
+ * @returns a Kysely instance; `db.destroy()` ends the pool
+ */
+export function openPostgres(url: string, options: { max?: number } = {}): Kysely<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    types,
+    max: options.max ?? 10,
+    idleTimeoutMillis: 10_000,
+    application_name: "earshot",
+  });
+  // An idle connection that breaks (the server restarted) must not crash the process: the pool
+  // drops it and the next query connects again or fails with its own error.
+  pool.on("error", () => {});
+  return new Kysely<Database>({ dialect: new EarshotPostgresDialect({ pool }) });
+}
