@@ -15,6 +15,7 @@ import { createWorkspace, type CreatedWorkspace } from "../../src/modules/worksp
 import type { Plan } from "../../src/modules/workspaces/plans.ts";
 import { createInferenceClient } from "../../src/ai/inference-client.ts";
 import { outputChecker } from "./openapi-check.ts";
+import { dropTestDatabase, testDatabaseUrl } from "./db.ts";
 
 const FIXTURE_MODELS_DIR = path.resolve(import.meta.dir, "../../../shared/models/fixture");
 
@@ -40,7 +41,9 @@ export const BASE = "http://localhost";
 /** Starts an in-process API over a fresh data directory. */
 export async function createTestApi(env: Record<string, string> = {}, plan: Plan = "enterprise"): Promise<TestApi> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-api-"));
-  const config = loadConfig({ EARSHOT_ALLOW_INSECURE_HTTP: "1", EARSHOT_PUBLIC_URL: BASE, EARSHOT_LOG_LEVEL: "silent", ...env }, { dataDir });
+  // The test engine (test/helpers/db.ts): this data directory's own PostgreSQL database, or its SQLite file.
+  const databaseUrl = await testDatabaseUrl(dataDir);
+  const config = loadConfig({ EARSHOT_ALLOW_INSECURE_HTTP: "1", EARSHOT_PUBLIC_URL: BASE, EARSHOT_LOG_LEVEL: "silent", ...env }, { dataDir, ...(databaseUrl ? { databaseUrl } : {}) });
   // The real worker over the fixture models, started lazily on the first request that needs it.
   const inference = createInferenceClient({ modelsDir: FIXTURE_MODELS_DIR, asrModel: "whisper-tiny-random", sentimentModel: "tiny-sentiment-3class" });
   const { app, db, deps, close } = await createAppDeps(config, { inference, webAssets: new Map() });
@@ -76,6 +79,7 @@ export async function createTestApi(env: Record<string, string> = {}, plan: Plan
     newWorkspace: (name, p = "enterprise") => createWorkspace(db, { name, plan: p }),
     async close() {
       await close();
+      await dropTestDatabase(dataDir);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

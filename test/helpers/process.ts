@@ -9,6 +9,7 @@
 import type { Subprocess } from "bun";
 import { createServer } from "node:net";
 import path from "node:path";
+import { testDatabaseEnv } from "./db.ts";
 
 /** The repository root (this file is `test/helpers/process.ts`). */
 export const REPO_DIR = path.resolve(import.meta.dir, "..", "..");
@@ -90,7 +91,8 @@ export async function startServer(opts: { dataDir: string; env?: Record<string, 
   const chunks: string[] = [];
   const proc = Bun.spawn([...command(opts.bin), "serve", "--port", String(port), "--data", opts.dataDir], {
     cwd: REPO_DIR,
-    env: testEnv(opts.env),
+    // The data directory's own PostgreSQL database when the suite runs on PostgreSQL (test/helpers/db.ts).
+    env: testEnv({ ...(await testDatabaseEnv(opts.dataDir)), ...opts.env }),
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -143,7 +145,7 @@ export async function runCli(
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const proc = Bun.spawn([...command(opts.bin), ...args, "--data", opts.dataDir], {
     cwd: REPO_DIR,
-    env: testEnv({ EARSHOT_DATA_DIR: opts.dataDir, ...opts.env }),
+    env: testEnv({ EARSHOT_DATA_DIR: opts.dataDir, ...(await testDatabaseEnv(opts.dataDir)), ...opts.env }),
     stdin: opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin),
     stdout: "pipe",
     stderr: "pipe",
