@@ -12,7 +12,7 @@ import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { findResponseByUuid } from "../modules/responses/repository.ts";
 import { reprocessAnswers } from "../modules/responses/reprocess.ts";
-import { isUuid } from "../modules/links/service.ts";
+import { isUuid } from "../shared/uuid.ts";
 
 type WithDb = <T>(fn: (db: Db, cfg: Config) => Promise<T>) => Promise<T>;
 

@@ -2,7 +2,7 @@
  * @module web/intake/conditions
  * Question visibility (spec "Condition object", DESIGN §9). A question whose condition is `{}`
  * is always shown; otherwise it is shown when the earlier question named by `field` holds a
- * value that passes `operator`. The rule is the server's own (src/modules/intake/conditions.ts,
+ * value that passes `operator`. The rule is the server's own (src/shared/conditions.ts,
  * bundled into the page), which evaluates it again on submit:
  * - `less_than`: the answer as a number is below the numeric `value`;
  * - `equals`: the answer and `value` are equal as strings (`3` equals `"3"`, `true` equals
@@ -10,7 +10,7 @@
  * - `contains`: the answer's text contains `value`, case-insensitively (a list: any item).
  * A question whose condition names an unanswered or hidden question stays hidden.
  */
-import { conditionHolds } from "../../src/modules/intake/conditions.ts";
+import { conditionHolds } from "../../src/shared/conditions.ts";
 import type { Condition, PublicQuestion } from "./types.ts";
 
 /** True when the condition has the fields needed to test anything. */

@@ -14,8 +14,8 @@ import type { LabelledAnswer } from "../../ai/insights/trained/train.ts";
 import type { Sentiment } from "../../ai/insights/types.ts";
 import type { CorrectedInsights, CorrectInsightsBody } from "./model.ts";
 import * as repo from "./repository.ts";
+import { isUuid } from "../../shared/uuid.ts";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type StoredInsights = CorrectedInsights["ai_insights"] | (Omit<CorrectedInsights["ai_insights"], "corrected"> & { corrected?: undefined });
 
@@ -38,7 +38,7 @@ export async function correctInsights(
   recheck?: (trx: Transaction<Database>) => Promise<void>,
   now = new Date().toISOString(),
 ): Promise<CorrectedInsights> {
-  if (!UUID.test(responseUuid) || !UUID.test(answerUuid)) throw notFound("Answer");
+  if (!isUuid(responseUuid) || !isUuid(answerUuid)) throw notFound("Answer");
   return db.transaction().execute(async (trx) => {
     await recheck?.(trx);
     const answer = await repo.findAnswerInWorkspace(trx, auth.workspaceUuid, responseUuid, answerUuid);

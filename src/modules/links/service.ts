@@ -8,6 +8,7 @@ import { nowIso } from "../../clock.ts";
 import type { Database } from "../../db/schema.ts";
 import { AppError, notFound, type FieldError } from "../../errors.ts";
 import { toSlug, uniqueVariant } from "../../slugs.ts";
+import { isUuid } from "../../shared/uuid.ts";
 import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
 import { limitsFor } from "../workspaces/plans.ts";
 import { workspaceHost } from "../workspaces/service.ts";
@@ -19,13 +20,6 @@ import { checkLinkTranslations, type LinkTranslations } from "./translations.ts"
 
 type Q = Kysely<Database> | Transaction<Database>;
 export type LinkDeps = { db: Kysely<Database>; publicUrl: string; auth: Authenticator; webhookAllowHosts: readonly string[] };
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** True for a syntactically valid UUID (malformed ones answer 404, DESIGN §4). */
-export function isUuid(s: string): boolean {
-  return UUID_PATTERN.test(s);
-}
 
 function questionRows(linkUuid: string, questions: NormalizedQuestion[], existing: Map<string, repo.QuestionRow>, now: string): repo.QuestionRow[] {
   return questions.map((q) => {

@@ -12,7 +12,7 @@ import type { Database } from "../../db/schema.ts";
 import { notFound } from "../../errors.ts";
 import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
-import { isUuid } from "../links/service.ts";
+import { isUuid } from "../../shared/uuid.ts";
 import * as repo from "./repository.ts";
 
 export type ReprocessDeps = { db: Kysely<Database>; auth: Authenticator; nudgeJobs: () => void };

@@ -15,7 +15,7 @@ import { exportQuerySchema, listResponsesQuerySchema, workspaceExportQuerySchema
 import { conditional } from "../../http/conditional.ts";
 import { changeTag } from "../stats/service.ts";
 import { exportResponses } from "./export.ts";
-import { isUuid } from "../links/service.ts";
+import { isUuid } from "../../shared/uuid.ts";
 import { findLink } from "../links/repository.ts";
 import * as service from "./service.ts";
 import { reprocessResponse } from "./reprocess.ts";

@@ -11,7 +11,7 @@ import type { answerSchema, ResponseFilterQuery, responseSchema } from "./model.
 import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
 import { signedPath } from "../../auth/signed-url.ts";
 import type { BlobStore } from "../../blobs/store.ts";
-import { isUuid } from "../links/service.ts";
+import { isUuid } from "../../shared/uuid.ts";
 import * as linksRepo from "../links/repository.ts";
 import { eraseResponseEvents } from "../../outbox/repository.ts";
 import * as repo from "./repository.ts";

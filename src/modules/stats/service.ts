@@ -11,7 +11,7 @@ import type { Database } from "../../db/schema.ts";
 import { notFound } from "../../errors.ts";
 import type { AuthContext } from "../../auth/authenticate.ts";
 import { sha256Hex } from "../../auth/sessions.ts";
-import { isUuid } from "../links/service.ts";
+import { isUuid } from "../../shared/uuid.ts";
 import * as linksRepo from "../links/repository.ts";
 import type { QuestionType } from "../links/question-model.ts";
 import type { LinkStats, StatsQuery } from "./model.ts";

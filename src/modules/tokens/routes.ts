@@ -6,7 +6,7 @@ import { Elysia } from "elysia";
 import { authed, type AppDeps } from "../../http/context.ts";
 import { envelope, readPage } from "../../http/pagination.ts";
 import { parseWith, requireJsonBody } from "../../http/validation.ts";
-import { isUuid } from "../links/service.ts";
+import { isUuid } from "../../shared/uuid.ts";
 import { notFound } from "../../errors.ts";
 import { createTokenSchema } from "./model.ts";
 import * as service from "./service.ts";

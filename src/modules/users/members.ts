@@ -11,7 +11,7 @@ import { AppError, notFound } from "../../errors.ts";
 import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
 import { ROLES, ROLE_SCOPES, type Role } from "../../auth/roles.ts";
 import { recordByAuth } from "../audit/service.ts";
-import { isUuid } from "../links/service.ts";
+import { isUuid } from "../../shared/uuid.ts";
 import { emailKey, issueOneTimeToken } from "./accounts.ts";
 import * as repo from "./repository.ts";
 import { creatorOf, revokeKeysCreatedBy } from "../tokens/service.ts";

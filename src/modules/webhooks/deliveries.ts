@@ -11,7 +11,7 @@ import { AppError, notFound } from "../../errors.ts";
 import type { AuthContext } from "../../auth/authenticate.ts";
 import { enqueueEventForWebhook } from "../../outbox/enqueue.ts";
 import { insertDelivery } from "../../outbox/repository.ts";
-import { isUuid } from "../links/service.ts";
+import { isUuid } from "../../shared/uuid.ts";
 import { TEST_EVENT, type Delivery, type DeliveryDetail } from "./model.ts";
 import * as repo from "./repository.ts";
 import { findOwnWebhook, type WebhookDeps } from "./service.ts";

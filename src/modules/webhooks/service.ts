@@ -11,7 +11,7 @@ import type { Database } from "../../db/schema.ts";
 import { AppError, notFound } from "../../errors.ts";
 import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
 import { literalHostRefusal } from "../../outbox/url-guard.ts";
-import { isUuid } from "../links/service.ts";
+import { isUuid } from "../../shared/uuid.ts";
 import { isHttpsUrl, WEBHOOK_EVENTS, type CreateWebhookInput, type PatchWebhookInput, type Webhook, type WebhookEvent } from "./model.ts";
 import * as repo from "./repository.ts";
 import { findLink } from "../links/repository.ts";

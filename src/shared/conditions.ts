@@ -1,7 +1,8 @@
 /**
- * @module intake/conditions
+ * @module shared/conditions
  * Conditional visibility (spec: Condition object; DESIGN §6, §9): a question shows when its
- * condition holds for the earlier answer it tests. The page evaluates the same rules.
+ * condition holds for the earlier answer it tests. One rule for the server (intake submit) and
+ * the intake page (web/intake/conditions.ts bundles this module): neutral code, no imports.
  */
 
 export type ConditionLike = { show_if?: string; field?: string; operator?: string; value?: unknown };
