@@ -24,6 +24,7 @@ import { registerModelsCommands } from "./commands/models.ts";
 import { registerAccountCommands } from "./commands/accounts.ts";
 import { registerInsightsCommands } from "./commands/insights.ts";
 import { registerReprocessCommand } from "./commands/reprocess.ts";
+import { registerMigrateToPostgresCommand } from "./commands/migrate-to-postgres.ts";
 
 const program = new Command("earshot")
   .description("Self-hosted voice and text feedback links with local transcription.")
@@ -149,6 +150,7 @@ registerAccountCommands(program, workspace, withDb);
 registerInferenceCommands(program, () => config());
 registerInsightsCommands(program, withDb);
 registerReprocessCommand(program, withDb);
+registerMigrateToPostgresCommand(program, () => config());
 
 try {
   await program.parseAsync(process.argv);

@@ -13,7 +13,7 @@
  */
 import type { Kysely } from "kysely";
 import { nowIso } from "../clock.ts";
-import { type BlobStore, chunksOf, KEY_PATTERN } from "./store.ts";
+import { type BlobStore, type ByteSource, chunksOf, KEY_PATTERN } from "./store.ts";
 
 /** Bytes per `blob_chunks` row (256 KiB). */
 export const CHUNK_BYTES = 256 * 1024;
@@ -54,35 +54,7 @@ export function createPostgresBlobStore(database: Kysely<any>): BlobStore {
     },
     async putStream(prefix, source) {
       const key = checkKey(`${prefix}/${crypto.randomUUID()}`);
-      await db.insertInto("blobs").values({ key, size: 0, chunks: 0, complete: 0, date_created: nowIso() }).execute();
-      // One chunk buffer, refilled: at most CHUNK_BYTES (plus the piece being copied) in memory.
-      const buffer = new Uint8Array(CHUNK_BYTES);
-      let filled = 0;
-      let seq = 0;
-      let size = 0;
-      const flush = async () => {
-        if (!filled) return;
-        await db.insertInto("blob_chunks").values({ key, seq: seq++, data: Buffer.from(buffer.buffer, 0, filled) }).execute();
-        filled = 0;
-      };
-      try {
-        for await (const piece of chunksOf(source)) {
-          size += piece.byteLength;
-          for (let at = 0; at < piece.byteLength; ) {
-            const n = Math.min(CHUNK_BYTES - filled, piece.byteLength - at);
-            buffer.set(piece.subarray(at, at + n), filled);
-            filled += n;
-            at += n;
-            if (filled === CHUNK_BYTES) await flush();
-          }
-        }
-        await flush();
-        await db.updateTable("blobs").set({ size, chunks: seq, complete: 1 }).where("key", "=", key).execute();
-      } catch (err) {
-        await db.deleteFrom("blobs").where("key", "=", key).execute().catch(() => {});
-        throw err;
-      }
-      return { key, size };
+      return { key, size: await writeBlob(db, key, source) };
     },
     async get(key) {
       const m = await meta(key);
@@ -124,6 +96,53 @@ export function createPostgresBlobStore(database: Kysely<any>): BlobStore {
     },
   };
   return store;
+}
+
+/**
+ * Writes a blob under `key` chunk by chunk (module comment): an incomplete row first, the chunks,
+ * then the row marked complete with its size. A blob already under `key` is replaced.
+ * @returns the size in bytes
+ * @throws whatever reading `source` or the database throws; nothing is kept then
+ */
+export async function writeBlob(database: Kysely<any>, key: string, source: ByteSource): Promise<number> {
+  const db = database as Kysely<BlobTables>;
+  checkKey(key);
+  await db.deleteFrom("blobs").where("key", "=", key).execute();
+  await db.insertInto("blobs").values({ key, size: 0, chunks: 0, complete: 0, date_created: nowIso() }).execute();
+  // One chunk buffer, refilled: at most CHUNK_BYTES (plus the piece being copied) in memory.
+  const buffer = new Uint8Array(CHUNK_BYTES);
+  let filled = 0;
+  let seq = 0;
+  let size = 0;
+  const flush = async () => {
+    if (!filled) return;
+    await db.insertInto("blob_chunks").values({ key, seq: seq++, data: Buffer.from(buffer.buffer, 0, filled) }).execute();
+    filled = 0;
+  };
+  try {
+    for await (const piece of chunksOf(source)) {
+      size += piece.byteLength;
+      for (let at = 0; at < piece.byteLength; ) {
+        const n = Math.min(CHUNK_BYTES - filled, piece.byteLength - at);
+        buffer.set(piece.subarray(at, at + n), filled);
+        filled += n;
+        at += n;
+        if (filled === CHUNK_BYTES) await flush();
+      }
+    }
+    await flush();
+    await db.updateTable("blobs").set({ size, chunks: seq, complete: 1 }).where("key", "=", key).execute();
+  } catch (err) {
+    await db.deleteFrom("blobs").where("key", "=", key).execute().catch(() => {});
+    throw err;
+  }
+  return size;
+}
+
+/** Size of a complete blob under `key` in the database, or null (missing or incomplete). */
+export async function storedBlobSize(database: Kysely<any>, key: string): Promise<number | null> {
+  const row = await (database as Kysely<BlobTables>).selectFrom("blobs").select("size").where("key", "=", checkKey(key)).where("complete", "=", 1).executeTakeFirst();
+  return row ? Number(row.size) : null;
 }
 
 /**
