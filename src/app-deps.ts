@@ -13,6 +13,7 @@ import { createRateLimiter } from "./auth/rate-limit.ts";
 import { createUsageRecorder } from "./auth/usage.ts";
 import { createInferenceClient, type InferenceClient } from "./ai/inference-client.ts";
 import { createBlobStore } from "./blobs/store.ts";
+import { systemClock, type Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { migrateToLatest, openDatabase, type Db } from "./db/client.ts";
 import type { Database } from "./db/schema.ts";
@@ -53,6 +54,8 @@ export type AppDepsOptions = {
   nudgeJobs?: () => void;
   /** Wakes the outbox dispatcher after a change queued events; default: no dispatcher here. */
   nudgeOutbox?: () => void;
+  /** The time source handed to everything that leases, backs off or expires; default the system clock. */
+  clock?: Clock;
 };
 
 /** The wired application: its dependencies, the app over them, and how to close what was opened. */
@@ -81,6 +84,7 @@ export async function createAppDeps(config: Config, opts: AppDepsOptions = {}): 
     config,
     db,
     log,
+    clock: opts.clock ?? systemClock,
     // Files under <data_dir>/blobs on SQLite, chunked rows in the database on PostgreSQL (src/blobs/).
     blobs: createBlobStore(db, config.blobsDir),
     auth: createAuthenticator(db, config, createRateLimiter(), createUsageRecorder(db, { log })),

@@ -13,6 +13,7 @@ import { AppError } from "../errors.ts";
 import type { AuthContext, Authenticator } from "../auth/authenticate.ts";
 import type { AnyScope } from "../auth/keys.ts";
 import type { InferenceClient } from "../ai/inference-client.ts";
+import type { Clock } from "../clock.ts";
 
 export type WebAsset = { body: Uint8Array | string; contentType: string };
 
@@ -21,6 +22,8 @@ export type AppDeps = {
   config: Config;
   db: Kysely<Database>;
   log: Logger;
+  /** The time source (src/clock.ts): the system clock, or a test's manual clock. */
+  clock: Clock;
   blobs: BlobStore;
   auth: Authenticator;
   /** HMAC key for signed audio URLs. */
