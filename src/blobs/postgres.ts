@@ -9,7 +9,8 @@
  * (docs/decisions/postgres.md) and a long upload must not hold it. The `blobs` row is inserted
  * with `complete = 0`, the chunks follow, and the row is marked complete with its size last, the
  * way the disk store renames a `.tmp` file into place; readers only see complete blobs. A crash
- * mid-write leaves an incomplete row, which {@link sweepIncompleteBlobs} removes.
+ * mid-write leaves an incomplete row, which the intake housekeeping removes after an hour
+ * (src/modules/intake/purge.ts, with unreferenced blobs: {@link blobsBefore}).
  */
 import type { Kysely } from "kysely";
 import { nowIso } from "../clock.ts";
@@ -146,11 +147,18 @@ export async function storedBlobSize(database: Kysely<any>, key: string): Promis
 }
 
 /**
- * Deletes blobs a crashed writer left incomplete, started before `beforeIso`.
- * @returns how many were removed
+ * Keys of complete (`complete = true`) or incomplete blobs begun before `beforeIso`, in key order
+ * after `afterKey`, at most `limit` (for the housekeeping's pages).
  */
-export async function sweepIncompleteBlobs(database: Kysely<any>, beforeIso: string): Promise<number> {
-  const db = database as Kysely<BlobTables>;
-  const r = await db.deleteFrom("blobs").where("complete", "=", 0).where("date_created", "<", beforeIso).executeTakeFirst();
-  return Number(r.numDeletedRows);
+export async function blobsBefore(database: Kysely<any>, complete: boolean, beforeIso: string, afterKey: string, limit: number): Promise<string[]> {
+  const rows = await (database as Kysely<BlobTables>)
+    .selectFrom("blobs")
+    .select("key")
+    .where("complete", "=", complete ? 1 : 0)
+    .where("date_created", "<", beforeIso)
+    .where("key", ">", afterKey)
+    .orderBy("key")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.key);
 }

@@ -20,6 +20,7 @@ import { formatMicros } from "../../clock.ts";
 import { eraseResponseEvents } from "../../outbox/repository.ts";
 import * as responsesRepo from "../responses/repository.ts";
 import { blobsOfAnswer } from "../responses/service.ts";
+import { blobsBefore } from "../../blobs/postgres.ts";
 
 export const INTAKE_PURGE_CRON = "23 * * * *";
 /** Orphaned blobs and `.tmp` files younger than this are left alone (an upload may be in flight). */
@@ -127,6 +128,31 @@ async function purgeBlobFiles(deps: PurgeDeps, orphansBeforeMs: number, tmpBefor
 }
 
 /**
+ * The same for blobs in PostgreSQL (src/blobs/postgres.ts): unreferenced blobs and blobs a crashed
+ * writer left incomplete (counted as `tmp`), once older than the grace period.
+ */
+async function purgeDatabaseBlobs(deps: PurgeDeps, orphansBeforeMs: number, tmpBeforeMs: number): Promise<{ orphans: number; tmp: number }> {
+  const iso = (ms: number) => formatMicros(BigInt(Math.floor(ms)) * 1000n);
+  const referenced = await referencedKeys(deps.db);
+  const sweep = async (complete: boolean, beforeMs: number): Promise<number> => {
+    let removed = 0;
+    let after = "";
+    for (;;) {
+      const keys = await blobsBefore(deps.db, complete, iso(beforeMs), after, BATCH);
+      if (!keys.length) return removed;
+      after = keys[keys.length - 1]!;
+      for (const key of keys) {
+        // Re-check an orphan just before deleting it: it may have been referenced meanwhile.
+        if (complete && (referenced.has(key) || (await isReferenced(deps.db, key)))) continue;
+        await deps.blobs.delete(key);
+        removed++;
+      }
+    }
+  };
+  return { orphans: await sweep(true, orphansBeforeMs), tmp: await sweep(false, tmpBeforeMs) };
+}
+
+/**
  * One purge pass.
  * @returns how many sessions, their blobs, orphaned blobs and `.tmp` files were removed
  */
@@ -134,7 +160,8 @@ export async function purgeIntake(deps: PurgeDeps, opts: PurgeOptions): Promise<
   const now = opts.nowMs ?? Date.now();
   const cutoff = formatMicros(BigInt(Math.floor(now - opts.retentionDays * 86_400_000)) * 1000n);
   const s = await purgeAbandonedSessions(deps, cutoff);
-  const f = await purgeBlobFiles(deps, opts.orphansBeforeMs ?? now - PURGE_GRACE_MS, opts.tmpBeforeMs ?? now - PURGE_GRACE_MS);
+  const purgeBlobs = deps.blobs.kind === "postgres" ? purgeDatabaseBlobs : purgeBlobFiles;
+  const f = await purgeBlobs(deps, opts.orphansBeforeMs ?? now - PURGE_GRACE_MS, opts.tmpBeforeMs ?? now - PURGE_GRACE_MS);
   return { ...s, ...f };
 }
 
