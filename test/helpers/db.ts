@@ -16,6 +16,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { migrateToLatest, openDatabase, type Db } from "../../src/db/client.ts";
+import { isPostgres } from "../../src/db/dialect.ts";
 
 /** The admin URL of the PostgreSQL server the suite runs on, or null for SQLite. */
 export const TEST_DATABASE_URL: string | null = process.env.EARSHOT_TEST_DATABASE_URL || null;
@@ -140,4 +141,15 @@ export async function dropTestDatabase(dataDir: string): Promise<void> {
   if (!created.has(name)) return;
   created.delete(name);
   await adminPool().query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+}
+
+/**
+ * How many blobs are stored: files under `blobsDir` (SQLite's store; directories not counted) plus,
+ * on PostgreSQL, the rows of `blobs` (src/blobs/, chunked `bytea`).
+ */
+export async function storedBlobCount(db: Db, blobsDir: string): Promise<number> {
+  const files = fs.existsSync(blobsDir) ? fs.readdirSync(blobsDir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).length : 0;
+  if (!isPostgres(db)) return files;
+  const row = await db.selectFrom("blobs" as never).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  return files + Number((row as { n: number }).n);
 }

@@ -9,10 +9,10 @@ import { $ } from "bun";
 import fs from "node:fs";
 import path from "node:path";
 import { createTestApi, type TestApi } from "../../../test/helpers/api.ts";
+import { storedBlobCount } from "../../../test/helpers/db.ts";
 import { FIXTURE_TRANSCRIPT, startProcessing, waitFor } from "../../../test/helpers/processing.ts";
 import { createInferenceClient, type InferenceClient } from "../../ai/inference-client.ts";
 import { oggOpusOf, pcm8Wav, toneWav, webmOfOgg } from "../../ai/test-audio.ts";
-import { createLocalBlobStore } from "../../blobs/store.ts";
 import { claimJob, recoverRunningJobs } from "../../jobs/queue.ts";
 import { answerFollowUp, probeAnswer, type ProbingDeps } from "../intake/probing.ts";
 import { findIntakeLink } from "../intake/service.ts";
@@ -42,8 +42,8 @@ afterAll(async () => {
 
 type Q = { prompt: string; type: string; configuration?: Record<string, unknown>; enable_dynamic_probing?: boolean; evaluator_config?: Record<string, unknown> };
 
-/** Files in the blob store (0 before the first upload creates it). */
-const blobCount = () => (fs.existsSync(api.config.blobsDir) ? fs.readdirSync(api.config.blobsDir, { recursive: true }).length : 0);
+/** Blobs in the store (files, or rows on PostgreSQL). */
+const blobCount = () => storedBlobCount(api.db, api.config.blobsDir);
 
 async function newLink(name: string, questions: Q[]) {
   // An on_finished webhook, so `response.submitted` is written to the outbox (the dispatcher is not running).
@@ -67,13 +67,13 @@ async function submittedEvents(sid: string): Promise<number> {
 }
 
 /** The real inference, with the transcription's answer held until `release()` (forces an interleaving). */
-function pausedAfterTranscription(): { deps: (blobsDir: string) => ProbingDeps; transcribed: Promise<void>; release: () => void } {
+function pausedAfterTranscription(): { deps: () => ProbingDeps; transcribed: Promise<void>; release: () => void } {
   const transcribed = Promise.withResolvers<void>();
   const gate = Promise.withResolvers<void>();
   return {
-    deps: (blobsDir) => ({
+    deps: () => ({
       db: api.db,
-      blobs: createLocalBlobStore(blobsDir),
+      blobs: api.deps.blobs,
       inference: {
         analyse: (...args) => inference.analyse(...args),
         transcribe: async (audio, opts) => {
@@ -104,13 +104,13 @@ describe("recordings are bounded by max_duration + 2 s (issue 9 item 1)", () => 
 
   test("a 600 s WAV on a 120 s question is refused with 400 AUDIO_TOO_LONG and nothing is stored", async () => {
     const { sid, upload } = await newLink("Long WAV", [{ prompt: "Speak", type: "voice", configuration: { max_duration: 120 } }]);
-    const blobsBefore = blobCount();
+    const blobsBefore = await blobCount();
     const r = await upload(pcm8Wav(8_000, 600 * 8_000));
     expect([r.status, r.json.code]).toEqual([400, "AUDIO_TOO_LONG"]);
     expect(r.headers.get("content-type")).toContain("application/problem+json");
     expect(r.json.detail).toContain("122 s");
     expect(await answersOf(sid)).toEqual([]);
-    expect(blobCount()).toBe(blobsBefore);
+    expect(await blobCount()).toBe(blobsBefore);
     expect((await upload(pcm8Wav(8_000, 121 * 8_000))).status).toBe(200); // within the 2 s grace
   });
 
@@ -178,7 +178,7 @@ describe("a probe or follow-up racing submit/ (issue 9 item 2)", () => {
     expect((await upload(speech)).status).toBe(200);
     const l = await findIntakeLink(api.db, api.ws.workspace_slug, link.slug);
     const paused = pausedAfterTranscription();
-    const probing = probeAnswer(paused.deps(api.config.blobsDir), l, sid, qid()).then(() => null, (e: unknown) => e);
+    const probing = probeAnswer(paused.deps(), l, sid, qid()).then(() => null, (e: unknown) => e);
     await paused.transcribed; // the probe has its transcript but has not written it
     expect((await api.call("POST", `${base}/sessions/${sid}/submit/`, { key: null, body: {} })).status).toBe(200);
     paused.release();
@@ -211,15 +211,15 @@ describe("a probe or follow-up racing submit/ (issue 9 item 2)", () => {
     expect((await api.call("POST", `${base}/sessions/${sid}/answers/${qid()}/probe/`, { key: null, body: {} })).json.follow_up?.index).toBe(0);
     const l = await findIntakeLink(api.db, api.ws.workspace_slug, link.slug);
     const paused = pausedAfterTranscription();
-    const blobsBefore = blobCount();
-    const answering = answerFollowUp(paused.deps(api.config.blobsDir), l, sid, qid(), 0, { audio: speech }).then(() => null, (e: unknown) => e);
+    const blobsBefore = await blobCount();
+    const answering = answerFollowUp(paused.deps(), l, sid, qid(), 0, { audio: speech }).then(() => null, (e: unknown) => e);
     await paused.transcribed;
     expect((await api.call("POST", `${base}/sessions/${sid}/submit/`, { key: null, body: {} })).status).toBe(200);
     paused.release();
     expect(await answering).toMatchObject({ code: "ALREADY_SUBMITTED", status: 409 });
     const [answer] = await answersOf(sid);
     expect(JSON.parse(answer!.follow_ups)).toEqual([{ question: expect.any(String), answer: null }]);
-    expect(blobCount()).toBe(blobsBefore);
+    expect(await blobCount()).toBe(blobsBefore);
     const late = await api.call("PUT", `${base}/sessions/${sid}/answers/${qid()}/follow-ups/0/`, { key: null, body: { value: "too late" } });
     expect([late.status, late.json.code]).toEqual([409, "ALREADY_SUBMITTED"]);
   });

@@ -234,7 +234,7 @@ export async function deleteJobsOfAnswers(db: Q, answerUuids: string[]): Promise
   if (!answerUuids.length) return;
   await db
     .deleteFrom("jobs")
-    .where((eb) => eb(eb.fn("json_extract", ["payload", eb.val("$.answer_uuid")]), "in", answerUuids))
+    .where(jsonValue(db, "payload", "$.answer_uuid"), "in", answerUuids)
     .execute();
 }
 
