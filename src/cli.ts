@@ -58,13 +58,20 @@ const port = (v: string) => {
   return n;
 };
 
+const ROLES = ["all", "api", "worker"] as const;
+const role = (v: string) => {
+  if (!(ROLES as readonly string[]).includes(v)) throw new InvalidArgumentError(`one of ${ROLES.join(", ")}`);
+  return v as Config["role"];
+};
+
 program
   .command("serve")
   .description("serve the API, the intake page and the console")
   .option("--port <port>", "port (EARSHOT_PORT, default 8080)", port)
   .option("--host <host>", "address to bind (default 0.0.0.0)")
-  .action(async (o: { port?: number; host?: string }) => {
-    const server = await startServer(config({ ...(o.port !== undefined ? { port: o.port } : {}), ...(o.host ? { host: o.host } : {}) }));
+  .option("--role <role>", "all | api | worker (EARSHOT_ROLE, default all): api runs no jobs or deliveries; worker runs only them and serves /healthz", role)
+  .action(async (o: { port?: number; host?: string; role?: Config["role"] }) => {
+    const server = await startServer(config({ ...(o.port !== undefined ? { port: o.port } : {}), ...(o.host ? { host: o.host } : {}), ...(o.role ? { role: o.role } : {}) }));
     const stop = async () => {
       await server.stop();
       process.exit(0);

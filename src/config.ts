@@ -49,6 +49,7 @@ const envSchema = z.object({
   EARSHOT_WEBHOOK_RETRY_SCHEDULE_S: z.string().optional(),
   EARSHOT_WEBHOOK_DISABLE_AFTER_S: z.coerce.number().positive().default(5 * 24 * 3600),
   EARSHOT_DELIVERY_LOG_RETENTION_DAYS: z.coerce.number().positive().default(30),
+  EARSHOT_ROLE: z.enum(["all", "api", "worker"]).default("all"),
   /** Session starts per client address and link per minute on the public intake; 0 = unlimited. */
   EARSHOT_INTAKE_SESSIONS_PER_MINUTE: z.coerce.number().int().min(0).default(60),
   /** Recordings and files one intake session may hold at once, MiB. */
@@ -116,6 +117,12 @@ export type Config = Readonly<{
   jobPollMs: number;
   outboxPollMs: number;
   jobsPaused: boolean;
+  /**
+   * What `earshot serve` runs (DESIGN §11, `--role` / `EARSHOT_ROLE`): `all` (default) the HTTP
+   * API, the job runner and the webhook dispatcher; `api` only the HTTP side; `worker` only the
+   * jobs and deliveries, answering nothing over HTTP but `/healthz`.
+   */
+  role: "all" | "api" | "worker";
   /** CSP `frame-ancestors` source list of the intake page (`'none'` unless the operator allows embedding). */
   frameAncestors: string;
 }>;
@@ -123,7 +130,7 @@ export type Config = Readonly<{
 /** DESIGN §8: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_S = [5, 300, 1800, 7200, 18000, 36000, 36000] as const;
 
-export type ConfigOverrides = Partial<{ dataDir: string; port: number; host: string; databaseUrl: string }>;
+export type ConfigOverrides = Partial<{ dataDir: string; port: number; host: string; databaseUrl: string; role: Config["role"] }>;
 
 /**
  * Builds the frozen configuration from an environment map and CLI overrides (flags win).
@@ -184,6 +191,7 @@ export function loadConfig(
     jobPollMs: e.EARSHOT_JOB_POLL_MS,
     outboxPollMs: e.EARSHOT_OUTBOX_POLL_MS,
     jobsPaused: e.EARSHOT_JOBS_PAUSED,
+    role: overrides.role ?? e.EARSHOT_ROLE,
     frameAncestors: e.EARSHOT_FRAME_ANCESTORS,
   });
 }

@@ -8,12 +8,13 @@ import path from "node:path";
 import type { Kysely } from "kysely";
 import { createAppDeps, processingDepsOf } from "./app-deps.ts";
 import type { Config } from "./config.ts";
+import { AppError } from "./errors.ts";
+import { problemResponse } from "./http/problem.ts";
 import type { Database } from "./db/schema.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { isModelInstalled } from "./modules/health/routes.ts";
 import { createJobRunner, type JobRunner } from "./jobs/runner.ts";
 import { createDispatcher, type Dispatcher } from "./outbox/dispatcher.ts";
-import { startOutboxHousekeeping } from "./outbox/housekeeping.ts";
 import { startIntakeHousekeeping } from "./modules/intake/purge.ts";
 import { startAuditHousekeeping } from "./modules/audit/housekeeping.ts";
 import { analyseAnswer, giveUpOnAnswer, transcribeAnswer } from "./modules/responses/processing.ts";
@@ -54,6 +55,11 @@ async function greetFirstStart(db: Kysely<Database>, config: Config, log: Logger
 
 export type RunningServer = { url: string; stop(): Promise<void> };
 
+/** What a worker node (--role worker) answers on every path but /healthz: 404 problem+json. */
+function workerOnlyResponse(): Response {
+  return problemResponse(new AppError("NOT_FOUND", "This node runs with --role worker: it runs jobs and webhook deliveries and serves only /healthz."));
+}
+
 /** Delay between listening and starting the housekeeping schedules, in ms. */
 const HOUSEKEEPING_DELAY_MS = 250;
 
@@ -79,11 +85,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
       fix: "earshot models fetch (or: earshot models fetch --from DIR)",
     });
   }
-  dispatcher = createDispatcher({ db, log, config });
+  dispatcher = createDispatcher({ db, log, config, clock: appDeps.clock });
   const processing = processingDepsOf(appDeps);
   runner = createJobRunner({
     db,
     log,
+    clock: appDeps.clock,
     pollMs: config.jobPollMs,
     handlers: { transcribe: (job) => transcribeAnswer(processing, job), analyse: (job) => analyseAnswer(processing, job) },
     onGiveUp: (job, error) => giveUpOnAnswer(processing, job, error),
@@ -93,23 +100,33 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const tls = config.tlsCert && config.tlsKey ? { cert: Bun.file(config.tlsCert), key: Bun.file(config.tlsKey) } : undefined;
   // Bun's own limit answers an empty 413; ours (http/body.ts) answer problem+json and are checked
   // per route before reading, so Bun's is lifted out of the way. Nothing reads a body unbounded.
-  app.listen({ port: config.port, hostname: config.host, tls, maxRequestBodySize: Number.MAX_SAFE_INTEGER });
-  const server = app.server!;
-  if (!config.jobsPaused) await runner.start();
-  else log.warn("job processing is paused (EARSHOT_JOBS_PAUSED); jobs are queued but not run");
-  await dispatcher.start();
+  // A worker node (--role worker) answers only /healthz, so a load balancer can check it.
+  const serveHttp = config.role !== "worker";
+  const background = config.role !== "api";
+  let server: { port?: number; stop(): Promise<void> | void };
+  if (serveHttp) {
+    app.listen({ port: config.port, hostname: config.host, tls, maxRequestBodySize: Number.MAX_SAFE_INTEGER });
+    server = app.server!;
+  } else {
+    server = Bun.serve({ port: config.port, hostname: config.host, tls, fetch: (req) => (new URL(req.url).pathname === "/healthz" ? app.handle(req) : workerOnlyResponse()) });
+  }
+  // Jobs and deliveries run on `all` and `worker` nodes; an `api` node only queues them (the
+  // workers poll, so nothing waits for a nudge that goes nowhere).
+  if (background && !config.jobsPaused) await runner.start();
+  else if (background) log.warn("job processing is paused (EARSHOT_JOBS_PAUSED); jobs are queued but not run");
+  if (background) await dispatcher.start();
   // Housekeeping (cron schedules, the start-up purge of abandoned sessions and .tmp files) starts
   // just after listening: the first requests need none of it, and it costs ~30 ms (bench/startup.ts).
-  let housekeeping: { stop(): Promise<void> } | null = null;
+  // It is background work too: not on `api` nodes.
   let intakeHousekeeping: { stop(): Promise<void> } | null = null;
   let auditHousekeeping: { stop(): Promise<void> } | null = null;
   const housekeepingTimer = setTimeout(() => {
-    housekeeping = startOutboxHousekeeping({ db, log, retentionDays: config.deliveryLogRetentionDays });
+    if (!background) return;
     intakeHousekeeping = startIntakeHousekeeping({ db, blobs, log, blobsDir: config.blobsDir }, config.sessionRetentionDays);
     auditHousekeeping = startAuditHousekeeping({ db, log });
   }, HOUSEKEEPING_DELAY_MS);
   const url = `${tls ? "https" : "http"}://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
-  log.info("listening", { url, public_url: config.publicUrl, data_dir: config.dataDir });
+  log.info("listening", { url, public_url: config.publicUrl, data_dir: config.dataDir, role: config.role });
   let stopped = false;
   return {
     url,
@@ -120,7 +137,6 @@ export async function startServer(config: Config): Promise<RunningServer> {
       // Usage counts still in memory (DESIGN §5), before the database closes.
       await appDeps.auth.usage.stop();
       clearTimeout(housekeepingTimer);
-      await housekeeping?.stop();
       await intakeHousekeeping?.stop();
       await auditHousekeeping?.stop();
       await dispatcher.stop();

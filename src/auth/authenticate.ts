@@ -126,7 +126,7 @@ export function createAuthenticator(db: Kysely<Database>, config: Config, limite
     const workspace = membership ? await findWorkspaceByUuid(db, membership.workspace_uuid) : undefined;
     if (!membership || !workspace) throw new AppError("UNAUTHENTICATED", "You are no longer a member of this workspace; sign in again.");
     // One bucket per user (across their sessions), sized by the workspace's per-key limit.
-    const rate = limiter.take(`user:${s.user.uuid}`, limitsFor(workspace).requests_per_minute);
+    const rate = await limiter.take(`user:${s.user.uuid}`, limitsFor(workspace).requests_per_minute);
     const scopes = new Set<string>(ROLE_SCOPES[membership.role]);
     if (!rate.allowed) {
       throw new AppError("RATE_LIMITED", "Too many requests for this account; retry after the time in Retry-After.", { headers: rate.headers });
@@ -166,7 +166,7 @@ export function createAuthenticator(db: Kysely<Database>, config: Config, limite
       if (!token) throw new AppError("UNAUTHENTICATED", "The API key is unknown or revoked.");
       const workspace = await findWorkspaceByUuid(db, token.workspace_uuid);
       if (!workspace) throw new AppError("UNAUTHENTICATED", "The API key's workspace no longer exists.");
-      const rate = limiter.take(token.uuid, limitsFor(workspace).requests_per_minute);
+      const rate = await limiter.take(token.uuid, limitsFor(workspace).requests_per_minute);
       const scopes = new Set(token.scopes.split(" "));
       const auth: AuthContext = {
         actor: { type: "key", uuid: token.uuid, name: token.name },

@@ -212,6 +212,15 @@ export interface SettingTable {
   value: string;
 }
 
+/** One shared per-minute rate-limit window per key (PostgreSQL nodes; src/auth/rate-limit.ts). */
+export interface RateLimitWindowTable {
+  key: string;
+  /** Start of the key's current window, ms since the epoch. */
+  window_start_ms: number;
+  /** Requests counted in that window, refused ones included. */
+  count: number;
+}
+
 export interface UserTable {
   uuid: string;
   email: string;
@@ -313,6 +322,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
   settings: SettingTable;
+  rate_limit_windows: RateLimitWindowTable;
   users: UserTable;
   memberships: MembershipTable;
   console_sessions: ConsoleSessionTable;

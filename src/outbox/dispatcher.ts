@@ -5,20 +5,27 @@
  * receiver that hangs delays only its own events), sends up to `concurrency` at a time, records
  * every attempt, and schedules retries. It polls
  * every `EARSHOT_OUTBOX_POLL_MS` and is nudged when events are queued, so a new event leaves at
- * once. At start it releases every lease a crashed process left behind; delivery is
- * at-least-once and every attempt of an event carries the same `webhook-id`.
+ * once. The loop, the leases and the recovery are the shared queue skeleton's
+ * (src/queue/durable-queue.ts): on SQLite it releases at start every lease a crashed process left
+ * behind; on PostgreSQL (several nodes) a dead node's leases expire after {@link DELIVERY_LEASE_S}
+ * and the claim takes them. Delivery is at-least-once and every attempt of an event carries the
+ * same `webhook-id`. The same loop prunes delivery logs older than
+ * `EARSHOT_DELIVERY_LOG_RETENTION_DAYS` every hour.
  */
 import { readFileSync } from "node:fs";
 import type { Kysely } from "kysely";
-import { isoAfter, nowIso } from "../clock.ts";
+import { systemClock, type Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
+import { isPostgres } from "../db/dialect.ts";
 import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
+import { createPollingLoop } from "../queue/durable-queue.ts";
 import {
   claimDueDeliveries,
   failWithoutAttempt,
   PER_WEBHOOK_IN_FLIGHT,
   PER_WORKSPACE_IN_FLIGHT,
+  pruneDeliveryLogs,
   recordAttempt,
   releaseLeases,
   type ClaimedDelivery,
@@ -32,18 +39,24 @@ import { webhookHeaders } from "./signing.ts";
  * it takes 8 workspaces whose receivers all hang at once to fill every slot.
  */
 export const DISPATCH_CONCURRENCY = 32;
-/** A claimed delivery stays ours this long; far above the send timeout, so only a crash expires it. */
-export const DELIVERY_LEASE_S = 120;
+/**
+ * A claimed delivery stays ours this long: three times the send timeout, so only a dead node's
+ * lease expires, and another node sends its deliveries again within half a minute.
+ */
+export const DELIVERY_LEASE_S = 30;
+/** How often the loop prunes old delivery logs. */
+export const DELIVERY_PRUNE_EVERY_MS = 3_600_000;
 /** Event types that reach a webhook even while it is disabled (so an operator can check it). */
 const DELIVERED_WHEN_DISABLED = new Set(["webhook.test"]);
 
 export type DispatcherConfig = Pick<
   Config,
   "webhookAllowHosts" | "webhookCaFile" | "webhookRetryScheduleS" | "webhookDisableAfterS" | "outboxPollMs"
->;
+> &
+  Partial<Pick<Config, "deliveryLogRetentionDays">>;
 
 export interface Dispatcher {
-  /** Releases stale leases and starts the loop. */
+  /** Starts the loop (on SQLite, first releasing the leases a crashed process left). */
   start(): Promise<void>;
   /** Look for due deliveries now (call after committing new events). */
   nudge(): void;
@@ -54,7 +67,8 @@ export interface Dispatcher {
 /**
  * Builds the dispatcher.
  * @param opts.concurrency deliveries in flight (default 32); `perWebhook` (2) and `perWorkspace` (4)
- *   cap them per webhook and per workspace; `timeoutMs` per attempt (default 10 000)
+ *   cap them per webhook and per workspace; `timeoutMs` per attempt (default 10 000); `clock` the
+ *   time source of leases, retries and upkeep (default the system clock)
  * @throws Error when `webhookCaFile` cannot be read
  */
 export function createDispatcher(opts: {
@@ -66,44 +80,37 @@ export function createDispatcher(opts: {
   perWorkspace?: number;
   timeoutMs?: number;
   leaseS?: number;
+  clock?: Clock;
 }): Dispatcher {
   const { db, log, config } = opts;
+  const clock = opts.clock ?? systemClock;
   const concurrency = opts.concurrency ?? DISPATCH_CONCURRENCY;
   const perWebhook = opts.perWebhook ?? PER_WEBHOOK_IN_FLIGHT;
   const perWorkspace = opts.perWorkspace ?? PER_WORKSPACE_IN_FLIGHT;
   const caPem = config.webhookCaFile ? readFileSync(config.webhookCaFile, "utf8") : null;
   const inFlight = new Set<Promise<void>>();
-  let running = false;
-  let loop: Promise<void> | null = null;
-  let wake: (() => void) | null = null;
-  /** Set by a nudge or a finished delivery; makes the loop look again instead of sleeping. */
-  let signaled = false;
-
-  function signal(): void {
-    signaled = true;
-    wake?.();
-  }
+  let started = false;
 
   function secretsOf(d: ClaimedDelivery): string[] {
-    const previousValid = d.previousSecret && d.previousSecretExpiresAt && d.previousSecretExpiresAt > nowIso();
+    const previousValid = d.previousSecret && d.previousSecretExpiresAt && d.previousSecretExpiresAt > clock.nowIso();
     return previousValid ? [d.secret, d.previousSecret!] : [d.secret];
   }
 
   async function deliver(d: ClaimedDelivery): Promise<void> {
     if (!d.enabled && !DELIVERED_WHEN_DISABLED.has(d.eventType)) {
-      await failWithoutAttempt(db, d, "The webhook is disabled.");
+      await failWithoutAttempt(db, d, "The webhook is disabled.", clock);
       return;
     }
-    const headers = webhookHeaders(secretsOf(d), d.eventUuid, Math.floor(Date.now() / 1000), d.body);
+    const headers = webhookHeaders(secretsOf(d), d.eventUuid, Math.floor(clock.nowMs() / 1000), d.body);
     const result = await sendWebhook(d.url, headers, d.body, { allowHosts: config.webhookAllowHosts, caPem, timeoutMs: opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS });
-    const failingForS = d.failingSince ? (Date.now() - Date.parse(d.failingSince)) / 1000 : 0;
+    const failingForS = d.failingSince ? (clock.nowMs() - Date.parse(d.failingSince)) / 1000 : 0;
     const decision = decideAfterAttempt(result, d.attempts + 1, failingForS, { scheduleS: config.webhookRetryScheduleS, disableAfterS: config.webhookDisableAfterS });
     const recorded = await recordAttempt(db, d, {
       ...result,
       state: decision.state,
-      nextAttemptAt: decision.state === "pending" ? isoAfter(decision.retryInS) : null,
+      nextAttemptAt: decision.state === "pending" ? clock.isoAfter(decision.retryInS) : null,
       disableReason: decision.state === "failed" ? decision.disableReason : null,
-    });
+    }, clock);
     const fields = { delivery: d.uuid, event: d.eventUuid, webhook: d.webhookUuid, attempt: d.attempts + 1, status: result.statusCode, state: decision.state };
     if (!recorded) log.warn("webhook attempt not recorded: the delivery was deleted, re-leased or cancelled by an erasure", fields);
     else if (decision.state === "succeeded") log.debug("webhook delivered", fields);
@@ -116,57 +123,54 @@ export function createDispatcher(opts: {
       .catch((err) => log.error("webhook delivery crashed", { delivery: d.uuid, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }))
       .finally(() => {
         inFlight.delete(p);
-        signal();
+        loop.nudge();
       });
     inFlight.add(p);
   }
 
-  async function sleep(ms: number): Promise<void> {
-    if (signaled) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-    wake = null;
-  }
-
-  async function run(): Promise<void> {
-    while (running) {
-      signaled = false;
+  // With every slot busy (or every due delivery's webhook at its cap), a finished delivery
+  // nudges the loop to claim again.
+  const loop = createPollingLoop({
+    name: "webhook dispatcher",
+    pollMs: config.outboxPollMs,
+    log,
+    clock,
+    async step() {
       const free = concurrency - inFlight.size;
-      let claimed: ClaimedDelivery[] = [];
-      if (free > 0) {
-        try {
-          claimed = await claimDueDeliveries(db, { limit: free, perWebhook, perWorkspace }, opts.leaseS ?? DELIVERY_LEASE_S);
-        } catch (err) {
-          log.error("webhook claim failed", { error: String(err) });
-        }
-        for (const d of claimed) track(d);
-      }
-      // With every slot busy (or every due delivery's webhook at its cap), a finished delivery
-      // signals the loop to claim again.
-      await sleep(config.outboxPollMs);
-    }
-  }
+      if (free <= 0) return false;
+      const claimed = await claimDueDeliveries(db, { limit: free, perWebhook, perWorkspace }, opts.leaseS ?? DELIVERY_LEASE_S, clock);
+      for (const d of claimed) track(d);
+      return false;
+    },
+    periodic: config.deliveryLogRetentionDays === undefined ? [] : [
+      {
+        name: "prune delivery logs",
+        everyMs: DELIVERY_PRUNE_EVERY_MS,
+        run: async () => {
+          const n = await pruneDeliveryLogs(db, config.deliveryLogRetentionDays!, clock);
+          if (n) log.info("pruned webhook delivery logs", { count: n, retention_days: config.deliveryLogRetentionDays });
+        },
+      },
+    ],
+  });
 
   return {
     async start() {
-      if (running) return;
-      const released = await releaseLeases(db, false);
-      if (released) log.info("released webhook deliveries interrupted by a restart", { count: released });
-      running = true;
-      loop = run();
+      if (started) return;
+      started = true;
+      // One SQLite process owns the outbox; on PostgreSQL other nodes may hold live leases.
+      if (!isPostgres(db)) {
+        const released = await releaseLeases(db, false, clock);
+        if (released) log.info("released webhook deliveries interrupted by a restart", { count: released });
+      }
+      loop.start();
     },
     nudge() {
-      signal();
+      loop.nudge();
     },
     async stop() {
-      running = false;
-      signal();
-      await loop;
+      started = false;
+      await loop.stop();
       await Promise.all([...inFlight]);
     },
   };

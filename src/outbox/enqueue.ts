@@ -3,12 +3,12 @@
  * Writes a webhook event into the transactional outbox (DESIGN §8): one `outbox_events` row (its
  * uuid is the stable `webhook-id`) and one pending delivery per subscribed, enabled webhook —
  * inside the caller's transaction, so the event exists exactly when the change that caused it
- * commits.
+ * commits. The outbox carries the payload and the targets it is given: which webhooks receive an
+ * event is decided by the caller (`src/modules/webhooks/events.ts`), not here.
  */
 import type { Transaction } from "kysely";
-import { nowIso } from "../clock.ts";
+import { systemClock, type Clock } from "../clock.ts";
 import type { Database } from "../db/schema.ts";
-import { subscribedWebhooks } from "../modules/webhooks/repository.ts";
 import { insertDelivery } from "./repository.ts";
 
 /** The delivered body (DESIGN §8). */
@@ -19,8 +19,8 @@ function newEventId(): string {
   return `msg_${crypto.randomUUID().replaceAll("-", "")}`;
 }
 
-async function insertEvent(trx: Transaction<Database>, workspaceUuid: string, type: string, data: Record<string, unknown>): Promise<string> {
-  const now = nowIso();
+async function insertEvent(trx: Transaction<Database>, workspaceUuid: string, type: string, data: Record<string, unknown>, clock: Clock): Promise<string> {
+  const now = clock.nowIso();
   const id = newEventId();
   const body: EventBody = { type, timestamp: now, data };
   // A response event names its response, so erasing the response finds and redacts it.
@@ -33,21 +33,18 @@ async function insertEvent(trx: Transaction<Database>, workspaceUuid: string, ty
 }
 
 /**
- * Queues `type` for every webhook of the workspace (or of `linkUuid`) subscribed to it.
- * @param e.data the event's data, or a function building it — called only when someone is
- *   subscribed, so an event nobody receives costs one query (the intake's hot path, bench/intake.ts)
- * @returns the event id (`msg_…`), or null when nobody is subscribed (nothing is stored)
+ * Queues an event for the given webhooks: one event row and one pending delivery per webhook.
+ * @param e.webhookUuids the targets, resolved by the caller; none stores nothing
+ * @returns the event id (`msg_…`), or null when there is no target (nothing is stored)
  */
 export async function enqueueEvent(
   trx: Transaction<Database>,
-  e: { workspaceUuid: string; linkUuid: string; type: string; data: Record<string, unknown> | (() => Promise<Record<string, unknown>>) },
+  e: { workspaceUuid: string; type: string; data: Record<string, unknown>; webhookUuids: readonly string[] },
+  clock: Clock = systemClock,
 ): Promise<string | null> {
-  const hooks = await subscribedWebhooks(trx, e.workspaceUuid, e.linkUuid, e.type);
-  const matching = hooks.filter((h) => h.events.split(" ").includes(e.type));
-  if (!matching.length) return null;
-  const data = typeof e.data === "function" ? await e.data() : e.data;
-  const id = await insertEvent(trx, e.workspaceUuid, e.type, data);
-  for (const h of matching) await insertDelivery(trx, id, h.uuid);
+  if (!e.webhookUuids.length) return null;
+  const id = await insertEvent(trx, e.workspaceUuid, e.type, e.data, clock);
+  for (const uuid of e.webhookUuids) await insertDelivery(trx, id, uuid, clock);
   return id;
 }
 
@@ -58,7 +55,8 @@ export async function enqueueEvent(
 export async function enqueueEventForWebhook(
   trx: Transaction<Database>,
   e: { workspaceUuid: string; webhookUuid: string; type: string; data: Record<string, unknown> },
+  clock: Clock = systemClock,
 ): Promise<{ eventId: string; deliveryUuid: string }> {
-  const eventId = await insertEvent(trx, e.workspaceUuid, e.type, e.data);
-  return { eventId, deliveryUuid: await insertDelivery(trx, eventId, e.webhookUuid) };
+  const eventId = await insertEvent(trx, e.workspaceUuid, e.type, e.data, clock);
+  return { eventId, deliveryUuid: await insertDelivery(trx, eventId, e.webhookUuid, clock) };
 }

@@ -3,13 +3,18 @@
  * Kysely queries of the webhook outbox (DESIGN §8): claiming due deliveries with a lease,
  * recording attempts, lease recovery after a crash, and pruning old delivery logs. One row per
  * event (`outbox_events`), per event × webhook (`webhook_deliveries`), per attempt
- * (`webhook_attempts`), as in Svix.
+ * (`webhook_attempts`), as in Svix. The lease mechanics are the shared queue skeleton's
+ * (src/queue/durable-queue.ts); the fair choice of what to claim is the outbox's own.
  */
 import { sql, type Kysely, type Transaction } from "kysely";
-import { isoAfter, nowIso } from "../clock.ts";
+import { systemClock, type Clock } from "../clock.ts";
+import { isPostgres } from "../db/dialect.ts";
 import type { Database, WebhookDeliveryTable } from "../db/schema.ts";
+import { claimTransaction, releaseLeases as releaseQueueLeases, skipLocked, type QueueTable } from "../queue/durable-queue.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
+
+export const DELIVERIES_QUEUE: QueueTable = { table: "webhook_deliveries", key: "uuid", waiting: "pending", leased: "delivering", dueAt: "next_attempt_at" };
 
 /** Default cap of deliveries in flight to one webhook (docs/webhooks.md, "Fairness"). */
 export const PER_WEBHOOK_IN_FLIGHT = 2;
@@ -35,6 +40,9 @@ export type ClaimedDelivery = {
   failingSince: string | null;
 };
 
+/** The advisory lock key serialising outbox claims across PostgreSQL nodes (not the global write lock). */
+const OUTBOX_CLAIM_LOCK = 0x0e5a_0b0c;
+
 /** How many deliveries one claim may lease, in total and per webhook / workspace (counting those already in flight). */
 export type ClaimLimits = { limit: number; perWebhook: number; perWorkspace: number };
 
@@ -48,10 +56,14 @@ export type ClaimLimits = { limit: number; perWebhook: number; perWorkspace: num
  * @param limits a number means `{ limit: n }` with the default per-webhook and per-workspace caps
  * @returns the leased deliveries (at most `limit`), each with what sending it needs
  */
-export async function claimDueDeliveries(db: Kysely<Database>, limits: number | ClaimLimits, leaseS: number): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(db: Kysely<Database>, limits: number | ClaimLimits, leaseS: number, clock: Clock = systemClock): Promise<ClaimedDelivery[]> {
   const { limit, perWebhook, perWorkspace } = typeof limits === "number" ? { limit: limits, perWebhook: PER_WEBHOOK_IN_FLIGHT, perWorkspace: PER_WORKSPACE_IN_FLIGHT } : limits;
-  const now = nowIso();
-  const leaseUntil = isoAfter(leaseS);
+  const now = clock.nowIso();
+  const leaseUntil = clock.isoAfter(leaseS);
+  const pg = isPostgres(db);
+  // SQLite picks the indexes by name; PostgreSQL's planner finds them itself.
+  const byWebhookDue = pg ? sql`` : sql` INDEXED BY webhook_deliveries_webhook_due`;
+  const byDue = pg ? sql`` : sql` INDEXED BY webhook_deliveries_due`;
   // `busy_*` = leases still live.
   // `cut`: per webhook, the due time of its `perWebhook`-th due delivery (an index probe per
   // webhook), so `due` reads only each webhook's head, not the whole backlog. Expired leases
@@ -76,10 +88,10 @@ export async function claimDueDeliveries(db: Kysely<Database>, limits: number | 
     ),
     candidates AS MATERIALIZED (
       SELECT d.uuid, d.webhook_uuid, d.next_attempt_at FROM cut
-      CROSS JOIN webhook_deliveries d INDEXED BY webhook_deliveries_webhook_due
+      CROSS JOIN webhook_deliveries d${byWebhookDue}
       WHERE d.webhook_uuid = cut.webhook_uuid AND d.state = 'pending' AND d.next_attempt_at <= cut.until
       UNION ALL
-      SELECT d.uuid, d.webhook_uuid, d.next_attempt_at FROM webhook_deliveries d INDEXED BY webhook_deliveries_due
+      SELECT d.uuid, d.webhook_uuid, d.next_attempt_at FROM webhook_deliveries d${byDue}
       WHERE d.state = 'delivering' AND d.lease_until < ${now}
     ),
     due AS MATERIALIZED (
@@ -98,10 +110,21 @@ export async function claimDueDeliveries(db: Kysely<Database>, limits: number | 
     SELECT uuid FROM fit WHERE ws_slot <= ${perWorkspace} ORDER BY ws_slot, hook_slot, next_attempt_at, uuid LIMIT ${limit}
   `;
   // Choose, then lease by primary key, in one transaction (an UPDATE … WHERE uuid IN (this
-  // query) would test every row of the table against it).
-  const claimed = await db.transaction().execute(async (trx) => {
-    const chosen = (await fair.execute(trx)).rows.map((r) => r.uuid);
+  // query) would test every row of the table against it). On SQLite that transaction holds the
+  // write lock. On PostgreSQL it is READ COMMITTED without the global write lock: outbox claims
+  // take their own transaction-scoped advisory lock, so the caps see every committed claim of
+  // every node (fairness stays exact), and the chosen rows are re-checked and locked with
+  // `FOR UPDATE SKIP LOCKED`, skipping any row whose attempt another node is recording.
+  const claimed = await claimTransaction(db).execute(async (trx) => {
+    if (pg) await sql`SELECT pg_advisory_xact_lock(${OUTBOX_CLAIM_LOCK})`.execute(trx);
+    let chosen = (await fair.execute(trx)).rows.map((r) => r.uuid);
     if (!chosen.length) return [];
+    if (pg) {
+      const locked = await sql<{ uuid: string }>`SELECT uuid FROM webhook_deliveries WHERE uuid IN (${sql.join(chosen)})
+        AND ((state = 'pending' AND next_attempt_at <= ${now}) OR (state = 'delivering' AND lease_until < ${now}))${skipLocked(trx)}`.execute(trx);
+      chosen = locked.rows.map((r) => r.uuid);
+      if (!chosen.length) return [];
+    }
     await trx.updateTable("webhook_deliveries").set({ state: "delivering", lease_until: leaseUntil, date_updated: now }).where("uuid", "in", chosen).execute();
     return chosen.map((uuid) => ({ uuid }));
   });
@@ -150,9 +173,9 @@ export type AttemptRecord = {
  * Stores attempt `d.attempts + 1` and the delivery's and webhook's new state, in one transaction.
  * @returns false when the delivery is gone (webhook deleted) or no longer leased by us
  */
-export async function recordAttempt(db: Kysely<Database>, d: ClaimedDelivery, a: AttemptRecord): Promise<boolean> {
+export async function recordAttempt(db: Kysely<Database>, d: ClaimedDelivery, a: AttemptRecord, clock: Clock = systemClock): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const now = nowIso();
+    const now = clock.nowIso();
     const current = await trx.selectFrom("webhook_deliveries").select("lease_until").where("uuid", "=", d.uuid).executeTakeFirst();
     if (!current || current.lease_until !== d.leaseUntil) return false;
     const attempt = d.attempts + 1;
@@ -191,25 +214,23 @@ export async function recordAttempt(db: Kysely<Database>, d: ClaimedDelivery, a:
 }
 
 /** Ends a delivery without an attempt (its webhook is disabled). */
-export async function failWithoutAttempt(db: Q, d: ClaimedDelivery, reason: string): Promise<void> {
+export async function failWithoutAttempt(db: Q, d: ClaimedDelivery, reason: string, clock: Clock = systemClock): Promise<void> {
   await db
     .updateTable("webhook_deliveries")
-    .set({ state: "failed", next_attempt_at: null, lease_until: null, last_error: reason, date_updated: nowIso() })
+    .set({ state: "failed", next_attempt_at: null, lease_until: null, last_error: reason, date_updated: clock.nowIso() })
     .where("uuid", "=", d.uuid)
     .where("lease_until", "=", d.leaseUntil)
     .execute();
 }
 
 /**
- * Makes deliveries left `delivering` claimable again: all of them at start-up (one process owns
- * the outbox, so no live lease can exist), or only expired leases (`onlyExpired`, housekeeping).
+ * Makes deliveries left `delivering` claimable again: all of them at start-up of the single SQLite
+ * process (no live lease can exist), or only expired leases (`onlyExpired`). The claim itself
+ * takes expired leases too, so nothing needs a periodic sweep.
  * @returns how many deliveries were released
  */
-export async function releaseLeases(db: Q, onlyExpired: boolean): Promise<number> {
-  const now = nowIso();
-  let q = db.updateTable("webhook_deliveries").set({ state: "pending", lease_until: null, next_attempt_at: now, date_updated: now }).where("state", "=", "delivering");
-  if (onlyExpired) q = q.where("lease_until", "<", now);
-  return Number((await q.executeTakeFirst()).numUpdatedRows);
+export async function releaseLeases(db: Q, onlyExpired: boolean, clock: Clock = systemClock): Promise<number> {
+  return releaseQueueLeases(db, DELIVERIES_QUEUE, onlyExpired, clock);
 }
 
 /**
@@ -217,8 +238,8 @@ export async function releaseLeases(db: Q, onlyExpired: boolean): Promise<number
  * pending deliveries are never pruned.
  * @returns how many deliveries were deleted
  */
-export async function pruneDeliveryLogs(db: Kysely<Database>, retentionDays: number): Promise<number> {
-  const cutoff = isoAfter(-retentionDays * 86_400);
+export async function pruneDeliveryLogs(db: Kysely<Database>, retentionDays: number, clock: Clock = systemClock): Promise<number> {
+  const cutoff = clock.isoAfter(-retentionDays * 86_400);
   return db.transaction().execute(async (trx) => {
     const finished: WebhookDeliveryTable["state"][] = ["succeeded", "failed"];
     const old = trx.selectFrom("webhook_deliveries").select("uuid").where("state", "in", finished).where("date_updated", "<", cutoff);
@@ -234,8 +255,8 @@ export async function pruneDeliveryLogs(db: Kysely<Database>, retentionDays: num
 }
 
 /** Inserts one pending delivery of an event to a webhook, due now. */
-export async function insertDelivery(db: Q, eventUuid: string, webhookUuid: string): Promise<string> {
-  const now = nowIso();
+export async function insertDelivery(db: Q, eventUuid: string, webhookUuid: string, clock: Clock = systemClock): Promise<string> {
+  const now = clock.nowIso();
   const uuid = crypto.randomUUID();
   await db
     .insertInto("webhook_deliveries")
@@ -257,7 +278,7 @@ export const ERASED_DELIVERY_ERROR = "The response was erased.";
  * @returns how many events were redacted
  */
 export async function eraseResponseEvents(trx: Q, responseUuid: string): Promise<number> {
-  const now = nowIso();
+  const now = systemClock.nowIso();
   const events = trx.selectFrom("outbox_events").select("uuid").where("response_uuid", "=", responseUuid);
   const deliveries = trx.selectFrom("webhook_deliveries").select("uuid").where("event_uuid", "in", events);
   await trx.updateTable("webhook_attempts").set({ response_excerpt: null }).where("delivery_uuid", "in", deliveries).execute();
@@ -271,7 +292,9 @@ export async function eraseResponseEvents(trx: Q, responseUuid: string): Promise
   const r = await trx
     .updateTable("outbox_events")
     .set({
-      payload: sql<string>`json_object('type', type, 'erased', json('true'), 'data', json_object('workspace_uuid', workspace_uuid, 'response', json_object('uuid', response_uuid)))`,
+      payload: isPostgres(trx)
+        ? sql<string>`json_build_object('type', type, 'erased', true, 'data', json_build_object('workspace_uuid', workspace_uuid, 'response', json_build_object('uuid', response_uuid)))::text`
+        : sql<string>`json_object('type', type, 'erased', json('true'), 'data', json_object('workspace_uuid', workspace_uuid, 'response', json_object('uuid', response_uuid)))`,
       erased_at: now,
     })
     .where("response_uuid", "=", responseUuid)

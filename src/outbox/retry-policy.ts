@@ -4,8 +4,10 @@
  * disables the webhook; any other outcome is retried on the fixed schedule
  * (`EARSHOT_WEBHOOK_RETRY_SCHEDULE_S`, default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) with
  * ±10 % jitter, until the schedule is spent or the webhook has been failing for longer than
- * `EARSHOT_WEBHOOK_DISABLE_AFTER_S`, which disables it.
+ * `EARSHOT_WEBHOOK_DISABLE_AFTER_S`, which disables it. The schedule is the queue skeleton's
+ * {@link scheduledBackoff}.
  */
+import { scheduledBackoff } from "../queue/durable-queue.ts";
 
 /** Jitter applied to each retry delay: ±10 %. */
 export const RETRY_JITTER_RATIO = 0.1;
@@ -30,9 +32,7 @@ export function isSuccess(statusCode: number | null): boolean {
  * @returns seconds, or null when the schedule is spent
  */
 export function retryDelayS(failedAttempts: number, scheduleS: readonly number[], random: () => number = Math.random): number | null {
-  const base = scheduleS[failedAttempts - 1];
-  if (base === undefined) return null;
-  return base * (1 + (random() * 2 - 1) * RETRY_JITTER_RATIO);
+  return scheduledBackoff(scheduleS, RETRY_JITTER_RATIO, random)(failedAttempts);
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Webhook } from "standardwebhooks";
+import { createManualClock } from "../../src/clock.ts";
 import { createLogger } from "../../src/logger.ts";
 import { createDispatcher, type Dispatcher } from "../../src/outbox/dispatcher.ts";
 import { claimDueDeliveries, pruneDeliveryLogs, releaseLeases } from "../../src/outbox/repository.ts";
@@ -326,16 +327,19 @@ describe("leases", () => {
       const wsPath = `/api/v1/workspaces/${api.ws.workspace_uuid}/webhooks/`;
       const hook = (await api.call("POST", wsPath, { body: { url: "https://hooks.example.com/x", events: ["response.started"] } })).json;
       const sent = (await api.call("POST", `${wsPath}${hook.uuid}/test/`)).json;
-      const [first] = await claimDueDeliveries(api.db, 10, 0.3);
+      const clock = createManualClock(); // time moves when the test says so: no sleeping
+      const [first] = await claimDueDeliveries(api.db, 10, 30, clock);
       expect(first?.uuid).toBe(sent.uuid);
-      expect(await claimDueDeliveries(api.db, 10, 0.3)).toEqual([]);
-      expect(await releaseLeases(api.db, true)).toBe(0);
-      await Bun.sleep(400);
-      const [again] = await claimDueDeliveries(api.db, 10, 0.3);
+      expect(await claimDueDeliveries(api.db, 10, 30, clock)).toEqual([]);
+      expect(await releaseLeases(api.db, true, clock)).toBe(0);
+      clock.advance(30_001);
+      const [again] = await claimDueDeliveries(api.db, 10, 30, clock);
       expect(again?.uuid).toBe(sent.uuid);
       expect(again?.eventUuid).toBe(sent.event_id);
-      await Bun.sleep(400);
-      expect(await releaseLeases(api.db, true)).toBe(1);
+      clock.advance(29_000);
+      expect(await releaseLeases(api.db, true, clock)).toBe(0);
+      clock.advance(1_001);
+      expect(await releaseLeases(api.db, true, clock)).toBe(1);
       const d = await api.call("GET", `${wsPath}${hook.uuid}/deliveries/${sent.uuid}/`);
       expect(d.json).toMatchObject({ state: "pending", attempts: 0 });
     } finally {

@@ -18,6 +18,7 @@ import * as translations from "./2026-11-26T0201-translations.ts";
 import * as tokenCreator from "./2026-11-27T0100-token-creator.ts";
 import * as answersFtsSecureDelete from "./2026-11-27T0200-answers-fts-secure-delete.ts";
 import * as postgresBlobs from "./2026-11-28T0100-postgres-blobs.ts";
+import * as rateLimitWindows from "./2026-11-28T0200-rate-limit-windows.ts";
 import * as answersFtsByRowid from "./2026-11-28T0300-answers-fts-by-rowid.ts";
 
 export const migrations: Record<string, Migration> = {
@@ -35,5 +36,6 @@ export const migrations: Record<string, Migration> = {
   "2026-11-27T0100-token-creator": tokenCreator,
   "2026-11-27T0200-answers-fts-secure-delete": answersFtsSecureDelete,
   "2026-11-28T0100-postgres-blobs": postgresBlobs,
+  "2026-11-28T0200-rate-limit-windows": rateLimitWindows,
   "2026-11-28T0300-answers-fts-by-rowid": answersFtsByRowid,
 };
