@@ -2,7 +2,8 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { migrateToLatest, openDatabase, type Db } from "../db/client.ts";
+import type { Db } from "../db/client.ts";
+import { dropTestDatabase, openTestDatabase } from "../../test/helpers/db.ts";
 import { createLogger } from "../logger.ts";
 import { createManualClock } from "../clock.ts";
 import { claimJob, completeJob, enqueueJob, exhaustedJobs, failJob, JOB_LEASE_S, JOB_RETENTION_DAYS, jobCounts, pruneJobs, recoverRunningJobs, renewJobLease } from "./queue.ts";
@@ -12,11 +13,11 @@ let dir: string;
 let db: Db;
 beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-jobs-"));
-  db = openDatabase(path.join(dir, "earshot.db"));
-  await migrateToLatest(db);
+  db = await openTestDatabase(dir);
 });
 afterEach(async () => {
   await db.destroy();
+  await dropTestDatabase(dir);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -190,4 +191,25 @@ test("an expired lease on the last attempt is given up, not claimed a sixth time
   for (let i = 0; i < 5; i++) expect(await claimJob(db, -1)).not.toBeNull(); // each lease already expired
   expect(await claimJob(db)).toBeNull();
   expect((await exhaustedJobs(db)).map((j) => j.attempts)).toEqual([5]);
+});
+
+test("claimers on separate connections (nodes) racing for a backlog take every job exactly once", async () => {
+  const other = await openTestDatabase(dir); // the same database, as a second node opens it
+  try {
+    for (let n = 0; n < 40; n++) await enqueueJob(db, "transcribe", { n });
+    const claimed: number[] = [];
+    const claimer = async (q: Db) => {
+      for (;;) {
+        const job = await claimJob(q);
+        if (!job) return;
+        claimed.push(job.payload.n as number);
+        expect(await completeJob(q, job)).toBe(true);
+      }
+    };
+    await Promise.all([claimer(db), claimer(other), claimer(db), claimer(other)]);
+    expect(claimed.sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, n) => n));
+    expect(await jobCounts(db)).toEqual({ done: 40 });
+  } finally {
+    await other.destroy();
+  }
 });
