@@ -4,13 +4,12 @@
  * own answers meanwhile. Real SQLite files; the shutdown case over a real `earshot serve`.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createTestApi, type TestApi } from "../../test/helpers/api.ts";
 import { runCli, startServer } from "../../test/helpers/process.ts";
-import { migrateToLatest, openDatabase } from "../db/client.ts";
+import { dropTestDatabase, openTestDatabase } from "../../test/helpers/db.ts";
 import { nowIso } from "../clock.ts";
 import { createWorkspace } from "../modules/workspaces/service.ts";
 import { createUsageRecorder } from "./usage.ts";
@@ -33,6 +32,9 @@ describe("usage accounting in process", () => {
   });
 
   test("requests write no usage themselves; the counts and last_used_at are stored within a second", async () => {
+    // Warm the database connections without the key (on PostgreSQL the pool's first connections
+    // take longer than a flush interval).
+    await Promise.all(Array.from({ length: 5 }, () => api.call("GET", "/api/v1/links/", { key: null })));
     const before = nowIso();
     for (let i = 0; i < 5; i++) expect((await api.call("GET", "/api/v1/links/")).status).toBe(200);
     const after = nowIso();
@@ -64,9 +66,8 @@ describe("usage accounting in process", () => {
 
 test("stop() writes what is pending; counts of many records add up, per workspace and day", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-usage-"));
-  const db = openDatabase(path.join(dir, "earshot.db"));
+  const db = await openTestDatabase(dir);
   try {
-    await migrateToLatest(db);
     const a = await createWorkspace(db, { name: "A", plan: "enterprise" });
     const b = await createWorkspace(db, { name: "B", plan: "enterprise" });
     // An interval no test waits for: only stop() can write these.
@@ -94,6 +95,31 @@ test("stop() writes what is pending; counts of many records add up, per workspac
     expect(usage.pendingCalls(b.workspace_uuid, "2026-11-23")).toBe(0);
   } finally {
     await db.destroy();
+    await dropTestDatabase(dir);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("several nodes' flushes add up, in any order; last_used_at never moves back", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-usage-nodes-"));
+  const dbs = [await openTestDatabase(dir), await openTestDatabase(dir), await openTestDatabase(dir)]; // three nodes
+  try {
+    const ws = await createWorkspace(dbs[0]!, { name: "Shared", plan: "enterprise" });
+    const nodes = dbs.map((db) => createUsageRecorder(db, { flushIntervalMs: 3_600_000 }));
+    // Node 2 saw the key last; node 0 flushes its older use after it.
+    for (let i = 0; i < 100; i++) nodes[i % 3]!.record(ws.token_uuid, ws.workspace_uuid, `2026-11-23T10:00:00.${String(i).padStart(6, "0")}Z`);
+    nodes[2]!.record(ws.token_uuid, ws.workspace_uuid, "2026-11-23T11:00:00.000000Z");
+    await nodes[2]!.flush();
+    await nodes[0]!.flush();
+    await nodes[1]!.flush();
+    const counter = await dbs[0]!.selectFrom("api_call_counters").select("calls").where("workspace_uuid", "=", ws.workspace_uuid).executeTakeFirstOrThrow();
+    expect(counter.calls).toBe(101);
+    const token = await dbs[1]!.selectFrom("api_tokens").select("last_used_at").where("uuid", "=", ws.token_uuid).executeTakeFirstOrThrow();
+    expect(token.last_used_at).toBe("2026-11-23T11:00:00.000000Z");
+    await Promise.all(nodes.map((n) => n.stop()));
+  } finally {
+    for (const db of dbs) await db.destroy();
+    await dropTestDatabase(dir);
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
@@ -109,13 +135,14 @@ test("earshot serve writes pending usage when it stops (SIGTERM right after the 
     );
     // Well inside FLUSH_INTERVAL_MS of the last request: only the shutdown flush can store them all.
     await server.stop();
-    const sqlite = new Database(path.join(dataDir, "earshot.db"), { readonly: true });
-    const row = sqlite.query("select calls from api_call_counters where workspace_uuid = ?").get(ws.workspace_uuid) as { calls: number } | null;
-    const token = sqlite.query("select last_used_at from api_tokens where workspace_uuid = ?").get(ws.workspace_uuid) as { last_used_at: string | null };
-    sqlite.close();
+    const db = await openTestDatabase(dataDir);
+    const row = await db.selectFrom("api_call_counters").select("calls").where("workspace_uuid", "=", ws.workspace_uuid).executeTakeFirst();
+    const token = await db.selectFrom("api_tokens").select("last_used_at").where("workspace_uuid", "=", ws.workspace_uuid).executeTakeFirstOrThrow();
+    await db.destroy();
     expect(row?.calls).toBe(n);
     expect(token.last_used_at).not.toBeNull();
   } finally {
+    await dropTestDatabase(dataDir);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }, 60_000);

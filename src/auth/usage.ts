@@ -6,8 +6,15 @@
  * unflushed record, and at shutdown (`stop()`). No request waits for a usage write; a crash may
  * lose the counts of the last interval. Readers of `last_used_at` and `api_calls_today` add what
  * is still in memory, so a process's own answers are exact.
+ *
+ * Several nodes on one PostgreSQL database (DESIGN §11) each flush their own counts: the daily
+ * counter is an additive upsert (`calls = calls + excluded.calls`) and `last_used_at` only moves
+ * forward, so the flushes of any number of nodes add up in any order. There the flush runs READ
+ * COMMITTED without the global write lock (it is safe by construction), rows in key order so two
+ * nodes' flushes cannot deadlock.
  */
 import type { Kysely } from "kysely";
+import { isPostgres } from "../db/dialect.ts";
 import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import { touchToken } from "../modules/tokens/repository.ts";
@@ -79,9 +86,10 @@ export function createUsageRecorder(db: Kysely<Database>, opts: { flushIntervalM
     pending = empty();
     writing = batch;
     try {
-      await db.transaction().execute(async (trx) => {
-        for (const [uuid, at] of batch.lastUsed) await touchToken(trx, uuid, at);
-        for (const c of batch.calls.values()) await addApiCalls(trx, c.workspaceUuid, c.day, c.n);
+      const tx = isPostgres(db) ? db.transaction().setIsolationLevel("read committed") : db.transaction();
+      await tx.execute(async (trx) => {
+        for (const [uuid, at] of [...batch.lastUsed].sort(([a], [b]) => (a < b ? -1 : 1))) await touchToken(trx, uuid, at);
+        for (const [, c] of [...batch.calls].sort(([a], [b]) => (a < b ? -1 : 1))) await addApiCalls(trx, c.workspaceUuid, c.day, c.n);
       });
       failures = 0;
     } catch (err) {

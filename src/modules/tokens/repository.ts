@@ -70,5 +70,11 @@ export function revokeToken(db: Q, uuid: string, at: string) {
 }
 
 export function touchToken(db: Q, uuid: string, at: string) {
-  return db.updateTable("api_tokens").set({ last_used_at: at }).where("uuid", "=", uuid).execute();
+  // Only forward: several nodes flush their usage in any order (DESIGN §11).
+  return db
+    .updateTable("api_tokens")
+    .set({ last_used_at: at })
+    .where("uuid", "=", uuid)
+    .where((eb) => eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<", at)]))
+    .execute();
 }
