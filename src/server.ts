@@ -12,7 +12,7 @@ import { AppError } from "./errors.ts";
 import { problemResponse } from "./http/problem.ts";
 import type { Database } from "./db/schema.ts";
 import { createLogger, type Logger } from "./logger.ts";
-import { isModelInstalled } from "./modules/health/routes.ts";
+import { isModelInstalled } from "./modules/health/service.ts";
 import { createJobRunner, type JobRunner } from "./jobs/runner.ts";
 import { createDispatcher, type Dispatcher } from "./outbox/dispatcher.ts";
 import { startIntakeHousekeeping } from "./modules/intake/purge.ts";

@@ -14,7 +14,8 @@
  */
 import type { Kysely } from "kysely";
 import { nowIso } from "../clock.ts";
-import { type BlobStore, type ByteSource, chunksOf, KEY_PATTERN } from "./store.ts";
+import type { BlobStore } from "./store.ts";
+import { type ByteSource, chunksOf, KEY_PATTERN } from "./bytes.ts";
 
 /** Bytes per `blob_chunks` row (256 KiB). */
 export const CHUNK_BYTES = 256 * 1024;

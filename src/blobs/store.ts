@@ -11,9 +11,9 @@ import path from "node:path";
 import type { Kysely } from "kysely";
 import { isPostgres } from "../db/dialect.ts";
 import { createPostgresBlobStore } from "./postgres.ts";
+import { type ByteSource, chunksOf, KEY_PATTERN } from "./bytes.ts";
 
-/** Bytes arriving in pieces: a web stream or any async iterable of chunks. */
-export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+export { type ByteSource, chunksOf, KEY_PATTERN } from "./bytes.ts";
 
 export interface BlobStore {
   /** Stores bytes under a new key (`<prefix>/<uuid>`) and returns the key. */
@@ -37,23 +37,6 @@ export interface BlobStore {
   localPath(key: string): string | null;
   /** Which store this is (`/healthz`, logs, `migrate-to-postgres`). */
   readonly kind: "local" | "postgres";
-}
-
-/** `<prefix>/<uuid>`: the only keys a store accepts (no path traversal). */
-export const KEY_PATTERN = /^[a-z0-9-]+\/[0-9a-f-]{36}$/;
-
-/** Iterates a {@link ByteSource}. */
-export async function* chunksOf(source: ByteSource): AsyncIterable<Uint8Array> {
-  if (source instanceof ReadableStream) {
-    const reader = source.getReader();
-    try {
-      for (let r = await reader.read(); !r.done; r = await reader.read()) yield r.value;
-    } finally {
-      reader.releaseLock();
-    }
-  } else {
-    yield* source;
-  }
 }
 
 /**

@@ -18,7 +18,7 @@ import { createLocalBlobStore } from "../blobs/store.ts";
 import { createLogger } from "../logger.ts";
 import type { JobRunner } from "./runner.ts";
 import { runCli } from "../../test/helpers/process.ts";
-import { isModelInstalled } from "../modules/health/routes.ts";
+import { isModelInstalled } from "../modules/health/service.ts";
 import { WAITING_FOR_MODEL } from "../modules/responses/processing.ts";
 import { probeAnswer } from "../modules/intake/probing.ts";
 import { findIntakeLink } from "../modules/intake/service.ts";
