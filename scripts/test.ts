@@ -85,8 +85,9 @@ type Outcome = { engine: Engine; code: number; passed: number; failed: number; s
 async function pump(stream: ReadableStream<Uint8Array>, out: NodeJS.WriteStream, prefix: string, keep: { tail: string }): Promise<void> {
   const decoder = new TextDecoder();
   let pending = "";
-  for await (const chunk of stream) {
-    pending += decoder.decode(chunk, { stream: true });
+  const reader = stream.getReader();
+  for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    pending += decoder.decode(r.value, { stream: true });
     const cut = pending.lastIndexOf("\n");
     if (cut < 0) continue;
     const lines = pending.slice(0, cut + 1);
