@@ -3,16 +3,14 @@
  * DESIGN §5): a write must not commit and data must not be returned after the revocation commits.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Kysely, SqliteDialect } from "kysely";
-import type { Database as Schema } from "../db/schema.ts";
 import { revokeToken } from "../modules/tokens/service.ts";
 import { createTestApi, type TestApi } from "../../test/helpers/api.ts";
 import { seedResponses } from "../../test/helpers/seed-responses.ts";
 import { runCli, startServer, type RunningServer } from "../../test/helpers/process.ts";
+import { openTestDatabase } from "../../test/helpers/db.ts";
 
 let dataDir: string;
 let server: RunningServer;
@@ -34,22 +32,22 @@ test("a write in flight when its key is revoked does not commit and answers 401"
     fetch(`${server.baseUrl}/api/v1/${p}`, { ...init, headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...init.headers } });
   const second = await (await api("tokens/", ws.api_key, { method: "POST", body: JSON.stringify({ name: "Doomed" }) })).json();
 
-  // Hold SQLite's write lock, so the request below stalls inside the server after it has read
-  // (and accepted) the key; then commit the revocation while it waits.
-  const sqlite = new Database(path.join(dataDir, "earshot.db"));
-  sqlite.exec("PRAGMA busy_timeout = 5000");
-  sqlite.exec("BEGIN IMMEDIATE");
-  const inFlight = api("links/", second.key, { method: "POST", body: JSON.stringify({ name: "Must not exist" }) });
-  await Bun.sleep(700);
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite as never }) });
-  await revokeToken(db, ws.workspace_uuid, second.uuid);
-  sqlite.exec("COMMIT");
-  const res = await inFlight;
+  // Hold the write lock (SQLite's BEGIN IMMEDIATE, or PostgreSQL's advisory lock every write
+  // transaction takes), so the request below stalls inside the server after it has read (and
+  // accepted) the key; then commit the revocation while it waits.
+  const db = await openTestDatabase(dataDir);
+  let inFlight: Promise<Response> | null = null;
+  await db.transaction().execute(async (trx) => {
+    inFlight = api("links/", second.key, { method: "POST", body: JSON.stringify({ name: "Must not exist" }) });
+    await Bun.sleep(700);
+    await revokeToken(trx, ws.workspace_uuid, second.uuid);
+  });
+  const res = await inFlight!;
   expect(res.status).toBe(401);
   expect((await res.json()).code).toBe("UNAUTHENTICATED");
   const names = (await (await api("links/", ws.api_key)).json()).results.map((l: { name: string }) => l.name);
   expect(names).not.toContain("Must not exist");
-  sqlite.close();
+  await db.destroy();
 });
 
 let mem: TestApi;

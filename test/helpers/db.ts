@@ -34,8 +34,10 @@ const created = new Map<string, Promise<string>>();
 
 function adminPool(): pg.Pool {
   if (!TEST_DATABASE_URL) throw new Error("EARSHOT_TEST_DATABASE_URL is not set");
-  admin ??= new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 2, idleTimeoutMillis: 1000, allowExitOnIdle: true });
-  admin.on("error", () => {});
+  if (!admin) {
+    admin = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 2, idleTimeoutMillis: 1000, allowExitOnIdle: true });
+    admin.on("error", () => {});
+  }
   return admin;
 }
 
