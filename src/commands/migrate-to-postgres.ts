@@ -8,8 +8,8 @@
  * 2. Every table both have is copied in foreign-key order (parents first; `workspace_changes`,
  *    which triggers write as rows arrive, is emptied and copied last), in batches, as upserts by primary key: a re-run updates
  *    what changed and adds what is new. Identity sequences are moved past the copied ids.
- *    PostgreSQL-only tables are not copied: `answers_search` is filled by its trigger as answers
- *    arrive, `blobs`/`blob_chunks` by step 3.
+ *    Not copied: `answers_search` (its trigger fills it as answers arrive), `blobs`/`blob_chunks`
+ *    (step 3) and `rate_limit_windows` (a running cluster's per-minute counting state).
  * 3. Every blob an answer references is streamed into the PostgreSQL blob store under the same
  *    key (skipped when it is already there with the same size).
  * 4. Row counts are compared per table, and every referenced blob is checked.
@@ -29,8 +29,11 @@ import { storedBlobSize, writeBlob } from "../blobs/postgres.ts";
 
 /** Rows per read and per INSERT. */
 const BATCH = 500;
-/** Kysely's and the blob store's own tables: never copied. */
-const NOT_COPIED = new Set(["kysely_migration", "kysely_migration_lock", "blobs", "blob_chunks", "answers_search"]);
+/**
+ * Never copied: Kysely's tables, the blob store's (step 3), the search table its trigger fills, and
+ * the per-minute rate-limit windows (counting state of a running cluster; empty on an appliance).
+ */
+const NOT_COPIED = new Set(["kysely_migration", "kysely_migration_lock", "blobs", "blob_chunks", "answers_search", "rate_limit_windows"]);
 /** Tables that triggers on other tables write (derived counters): emptied and copied last, so the appliance's values win. */
 const LAST = ["workspace_changes"];
 
