@@ -43,3 +43,59 @@ export async function findResponseBySession(db: Q, sessionId: string): Promise<R
 export async function findAnswerOf(db: Q, responseUuid: string, questionUuid: string): Promise<AnswerRow | undefined> {
   return (await answerOf(db, responseUuid, questionUuid))[0];
 }
+
+// ---- writes of the respondent's path, compiled once (db/prepared.ts) -------------------------
+
+/** Every column an intake answer row is inserted with, in the compiled statement's order. */
+const ANSWER_COLUMNS = [
+  "uuid", "response_uuid", "question_uuid", "field_key", "response_type", "question_text", "position", "value", "text",
+  "audio_blob", "audio_mime", "file_blob", "file_meta", "transcription", "transcription_status", "transcription_error",
+  "duration", "ai_insights", "analysis_engine", "analysis_status", "follow_ups", "custom_fields", "date_created", "date_updated",
+] as const satisfies readonly (keyof AnswerRow)[];
+const ANSWER_COLUMN_SET = new Set<string>(ANSWER_COLUMNS);
+
+const insertAnswerRow = prepared(ANSWER_COLUMNS.length, (db, ...values: unknown[]) =>
+  db.insertInto("answers").values(Object.fromEntries(ANSWER_COLUMNS.map((c, i) => [c, values[i]])) as unknown as AnswerRow),
+);
+const insertResponseRow = prepared(10, (db, uuid: string, workspaceUuid: string, linkUuid: string, sessionId: string, status: string, email: null, created: string, updated: string, submittedAt: null, eventAt: null) =>
+  db.insertInto("responses").values({
+    uuid, workspace_uuid: workspaceUuid, link_uuid: linkUuid, session_id: sessionId, status: status as ResponseRow["status"],
+    respondent_email: email, date_created: created, date_updated: updated, submitted_at: submittedAt, submitted_event_at: eventAt,
+  }),
+);
+const markAnalysis = prepared(3, (db, status: string, now: string, uuid: string) =>
+  db.updateTable("answers").set({ analysis_status: status as AnswerRow["analysis_status"], date_updated: now }).where("uuid", "=", uuid),
+);
+const markTranscription = prepared(3, (db, status: string, now: string, uuid: string) =>
+  db.updateTable("answers").set({ transcription_status: status as AnswerRow["transcription_status"], date_updated: now }).where("uuid", "=", uuid),
+);
+const completeResponseRow = prepared(4, (db, status: string, now: string, updated: string, uuid: string) =>
+  db.updateTable("responses").set({ status: status as ResponseRow["status"], submitted_at: now, date_updated: updated }).where("uuid", "=", uuid),
+);
+
+/**
+ * Inserts an answer row (same as responses/repository `insertAnswer`, compiled once when the row
+ * has only the usual intake columns).
+ */
+export async function insertAnswer(db: Q, row: AnswerRow): Promise<void> {
+  if (Object.keys(row).some((k) => !ANSWER_COLUMN_SET.has(k))) {
+    await db.insertInto("answers").values(row).execute();
+    return;
+  }
+  await insertAnswerRow(db, ...ANSWER_COLUMNS.map((c) => row[c] ?? null));
+}
+
+/** Inserts a new `started` response (no email, not submitted). */
+export async function insertStartedResponse(db: Q, row: Pick<ResponseRow, "uuid" | "workspace_uuid" | "link_uuid" | "session_id" | "date_created" | "date_updated">): Promise<void> {
+  await insertResponseRow(db, row.uuid, row.workspace_uuid, row.link_uuid, row.session_id, "started", null, row.date_created, row.date_updated, null, null);
+}
+
+/** Marks an answer's analysis (`"analysis"`) or transcription (`"transcription"`) as pending at `now`. */
+export async function markAnswerPending(db: Q, answerUuid: string, what: "analysis" | "transcription", now: string): Promise<void> {
+  await (what === "analysis" ? markAnalysis : markTranscription)(db, "pending", now, answerUuid);
+}
+
+/** Completes a response: status `completed`, submitted at `now`. */
+export async function completeResponse(db: Q, responseUuid: string, now: string): Promise<void> {
+  await completeResponseRow(db, "completed", now, now, responseUuid);
+}
