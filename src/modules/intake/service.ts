@@ -55,12 +55,9 @@ export function intakeDepsOf(deps: AppDeps): IntakeDeps {
 export type IntakeLink = { ws: WorkspaceRow; link: linksRepo.LinkRow; questions: linksRepo.QuestionRow[] };
 
 /**
- * A new response's or answer's uuid: a UUIDv7 (time-ordered, 74 random bits), so the answers'
- * indexes — all keyed by `response_uuid` — and both primary keys grow at their right edge instead of
- * dirtying a random page of every index per answer (bench/intake.ts: an answer insert and its
- * share of the commit cost about half; docs/performance.md "Intake"). It tells whoever sees it when
- * the row was made, which the row's `date_created` says anyway. Session ids, the respondent's
- * credential, stay fully random.
+ * A new response's or answer's uuid: UUIDv7 (time-ordered, 74 random bits), so the answers' indexes
+ * (all keyed by `response_uuid`) and primary keys grow at their right edge instead of dirtying a
+ * random page each (docs/performance.md "Intake"). Session ids (credentials) stay fully random.
  */
 const newRowUuid = () => Bun.randomUUIDv7();
 
