@@ -40,8 +40,29 @@ const types: pg.CustomTypesConfig = {
   }) as pg.CustomTypesConfig["getTypeParser"],
 };
 
-/** `PostgresDriver` whose plain transactions take the write lock (module comment). */
+/**
+ * A query's parameters without U+0000 in strings: PostgreSQL's `text` cannot hold it (SQLite's
+ * can), and a NUL in a search term or a typed answer must not turn into a 500.
+ */
+function withoutNul(query: CompiledQuery): CompiledQuery {
+  if (!query.parameters.some((p) => typeof p === "string" && p.includes("\u0000"))) return query;
+  return { ...query, parameters: query.parameters.map((p) => (typeof p === "string" ? p.replaceAll("\u0000", "") : p)) };
+}
+
+const patched = new WeakSet<DatabaseConnection>();
+
+/** `PostgresDriver` whose plain transactions take the write lock (module comment), and whose parameters hold no NUL. */
 class EarshotPostgresDriver extends PostgresDriver {
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    if (!patched.has(connection)) {
+      const execute = connection.executeQuery.bind(connection);
+      connection.executeQuery = (query) => execute(withoutNul(query));
+      patched.add(connection);
+    }
+    return connection;
+  }
+
   override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     await super.beginTransaction(connection, settings);
     if (!settings.isolationLevel && !settings.accessMode) {
