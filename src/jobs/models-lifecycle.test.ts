@@ -14,7 +14,6 @@ import path from "node:path";
 import { createTestApi, type TestApi } from "../../test/helpers/api.ts";
 import { createProcessing, FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT, waitFor } from "../../test/helpers/processing.ts";
 import type { InferenceClient } from "../ai/inference-client.ts";
-import { createLocalBlobStore } from "../blobs/store.ts";
 import { createLogger } from "../logger.ts";
 import type { JobRunner } from "./runner.ts";
 import { runCli } from "../../test/helpers/process.ts";
@@ -74,7 +73,7 @@ describe("no ASR model installed", () => {
     const l = await findIntakeLink(api.db, api.ws.workspace_slug, s.link.slug);
     const logged: string[] = [];
     const log = { ...createLogger("silent"), warn: (msg: string) => void logged.push(msg) };
-    const r = await probeAnswer({ db: api.db, blobs: createLocalBlobStore(api.config.blobsDir), inference, log: log as never }, l, s.sid, s.q);
+    const r = await probeAnswer({ db: api.db, blobs: api.deps.blobs, inference, log: log as never }, l, s.sid, s.q);
     expect(r.follow_up).toBeNull();
     expect(logged.join("\n")).toContain("speech recognition model is not installed");
   });

@@ -13,7 +13,6 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { sql } from "kysely";
 import { createLogger } from "../../src/logger.ts";
-import { createLocalBlobStore } from "../../src/blobs/store.ts";
 import { formatMicros } from "../../src/clock.ts";
 import { purgeIntake } from "../../src/modules/intake/purge.ts";
 import { createDispatcher, type Dispatcher } from "../../src/outbox/dispatcher.ts";
@@ -177,7 +176,7 @@ test("the purge of an abandoned session leaves no trace of its answers, the sear
   const longAgo = formatMicros(BigInt(Date.now() - 40 * 86_400_000) * 1000n);
   await api.db.updateTable("responses").set({ date_updated: longAgo }).where("uuid", "=", s.json.response_uuid).execute();
   await api.db.updateTable("answers").set({ date_updated: longAgo }).where("response_uuid", "=", s.json.response_uuid).execute();
-  const report = await purgeIntake({ db: api.db, blobs: createLocalBlobStore(api.config.blobsDir), log: createLogger("silent"), blobsDir: api.config.blobsDir }, { retentionDays: 30 });
+  const report = await purgeIntake({ db: api.db, blobs: api.deps.blobs, log: createLogger("silent"), blobsDir: api.config.blobsDir }, { retentionDays: 30 });
   expect(report.sessions).toBe(1);
 
   expect(await tablesHolding(needles)).toEqual([]);

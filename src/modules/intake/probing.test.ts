@@ -11,7 +11,6 @@ import fs from "node:fs";
 import { createTestApi, type TestApi } from "../../../test/helpers/api.ts";
 import { makeSpeechWav } from "../../../test/helpers/audio.ts";
 import { createInferenceClient, type InferenceClient } from "../../ai/inference-client.ts";
-import { createLocalBlobStore } from "../../blobs/store.ts";
 import { nowIso } from "../../clock.ts";
 import { SESSION_PROBES_PER_MINUTE } from "./limits.ts";
 import { probeAnswer, type ProbingDeps } from "./probing.ts";
@@ -34,7 +33,7 @@ beforeAll(async () => {
     transcribe: (...args) => (calls.transcribe++, inference.transcribe(...args)),
     analyse: (...args) => (calls.analyse++, inference.analyse(...args)),
   };
-  deps = { db: api.db, blobs: createLocalBlobStore(api.config.blobsDir), inference: counted };
+  deps = { db: api.db, blobs: api.deps.blobs, inference: counted };
   wav = new Uint8Array(fs.readFileSync(await makeSpeechWav("the checkout page keeps crashing", path.join(api.dataDir, "probe.wav"))));
   link = (
     await api.call("POST", "/api/v1/links/", {
