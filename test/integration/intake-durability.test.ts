@@ -4,11 +4,11 @@
  * the last answer and the submit are acknowledged, then the database file is read as it was left.
  */
 import { expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { runCli, startServer } from "../helpers/process.ts";
+import { openTestDatabase } from "../helpers/db.ts";
 
 test("answers and a submission acknowledged just before kill -9 are stored", async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-intake-kill-"));
@@ -41,9 +41,14 @@ test("answers and a submission acknowledged just before kill -9 are stored", asy
     server.kill9();
     await server.proc.exited;
 
-    const sqlite = new Database(path.join(dataDir, "earshot.db"));
-    const rows = sqlite.query("select r.uuid, r.status, count(a.uuid) as answers from responses r left join answers a on a.response_uuid = r.uuid group by r.uuid").all() as { uuid: string; status: string; answers: number }[];
-    sqlite.close();
+    const db = await openTestDatabase(dataDir);
+    const rows = await db
+      .selectFrom("responses as r")
+      .leftJoin("answers as a", "a.response_uuid", "r.uuid")
+      .select((eb) => ["r.uuid", "r.status", eb.fn.count<number>("a.uuid").as("answers")])
+      .groupBy(["r.uuid", "r.status"])
+      .execute();
+    await db.destroy();
     const byUuid = new Map(rows.map((r) => [r.uuid, r]));
     for (const uuid of submitted) expect(byUuid.get(uuid)).toEqual({ uuid, status: "completed", answers: 2 });
     expect(byUuid.get(open)).toEqual({ uuid: open, status: "started", answers: 2 });
