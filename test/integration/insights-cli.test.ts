@@ -8,12 +8,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { migrateToLatest, openDatabase } from "../../src/db/client.ts";
-import { loadConfig } from "../../src/config.ts";
 import { createWorkspace } from "../../src/modules/workspaces/service.ts";
 import { trainingCorpus } from "../../src/ai/insights/trained/corpus.ts";
 import { seedResponses } from "../helpers/seed-responses.ts";
 import { runCli } from "../helpers/process.ts";
+import { openTestDatabase } from "../helpers/db.ts";
 
 let dataDir: string;
 let modelsDir: string;
@@ -34,9 +33,7 @@ beforeAll(async () => {
       { text: "Works fine; an export to Excel would save us time.", sentiment: "neutral", actionable: true },
     ].map((r) => JSON.stringify(r)).join("\n") + "\n",
   );
-  const config = loadConfig({ EARSHOT_LOG_LEVEL: "silent" }, { dataDir });
-  const db = openDatabase(config.dbFile);
-  await migrateToLatest(db);
+  const db = await openTestDatabase(dataDir);
   workspaceUuid = (await createWorkspace(db, { name: "Insights CLI", plan: "enterprise" })).workspace_uuid;
   await db.destroy();
 });
@@ -78,8 +75,7 @@ describe("earshot insights train", () => {
 
   test("refuses a model that corrections made worse on the held-out set, and keeps the installed one", async () => {
     // 400 answers corrected to the opposite of their labels: a team that labels wrongly.
-    const config = loadConfig({ EARSHOT_LOG_LEVEL: "silent" }, { dataDir });
-    const db = openDatabase(config.dbFile);
+    const db = await openTestDatabase(dataDir);
     const flipped = trainingCorpus().filter((e) => e.sentiment !== "neutral").slice(0, 400);
     const link = { uuid: crypto.randomUUID(), questions: [{ uuid: crypto.randomUUID(), field_key: "comment", prompt: "Comment" }] };
     await db.insertInto("links").values(await linkRow(link.uuid)).execute();
