@@ -59,7 +59,10 @@ async function targetTables(target: Kysely<any>): Promise<Map<string, TargetTabl
   for (const c of cols.rows) {
     if (c.is_generated === "ALWAYS") continue;
     let t = tables.get(c.table_name);
-    if (!t) tables.set(c.table_name, (t = { name: c.table_name, columns: [], primaryKey: [] }));
+    if (!t) {
+      t = { name: c.table_name, columns: [], primaryKey: [] };
+      tables.set(c.table_name, t);
+    }
     t.columns.push({ name: c.column_name, identity: c.is_identity === "YES" });
   }
   for (const pk of pks.rows) tables.get(pk.tbl)?.primaryKey.push(pk.col);
@@ -177,8 +180,9 @@ export async function migrateToPostgres(source: Db, target: Db, blobsDir: string
     if (LAST.includes(name)) await sql`delete from ${sql.raw(quote(name))}`.execute(target);
     let shown = 0;
     await copyTable(source, target, table, cols, (done) => {
-      if (done - shown >= 5000) log(`  ${name}: ${done}/${total} rows`);
-      if (done - shown >= 5000) shown = done;
+      if (done - shown < 5000) return;
+      shown = done;
+      log(`  ${name}: ${done}/${total} rows`);
     });
     log(`${name}: ${total} rows`);
   }
