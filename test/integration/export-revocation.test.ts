@@ -6,15 +6,13 @@
  * buffers hold, a few MiB on loopback) may still arrive; nothing produced after it may.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { Kysely, SqliteDialect } from "kysely";
-import type { Database as Schema } from "../../src/db/schema.ts";
 import { runCli, startServer, type RunningServer } from "../helpers/process.ts";
 import { seedResponses } from "../helpers/seed-responses.ts";
+import { openTestDatabase } from "../helpers/db.ts";
 
 /** 400 responses × 8 typed answers of 10 000 characters (the `text` maximum): ~160 KB per JSONL line, ~64 MB in all. */
 const RESPONSES = 400;
@@ -75,10 +73,8 @@ test("revoking the key stops a streamed export over a real socket at its next ba
   const created = await api("POST", "links/", ws.api_key, { name: "Long answers", questions });
   expect(created.status).toBe(201);
   const link = created.json;
-  // Seeded into the server's database file directly (WAL: the running server sees the rows).
-  const sqlite = new Database(path.join(dataDir, "earshot.db"));
-  sqlite.exec("PRAGMA busy_timeout = 5000");
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite as never }) });
+  // Seeded into the server's database directly (SQLite's WAL or PostgreSQL: the running server sees the rows).
+  const db = await openTestDatabase(dataDir);
   await seedResponses(db, ws.workspace_uuid, link, RESPONSES, (i) => `answer ${i} `.padEnd(ANSWER_CHARS, "x"));
   await db.destroy();
   const reader = (await api("POST", "tokens/", ws.api_key, { name: "Exporter", scopes: ["responses:read"] })).json;
