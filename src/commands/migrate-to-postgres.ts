@@ -178,6 +178,11 @@ export async function migrateToPostgres(source: Db, target: Db, blobsDir: string
     const cols = new Set((await sql<{ name: string }>`select name from pragma_table_info(${name})`.execute(source)).rows.map((r) => r.name));
     const total = counts.get(name)!;
     if (LAST.includes(name)) await sql`delete from ${sql.raw(quote(name))}`.execute(target);
+    else if (!table.primaryKey.length && (await countRows(target, name)) > 0) {
+      // No key to upsert by (no such table today): copied only into an empty table.
+      if ((await countRows(target, name)) === total) continue;
+      throw new AppError("VALIDATION_ERROR", `${name} has no primary key and already has rows in the target; migrate into a new, empty database.`);
+    }
     let shown = 0;
     await copyTable(source, target, table, cols, (done) => {
       if (done - shown < 5000) return;
