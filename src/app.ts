@@ -22,7 +22,6 @@ import { workspaceRoutes } from "./modules/workspaces/routes.ts";
 import { authRoutes } from "./modules/users/routes.ts";
 import { memberRoutes } from "./modules/users/member-routes.ts";
 import { auditRoutes } from "./modules/audit/routes.ts";
-import { auditAfterHandle } from "./modules/audit/hook.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
 import { apiOperations } from "./http/operations.ts";
@@ -77,8 +76,6 @@ export function createApp(deps: AppDeps) {
       }
       return errorToResponse(error, code, deps.log);
     })
-    // Audited actions of the API modules are recorded centrally (audit/hook.ts).
-    .onAfterHandle(auditAfterHandle(deps.db, deps.log))
     .use(healthRoutes(deps))
     .get("/api/v1/openapi.json", () => openapiDocument())
     .get("/api/docs/", () => new Response((referencePage ??= renderReferencePage(openapiDocument() as never)), { headers: { "content-type": "text/html; charset=utf-8" } }))

@@ -101,9 +101,9 @@ const RULES: Rule[] = [
     forbidden: /(\/repository\.ts$|^src\/db\/|^pkg:(kysely|pg|bun:sqlite)$)/,
   },
   {
-    name: "only the app and route files know Elysia",
+    name: "only the app, the auth plugin and route files know Elysia",
     from: /^src\//,
-    unless: new RegExp(`^src/app\\.ts$|${ROUTE_FILE.source}`),
+    unless: new RegExp(`^src/(app|http/auth-plugin)\\.ts$|${ROUTE_FILE.source}`),
     forbidden: /^pkg:elysia$/,
   },
   {

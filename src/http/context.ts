@@ -1,17 +1,15 @@
 /**
  * @module http/context
- * What the HTTP layer is built from (the composition root fills it) and the `authed` wrapper
- * that every API route uses: authenticate with a scope, run the handler, re-check revocation
- * before responding, and carry the RateLimit-* headers on every outcome (DESIGN §4–§5).
+ * What the HTTP layer is built from (`AppDeps`, filled by src/app-deps.ts), the peer address of
+ * a request, and the hand-over of a request's AuthContext to the hooks after its handler.
+ * Authentication itself is the `auth` macro of http/auth-plugin.ts.
  */
 import type { Kysely } from "kysely";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import type { BlobStore } from "../blobs/store.ts";
-import { AppError } from "../errors.ts";
 import type { AuthContext, Authenticator } from "../auth/authenticate.ts";
-import type { AnyScope } from "../auth/keys.ts";
 import type { InferenceClient } from "../ai/inference-client.ts";
 import type { Clock } from "../clock.ts";
 
@@ -35,53 +33,13 @@ export type AppDeps = {
   nudgeOutbox: () => void;
 };
 
-/** The parts of an Elysia context that routes read. */
-export type RouteCtx = {
-  request: Request;
-  params: Record<string, string>;
-  query: Record<string, string | undefined>;
-  body: unknown;
-  server: { requestIP(r: Request): { address: string } | null } | null;
-  set: { status?: number | string; headers: Record<string, string | number> };
-};
-type Ctx = RouteCtx;
-
 /** Peer address of the request (null inside `app.handle` tests). */
-export function peerOf(ctx: Pick<Ctx, "request" | "server">): string | null {
+export function peerOf(ctx: { request: Request; server: { requestIP(r: Request): { address: string } | null } | null }): string | null {
   return ctx.server?.requestIP(ctx.request)?.address ?? null;
 }
 
 /**
- * The AuthContext of each authenticated request, for hooks that run after the handler (the audit
- * log records who acted). Weak: entries go with their requests.
+ * The AuthContext of each authenticated request, handed from the auth macro's `resolve` to its
+ * hooks after the handler (re-check, audit). Weak: entries go with their requests.
  */
 export const authOfRequest = new WeakMap<Request, AuthContext>();
-
-/**
- * Wraps an API handler with authentication for `scope` (a Bearer key or the session cookie). `recheckBeforeResponding: false` is only
- * for revoking one's own key, where the revocation is the request's whole effect.
- * @returns an Elysia handler; errors keep the RateLimit-* headers
- */
-export function authed<R>(
-  deps: AppDeps,
-  scope: AnyScope | null,
-  handler: (ctx: RouteCtx, auth: AuthContext) => Promise<R> | R,
-  opts: { recheckBeforeResponding?: boolean } = {},
-) {
-  // Elysia's inferred context types are wider than RouteCtx; the wrapper accepts any context.
-  return async (ctx: any): Promise<R> => {
-    const auth = await deps.auth.authenticate(ctx.request, peerOf(ctx), scope);
-    Object.assign(ctx.set.headers, auth.rateHeaders);
-    authOfRequest.set(ctx.request, auth);
-    try {
-      const result = await handler(ctx, auth);
-      if (opts.recheckBeforeResponding !== false) await deps.auth.assertActive(deps.db, auth);
-      return result;
-    } catch (err) {
-      if (err instanceof AppError && !err.headers) {
-        throw new AppError(err.code, err.message, { errors: err.errors, headers: auth.rateHeaders });
-      }
-      throw err;
-    }
-  };
-}

@@ -4,21 +4,23 @@
  * filters `action` (exact, or a prefix ending in "."), `actor`, `since`, `until`.
  */
 import { Elysia } from "elysia";
-import { authed, type AppDeps } from "../../http/context.ts";
+import type { AppDeps } from "../../http/context.ts";
+import { authPlugin } from "../../http/auth-plugin.ts";
 import { envelope, readPage } from "../../http/pagination.ts";
 import { parseWith } from "../../http/validation.ts";
 import { auditQuerySchema, listAuditEntries } from "./service.ts";
 
 /** The audit log route. */
 export function auditRoutes(deps: AppDeps) {
-  return new Elysia({ name: "audit" }).get(
+  return new Elysia({ name: "audit" }).use(authPlugin(deps)).get(
     "/api/v1/audit/",
-    authed(deps, "audit:read", async ({ request, query }, auth) => {
+    async ({ request, query, auth }) => {
       const page = readPage(query);
       // An empty filter (a cleared form field) means no filter.
       const q = parseWith(auditQuerySchema, { action: query.action || undefined, actor: query.actor || undefined, since: query.since || undefined, until: query.until || undefined }, "query");
       const { count, results } = await listAuditEntries(deps.db, auth.workspaceUuid, q, page.pageSize, page.offset);
       return envelope(request.url, deps.config.publicUrl, page, count, results);
-    }),
+    },
+    { auth: "audit:read" },
   );
 }

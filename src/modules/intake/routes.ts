@@ -4,7 +4,7 @@
  * session API the page calls. No API key; the session id is the respondent's credential.
  */
 import { Elysia } from "elysia";
-import { peerOf, type AppDeps, type RouteCtx } from "../../http/context.ts";
+import { peerOf, type AppDeps } from "../../http/context.ts";
 import { requireJsonBody } from "../../http/validation.ts";
 import { PendingBody, parseMultipart, payloadTooLarge } from "../../http/body.ts";
 import { AppError } from "../../errors.ts";
@@ -12,7 +12,7 @@ import { renderIntakePage, renderMessagePage } from "../../http/web-assets.ts";
 import { compressedPage, createAssetServer } from "../../http/asset-delivery.ts";
 import { contentLanguageOf, negotiateLanguage, pageText } from "../../http/intake-language.ts";
 import { linkText } from "../../../web/intake/content.ts";
-import { listWorkspaces } from "../workspaces/repository.ts";
+import { workspaceSlugOfHost } from "../workspaces/service.ts";
 import * as service from "./service.ts";
 import { sniffAudioMime } from "../../http/media.ts";
 import { answerFollowUp, probeAnswer } from "./probing.ts";
@@ -49,10 +49,13 @@ function html(body: string, status: number, request: Headers): Response {
   return compressedPage(request.get("accept-encoding"), body, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }, status);
 }
 
+/** The path parameters of an upload route. */
+type UploadParams = { workspace_slug: string; link_slug: string; session_id: string; question_uuid: string };
+
 /** The intake page, its assets and the public session API (docs/intake.md); no API key. */
 export function intakeRoutes(deps: AppDeps) {
   const d: service.IntakeDeps = service.intakeDepsOf(deps);
-  const link = (p: Record<string, string>) => service.findIntakeLink(deps.db, p.workspace_slug!, p.link_slug!);
+  const link = (p: { workspace_slug: string; link_slug: string }) => service.findIntakeLink(deps.db, p.workspace_slug, p.link_slug);
   const base = "/api/v1/intake/:workspace_slug/:link_slug";
   const limiter = intakeLimiterOf(deps);
   const probing = { db: deps.db, blobs: deps.blobs, inference: deps.inference, log: deps.log, limiter };
@@ -68,22 +71,25 @@ export function intakeRoutes(deps: AppDeps) {
    * it. Nothing is read before the link, session and question check out.
    * @throws AppError NOT_FOUND, LINK_PAUSED, ALREADY_SUBMITTED, VALIDATION_ERROR, RATE_LIMITED, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE
    */
-  async function withUpload<T>(ctx: unknown, kind: service.UploadKind, use: (upload: { l: service.IntakeLink; bytes: Uint8Array; pending: PendingBody | null }) => Promise<T>): Promise<T> {
-    const c = ctx as RouteCtx;
-    const params = c.params as Record<string, string>;
+  async function withUpload<T>(
+    c: { params: UploadParams; body: unknown; request: Request; server: Parameters<typeof peerOf>[0]["server"] },
+    kind: service.UploadKind,
+    use: (upload: { l: service.IntakeLink; bytes: Uint8Array; pending: PendingBody | null }) => Promise<T>,
+  ): Promise<T> {
+    const { params } = c;
     const l = await link(params);
-    const { response, configuration } = await service.admitUpload(d, l, params.session_id!, params.question_uuid!, kind);
+    const { response, configuration } = await service.admitUpload(d, l, params.session_id, params.question_uuid, kind);
     const pending = c.body instanceof PendingBody ? c.body : null;
     if (kind === "file" && pending?.contentType !== "multipart/form-data") {
       throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the file as multipart/form-data with a part named file.");
     }
-    limiter.takeUpload(params.session_id!);
+    limiter.takeUpload(params.session_id);
     const cap = kind === "file" ? fileCapBytes(configuration) + MULTIPART_ALLOWANCE : audioCapBytes(configuration);
     // Hold before reading the stored bytes, release after storing: see IntakeLimiter.holdUpload.
-    const hold = limiter.holdUpload(params.session_id!, clientAddress(c.request, peerOf(c), deps.config.trustedProxies), cap);
+    const hold = limiter.holdUpload(params.session_id, clientAddress(c.request, peerOf(c), deps.config.trustedProxies), cap);
     try {
       const allowance = deps.config.intakeSessionUploadBytes;
-      const sessionLeft = allowance - hold.othersInFlight - (await storedUploadBytes(deps.db, deps.blobs, response.uuid, kind === "follow-up" ? null : params.question_uuid!));
+      const sessionLeft = allowance - hold.othersInFlight - (await storedUploadBytes(deps.db, deps.blobs, response.uuid, kind === "follow-up" ? null : params.question_uuid));
       const max = Math.max(0, Math.min(cap, sessionLeft, hold.addressLeft));
       hold.shrink(max);
       let bytes: Uint8Array = new Uint8Array(0);
@@ -136,29 +142,26 @@ export function intakeRoutes(deps: AppDeps) {
     .get("/w/:workspace_slug/i/:link_slug", ({ params, request }) => page(params.workspace_slug, params.link_slug, request.headers))
     .get("/i/:link_slug", async ({ params, request }) => {
       // A workspace's dedicated origin serves its links at the root (DESIGN §3).
-      const host = request.headers.get("host")?.toLowerCase();
-      const ws = (await listWorkspaces(deps.db)).find((w) => w.host && new URL(w.host).host.toLowerCase() === host);
-      if (!ws) return notFoundPage(request.headers);
-      return page(ws.slug, params.link_slug, request.headers);
+      const wsSlug = await workspaceSlugOfHost(deps.db, request.headers.get("host"));
+      if (!wsSlug) return notFoundPage(request.headers);
+      return page(wsSlug, params.link_slug, request.headers);
     })
     .get(`${base}/`, async ({ params }) => ({ link: service.toPublicLink(await link(params)) }))
-    .post(`${base}/sessions/`, async (ctx) => {
-      const { params, set, request } = ctx as unknown as RouteCtx;
+    .post(`${base}/sessions/`, async ({ params, set, request, server }) => {
       const l = await link(params);
-      limiter.takeSessionStart(clientAddress(request, peerOf(ctx as unknown as RouteCtx), deps.config.trustedProxies), l.link.uuid);
+      limiter.takeSessionStart(clientAddress(request, peerOf({ request, server }), deps.config.trustedProxies), l.link.uuid);
       const s = await service.startSession(d, l);
       set.status = 201;
       return s;
     })
     .get(`${base}/sessions/:session_id/`, async ({ params }) => service.getSession(d, await link(params), params.session_id))
-    .put(`${base}/sessions/:session_id/answers/:question_uuid/`, async (ctx) => {
-      const { params, request, body } = ctx as unknown as RouteCtx;
+    .put(`${base}/sessions/:session_id/answers/:question_uuid/`, async ({ params, request, body }) => {
       const raw = requireJsonBody(request, body) as { value?: unknown };
       if (typeof raw !== "object" || raw === null || Array.isArray(raw) || !("value" in raw)) {
         throw new AppError("VALIDATION_ERROR", "Send {\"value\": …}.", { errors: [{ pointer: "/value", message: "Required." }] });
       }
       refuseUnknownMembers(raw, ["value"]);
-      return service.saveAnswer(d, await link(params), params.session_id!, params.question_uuid!, raw.value);
+      return service.saveAnswer(d, await link(params), params.session_id, params.question_uuid, raw.value);
     })
     .post(`${base}/sessions/:session_id/answers/:question_uuid/audio/`, async (ctx) =>
       withUpload(ctx, "audio", async (upload) => {
@@ -180,12 +183,11 @@ export function intakeRoutes(deps: AppDeps) {
     .post(`${base}/sessions/:session_id/answers/:question_uuid/probe/`, async ({ params }) =>
       probeAnswer(probing, await link(params), params.session_id, params.question_uuid),
     )
-    .put(`${base}/sessions/:session_id/answers/:question_uuid/follow-ups/:index/`, async (ctx) => {
-      const { params, request, body } = ctx as unknown as RouteCtx;
+    .put(`${base}/sessions/:session_id/answers/:question_uuid/follow-ups/:index/`, async ({ params, request, body }) => {
       const raw = requireJsonBody(request, body) as { value?: unknown };
       if (typeof raw?.value !== "string") throw new AppError("VALIDATION_ERROR", "Send {\"value\": \"…\"}.", { errors: [{ pointer: "/value", message: "Expected text." }] });
       refuseUnknownMembers(raw, ["value"]);
-      return answerFollowUp(probing, await link(params), params.session_id!, params.question_uuid!, followUpIndex(params.index!), { text: raw.value });
+      return answerFollowUp(probing, await link(params), params.session_id, params.question_uuid, followUpIndex(params.index), { text: raw.value });
     })
     .post(`${base}/sessions/:session_id/answers/:question_uuid/follow-ups/:index/audio/`, async (ctx) => {
       const { params } = ctx;

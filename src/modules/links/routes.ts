@@ -3,7 +3,8 @@
  * `links/` endpoints (spec: Endpoints; DESIGN §6). Thin: parse, call one service function.
  */
 import { Elysia } from "elysia";
-import { authed, type AppDeps } from "../../http/context.ts";
+import type { AppDeps } from "../../http/context.ts";
+import { authPlugin } from "../../http/auth-plugin.ts";
 import { envelope, readPage } from "../../http/pagination.ts";
 import { parseWith, requireJsonBody } from "../../http/validation.ts";
 import { AppError } from "../../errors.ts";
@@ -27,19 +28,21 @@ function assertName(body: unknown, required: boolean): void {
 export function linkRoutes(deps: AppDeps) {
   const d = { db: deps.db, publicUrl: deps.config.publicUrl, auth: deps.auth, webhookAllowHosts: deps.config.webhookAllowHosts };
   return new Elysia({ name: "links" })
+    .use(authPlugin(deps))
     .post(
       "/api/v1/links/",
-      authed(deps, "links:write", async ({ request, body, set }, auth) => {
+      async ({ request, body, set, auth }) => {
         const raw = requireJsonBody(request, body);
         assertName(raw, true);
         const link = await service.createLink(d, auth, parseWith(createLinkSchema, raw));
         set.status = 201;
         return link;
-      }),
+      },
+      { auth: "links:write" },
     )
     .get(
       "/api/v1/links/",
-      authed(deps, "links:read", async ({ request, query }, auth) => {
+      async ({ request, query, auth }) => {
         const page = readPage(query);
         const q = parseWith(listLinksQuerySchema, query, "query");
         const desc = q.ordering.startsWith("-");
@@ -51,27 +54,25 @@ export function linkRoutes(deps: AppDeps) {
           page.offset,
         );
         return envelope(request.url, deps.config.publicUrl, page, count, results);
-      }),
+      },
+      { auth: "links:read" },
     )
-    .get(
-      "/api/v1/links/:link_uuid/",
-      authed(deps, "links:read", ({ params }, auth) =>
-        service.getLink(d, auth, params.link_uuid!),
-      ),
-    )
+    .get("/api/v1/links/:link_uuid/", ({ params, auth }) => service.getLink(d, auth, params.link_uuid), { auth: "links:read" })
     .patch(
       "/api/v1/links/:link_uuid/",
-      authed(deps, "links:write", async ({ params, request, body }, auth) => {
+      async ({ params, request, body, auth }) => {
         const raw = requireJsonBody(request, body);
         assertName(raw, false);
-        return service.patchLink(d, auth, params.link_uuid!, parseWith(patchLinkSchema, raw));
-      }),
+        return service.patchLink(d, auth, params.link_uuid, parseWith(patchLinkSchema, raw));
+      },
+      { auth: "links:write" },
     )
     .delete(
       "/api/v1/links/:link_uuid/",
-      authed(deps, "links:write", async ({ params }, auth) => {
-        await service.deleteLink(d, auth, params.link_uuid!);
+      async ({ params, auth }) => {
+        await service.deleteLink(d, auth, params.link_uuid);
         return { message: "Link deleted." };
-      }),
+      },
+      { auth: "links:write" },
     );
 }

@@ -4,7 +4,8 @@
  * (issue 11), with an `ETag` from the workspace's change counter (304 when nothing changed).
  */
 import { Elysia } from "elysia";
-import { authed, type AppDeps } from "../../http/context.ts";
+import type { AppDeps } from "../../http/context.ts";
+import { authPlugin } from "../../http/auth-plugin.ts";
 import { conditional } from "../../http/conditional.ts";
 import { parseWith } from "../../http/validation.ts";
 import { statsQuerySchema } from "./model.ts";
@@ -14,12 +15,13 @@ import { cachedLinkStats, changeVersion, etagFor, type StatsCache } from "./serv
 export function statsRoutes(deps: AppDeps) {
   const d = { db: deps.db };
   const cache: StatsCache = new Map();
-  return new Elysia({ name: "stats" }).get(
+  return new Elysia({ name: "stats" }).use(authPlugin(deps)).get(
     "/api/v1/links/:link_uuid/stats/",
-    authed(deps, "responses:read", async ({ params, query, request, set }, auth) => {
+    async ({ params, query, request, set, auth }) => {
       const q = parseWith(statsQuerySchema, query, "query");
       const version = await changeVersion(d, auth.workspaceUuid);
-      return conditional(request, set, etagFor(auth, version), auth.rateHeaders, () => cachedLinkStats(cache, version, d, auth, params.link_uuid!, q));
-    }),
+      return conditional(request, set, etagFor(auth, version), auth.rateHeaders, () => cachedLinkStats(cache, version, d, auth, params.link_uuid, q));
+    },
+    { auth: "responses:read" },
   );
 }

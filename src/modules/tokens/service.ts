@@ -10,7 +10,8 @@ import { AppError, notFound } from "../../errors.ts";
 import { ALL_SCOPES, KEY_SCOPES, generateApiKey, hashApiKey, maskApiKey, type AnyScope } from "../../auth/keys.ts";
 import * as repo from "./repository.ts";
 import type { UsageRecorder } from "../../auth/usage.ts";
-import type { AuthContext } from "../../auth/authenticate.ts";
+import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
+import { isUuid } from "../../shared/uuid.ts";
 import { incrementKeysCreated } from "../workspaces/repository.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
@@ -70,6 +71,27 @@ export async function createToken(
   await repo.insertToken(db, row);
   await incrementKeysCreated(db, workspaceUuid);
   return { ...toTokenRecord(row, input.createdBy ?? null), key };
+}
+
+/**
+ * `POST tokens/`: a key for the caller's workspace with at most the caller's scopes
+ * ({@link scopesForNewToken}), created in one transaction that re-checks the caller's key or
+ * session before it commits (a caller revoked meanwhile mints nothing).
+ * @returns the record plus `key`, the plain API key (never retrievable again)
+ * @throws AppError INSUFFICIENT_SCOPE (a requested scope the caller lacks), UNAUTHENTICATED (revoked meanwhile)
+ */
+export async function issueToken(
+  db: Kysely<Database>,
+  authn: Pick<Authenticator, "assertActive">,
+  auth: AuthContext,
+  input: { name: string; scopes?: readonly AnyScope[] },
+): Promise<TokenRecord & { key: string }> {
+  const scopes = scopesForNewToken(input.scopes, auth.scopes);
+  return db.transaction().execute(async (trx) => {
+    const created = await createToken(trx, auth.workspaceUuid, { name: input.name, scopes, createdBy: await creatorOf(trx, auth) });
+    await authn.assertActive(trx, auth);
+    return created;
+  });
 }
 
 /**
@@ -141,7 +163,7 @@ export async function listTokens(db: Q, workspaceUuid: string, limit: number, of
  * @throws AppError NOT_FOUND when no active token with that uuid is in the workspace
  */
 export async function revokeToken(db: Kysely<Database>, workspaceUuid: string, uuid: string): Promise<void> {
-  const row = await repo.findToken(db, workspaceUuid, uuid);
+  const row = isUuid(uuid) ? await repo.findToken(db, workspaceUuid, uuid) : undefined;
   if (!row || row.revoked_at) throw notFound("Token");
   await repo.revokeToken(db, uuid, nowIso());
 }

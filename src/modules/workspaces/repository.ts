@@ -32,6 +32,11 @@ export function listWorkspaces(db: Q): Promise<WorkspaceRow[]> {
   return db.selectFrom("workspaces").selectAll().orderBy("date_created").execute();
 }
 
+/** The workspaces that have a dedicated origin (`host`), oldest first. */
+export function listWorkspacesWithHost(db: Q): Promise<WorkspaceRow[]> {
+  return db.selectFrom("workspaces").selectAll().where("host", "is not", null).orderBy("date_created").execute();
+}
+
 export async function workspaceSlugsLike(db: Q, base: string): Promise<string[]> {
   const rows = await db.selectFrom("workspaces").select("slug").where("slug", "like", `${base}%`).execute();
   return rows.map((r) => r.slug);

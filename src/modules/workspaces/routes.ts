@@ -4,7 +4,8 @@
  * changes its name, host, plan and limits (owners: scope `workspace:write`).
  */
 import { Elysia } from "elysia";
-import { authed, type AppDeps } from "../../http/context.ts";
+import type { AppDeps } from "../../http/context.ts";
+import { authPlugin } from "../../http/auth-plugin.ts";
 import { parseWith, requireJsonBody } from "../../http/validation.ts";
 import { patchWorkspaceSchema } from "./model.ts";
 import { getWorkspaceView, updateWorkspace } from "./service.ts";
@@ -12,13 +13,11 @@ import { getWorkspaceView, updateWorkspace } from "./service.ts";
 /** `GET workspace/` for any valid key (DESIGN §3); `PATCH workspace/` with `workspace:write`. */
 export function workspaceRoutes(deps: AppDeps) {
   return new Elysia({ name: "workspaces" })
-    .get(
-      "/api/v1/workspace/",
-      authed(deps, null, (_ctx, auth) => getWorkspaceView(deps.db, deps.config.publicUrl, auth.workspaceUuid, deps.auth.usage)),
-    )
+    .use(authPlugin(deps))
+    .get("/api/v1/workspace/", ({ auth }) => getWorkspaceView(deps.db, deps.config.publicUrl, auth.workspaceUuid, deps.auth.usage), { auth: { scope: null } })
     .patch(
       "/api/v1/workspace/",
-      authed(deps, "workspace:write", async ({ request, body }, auth) => {
+      async ({ request, body, auth }) => {
         const input = parseWith(patchWorkspaceSchema, requireJsonBody(request, body));
         await updateWorkspace(deps.db, auth.workspaceUuid, {
           name: input.name,
@@ -28,6 +27,7 @@ export function workspaceRoutes(deps: AppDeps) {
           requestsPerMinute: input.limits?.requests_per_minute,
         }, { publicUrl: deps.config.publicUrl, recheck: (trx) => deps.auth.assertActive(trx, auth) });
         return getWorkspaceView(deps.db, deps.config.publicUrl, auth.workspaceUuid, deps.auth.usage);
-      }),
+      },
+      { auth: "workspace:write" },
     );
 }

@@ -78,6 +78,17 @@ export function normalizeOrigin(host: string): string {
   return u.origin;
 }
 
+/**
+ * The workspace whose dedicated origin has this `Host` (name and port, compared lowercased), for
+ * `/i/{link}` on a workspace's own origin (DESIGN §3); null when none has it.
+ */
+export async function workspaceSlugOfHost(db: Kysely<Database>, hostHeader: string | null): Promise<string | null> {
+  const host = hostHeader?.toLowerCase();
+  if (!host) return null;
+  const ws = (await repo.listWorkspacesWithHost(db)).find((w) => w.host && new URL(w.host).host.toLowerCase() === host);
+  return ws?.slug ?? null;
+}
+
 /** `{EARSHOT_PUBLIC_URL}/w/{slug}` unless the workspace has a dedicated origin (DESIGN §3). */
 export function workspaceHost(publicUrl: string, ws: { slug: string; host: string | null }): string {
   return ws.host ? ws.host.replace(/\/+$/, "") : `${publicUrl}/w/${ws.slug}`;
