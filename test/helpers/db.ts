@@ -15,6 +15,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { sql } from "kysely";
 import { migrateToLatest, openDatabase, type Db } from "../../src/db/client.ts";
 import { isPostgres } from "../../src/db/dialect.ts";
 
@@ -154,4 +155,12 @@ export async function storedBlobCount(db: Db, blobsDir: string): Promise<number>
   if (!isPostgres(db)) return files;
   const row = await db.selectFrom("blobs" as never).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
   return files + Number((row as { n: number }).n);
+}
+
+/** Names of every table of the database (on SQLite FTS5's shadow tables included), for scans that look for leftover data. */
+export async function tableNames(db: Db): Promise<string[]> {
+  const { rows } = isPostgres(db)
+    ? await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`.execute(db)
+    : await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table'`.execute(db);
+  return rows.map((r) => r.name);
 }
