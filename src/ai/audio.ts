@@ -10,9 +10,11 @@ import { resample } from "wave-resampler";
 import { WaveFile } from "wavefile";
 import { AudioDecodeError, AudioTooLongError, downmix, errorText, MAX_CHANNELS, startsWith, TARGET_SAMPLE_RATE_HZ } from "./audio-common.ts";
 import { assertPacketCountFits, decodeOpusContainer, maxOpusPackets } from "./opus.ts";
+import { sniffAudioFormat, type AudioFormat } from "../shared/audio-format.ts";
 
 export { AudioDecodeError, AudioTooLongError, MAX_CHANNELS, TARGET_SAMPLE_RATE_HZ } from "./audio-common.ts";
 export { maxOpusPackets } from "./opus.ts";
+export { sniffAudioFormat, type AudioFormat };
 
 /** Sample rates a WAV may declare (DESIGN §9): outside them a tiny file would decode to hours. */
 export const MIN_SAMPLE_RATE_HZ = 8_000;
@@ -27,26 +29,10 @@ export function recordingLimitS(maxDurationS: number): number {
   return Math.min(maxDurationS, MAX_RECORDING_S - RECORDING_GRACE_S) + RECORDING_GRACE_S;
 }
 
-/** Containers Earshot accepts: WAV (PCM/float), WebM/Opus (Chromium MediaRecorder), Ogg/Opus. */
-export type AudioFormat = "wav" | "webm" | "ogg";
-
 /** Decoded audio: `pcm` is mono at 16 kHz in [-1, 1]; `durationS` = pcm.length / 16000. */
 export type DecodedAudio = { pcm: Float32Array; durationS: number; format: AudioFormat };
 
 const FORMAT_NAMES: Record<AudioFormat, string> = { wav: "WAV", webm: "WebM", ogg: "Ogg" };
-
-/**
- * Tells the container from its first bytes: `RIFF....WAVE` → "wav", EBML `1A 45 DF A3` → "webm"
- * (Matroska too; decoding checks the codec), `OggS` → "ogg"; anything else → null. Never throws.
- */
-export function sniffAudioFormat(bytes: Uint8Array): AudioFormat | null {
-  if (startsWith(bytes, "RIFF") && startsWith(bytes, "WAVE", 8)) return "wav";
-  if (bytes.length >= 4 && bytes[0] === 0x1a && bytes[1] === 0x45 && bytes[2] === 0xdf && bytes[3] === 0xa3) {
-    return "webm";
-  }
-  if (startsWith(bytes, "OggS")) return "ogg";
-  return null;
-}
 
 /** Decoding options. `maxDurationS`: the longest recording accepted, seconds (default MAX_RECORDING_S). */
 export type DecodeOptions = { maxDurationS?: number };

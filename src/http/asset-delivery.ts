@@ -9,12 +9,9 @@
  * source each is made once, at its first request.
  */
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import type { WebAsset } from "./web-assets.ts";
 
-/** An asset as the app holds it (http/context.ts `WebAsset`, http/web-assets.ts). */
-type Asset = { body: Uint8Array | string; contentType: string };
-type Assets = ReadonlyMap<string, Asset>;
-type Bytes = { body: Uint8Array; contentType: string };
-const bytesOf = (a: Asset): Bytes => ({ body: typeof a.body === "string" ? new TextEncoder().encode(a.body) : a.body, contentType: a.contentType });
+type Assets = ReadonlyMap<string, WebAsset>;
 
 /** Cache lifetime of a URL that names its content (`?v=`): a year. */
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -35,7 +32,7 @@ export function assetVersion(body: Uint8Array | string): string {
   return new Bun.CryptoHasher("sha256").update(body).digest("hex").slice(0, 12);
 }
 
-const compressible = (asset: Bytes) => COMPRESSIBLE.test(asset.contentType) && asset.body.byteLength >= MIN_COMPRESS_BYTES;
+const compressible = (asset: WebAsset) => COMPRESSIBLE.test(asset.contentType) && asset.body.byteLength >= MIN_COMPRESS_BYTES;
 
 function encode(body: Uint8Array, encoding: Encoding): Uint8Array {
   return encoding === "br"
@@ -47,10 +44,9 @@ function encode(body: Uint8Array, encoding: Encoding): Uint8Array {
  * The assets plus a brotli (`<path>.br`) and a gzip (`<path>.gz`) copy of each compressible one,
  * for the build to embed (the server then never compresses at run time).
  */
-export function withCompressedVariants<A extends Asset>(assets: ReadonlyMap<string, A>): Map<string, A | Bytes> {
-  const out = new Map<string, A | Bytes>(assets);
-  for (const [path, raw] of assets) {
-    const asset = bytesOf(raw);
+export function withCompressedVariants(assets: Assets): Map<string, WebAsset> {
+  const out = new Map<string, WebAsset>(assets);
+  for (const [path, asset] of assets) {
     if (!compressible(asset)) continue;
     for (const encoding of ["br", "gzip"] as const) out.set(path + SUFFIX[encoding], { body: encode(asset.body, encoding), contentType: asset.contentType });
   }
@@ -94,7 +90,7 @@ export function compressedPage(acceptEncoding: string | null, body: string, head
 }
 
 /** One servable asset and its encodings (made at build time, or on first use). */
-type Entry = { asset: Bytes; version: string; encoded: Partial<Record<Encoding, Uint8Array>>; compressible: boolean };
+type Entry = { asset: WebAsset; version: string; encoded: Partial<Record<Encoding, Uint8Array>>; compressible: boolean };
 
 export interface AssetServer {
   /** URL paths served (without the `.br`/`.gz` copies). */
@@ -111,13 +107,12 @@ export interface AssetServer {
  */
 export function createAssetServer(assets: Assets): AssetServer {
   const entries = new Map<string, Entry>();
-  for (const [path, raw] of assets) {
+  for (const [path, asset] of assets) {
     if (path.endsWith(".br") || path.endsWith(".gz")) continue;
-    const asset = bytesOf(raw);
     const encoded: Entry["encoded"] = {};
     for (const encoding of ["br", "gzip"] as const) {
       const variant = assets.get(path + SUFFIX[encoding]);
-      if (variant) encoded[encoding] = bytesOf(variant).body;
+      if (variant) encoded[encoding] = variant.body;
     }
     entries.set(path, { asset, version: assetVersion(asset.body), encoded, compressible: compressible(asset) });
   }

@@ -12,8 +12,7 @@ import type { BlobStore } from "../blobs/store.ts";
 import type { AuthContext, Authenticator } from "../auth/authenticate.ts";
 import type { InferenceClient } from "../ai/inference-client.ts";
 import type { Clock } from "../clock.ts";
-
-export type WebAsset = { body: Uint8Array | string; contentType: string };
+import type { WebAssets } from "./web-assets.ts";
 
 /** Everything the routes need; no globals. */
 export type AppDeps = {
@@ -26,7 +25,7 @@ export type AppDeps = {
   auth: Authenticator;
   /** HMAC key for signed audio URLs. */
   signingSecret: string;
-  webAssets: Map<string, WebAsset>;
+  webAssets: WebAssets;
   /** The inference worker (transcription and insights), for work a respondent waits on. */
   inference: Pick<InferenceClient, "transcribe" | "analyse">;
   nudgeJobs: () => void;

@@ -5,16 +5,12 @@
  * are recognised the same way (an HTML page named `evil.png` is not an image).
  */
 import { fileTypeFromBuffer, supportedExtensions } from "file-type";
+import { AUDIO_MIME_TYPES, sniffAudioFormat } from "../shared/audio-format.ts";
 
-const AUDIO_TYPES = { webm: "audio/webm", ogg: "audio/ogg", wav: "audio/wav" } as const;
-
-/** @returns the audio MIME type, or null when the bytes are not WebM, Ogg or WAV */
+/** @returns the audio MIME type, or null when the bytes are not WebM, Ogg or WAV (shared/audio-format.ts) */
 export function sniffAudioMime(bytes: Uint8Array): string | null {
-  const ascii = (from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
-  if (bytes.length >= 4 && bytes[0] === 0x1a && bytes[1] === 0x45 && bytes[2] === 0xdf && bytes[3] === 0xa3) return AUDIO_TYPES.webm!;
-  if (bytes.length >= 4 && ascii(0, 4) === "OggS") return AUDIO_TYPES.ogg!;
-  if (bytes.length >= 12 && ascii(0, 4) === "RIFF" && ascii(8, 12) === "WAVE") return AUDIO_TYPES.wav!;
-  return null;
+  const format = sniffAudioFormat(bytes);
+  return format ? AUDIO_MIME_TYPES[format] : null;
 }
 
 

@@ -9,6 +9,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import type { WebAsset, WebAssets } from "../http/web-assets.ts";
 
 /** Where `bun build --compile` puts embedded files and `--asset` folders (Linux, macOS). */
 const STANDALONE_ROOT = "/$bunfs/root";
@@ -16,8 +17,6 @@ const STANDALONE_ROOT = "/$bunfs/root";
 /** Base name of the embedded web folder: scripts/build.ts embeds `dist/web`. */
 export const EMBEDDED_WEB_DIR = "web";
 
-/** One embedded file, in the shape http/web-assets.ts serves. */
-export type EmbeddedAsset = { body: Uint8Array; contentType: string };
 
 function listFiles(dir: string, prefix = ""): [string, string][] {
   if (!fs.existsSync(dir)) return [];
@@ -35,11 +34,11 @@ function listFiles(dir: string, prefix = ""): [string, string][] {
  * @param urlPrefix path the files are served under
  * @returns null when not running as the compiled binary (from source: bundle web/ instead)
  */
-export async function readEmbeddedWebAssets(urlPrefix = "/assets/"): Promise<Map<string, EmbeddedAsset> | null> {
+export async function readEmbeddedWebAssets(urlPrefix = "/assets/"): Promise<WebAssets | null> {
   if (!Bun.isStandaloneExecutable) return null;
   const files = listFiles(path.join(STANDALONE_ROOT, EMBEDDED_WEB_DIR));
   const assets = await Promise.all(
-    files.map(async ([name, file]): Promise<[string, EmbeddedAsset]> => {
+    files.map(async ([name, file]): Promise<[string, WebAsset]> => {
       const blob = Bun.file(file);
       return [`${urlPrefix}${name}`, { body: await blob.bytes(), contentType: blob.type }];
     }),

@@ -6,15 +6,10 @@
 import { z } from "zod";
 import { SLUG_PATTERN } from "../../slugs.ts";
 import { isBlankText } from "./blank.ts";
-import { patchQuestionInputSchema, questionInputSchema, questionSchema } from "./question-model.ts";
+import { httpUrl, patchQuestionInputSchema, questionInputSchema, questionSchema } from "./question-model.ts";
 import { languageTagSchema, linkTranslationSchema, linkTranslationsSchema } from "./translations.ts";
 
 export const DEFAULT_THANK_YOU = "Thanks for your response!";
-
-const httpUrl = z
-  .string()
-  .max(2048)
-  .refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), "Must be an http(s) URL.");
 
 export const settingsInputSchema = z
   .object({

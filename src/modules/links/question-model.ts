@@ -24,17 +24,11 @@ export const QUESTION_TYPES = [
 ] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
-const httpUrl = z
+/** An absolute http(s) URL of at most 2048 characters (card media, a link's redirect): the one `httpUrl`. */
+export const httpUrl = z
   .string()
   .max(2048)
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return u.protocol === "http:" || u.protocol === "https:";
-    } catch {
-      return false;
-    }
-  }, "Must be an http(s) URL.");
+  .refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), "Must be an http(s) URL.");
 
 const uniqueStrings = (items: string[]) => new Set(items).size === items.length;
 
