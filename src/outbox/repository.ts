@@ -6,7 +6,7 @@
  * (`webhook_attempts`), as in Svix. The lease mechanics are the shared queue skeleton's
  * (src/queue/durable-queue.ts); the fair choice of what to claim is the outbox's own.
  */
-import { sql, type Kysely, type Transaction } from "kysely";
+import { CompiledQuery, sql, type Kysely, type Transaction } from "kysely";
 import { systemClock, type Clock } from "../clock.ts";
 import { isPostgres } from "../db/dialect.ts";
 import type { Database, WebhookDeliveryTable } from "../db/schema.ts";
@@ -46,6 +46,97 @@ const OUTBOX_CLAIM_LOCK = 0x0e5a_0b0c;
 /** How many deliveries one claim may lease, in total and per webhook / workspace (counting those already in flight). */
 export type ClaimLimits = { limit: number; perWebhook: number; perWorkspace: number };
 
+type FairParams = { now: string; perWebhook: number; perWorkspace: number; limit: number };
+/** A chosen delivery with what sending it needs (the choice reads it in the same statement). */
+type FairRow = {
+  uuid: string;
+  attempts: number;
+  event_uuid: string;
+  type: string;
+  payload: string;
+  webhook_uuid: string;
+  url: string;
+  enabled: number;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  failing_since: string | null;
+};
+
+/** The fair choice of due deliveries (see {@link claimDueDeliveries}), as one SQL statement. */
+function fairChoice(p: FairParams & { pg: boolean }) {
+  // `busy_*` = leases still live.
+  // `cut`: per webhook, the due time of its `perWebhook`-th due delivery (an index probe per
+  // webhook), so `due` reads only each webhook's head, not the whole backlog. Expired leases
+  // (a crashed claimer; rare) are added as they are.
+  return sql<FairRow>`
+    WITH busy_hook AS MATERIALIZED (
+      SELECT webhook_uuid, COUNT(*) AS n FROM webhook_deliveries
+      WHERE state = 'delivering' AND lease_until >= ${p.now} GROUP BY webhook_uuid
+    ),
+    busy_ws AS MATERIALIZED (
+      SELECT w.workspace_uuid, SUM(b.n) AS n FROM busy_hook b JOIN webhooks w ON w.uuid = b.webhook_uuid GROUP BY w.workspace_uuid
+    ),
+    cut AS MATERIALIZED (
+      SELECT w.uuid AS webhook_uuid, (
+        SELECT MAX(h.next_attempt_at) FROM (
+          SELECT z.next_attempt_at FROM webhook_deliveries z
+          WHERE z.webhook_uuid = w.uuid AND z.state = 'pending' AND z.next_attempt_at <= ${p.now}
+          ORDER BY z.next_attempt_at LIMIT ${p.perWebhook}
+        ) h
+      ) AS until
+      FROM webhooks w
+    ),
+    candidates AS MATERIALIZED (
+      SELECT d.uuid, d.webhook_uuid, d.next_attempt_at FROM cut
+      CROSS JOIN webhook_deliveries d${p.pg ? sql`` : sql` INDEXED BY webhook_deliveries_webhook_due`}
+      WHERE d.webhook_uuid = cut.webhook_uuid AND d.state = 'pending' AND d.next_attempt_at <= cut.until
+      UNION ALL
+      SELECT d.uuid, d.webhook_uuid, d.next_attempt_at FROM webhook_deliveries d${p.pg ? sql`` : sql` INDEXED BY webhook_deliveries_due`}
+      WHERE d.state = 'delivering' AND d.lease_until < ${p.now}
+    ),
+    due AS MATERIALIZED (
+      SELECT c.uuid, c.next_attempt_at, w.workspace_uuid,
+        ROW_NUMBER() OVER (PARTITION BY c.webhook_uuid ORDER BY c.next_attempt_at, c.uuid) + COALESCE(bh.n, 0) AS hook_slot
+      FROM candidates c
+      JOIN webhooks w ON w.uuid = c.webhook_uuid
+      LEFT JOIN busy_hook bh ON bh.webhook_uuid = c.webhook_uuid
+    ),
+    fit AS (
+      SELECT due.uuid, due.next_attempt_at, due.hook_slot,
+        ROW_NUMBER() OVER (PARTITION BY due.workspace_uuid ORDER BY due.hook_slot, due.next_attempt_at, due.uuid) + COALESCE(bw.n, 0) AS ws_slot
+      FROM due LEFT JOIN busy_ws bw ON bw.workspace_uuid = due.workspace_uuid
+      WHERE due.hook_slot <= ${p.perWebhook}
+    )
+    SELECT d.uuid, d.attempts, e.uuid AS event_uuid, e.type, e.payload, w.uuid AS webhook_uuid, w.url, w.enabled, w.secret,
+      w.previous_secret, w.previous_secret_expires_at, w.failing_since
+    FROM (SELECT uuid, ws_slot, hook_slot, next_attempt_at FROM fit WHERE ws_slot <= ${p.perWorkspace} ORDER BY ws_slot, hook_slot, next_attempt_at, uuid LIMIT ${p.limit}) f
+    JOIN webhook_deliveries d ON d.uuid = f.uuid
+    JOIN outbox_events e ON e.uuid = d.event_uuid
+    JOIN webhooks w ON w.uuid = d.webhook_uuid
+    ORDER BY f.ws_slot, f.hook_slot, f.next_attempt_at, f.uuid
+  `;
+}
+
+/**
+ * The fair choice compiled once per engine and run with new values: it is the outbox's hottest
+ * statement (once per freed slot, so about once per delivery), and building and compiling it cost
+ * several times more than SQLite running it (bench/webhooks.ts).
+ */
+const compiledFair = new Map<boolean, { text: string; order: (keyof FairParams)[] }>();
+async function runFairChoice(trx: Transaction<Database>, p: FairParams): Promise<FairRow[]> {
+  const pg = isPostgres(trx);
+  let c = compiledFair.get(pg);
+  if (!c) {
+    const marks: Record<keyof FairParams, string> = { now: "\u0000now", perWebhook: "\u0000perWebhook", perWorkspace: "\u0000perWorkspace", limit: "\u0000limit" };
+    const compiled = fairChoice({ ...(marks as unknown as FairParams), pg }).compile(trx);
+    const byMark = new Map(Object.entries(marks).map(([k, v]) => [v, k as keyof FairParams]));
+    c = { text: compiled.sql, order: compiled.parameters.map((v) => byMark.get(v as string)!) };
+    compiledFair.set(pg, c);
+  }
+  return (await trx.executeQuery<FairRow>(CompiledQuery.raw(c.text, c.order.map((k) => p[k])))).rows;
+}
+
 /**
  * Leases due deliveries (pending and due, or delivering with an expired lease) for `leaseS`
  * seconds, fairly (docs/webhooks.md, "Fairness"): a webhook never has more than `perWebhook`
@@ -61,100 +152,55 @@ export async function claimDueDeliveries(db: Kysely<Database>, limits: number | 
   const now = clock.nowIso();
   const leaseUntil = clock.isoAfter(leaseS);
   const pg = isPostgres(db);
-  // SQLite picks the indexes by name; PostgreSQL's planner finds them itself.
-  const byWebhookDue = pg ? sql`` : sql` INDEXED BY webhook_deliveries_webhook_due`;
-  const byDue = pg ? sql`` : sql` INDEXED BY webhook_deliveries_due`;
-  // `busy_*` = leases still live.
-  // `cut`: per webhook, the due time of its `perWebhook`-th due delivery (an index probe per
-  // webhook), so `due` reads only each webhook's head, not the whole backlog. Expired leases
-  // (a crashed claimer; rare) are added as they are.
-  const fair = sql<{ uuid: string }>`
-    WITH busy_hook AS MATERIALIZED (
-      SELECT webhook_uuid, COUNT(*) AS n FROM webhook_deliveries
-      WHERE state = 'delivering' AND lease_until >= ${now} GROUP BY webhook_uuid
-    ),
-    busy_ws AS MATERIALIZED (
-      SELECT w.workspace_uuid, SUM(b.n) AS n FROM busy_hook b JOIN webhooks w ON w.uuid = b.webhook_uuid GROUP BY w.workspace_uuid
-    ),
-    cut AS MATERIALIZED (
-      SELECT w.uuid AS webhook_uuid, (
-        SELECT MAX(h.next_attempt_at) FROM (
-          SELECT z.next_attempt_at FROM webhook_deliveries z
-          WHERE z.webhook_uuid = w.uuid AND z.state = 'pending' AND z.next_attempt_at <= ${now}
-          ORDER BY z.next_attempt_at LIMIT ${perWebhook}
-        ) h
-      ) AS until
-      FROM webhooks w
-    ),
-    candidates AS MATERIALIZED (
-      SELECT d.uuid, d.webhook_uuid, d.next_attempt_at FROM cut
-      CROSS JOIN webhook_deliveries d${byWebhookDue}
-      WHERE d.webhook_uuid = cut.webhook_uuid AND d.state = 'pending' AND d.next_attempt_at <= cut.until
-      UNION ALL
-      SELECT d.uuid, d.webhook_uuid, d.next_attempt_at FROM webhook_deliveries d${byDue}
-      WHERE d.state = 'delivering' AND d.lease_until < ${now}
-    ),
-    due AS MATERIALIZED (
-      SELECT c.uuid, c.next_attempt_at, w.workspace_uuid,
-        ROW_NUMBER() OVER (PARTITION BY c.webhook_uuid ORDER BY c.next_attempt_at, c.uuid) + COALESCE(bh.n, 0) AS hook_slot
-      FROM candidates c
-      JOIN webhooks w ON w.uuid = c.webhook_uuid
-      LEFT JOIN busy_hook bh ON bh.webhook_uuid = c.webhook_uuid
-    ),
-    fit AS (
-      SELECT due.uuid, due.next_attempt_at, due.hook_slot,
-        ROW_NUMBER() OVER (PARTITION BY due.workspace_uuid ORDER BY due.hook_slot, due.next_attempt_at, due.uuid) + COALESCE(bw.n, 0) AS ws_slot
-      FROM due LEFT JOIN busy_ws bw ON bw.workspace_uuid = due.workspace_uuid
-      WHERE due.hook_slot <= ${perWebhook}
-    )
-    SELECT uuid FROM fit WHERE ws_slot <= ${perWorkspace} ORDER BY ws_slot, hook_slot, next_attempt_at, uuid LIMIT ${limit}
-  `;
   // Choose, then lease by primary key, in one transaction (an UPDATE … WHERE uuid IN (this
   // query) would test every row of the table against it). On SQLite that transaction holds the
   // write lock. On PostgreSQL it is READ COMMITTED without the global write lock: outbox claims
   // take their own transaction-scoped advisory lock, so the caps see every committed claim of
   // every node (fairness stays exact), and the chosen rows are re-checked and locked with
   // `FOR UPDATE SKIP LOCKED`, skipping any row whose attempt another node is recording.
-  const claimed = await claimTransaction(db).execute(async (trx) => {
+  const chosen = await claimTransaction(db).execute(async (trx) => {
     if (pg) await sql`SELECT pg_advisory_xact_lock(${OUTBOX_CLAIM_LOCK})`.execute(trx);
-    let chosen = (await fair.execute(trx)).rows.map((r) => r.uuid);
-    if (!chosen.length) return [];
+    let rows = await runFairChoice(trx, { now, perWebhook, perWorkspace, limit });
+    if (!rows.length) return [];
     if (pg) {
-      const locked = await sql<{ uuid: string }>`SELECT uuid FROM webhook_deliveries WHERE uuid IN (${sql.join(chosen)})
+      const locked = await sql<{ uuid: string }>`SELECT uuid FROM webhook_deliveries WHERE uuid IN (${sql.join(rows.map((r) => r.uuid))})
         AND ((state = 'pending' AND next_attempt_at <= ${now}) OR (state = 'delivering' AND lease_until < ${now}))${skipLocked(trx)}`.execute(trx);
-      chosen = locked.rows.map((r) => r.uuid);
-      if (!chosen.length) return [];
+      const mine = new Set(locked.rows.map((r) => r.uuid));
+      rows = rows.filter((r) => mine.has(r.uuid));
+      if (!rows.length) return [];
     }
-    await trx.updateTable("webhook_deliveries").set({ state: "delivering", lease_until: leaseUntil, date_updated: now }).where("uuid", "in", chosen).execute();
-    return chosen.map((uuid) => ({ uuid }));
+    await trx.executeQuery(leaseStatement(pg, rows.length, [leaseUntil, now, ...rows.map((r) => r.uuid)]));
+    return rows;
   });
-  if (!claimed.length) return [];
-  const rows = await db
-    .selectFrom("webhook_deliveries as d")
-    .innerJoin("outbox_events as e", "e.uuid", "d.event_uuid")
-    .innerJoin("webhooks as w", "w.uuid", "d.webhook_uuid")
-    .select([
-      "d.uuid", "d.attempts", "d.lease_until", "e.uuid as event_uuid", "e.type", "e.payload", "w.uuid as webhook_uuid", "w.url",
-      "w.enabled", "w.secret", "w.previous_secret", "w.previous_secret_expires_at", "w.failing_since",
-    ])
-    .where("d.uuid", "in", claimed.map((c) => c.uuid))
-    .orderBy("d.next_attempt_at")
-    .execute();
-  return rows.map((r) => ({
+  return chosen.map((r) => ({
     uuid: r.uuid,
-    attempts: r.attempts,
-    leaseUntil: r.lease_until ?? leaseUntil,
+    attempts: Number(r.attempts),
+    leaseUntil,
     eventUuid: r.event_uuid,
     eventType: r.type,
     body: r.payload,
     webhookUuid: r.webhook_uuid,
     url: r.url,
-    enabled: r.enabled === 1,
+    enabled: Number(r.enabled) === 1,
     secret: r.secret,
     previousSecret: r.previous_secret,
     previousSecretExpiresAt: r.previous_secret_expires_at,
     failingSince: r.failing_since,
   }));
+}
+
+/** `UPDATE … SET state = 'delivering', lease_until, date_updated WHERE uuid IN (n uuids)`, its text built once per engine and size. */
+const leaseTexts = new Map<string, string>();
+function leaseStatement(pg: boolean, n: number, params: unknown[]): CompiledQuery {
+  const key = `${pg} ${n}`;
+  let text = leaseTexts.get(key);
+  if (!text) {
+    const mark = (i: number) => (pg ? `$${i}` : "?");
+    const ins = Array.from({ length: n }, (_, i) => mark(i + 3)).join(", ");
+    text = `UPDATE webhook_deliveries SET state = 'delivering', lease_until = ${mark(1)}, date_updated = ${mark(2)} WHERE uuid IN (${ins})`;
+    leaseTexts.set(key, text);
+  }
+  return CompiledQuery.raw(text, params);
 }
 
 /** What one attempt produced and what follows from it. */
@@ -176,14 +222,9 @@ export type AttemptRecord = {
 export async function recordAttempt(db: Kysely<Database>, d: ClaimedDelivery, a: AttemptRecord, clock: Clock = systemClock): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const now = clock.nowIso();
-    const current = await trx.selectFrom("webhook_deliveries").select("lease_until").where("uuid", "=", d.uuid).executeTakeFirst();
-    if (!current || current.lease_until !== d.leaseUntil) return false;
     const attempt = d.attempts + 1;
-    await trx
-      .insertInto("webhook_attempts")
-      .values({ uuid: crypto.randomUUID(), delivery_uuid: d.uuid, attempt, status_code: a.statusCode, response_excerpt: a.excerpt, duration_ms: a.durationMs, error: a.error, date_created: now })
-      .execute();
-    await trx
+    // Only while the lease is ours: one conditional update instead of a read and a write.
+    const updated = await trx
       .updateTable("webhook_deliveries")
       .set({
         state: a.state,
@@ -197,6 +238,12 @@ export async function recordAttempt(db: Kysely<Database>, d: ClaimedDelivery, a:
         date_updated: now,
       })
       .where("uuid", "=", d.uuid)
+      .where("lease_until", "=", d.leaseUntil)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) return false;
+    await trx
+      .insertInto("webhook_attempts")
+      .values({ uuid: crypto.randomUUID(), delivery_uuid: d.uuid, attempt, status_code: a.statusCode, response_excerpt: a.excerpt, duration_ms: a.durationMs, error: a.error, date_created: now })
       .execute();
     const ok = a.state === "succeeded";
     await trx
