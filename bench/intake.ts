@@ -7,6 +7,14 @@
  *
  *   npx bun bench/intake.ts [--respondents 32] [--duration 10] [--warmup 3] [--half-duration 10]
  *                           [--jobs-paused] [--bin dist/earshot] [--cpu-prof DIR] [--keep]
+ *                           [--database-url postgres://…/EMPTY_DB] [--nodes 2] [--postgres-pid PID]
+ *
+ * `--database-url`: run on that PostgreSQL database instead of a SQLite file (it should be empty:
+ * the first command migrates it; the bench does not drop it). `--nodes N`: start N servers on the
+ * same database (PostgreSQL only; DESIGN §11) and spread the respondents over them (respondent i
+ * talks to node i mod N); server CPU is then the sum over the nodes. `--postgres-pid PID`: the
+ * postmaster of a cluster that only this bench uses; its CPU (postmaster and backends) is reported
+ * as database CPU, and left out of "other".
  *
  * Phases: (1) closed loop — `--respondents` respondents, each starting the next response as soon
  * as the last one is acknowledged, for `--warmup` then `--duration` seconds: the throughput;
@@ -19,12 +27,13 @@
  * within a second. Submitting text answers queues their analysis jobs; they run in the server's
  * inference worker during the load unless `--jobs-paused` (`EARSHOT_JOBS_PAUSED=1`).
  */
-import { Database } from "bun:sqlite";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { sql } from "kysely";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { runCli, startServer } from "../test/helpers/process.ts";
+import { openDatabase } from "../src/db/client.ts";
 
 const CLOCK_TICKS_PER_S = 100; // Linux USER_HZ, the unit of /proc/<pid>/stat utime/stime
 
@@ -38,8 +47,16 @@ const { values: flags } = parseArgs({
     bin: { type: "string" },
     "cpu-prof": { type: "string" },
     keep: { type: "boolean", default: false },
+    "database-url": { type: "string" },
+    nodes: { type: "string", default: "1" },
+    "postgres-pid": { type: "string" },
   },
 });
+/** The postmaster of a cluster only this bench uses: its CPU and its backends' is reported as the database's. */
+const postgresPid = flags["postgres-pid"] ? Number(flags["postgres-pid"]) : null;
+const databaseUrl = flags["database-url"];
+const nodeCount = Number(flags.nodes);
+if (!(nodeCount >= 1) || (nodeCount > 1 && !databaseUrl)) throw new Error("--nodes N>1 needs --database-url (several nodes share one PostgreSQL database)");
 const respondents = Number(flags.respondents);
 const durationS = Number(flags.duration);
 const warmupS = Number(flags.warmup);
@@ -50,22 +67,38 @@ if (!(respondents >= 1 && durationS > 0 && warmupS >= 0 && halfS >= 0)) {
 
 const loadAtStart = loadavg().map((x) => x.toFixed(2)).join(" ");
 const dataDir = mkdtempSync(path.join(tmpdir(), "earshot-bench-intake-"));
-let serverProc: { kill(signal?: number | NodeJS.Signals): void } | null = null;
+const serverProcs: { kill(signal?: number | NodeJS.Signals): void }[] = [];
+const nodeDirs: string[] = [];
 const budgetMs = (warmupS + durationS + halfS + 240) * 1000;
 const watchdog = setTimeout(() => {
   process.stderr.write(`bench/intake: still running after ${budgetMs / 1000} s; stopping\n`);
   process.exit(3);
 }, budgetMs);
 process.on("exit", () => {
-  serverProc?.kill("SIGKILL");
+  for (const p of serverProcs) p.kill("SIGKILL");
   if (flags.keep) process.stderr.write(`data kept in ${dataDir}\n`);
-  else rmSync(dataDir, { recursive: true, force: true });
+  else for (const d of [dataDir, ...nodeDirs]) rmSync(d, { recursive: true, force: true });
 });
 process.once("SIGINT", () => process.exit(130));
 
 function cpuTicks(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return Number(fields[11]) + Number(fields[12]);
+}
+/** CPU ticks of a PostgreSQL cluster: the postmaster, its reaped children and its live backends. */
+function clusterTicks(postmaster: number): number {
+  const f = readFileSync(`/proc/${postmaster}/stat`, "utf8").split(") ")[1]!.split(" ");
+  let ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const c = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ");
+      if (Number(c[1]) === postmaster) ticks += Number(c[11]) + Number(c[12]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return ticks;
 }
 function machineBusyTicks(): number {
   const t = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
@@ -76,16 +109,25 @@ const percentile = (sorted: Float64Array, p: number) => sorted[Math.max(0, Math.
 // ---- setup ---------------------------------------------------------------------------------
 // --bin: a compiled binary, or another tree's src/cli.ts (run with this Bun) to compare versions.
 const bin = flags.bin ? (flags.bin.endsWith(".ts") ? [process.execPath, path.resolve(flags.bin)] : [path.resolve(flags.bin)]) : undefined;
-const created = await runCli(["workspace", "create", "--name", "Bench", "--plan", "enterprise", "--json"], { dataDir, bin });
+const dbEnv: Record<string, string> = databaseUrl ? { EARSHOT_DATABASE_URL: databaseUrl } : {};
+const created = await runCli(["workspace", "create", "--name", "Bench", "--plan", "enterprise", "--json"], { dataDir, bin, env: dbEnv });
 if (created.code !== 0) throw new Error(`workspace create failed: ${created.stderr}`);
 const { api_key: apiKey } = JSON.parse(created.stdout) as { api_key: string };
-const env: Record<string, string> = { EARSHOT_INTAKE_SESSIONS_PER_MINUTE: "0", EARSHOT_PUBLIC_URL: "http://localhost:8080" };
+const env: Record<string, string> = { ...dbEnv, EARSHOT_INTAKE_SESSIONS_PER_MINUTE: "0", EARSHOT_PUBLIC_URL: "http://localhost:8080" };
 if (flags["jobs-paused"]) env.EARSHOT_JOBS_PAUSED = "1";
 // A CPU profile of the server (Bun writes it to DIR when the server exits).
 if (flags["cpu-prof"]) env.BUN_OPTIONS = `--cpu-prof --cpu-prof-dir=${path.resolve(flags["cpu-prof"])}`;
-const server = await startServer({ dataDir, env, bin });
-serverProc = server.proc;
-const pid = server.proc.pid;
+// Several nodes: each its own data directory (signing secret shared through the database), one database.
+const servers = [];
+for (let i = 0; i < nodeCount; i++) {
+  const nodeDir = i === 0 ? dataDir : mkdtempSync(path.join(tmpdir(), "earshot-bench-intake-node-"));
+  if (i > 0) nodeDirs.push(nodeDir);
+  const s = await startServer({ dataDir: nodeDir, env, bin });
+  serverProcs.push(s.proc);
+  servers.push(s);
+}
+const server = servers[0]!;
+const pids = servers.map((s) => s.proc.pid);
 
 const linkRes = await fetch(`${server.baseUrl}/api/v1/links/`, {
   method: "POST",
@@ -102,7 +144,8 @@ const linkRes = await fetch(`${server.baseUrl}/api/v1/links/`, {
 if (linkRes.status !== 201) throw new Error(`link create: ${linkRes.status} ${await linkRes.text()}`);
 const link = (await linkRes.json()) as { public_url: string; questions: { uuid: string }[] };
 const [, wsSlug, linkSlug] = /\/w\/([^/]+)\/i\/([^/]+)/.exec(link.public_url)!;
-const base = `${server.baseUrl}/api/v1/intake/${wsSlug}/${linkSlug}/`;
+const bases = servers.map((s) => `${s.baseUrl}/api/v1/intake/${wsSlug}/${linkSlug}/`);
+const base = bases[0]!;
 const questionUuids = link.questions.map((q) => q.uuid);
 const ANSWERS = ["I wanted to compare plans before renewing.", "The checkout page was slow on my phone and lost my address once.", "Support answered quickly, thank you."];
 
@@ -122,6 +165,7 @@ async function call(method: string, url: string, body: unknown, want: number): P
 /** One respondent's whole response; returns its latency in ms, or null when a request failed. */
 async function respond(n: number): Promise<number | null> {
   const t0 = performance.now();
+  const base = bases[n % bases.length]!;
   try {
     const s = await call("POST", `${base}sessions/`, {}, 201);
     for (const [i, q] of questionUuids.entries()) {
@@ -138,18 +182,20 @@ async function respond(n: number): Promise<number | null> {
   }
 }
 
-type Phase = { completed: number; wallS: number; latencies: Float64Array; serverCpuS: number; selfCpuS: number; otherCpuS: number };
+type Phase = { completed: number; wallS: number; latencies: Float64Array; serverCpuS: number; dbCpuS: number | null; selfCpuS: number; otherCpuS: number };
 
 async function measure(run: (record: (ms: number | null) => void) => Promise<void>): Promise<Phase> {
   const latencies: number[] = [];
-  const [s0, me0, m0] = [cpuTicks(pid), cpuTicks(process.pid), machineBusyTicks()];
+  const serversTicks = () => pids.reduce((sum, pid) => sum + cpuTicks(pid), 0);
+  const dbTicks = () => (postgresPid === null ? 0 : clusterTicks(postgresPid));
+  const [s0, db0, me0, m0] = [serversTicks(), dbTicks(), cpuTicks(process.pid), machineBusyTicks()];
   const t0 = performance.now();
   await run((ms) => {
     if (ms !== null) latencies.push(ms);
   });
   const wallS = (performance.now() - t0) / 1000;
-  const [s, me, m] = [cpuTicks(pid) - s0, cpuTicks(process.pid) - me0, machineBusyTicks() - m0].map((t) => t / CLOCK_TICKS_PER_S) as [number, number, number];
-  return { completed: latencies.length, wallS, latencies: Float64Array.from(latencies).sort(), serverCpuS: s, selfCpuS: me, otherCpuS: Math.max(0, m - s - me) };
+  const [s, db, me, m] = [serversTicks() - s0, dbTicks() - db0, cpuTicks(process.pid) - me0, machineBusyTicks() - m0].map((t) => t / CLOCK_TICKS_PER_S) as [number, number, number, number];
+  return { completed: latencies.length, wallS, latencies: Float64Array.from(latencies).sort(), serverCpuS: s, dbCpuS: postgresPid === null ? null : db, selfCpuS: me, otherCpuS: Math.max(0, m - s - db - me) };
 }
 
 let seq = 0;
@@ -190,19 +236,16 @@ if (halfS > 0 && fullRate > 0) {
   await Bun.sleep(1000);
   half = await openLoop(fullRate / 2, halfS);
 }
-await server.stop();
-serverProc = null;
+for (const s of servers) await s.stop();
+serverProcs.length = 0;
 
 // ---- exactly once --------------------------------------------------------------------------
-const sqlite = new Database(path.join(dataDir, "earshot.db"), { readonly: true });
+const checkDb = openDatabase(databaseUrl ?? path.join(dataDir, "earshot.db"));
 const stored = new Map<string, { status: string; answers: number }>();
-for (const r of sqlite
-  .query("select r.uuid, r.status, (select count(*) from answers a where a.response_uuid = r.uuid) as answers from responses r")
-  .all() as { uuid: string; status: string; answers: number }[]) {
-  stored.set(r.uuid, { status: r.status, answers: r.answers });
-}
-const totalRows = (sqlite.query("select count(*) as n from responses").get() as { n: number }).n;
-sqlite.close();
+const { rows: storedRows } = await sql<{ uuid: string; status: string; answers: number }>`select r.uuid, r.status, (select count(*) from answers a where a.response_uuid = r.uuid) as answers from responses r`.execute(checkDb);
+for (const r of storedRows) stored.set(r.uuid, { status: r.status, answers: Number(r.answers) });
+const totalRows = storedRows.length;
+await checkDb.destroy();
 const ackSet = new Set(acknowledged);
 const missing = acknowledged.filter((u) => stored.get(u)?.status !== "completed" || stored.get(u)?.answers !== 3);
 const extraCompleted = [...stored].filter(([u, r]) => r.status === "completed" && !ackSet.has(u)).length;
@@ -210,13 +253,14 @@ const extraCompleted = [...stored].filter(([u, r]) => r.status === "completed" &
 // ---- report --------------------------------------------------------------------------------
 const f = (x: number, d = 0) => x.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });
 const row = (name: string, p: Phase) =>
-  `| ${name} | ${f(p.completed / p.wallS)} | ${f(percentile(p.latencies, 50), 1)} | ${f(percentile(p.latencies, 99), 1)} | ${f(p.latencies[p.latencies.length - 1] ?? NaN, 1)} | ${f((100 * p.serverCpuS) / p.wallS)} % | ${f((p.serverCpuS * 1e6) / Math.max(1, p.completed))} | ${f((100 * p.selfCpuS) / p.wallS)} % | ${f((100 * p.otherCpuS) / p.wallS)} % |`;
+  `| ${name} | ${f(p.completed / p.wallS)} | ${f(percentile(p.latencies, 50), 1)} | ${f(percentile(p.latencies, 99), 1)} | ${f(p.latencies[p.latencies.length - 1] ?? NaN, 1)} | ${f((100 * p.serverCpuS) / p.wallS)} % | ${f((p.serverCpuS * 1e6) / Math.max(1, p.completed))} | ${p.dbCpuS === null ? "–" : `${f((100 * p.dbCpuS) / p.wallS)} % (${f((p.dbCpuS * 1e6) / Math.max(1, p.completed))} µs)`} | ${f((100 * p.selfCpuS) / p.wallS)} % | ${f((100 * p.otherCpuS) / p.wallS)} % |`;
 console.log(`\nEarshot intake bench — ${new Date().toISOString()}, Bun ${Bun.version}, ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), server: ${flags.bin ?? "bun src/cli.ts"}`);
+console.log(`Database: ${databaseUrl ? `PostgreSQL (${databaseUrl.replace(/\/\/[^@/]*@/, "//")}), ${nodeCount} node${nodeCount > 1 ? "s" : ""}` : "SQLite file, 1 node"}.`);
 console.log(`A response = POST sessions/ + 3 × PUT answers (text) + POST submit/, one request after the other; latency = first request sent → submit acknowledged.`);
 console.log(`NOTE: the server ran with EARSHOT_INTAKE_SESSIONS_PER_MINUTE=0 (the per-address session limit is off: all respondents are 127.0.0.1).`);
 console.log(`Analysis jobs of the text answers: ${flags["jobs-paused"] ? "paused (EARSHOT_JOBS_PAUSED=1)" : "running in the server during the load"}. Load average at start: ${loadAtStart}.\n`);
-console.log("| phase | completed/s | p50 ms | p99 ms | max ms | server CPU | server CPU µs/response | loadgen CPU | other CPU |");
-console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+console.log("| phase | completed/s | p50 ms | p99 ms | max ms | server CPU | server CPU µs/response | database CPU (µs/response) | loadgen CPU | other CPU |");
+console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 console.log(row(`closed loop, ${respondents} respondents, ${durationS} s`, full));
 if (half) console.log(row(`open loop at half (${f(fullRate / 2)}/s), ${halfS} s`, half));
 console.log(`\nExactly once: ${f(acknowledged.length)} submissions acknowledged; ${missing.length} of them not stored completed with 3 answers; ${extraCompleted} completed rows never acknowledged; ${f(totalRows)} response rows in all (sessions left open at the deadline stay 'started').`);

@@ -1,38 +1,36 @@
 /**
- * Group commit of the intake's writes (intake/write-batch.ts) on a real SQLite file: units queued
+ * Group commit of the intake's writes (intake/write-batch.ts) on the test engine: units queued
  * together share a transaction; each unit is acknowledged only once its writes are committed
  * (visible to another connection); a failing unit's writes are never committed, the others' are.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { CompiledQuery } from "kysely";
-import { migrateToLatest, openDatabase, type Db } from "../../db/client.ts";
+import { openDatabase, type Db } from "../../db/client.ts";
+import { dropTestDatabase, onPostgres, openTestDatabase, testDatabaseTarget } from "../../../test/helpers/db.ts";
 import { createWriteBatcher } from "./write-batch.ts";
 
-const onPostgres = !!process.env.EARSHOT_TEST_DATABASE_URL;
 let dir: string;
 let db: Db;
-let other: Database;
+/** A second connection: sees only committed rows. */
+let other: Db;
 
 beforeAll(async () => {
-  if (onPostgres) return;
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-batch-"));
-  db = openDatabase(path.join(dir, "earshot.db"));
-  await migrateToLatest(db);
-  other = new Database(path.join(dir, "earshot.db"), { readonly: true });
+  db = await openTestDatabase(dir);
+  other = openDatabase(await testDatabaseTarget(dir));
 });
 
 afterAll(async () => {
-  if (onPostgres) return;
-  other.close();
+  await other.destroy();
   await db.destroy();
+  await dropTestDatabase(dir);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const committed = (key: string) => other.query("SELECT value FROM settings WHERE key = ?").get(key) as { value: string } | null;
+const committed = async (key: string) => (await other.selectFrom("settings").select("value").where("key", "=", key).executeTakeFirst()) ?? null;
 
 /** Queues units that insert `key` into settings; `fail` throws before ("before") or after ("after") the write. */
 function harness(batcher: ReturnType<typeof createWriteBatcher>) {
@@ -46,25 +44,25 @@ function harness(batcher: ReturnType<typeof createWriteBatcher>) {
     batcher
       .run(async (trx) => {
         runs.set(key, (runs.get(key) ?? 0) + 1);
-        earlierCommitted.push(started.some((k) => committed(k) !== null));
+        earlierCommitted.push((await Promise.all(started.map(committed))).some((row) => row !== null));
         started.push(key);
         if (fail === "before") throw new Error(`unit ${key} refused`);
         await trx.insertInto("settings").values({ key, value: "v" }).execute();
         // Inside the batch the write exists, but no other connection sees it before COMMIT.
-        seenByOthers.push(committed(key) !== null);
+        seenByOthers.push((await committed(key)) !== null);
         if (fail === "after") throw new Error(`unit ${key} failed`);
         return key;
       })
-      .then((k) => {
+      .then(async (k) => {
         // Acknowledged: the row is committed (another connection reads it).
-        expect(committed(k)?.value).toBe("v");
+        expect((await committed(k))?.value).toBe("v");
         acknowledged.push(k);
         return k;
       });
   return { unit, runs, seenByOthers, acknowledged, earlierCommitted };
 }
 
-test.skipIf(onPostgres)("units queued together share one transaction, are acknowledged only after COMMIT; a unit refused before writing is rejected alone", async () => {
+test("units queued together share one transaction, are acknowledged only after COMMIT; a unit refused before writing is rejected alone", async () => {
   const h = harness(createWriteBatcher(db));
   const results = await Promise.allSettled([h.unit("a"), h.unit("b"), h.unit("c", "before"), h.unit("d")]);
   expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
@@ -74,22 +72,22 @@ test.skipIf(onPostgres)("units queued together share one transaction, are acknow
   expect(h.acknowledged.sort()).toEqual(["a", "b", "d"]);
   // Nothing had to be undone: every function ran once.
   expect([...h.runs.values()]).toEqual([1, 1, 1, 1]);
-  expect(committed("c")).toBeNull();
+  expect(await committed("c")).toBeNull();
 });
 
-test.skipIf(onPostgres)("a unit failing after its writes leaves nothing; the others of its batch run again and commit", async () => {
+test("a unit failing after its writes leaves nothing; the others of its batch run again and commit", async () => {
   const h = harness(createWriteBatcher(db));
   const results = await Promise.allSettled([h.unit("e"), h.unit("f"), h.unit("g", "after"), h.unit("h")]);
   expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
   expect(String((results[2] as PromiseRejectedResult).reason)).toContain("unit g failed");
   expect(h.seenByOthers.every((seen) => !seen)).toBe(true);
-  expect(committed("g")).toBeNull();
-  for (const k of ["e", "f", "h"]) expect(committed(k)?.value).toBe("v");
+  expect(await committed("g")).toBeNull();
+  for (const k of ["e", "f", "h"]) expect((await committed(k))?.value).toBe("v");
   expect(h.runs.get("g")).toBe(1);
   expect(h.acknowledged.sort()).toEqual(["e", "f", "h"]);
 });
 
-test.skipIf(onPostgres)("a unit alone that fails leaves nothing, and the next unit still commits", async () => {
+test("a unit alone that fails leaves nothing, and the next unit still commits", async () => {
   const batcher = createWriteBatcher(db);
   await expect(
     batcher.run(async (trx) => {
@@ -97,12 +95,12 @@ test.skipIf(onPostgres)("a unit alone that fails leaves nothing, and the next un
       throw new Error("nope");
     }),
   ).rejects.toThrow("nope");
-  expect(committed("lonely")).toBeNull();
+  expect(await committed("lonely")).toBeNull();
   expect(await batcher.run(async (trx) => (await trx.insertInto("settings").values({ key: "after", value: "v" }).execute(), "ok"))).toBe("ok");
-  expect(committed("after")?.value).toBe("v");
+  expect((await committed("after"))?.value).toBe("v");
 });
 
-test.skipIf(onPostgres)("a failing COMMIT rejects every unit of its batch", async () => {
+test.skipIf(onPostgres)("a failing COMMIT rejects every unit of its batch (SQLite-only: a deferred foreign key; PostgreSQL's are not deferrable)", async () => {
   const batcher = createWriteBatcher(db);
   // A deferred foreign key is checked at COMMIT: the whole transaction fails there.
   const results = await Promise.allSettled([
@@ -120,7 +118,7 @@ test.skipIf(onPostgres)("a failing COMMIT rejects every unit of its batch", asyn
   ]);
   // Queued in the same turn, the three share one transaction: none is acknowledged.
   expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "rejected"]);
-  expect(committed("first")).toBeNull();
-  expect(committed("second")).toBeNull();
-  expect(committed("third")).toBeNull();
+  expect(await committed("first")).toBeNull();
+  expect(await committed("second")).toBeNull();
+  expect(await committed("third")).toBeNull();
 });

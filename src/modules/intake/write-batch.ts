@@ -13,12 +13,15 @@
  * Why: on SQLite every commit appends the pages it touched to the WAL — the response and answer
  * rows with their indexes, the search index's segment, the workspace's change counter — and most
  * of those pages are the same for concurrent respondents, so one commit for many units writes far
- * less than one per unit (bench/intake.ts, docs/performance.md "Intake"). Nothing waits to fill a
- * batch beyond one turn of the event loop, which lets requests already waiting for the
+ * less than one per unit. On PostgreSQL every write transaction holds the cluster-wide write lock
+ * (DESIGN §11) until its commit is flushed, so one commit for many units is one WAL flush instead
+ * of many under that lock (bench/intake.ts, docs/performance.md "Intake"). Nothing waits to fill
+ * a batch beyond one turn of the event loop, which lets requests already waiting for the
  * connection (behind the running transaction) join it.
  *
- * SQLite only. On PostgreSQL every unit is its own `db.transaction()` (which takes the cluster-wide
- * write lock, DESIGN §11); batching there would hold one pooled connection for every node's units.
+ * A failed unit is undone alone on PostgreSQL with a savepoint per unit. SQLite gets none: FTS5
+ * flushes its pending index segment at every savepoint, which would undo most of the gain; there
+ * `total_changes()` tells whether the failed unit had written.
  */
 import { CompiledQuery, type Kysely, type Transaction } from "kysely";
 import { isPostgres } from "../../db/dialect.ts";
@@ -28,6 +31,9 @@ type Unit = { fn: (trx: Transaction<Database>) => Promise<unknown>; resolve: (v:
 
 /** Rows changed on the connection so far (SQLite's `total_changes()`, trigger writes included). */
 const TOTAL_CHANGES = CompiledQuery.raw("SELECT total_changes() AS n");
+const SAVEPOINT = CompiledQuery.raw("SAVEPOINT intake_unit");
+const RELEASE = CompiledQuery.raw("RELEASE SAVEPOINT intake_unit");
+const ROLLBACK_TO = CompiledQuery.raw("ROLLBACK TO SAVEPOINT intake_unit");
 
 /** Runs write units in shared transactions; see the module comment. */
 export type WriteBatcher = {
@@ -41,7 +47,9 @@ export type WriteBatcher = {
 
 /** A batcher over `db` (one per database is enough: see {@link writeBatcherOf}). */
 export function createWriteBatcher(db: Kysely<Database>): WriteBatcher {
-  if (isPostgres(db)) return { run: (fn) => db.transaction().execute(fn) };
+  // PostgreSQL: a savepoint per unit (cheap there), so a failed unit is undone alone. SQLite: no
+  // savepoints (FTS5 flushes its pending index segment at each one), see runBatch.
+  const savepoints = isPostgres(db);
   let queue: Unit[] = [];
   let draining = false;
 
@@ -62,8 +70,20 @@ export function createWriteBatcher(db: Kysely<Database>): WriteBatcher {
     }
     const done: { unit: Unit; value: unknown }[] = [];
     try {
-      let before = await changes(trx);
+      let before = savepoints ? 0 : await changes(trx);
       for (const [i, u] of batch.entries()) {
+        if (savepoints) {
+          await trx.executeQuery(SAVEPOINT);
+          try {
+            done.push({ unit: u, value: await u.fn(trx) });
+            await trx.executeQuery(RELEASE);
+          } catch (error) {
+            u.reject(error);
+            await trx.executeQuery(ROLLBACK_TO);
+            await trx.executeQuery(RELEASE);
+          }
+          continue;
+        }
         try {
           done.push({ unit: u, value: await u.fn(trx) });
           if (i < batch.length - 1) before = await changes(trx);
