@@ -220,44 +220,49 @@ export type AttemptRecord = {
  * @returns false when the delivery is gone (webhook deleted) or no longer leased by us
  */
 export async function recordAttempt(db: Kysely<Database>, d: ClaimedDelivery, a: AttemptRecord, clock: Clock = systemClock): Promise<boolean> {
+  const pg = isPostgres(db);
   return db.transaction().execute(async (trx) => {
     const now = clock.nowIso();
     const attempt = d.attempts + 1;
-    // Only while the lease is ours: one conditional update instead of a read and a write.
-    const updated = await trx
-      .updateTable("webhook_deliveries")
-      .set({
-        state: a.state,
-        attempts: attempt,
-        next_attempt_at: a.nextAttemptAt,
-        lease_until: null,
-        last_status_code: a.statusCode,
-        last_response_excerpt: a.excerpt,
-        last_duration_ms: a.durationMs,
-        last_error: a.error,
-        date_updated: now,
-      })
-      .where("uuid", "=", d.uuid)
-      .where("lease_until", "=", d.leaseUntil)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) return false;
-    await trx
-      .insertInto("webhook_attempts")
-      .values({ uuid: crypto.randomUUID(), delivery_uuid: d.uuid, attempt, status_code: a.statusCode, response_excerpt: a.excerpt, duration_ms: a.durationMs, error: a.error, date_created: now })
-      .execute();
+    // Only while the lease is ours: one conditional update instead of a read and a write. The
+    // statements are prebuilt: they run once per delivery (bench/webhooks.ts).
+    const updated = await trx.executeQuery(
+      recordStatement(pg, "delivery", [a.state, attempt, a.nextAttemptAt, a.statusCode, a.excerpt, a.durationMs, a.error, now, d.uuid, d.leaseUntil]),
+    );
+    if (Number(updated.numAffectedRows ?? 0) === 0) return false;
+    await trx.executeQuery(recordStatement(pg, "attempt", [crypto.randomUUID(), d.uuid, attempt, a.statusCode, a.excerpt, a.durationMs, a.error, now]));
     const ok = a.state === "succeeded";
-    await trx
-      .updateTable("webhooks")
-      .set((eb) => ({
-        last_delivery_at: now,
-        last_delivery_status: a.statusCode,
-        failing_since: ok ? null : eb.fn.coalesce("failing_since", eb.val(now)),
-        ...(a.disableReason ? { enabled: 0, disabled_reason: a.disableReason, date_updated: now } : {}),
-      }))
-      .where("uuid", "=", d.webhookUuid)
-      .execute();
+    if (a.disableReason) {
+      await trx.executeQuery(recordStatement(pg, "disable", [now, a.statusCode, ok ? null : now, a.disableReason, now, d.webhookUuid]));
+    } else {
+      await trx.executeQuery(recordStatement(pg, "webhook", [now, a.statusCode, ok ? null : now, d.webhookUuid]));
+    }
     return true;
   });
+}
+
+/** The SQL of recording an attempt, with `?` (SQLite) or `$n` (PostgreSQL) placeholders. */
+const RECORD_SQL = {
+  delivery:
+    "UPDATE webhook_deliveries SET state = ?, attempts = ?, next_attempt_at = ?, lease_until = NULL, last_status_code = ?, last_response_excerpt = ?, last_duration_ms = ?, last_error = ?, date_updated = ? WHERE uuid = ? AND lease_until = ?",
+  attempt: "INSERT INTO webhook_attempts (uuid, delivery_uuid, attempt, status_code, response_excerpt, duration_ms, error, date_created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  // failing_since: kept while failing (COALESCE), cleared by a success (NULL passed as the new value).
+  webhook: "UPDATE webhooks SET last_delivery_at = ?, last_delivery_status = ?, failing_since = CASE WHEN CAST(? AS text) IS NULL THEN NULL ELSE COALESCE(failing_since, ?) END WHERE uuid = ?",
+  disable:
+    "UPDATE webhooks SET last_delivery_at = ?, last_delivery_status = ?, failing_since = CASE WHEN CAST(? AS text) IS NULL THEN NULL ELSE COALESCE(failing_since, ?) END, enabled = 0, disabled_reason = ?, date_updated = ? WHERE uuid = ?",
+} as const;
+const recordTexts = new Map<string, string>();
+function recordStatement(pg: boolean, which: keyof typeof RECORD_SQL, params: unknown[]): CompiledQuery {
+  const key = `${pg} ${which}`;
+  let text = recordTexts.get(key);
+  if (!text) {
+    let i = 0;
+    text = pg ? RECORD_SQL[which].replace(/\?/g, () => `$${++i}`) : RECORD_SQL[which];
+    recordTexts.set(key, text);
+  }
+  // The failing_since CASE reads its value twice.
+  const values = which === "webhook" || which === "disable" ? [...params.slice(0, 3), params[2], ...params.slice(3)] : params;
+  return CompiledQuery.raw(text, values);
 }
 
 /** Ends a delivery without an attempt (its webhook is disabled). */
