@@ -20,10 +20,11 @@ import { createAsr } from "../src/ai/asr.ts";
 import { decodeAudio } from "../src/ai/audio.ts";
 import { pcm8Wav } from "../src/ai/test-audio.ts";
 import { createInferenceClient } from "../src/ai/inference-client.ts";
+import { FIXTURE_MODELS_DIR, WEBM_FIXTURE_PATH } from "../test/helpers/fixtures.ts";
 
 const { values: flags } = parseArgs({
   options: {
-    "models-dir": { type: "string", default: path.resolve(import.meta.dir, "../../shared/models/fixture") },
+    "models-dir": { type: "string", default: FIXTURE_MODELS_DIR },
     model: { type: "string", default: "whisper-tiny-random" },
     runs: { type: "string", default: "20" },
     child: { type: "boolean", default: false },
@@ -62,7 +63,7 @@ async function rssOf(pid: number): Promise<number> {
 
 async function main(): Promise<void> {
   const runs = Number(flags.runs);
-  const webm = new Uint8Array(await Bun.file(path.resolve(import.meta.dir, "../test/fixtures/audio/hello-there.webm")).arrayBuffer());
+  const webm = new Uint8Array(await Bun.file(WEBM_FIXTURE_PATH).arrayBuffer());
   const baseRss = await rssOf(process.pid);
 
   let thread = { startMs: 0, times: [] as number[], rss: 0 };

@@ -10,14 +10,10 @@ import path from "node:path";
 import { ALL_FORMATS, BufferSource, BufferTarget, EncodedAudioPacketSource, EncodedPacket, EncodedPacketSink, Input, Output, WebMOutputFormat } from "mediabunny";
 import { WaveFile } from "wavefile";
 
-/** The staged fixture Whisper (random weights; fixed transcript for any sound, "" for silence). */
-export const FIXTURE_MODELS_DIR = path.resolve(import.meta.dir, "../../../shared/models/fixture");
-export const FIXTURE_ASR_MODEL = "whisper-tiny-random";
-export const FIXTURE_TRANSCRIPT = "This is a fixture transcript.";
+// The fixtures are named once, in test/helpers/fixtures.ts.
+import { WEBM_FIXTURE_PATH } from "../../test/helpers/fixtures.ts";
 
-/** Chromium MediaRecorder's `audio/webm;codecs=opus` of espeak-ng "hello there", 1.5 s long. */
-export const WEBM_FIXTURE_PATH = path.resolve(import.meta.dir, "../../test/fixtures/audio/hello-there.webm");
-export const WEBM_FIXTURE_DURATION_S = 1.5;
+export { FIXTURE_ASR_MODEL, FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT, WEBM_FIXTURE_DURATION_S, WEBM_FIXTURE_PATH } from "../../test/helpers/fixtures.ts";
 
 /** A scratch folder; call `remove()` when done. */
 export function makeScratchDir(): { dir: string; remove: () => void } {

@@ -12,7 +12,9 @@ import path from "node:path";
 import type { Manifest } from "./manifest.ts";
 
 /** The staged fixture models (shared/models/fixture). */
-export const FIXTURE_MODELS_DIR = path.resolve(import.meta.dir, "../../../shared/models/fixture");
+import { FIXTURE_MODELS_DIR } from "../../test/helpers/fixtures.ts";
+
+export { FIXTURE_MODELS_DIR };
 
 /** The hub commit the fixture manifest pins its Whisper fixture to, as the real manifest pins real models. */
 export const FIXTURE_REVISION = "0123456789abcdef0123456789abcdef01234567";

@@ -14,7 +14,9 @@ import { launchBrowser } from "../helpers/browser.ts";
 import { REPO_DIR, runCli, startServer, type RunningServer } from "../helpers/process.ts";
 
 /** What the fixture ASR model (shared/models/fixture/whisper-tiny-random) says for any sound. */
-export const FIXTURE_TRANSCRIPT = "This is a fixture transcript.";
+import { FIXTURE_TRANSCRIPT } from "../helpers/fixtures.ts";
+
+export { FIXTURE_TRANSCRIPT };
 
 export const TEXT_PROMPT = "What should we improve first?";
 export const RATING_PROMPT = "How would you rate the product?";

@@ -16,8 +16,8 @@ import type { Plan } from "../../src/modules/workspaces/plans.ts";
 import { createInferenceClient } from "../../src/ai/inference-client.ts";
 import { outputChecker } from "./openapi-check.ts";
 import { dropTestDatabase, testDatabaseUrl } from "./db.ts";
+import { FIXTURE_MODELS_DIR } from "./fixtures.ts";
 
-const FIXTURE_MODELS_DIR = path.resolve(import.meta.dir, "../../../shared/models/fixture");
 
 export type ApiReply = { status: number; headers: Headers; json: any; text: string };
 

@@ -14,7 +14,9 @@ import { testDatabaseEnv } from "./db.ts";
 /** The repository root (this file is `test/helpers/process.ts`). */
 export const REPO_DIR = path.resolve(import.meta.dir, "..", "..");
 /** The shared fixture models directory. */
-export const FIXTURE_MODELS_DIR = path.resolve(REPO_DIR, "..", "shared", "models", "fixture");
+import { FIXTURE_MODELS_DIR } from "./fixtures.ts";
+
+export { FIXTURE_MODELS_DIR };
 
 const HEALTH_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;

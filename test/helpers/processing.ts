@@ -11,8 +11,9 @@ import { analyseAnswer, giveUpOnAnswer, transcribeAnswer } from "../../src/modul
 import { processingDepsOf } from "../../src/app-deps.ts";
 import type { TestApi } from "./api.ts";
 
-export const FIXTURE_MODELS_DIR = path.resolve(import.meta.dir, "../../../shared/models/fixture");
-export const FIXTURE_TRANSCRIPT = "This is a fixture transcript.";
+import { FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT } from "./fixtures.ts";
+
+export { FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT };
 
 /** Options of {@link createProcessing}: another models directory, and the runner's resume check. */
 export type ProcessingOptions = { modelsDir?: string; resume?: Parameters<typeof createJobRunner>[0]["resume"] };

@@ -12,8 +12,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { runCli, startServer, type RunningServer } from "../helpers/process.ts";
 import { oggOpusOf, toneWav, webmOfOgg } from "../../src/ai/test-audio.ts";
+import { FIXTURE_TRANSCRIPT } from "../helpers/fixtures.ts";
 
-const FIXTURE_TRANSCRIPT = "This is a fixture transcript.";
 const WEBM = path.resolve(import.meta.dir, "..", "fixtures", "audio", "hello-there.webm");
 const CHUNK_BYTES = 2_000; // ≈ 120 ms of Opus, the size MediaRecorder's 250 ms timeslices give
 const CHUNK_EVERY_MS = 120;

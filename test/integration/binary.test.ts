@@ -14,12 +14,11 @@ import os from "node:os";
 import path from "node:path";
 import { migrations } from "../../src/db/migrations/index.ts";
 import { freePort } from "../helpers/process.ts";
+import { FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT } from "../helpers/fixtures.ts";
 
 const REPO_DIR = path.resolve(import.meta.dir, "..", "..");
 const DEFAULT_BIN = path.join(REPO_DIR, "dist", "earshot");
-const FIXTURE_MODELS_DIR = path.resolve(REPO_DIR, "..", "shared", "models", "fixture");
 const WEBM_FIXTURE = path.join(REPO_DIR, "test", "fixtures", "audio", "hello-there.webm");
-const FIXTURE_TRANSCRIPT = "This is a fixture transcript.";
 /** What decides the binary's content; a newer file means dist/earshot is stale. */
 const BUILD_INPUTS = ["src", "web", "scripts/build.ts", "package-lock.json"];
 const START_TIMEOUT_MS = 20_000;

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import path from "node:path";
 import { createInsightsEngine, LEXICON_ENGINE_ID, type AnalysisResult } from "./index.ts";
+import { FIXTURE_MODELS_DIR } from "../../../test/helpers/fixtures.ts";
 
-const FIXTURE_MODELS_DIR = path.resolve(import.meta.dir, "../../../../shared/models/fixture");
 const CHECKOUT = "The checkout page keeps crashing when I pay with my card";
 
 function expectWellFormed(result: AnalysisResult): void {

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import path from "node:path";
 import { createInsightsEngine } from "./index.ts";
 import { chatCompletionsUrl } from "./llm.ts";
+import { FIXTURE_MODELS_DIR } from "../../../test/helpers/fixtures.ts";
 
-const FIXTURE_MODELS_DIR = path.resolve(import.meta.dir, "../../../../shared/models/fixture");
 const VAGUE = "The checkout was kind of weird I guess.";
 
 /** How the test server answers, chosen by the request's model name. */

@@ -7,8 +7,8 @@ import path from "node:path";
 import { createTestApi } from "../../../test/helpers/api.ts";
 import { nowIso } from "../../clock.ts";
 import { dialectOf } from "../../db/dialect.ts";
+import { FIXTURE_MODELS_DIR as FIXTURE } from "../../../test/helpers/fixtures.ts";
 
-const FIXTURE = path.resolve(import.meta.dir, "../../../../shared/models/fixture");
 
 test("healthz reports the database, installed and missing models and the pending, running and failed job counts", async () => {
   const api = await createTestApi({ EARSHOT_MODELS_DIR: FIXTURE, EARSHOT_ASR_MODEL: "whisper-tiny-random", EARSHOT_SENTIMENT_MODEL: "no-such-sentiment-model" });

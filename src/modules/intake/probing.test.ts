@@ -15,8 +15,8 @@ import { nowIso } from "../../clock.ts";
 import { SESSION_PROBES_PER_MINUTE } from "./limits.ts";
 import { probeAnswer, type ProbingDeps } from "./probing.ts";
 import { findIntakeLink } from "./service.ts";
+import { FIXTURE_MODELS_DIR } from "../../../test/helpers/fixtures.ts";
 
-const FIXTURE_MODELS_DIR = path.resolve(import.meta.dir, "../../../../shared/models/fixture");
 
 let api: TestApi;
 let inference: InferenceClient;

@@ -16,8 +16,8 @@ import { oggOpusOf, pcm8Wav, toneWav, webmOfOgg } from "../../ai/test-audio.ts";
 import { claimJob, recoverRunningJobs } from "../../jobs/queue.ts";
 import { answerFollowUp, probeAnswer, type ProbingDeps } from "../intake/probing.ts";
 import { findIntakeLink } from "../intake/service.ts";
+import { FIXTURE_MODELS_DIR } from "../../../test/helpers/fixtures.ts";
 
-const FIXTURE_MODELS_DIR = path.resolve(import.meta.dir, "../../../../shared/models/fixture");
 
 let api: TestApi;
 let inference: InferenceClient;
