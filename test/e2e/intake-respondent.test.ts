@@ -293,7 +293,10 @@ describe("the respondent's page", () => {
     expect(started[0].status).toBe("started");
 
     await page.reload();
-    expect(await page.getByLabel("Would you come back?").or(page.getByRole("radiogroup", { name: "Would you come back?" })).count()).toBe(1);
+    // The page resumes once it has read the session back (a request after load).
+    const comeBack = page.getByLabel("Would you come back?").or(page.getByRole("radiogroup", { name: "Would you come back?" }));
+    await comeBack.first().waitFor();
+    expect(await comeBack.count()).toBe(1);
     await page.getByRole("button", { name: "Back" }).click();
     expect(await page.getByLabel("What brought you here today?").inputValue()).toBe("A friend told me");
     await page.getByRole("button", { name: "Next" }).click();
