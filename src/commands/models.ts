@@ -1,7 +1,7 @@
 /**
  * @module commands/models
  * `earshot models fetch` and `earshot models verify` (DESIGN §2, §9; docs/models.md): the CLI
- * face of src/models. Fetch draws a cli-progress bar on stderr when it is a terminal and prints
+ * face of src/model-store. Fetch draws a cli-progress bar on stderr when it is a terminal and prints
  * one line per file on stdout; verify exits 1 when a file is missing or differs, or when no
  * model is installed at all.
  */
@@ -10,10 +10,10 @@ import { Presets, SingleBar } from "cli-progress";
 import type { Command } from "commander";
 import { z } from "zod";
 import type { Config } from "../config.ts";
-import { DEFAULT_HUB_URL, installModels, type InstalledFile, type InstallReporter, type InstallSource } from "../models/install.ts";
-import { DownloadError } from "../models/download.ts";
-import { loadManifest, selectModels } from "../models/manifest.ts";
-import { hasProblems, verifyModels, type VerifiedModel } from "../models/verify.ts";
+import { DEFAULT_HUB_URL, installModels, type InstalledFile, type InstallReporter, type InstallSource } from "../model-store/install.ts";
+import { DownloadError } from "../model-store/download.ts";
+import { loadManifest, selectModels } from "../model-store/manifest.ts";
+import { hasProblems, verifyModels, type VerifiedModel } from "../model-store/verify.ts";
 
 /** What the models commands read besides the config: `EARSHOT_MODELS_HUB_URL`. */
 

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { LOCK_FILE_NAME } from "../../src/models/files.ts";
-import { FIXTURE_MODELS_DIR, FIXTURE_REVISION, fixtureManifest, startTestHub, type TestHub } from "../../src/models/test-hub.ts";
+import { LOCK_FILE_NAME } from "../../src/model-store/files.ts";
+import { FIXTURE_MODELS_DIR, FIXTURE_REVISION, fixtureManifest, startTestHub, type TestHub } from "../../src/model-store/test-hub.ts";
 import { freePort, runCli } from "../helpers/process.ts";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "earshot-models-"));
