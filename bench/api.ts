@@ -9,13 +9,20 @@
  *
  *   npx bun bench/api.ts [--duration 10] [--connections 16] [--warmup 3] [--links 20]
  *                        [--breakdown-iterations 3000] [--keep]
+ *                        [--database-url postgres://…/EMPTY_DB] [--nodes 2] [--postgres-pid PID]
+ *
+ * `--database-url`: Earshot and the ceiling run on that PostgreSQL database (empty: the first
+ * command migrates it; not dropped afterwards); the ceiling then uses `pg` (a pool of 10) with the
+ * same SQL. `--nodes N` starts N Earshot servers on it and splits the connections between them
+ * (server CPU summed). `--postgres-pid`: the postmaster of a cluster only this bench uses; its CPU
+ * (with its backends) is reported as database CPU. No in-process breakdown on PostgreSQL.
  *
  * Setup: temp data dir, `workspace create --plan enterprise --json`, the workspace's
  * `requests_per_minute` raised with a direct SQL UPDATE (the plan's 600/min would otherwise
  * answer 429 within a second), links with 5 questions each created through the API.
  */
 import { Database } from "bun:sqlite";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -29,6 +36,7 @@ import { findActiveTokenByHash, isTokenActive, touchToken } from "../src/modules
 import { addApiCalls, findWorkspaceByUuid } from "../src/modules/workspaces/repository.ts";
 import { getLink, listLinks, type LinkDeps } from "../src/modules/links/service.ts";
 import type { Database as Schema } from "../src/db/schema.ts";
+import { openDatabase } from "../src/db/client.ts";
 
 const RAISED_REQUESTS_PER_MINUTE = 1_000_000_000;
 const PUBLIC_URL = "http://localhost:8080";
@@ -42,13 +50,20 @@ const { values: flags } = parseArgs({
     links: { type: "string", default: "20" },
     "breakdown-iterations": { type: "string", default: "3000" },
     keep: { type: "boolean", default: false },
+    "database-url": { type: "string" },
+    nodes: { type: "string", default: "1" },
+    "postgres-pid": { type: "string" },
   },
 });
+const databaseUrl = flags["database-url"];
+const nodeCount = Number(flags.nodes);
+const postgresPid = flags["postgres-pid"] ? Number(flags["postgres-pid"]) : null;
+if (!(nodeCount >= 1) || (nodeCount > 1 && !databaseUrl)) throw new Error("--nodes N>1 needs --database-url (several nodes share one PostgreSQL database)");
 const durationS = Number(flags.duration);
 const connections = Number(flags.connections);
 const warmupS = Number(flags.warmup);
 const linkCount = Number(flags.links);
-const iterations = Number(flags["breakdown-iterations"]);
+const iterations = databaseUrl ? 0 : Number(flags["breakdown-iterations"]);
 if (!(durationS > 0 && connections >= 1 && warmupS >= 0 && linkCount >= 1 && iterations >= 0)) {
   throw new Error("usage: bench/api.ts [--duration S>0] [--connections N>=1] [--warmup S>=0] [--links N>=1] [--breakdown-iterations N>=0] [--keep]");
 }
@@ -56,6 +71,7 @@ if (!(durationS > 0 && connections >= 1 && warmupS >= 0 && linkCount >= 1 && ite
 const loadAtStart = loadavg().map((x) => x.toFixed(2)).join(" ");
 const dataDir = mkdtempSync(path.join(tmpdir(), "earshot-bench-api-"));
 const children: { kill(signal?: number | NodeJS.Signals): void }[] = [];
+const nodeDirs: string[] = [];
 // Bound the whole run: four measured phases plus setup; whatever happens, stop by ourselves.
 const budgetMs = (4 * (durationS + 2 * warmupS) + 180) * 1000;
 const watchdog = setTimeout(() => {
@@ -66,7 +82,7 @@ const watchdog = setTimeout(() => {
 process.on("exit", () => {
   for (const c of children) c.kill("SIGKILL");
   if (flags.keep) process.stderr.write(`data kept in ${dataDir}\n`);
-  else rmSync(dataDir, { recursive: true, force: true });
+  else for (const d of [dataDir, ...nodeDirs]) rmSync(d, { recursive: true, force: true });
 });
 process.once("SIGINT", () => process.exit(130));
 
@@ -76,6 +92,23 @@ function cpuTicks(pid: number): number {
 }
 
 /** Busy ticks of the whole machine (all cores), from /proc/stat. */
+/** CPU ticks of a PostgreSQL cluster: the postmaster, its reaped children and its live backends. */
+function clusterTicks(postmaster: number | null): number {
+  if (postmaster === null) return 0;
+  const f = readFileSync(`/proc/${postmaster}/stat`, "utf8").split(") ")[1]!.split(" ");
+  let ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const c = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ");
+      if (Number(c[1]) === postmaster) ticks += Number(c[11]) + Number(c[12]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return ticks;
+}
+
 function machineBusyTicks(): number {
   // cpu  user nice system idle iowait irq softirq steal …: everything but idle and iowait
   const t = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
@@ -87,42 +120,51 @@ function percentile(sorted: Float64Array, p: number): number {
 }
 
 /** CPU figures are in cores (1.0 = one core busy for the whole run). */
-type Measured = { rps: number; p50: number; p99: number; serverCpu: number; loadgenCpu: number; otherCpu: number; cpuUsPerReq: number; bytes: number };
+type Measured = { rps: number; p50: number; p99: number; serverCpu: number; dbCpu: number; loadgenCpu: number; otherCpu: number; cpuUsPerReq: number; dbUsPerReq: number; bytes: number };
 
-/** Loads `baseUrl` with the given paths for `seconds`; latencies are exact (ms, float), 2xx only. */
-function load(baseUrl: string, paths: string[], headers: Record<string, string>, seconds: number, pid: number): Promise<Measured> {
+/**
+ * Loads `baseUrls` (the connections split between them) with the given paths for `seconds`;
+ * latencies are exact (ms, float), 2xx only; server CPU is summed over `pids`.
+ */
+async function load(baseUrls: string[], paths: string[], headers: Record<string, string>, seconds: number, pids: number[]): Promise<Measured> {
   const latencies: number[] = [];
   let bytes = 0;
-  const [server0, self0, machine0] = [cpuTicks(pid), cpuTicks(process.pid), machineBusyTicks()];
+  const serverTicks = () => pids.reduce((sum, pid) => sum + cpuTicks(pid), 0);
+  const [server0, db0, self0, machine0] = [serverTicks(), clusterTicks(postgresPid), cpuTicks(process.pid), machineBusyTicks()];
   const t0 = performance.now();
-  return new Promise((resolve, reject) => {
-    const instance = autocannon(
-      { url: baseUrl, connections, duration: seconds, requests: paths.map((p) => ({ method: "GET", path: p, headers })) },
-      (err, result) => {
-        if (err) return reject(err);
-        const wallS = (performance.now() - t0) / 1000;
-        const [serverS, selfS, machineS] = [cpuTicks(pid) - server0, cpuTicks(process.pid) - self0, machineBusyTicks() - machine0].map((t) => t / CLOCK_TICKS_PER_S) as [number, number, number];
-        if (result.non2xx || result.errors) return reject(new Error(`${baseUrl}: ${result.non2xx} non-2xx, ${result.errors} errors`));
-        const sorted = Float64Array.from(latencies).sort();
-        resolve({
-          rps: latencies.length / wallS,
-          p50: percentile(sorted, 50),
-          p99: percentile(sorted, 99),
-          serverCpu: serverS / wallS,
-          loadgenCpu: selfS / wallS,
-          otherCpu: Math.max(0, machineS - serverS - selfS) / wallS,
-          cpuUsPerReq: (serverS * 1e6) / latencies.length,
-          bytes: bytes / latencies.length,
-        });
-      },
-    );
-    instance.on("response", (_client, status, resBytes, ms) => {
-      if (status >= 200 && status < 300) {
-        latencies.push(ms);
-        bytes += resBytes;
-      }
+  const runOne = (baseUrl: string, share: number) =>
+    new Promise<void>((resolve, reject) => {
+      const instance = autocannon(
+        { url: baseUrl, connections: share, duration: seconds, requests: paths.map((p) => ({ method: "GET", path: p, headers })) },
+        (err, result) => {
+          if (err) return reject(err);
+          if (result.non2xx || result.errors) return reject(new Error(`${baseUrl}: ${result.non2xx} non-2xx, ${result.errors} errors`));
+          resolve();
+        },
+      );
+      instance.on("response", (_client, status, resBytes, ms) => {
+        if (status >= 200 && status < 300) {
+          latencies.push(ms);
+          bytes += resBytes;
+        }
+      });
     });
-  });
+  await Promise.all(baseUrls.map((u, i) => runOne(u, Math.floor(connections / baseUrls.length) + (i < connections % baseUrls.length ? 1 : 0))));
+  const wallS = (performance.now() - t0) / 1000;
+  const [serverS, dbS, selfS, machineS] = [serverTicks() - server0, clusterTicks(postgresPid) - db0, cpuTicks(process.pid) - self0, machineBusyTicks() - machine0].map((t) => t / CLOCK_TICKS_PER_S) as [number, number, number, number];
+  const sorted = Float64Array.from(latencies).sort();
+  return {
+    rps: latencies.length / wallS,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    serverCpu: serverS / wallS,
+    dbCpu: dbS / wallS,
+    loadgenCpu: selfS / wallS,
+    otherCpu: Math.max(0, machineS - serverS - dbS - selfS) / wallS,
+    cpuUsPerReq: (serverS * 1e6) / latencies.length,
+    dbUsPerReq: (dbS * 1e6) / latencies.length,
+    bytes: bytes / latencies.length,
+  };
 }
 
 const json = async (res: Response) => {
@@ -131,19 +173,28 @@ const json = async (res: Response) => {
 };
 
 // ---- setup ---------------------------------------------------------------------------------
-const created = await runCli(["workspace", "create", "--name", "Bench", "--plan", "enterprise", "--json"], { dataDir });
+const dbEnv: Record<string, string> = databaseUrl ? { EARSHOT_DATABASE_URL: databaseUrl } : {};
+const created = await runCli(["workspace", "create", "--name", "Bench", "--plan", "enterprise", "--json"], { dataDir, env: dbEnv });
 if (created.code !== 0) throw new Error(`workspace create failed: ${created.stderr}`);
 const { workspace_uuid: workspaceUuid, api_key: apiKey } = JSON.parse(created.stdout) as { workspace_uuid: string; api_key: string };
 const dbFile = path.join(dataDir, "earshot.db");
 {
-  const sqlite = new Database(dbFile);
-  sqlite.query("update workspaces set requests_per_minute = ? where uuid = ?").run(RAISED_REQUESTS_PER_MINUTE, workspaceUuid);
-  sqlite.close();
+  const target = openDatabase(databaseUrl ?? dbFile);
+  await target.updateTable("workspaces").set({ requests_per_minute: RAISED_REQUESTS_PER_MINUTE }).where("uuid", "=", workspaceUuid).execute();
+  await target.destroy();
 }
 const auth = { authorization: `Bearer ${apiKey}` };
-const env = { EARSHOT_PUBLIC_URL: PUBLIC_URL };
-const earshot = await startServer({ dataDir, env });
-children.push(earshot.proc);
+const env = { ...dbEnv, EARSHOT_PUBLIC_URL: PUBLIC_URL };
+// Several nodes: each its own data directory, one database.
+const nodes = [];
+for (let i = 0; i < nodeCount; i++) {
+  const nodeDir = i === 0 ? dataDir : mkdtempSync(path.join(tmpdir(), "earshot-bench-api-node-"));
+  if (i > 0) nodeDirs.push(nodeDir);
+  const node = await startServer({ dataDir: nodeDir, env });
+  children.push(node.proc);
+  nodes.push(node);
+}
+const earshot = nodes[0]!;
 
 const linkUuids: string[] = [];
 for (let i = 0; i < linkCount; i++) {
@@ -164,7 +215,7 @@ for (let i = 0; i < linkCount; i++) {
 
 const baselinePort = await freePort();
 const baseline = Bun.spawn(
-  [process.execPath, path.join(REPO_DIR, "bench", "api-baseline.ts"), "--db", dbFile, "--port", String(baselinePort), "--workspace", workspaceUuid, "--public-url", PUBLIC_URL],
+  [process.execPath, path.join(REPO_DIR, "bench", "api-baseline.ts"), "--db", databaseUrl ?? dbFile, "--port", String(baselinePort), "--workspace", workspaceUuid, "--public-url", PUBLIC_URL],
   { stdout: "ignore", stderr: "inherit" },
 );
 children.push(baseline);
@@ -186,18 +237,18 @@ const endpoints = [
   { name: `GET /api/v1/links/ (page of ${Math.min(linkCount, 20)} links)`, paths: ["/api/v1/links/"] },
 ];
 const targets = [
-  { name: "earshot", url: earshot.baseUrl, pid: earshot.proc.pid },
-  { name: "baseline", url: baselineUrl, pid: baseline.pid },
+  { name: nodeCount > 1 ? `earshot × ${nodeCount}` : "earshot", urls: nodes.map((n) => n.baseUrl), pids: nodes.map((n) => n.proc.pid) },
+  { name: "baseline", urls: [baselineUrl], pids: [baseline.pid] },
 ];
 const results: { endpoint: string; target: string; m: Measured }[] = [];
 for (const e of endpoints) {
   for (const t of targets) {
     process.stderr.write(`${e.name} → ${t.name}: warm-up ${warmupS} s, measure ${durationS} s\n`);
-    if (warmupS > 0) await load(t.url, e.paths, auth, warmupS, t.pid);
-    results.push({ endpoint: e.name, target: t.name, m: await load(t.url, e.paths, auth, durationS, t.pid) });
+    if (warmupS > 0) await load(t.urls, e.paths, auth, warmupS, t.pids);
+    results.push({ endpoint: e.name, target: t.name, m: await load(t.urls, e.paths, auth, durationS, t.pids) });
   }
 }
-await earshot.stop();
+for (const n of nodes) await n.stop();
 baseline.kill("SIGTERM");
 await baseline.exited;
 
@@ -205,19 +256,21 @@ await baseline.exited;
 const f = (x: number, d = 0) => x.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });
 console.log(`\nEarshot API bench — ${new Date().toISOString()}, Bun ${Bun.version}, ${cpus().length} cores (${cpus()[0]?.model ?? "?"})`);
 console.log(`autocannon, 127.0.0.1, ${connections} connections, ${durationS} s measured after ${warmupS} s warm-up, one target at a time`);
+console.log(`Database: ${databaseUrl ? `PostgreSQL (${databaseUrl.replace(/\/\/[^@/]*@/, "//")}); Earshot on ${nodeCount} node${nodeCount > 1 ? "s" : ""}, the ceiling through pg` : "SQLite file; the ceiling through bun:sqlite"}.`);
 console.log(`NOTE: the bench raised workspaces.requests_per_minute to ${f(RAISED_REQUESTS_PER_MINUTE)} with a direct SQL UPDATE (plan default: 600/min).`);
 console.log(`Bodies checked equal (Earshot vs baseline) before loading. Load average at start: ${loadAtStart}.\n`);
 console.log("CPU columns are % of one core; 'other' is everything else on the machine during the run (keep it near 0 for clean figures).\n");
-console.log("| endpoint | server | req/s | p50 ms | p99 ms | body B | server CPU | server CPU µs/req | loadgen CPU | other CPU |");
-console.log("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+console.log("| endpoint | server | req/s | p50 ms | p99 ms | body B | server CPU | server CPU µs/req | database CPU µs/req | loadgen CPU | other CPU |");
+console.log("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 for (const r of results) {
   const m = r.m;
-  console.log(`| ${r.endpoint} | ${r.target} | ${f(m.rps)} | ${f(m.p50, 2)} | ${f(m.p99, 2)} | ${f(m.bytes)} | ${f(100 * m.serverCpu)} % | ${f(m.cpuUsPerReq)} | ${f(100 * m.loadgenCpu)} % | ${f(100 * m.otherCpu)} % |`);
+  const dbCol = postgresPid === null ? "–" : f(m.dbUsPerReq);
+  console.log(`| ${r.endpoint} | ${r.target} | ${f(m.rps)} | ${f(m.p50, 2)} | ${f(m.p99, 2)} | ${f(m.bytes)} | ${f(100 * m.serverCpu)} % | ${f(m.cpuUsPerReq)} | ${dbCol} | ${f(100 * m.loadgenCpu)} % | ${f(100 * m.otherCpu)} % |`);
 }
 console.log("\n| endpoint | Earshot / baseline req/s | p50 ratio | CPU/req ratio |");
 console.log("| --- | ---: | ---: | ---: |");
 for (const e of endpoints) {
-  const [a, b] = [results.find((r) => r.endpoint === e.name && r.target === "earshot")!.m, results.find((r) => r.endpoint === e.name && r.target === "baseline")!.m];
+  const [a, b] = [results.find((r) => r.endpoint === e.name && r.target !== "baseline")!.m, results.find((r) => r.endpoint === e.name && r.target === "baseline")!.m];
   console.log(`| ${e.name} | ${f(a.rps / b.rps, 2)} | ${f(a.p50 / b.p50, 1)}× | ${f(a.cpuUsPerReq / b.cpuUsPerReq, 1)}× |`);
 }
 
