@@ -3,6 +3,7 @@
  * Shapes of the public intake API as the page sees them (docs/intake.md). The server is the
  * source of truth; these types only describe what the page reads.
  */
+import type { AnswerState as ServerAnswerState, FollowUp as ServerFollowUp } from "../../src/modules/intake/model.ts";
 
 export type QuestionType =
   | "voice"
@@ -111,27 +112,17 @@ export interface EmbeddedLinkData {
 /** Typed answer values accepted by `PUT …/answers/{question_uuid}/`. */
 export type AnswerValue = string | number | boolean | string[] | null;
 
-export interface AnswerState {
-  question_uuid: string;
-  field_key: string;
-  value: unknown;
-  text: string | null;
-  has_audio: boolean;
-  duration: number | null;
-  transcription_status: string;
-  transcription: string | null;
-  follow_ups: FollowUp[];
+/**
+ * A saved answer as the intake API returns it: the output type of the server's zod schema
+ * (src/modules/intake/model.ts; a type-only import, nothing of the server is bundled).
+ */
+export type AnswerState = ServerAnswerState & {
   /** Not in the contract's list; shown when the server sends it (file_upload). */
   file?: { name?: string; size?: number; content_type?: string } | null;
-}
+};
 
 /** A follow-up question of an answer (dynamic probing); `answer` is null until answered. */
-export interface FollowUp {
-  question: string;
-  answer: string | null;
-  transcription: string | null;
-  has_audio: boolean;
-}
+export type FollowUp = ServerFollowUp;
 
 /** What `POST …/probe/` answers. */
 export interface ProbeResult {

@@ -4,23 +4,8 @@
  */
 import { z } from "zod";
 import type { Operation } from "../../http/openapi.ts";
-import { answerSchema } from "../responses/model.ts";
 import { publicLinkSchema } from "../../http/openapi-components.ts";
-
-const followUp = z.object({ question: z.string(), answer: z.string().nullable(), transcription: z.string().nullable(), has_audio: z.boolean() });
-const answerState = z.object({
-  question_uuid: z.string(),
-  field_key: z.string(),
-  value: z.unknown(),
-  text: z.string().nullable(),
-  has_audio: z.boolean(),
-  duration: z.number().nullable(),
-  transcription_status: answerSchema.shape.transcription_status,
-  transcription: z.string().nullable(),
-  follow_ups: z.array(followUp),
-});
-const probeResult = z.object({ clarity: z.number().min(0).max(1).nullable(), follow_up: z.object({ index: z.number().int(), question: z.string() }).nullable(), follow_ups: z.array(followUp) });
-const session = z.object({ session_id: z.string(), response_uuid: z.string(), status: z.enum(["started", "completed"]), answers: z.record(z.string(), answerState) });
+import { answerStateSchema as answerState, followUpSchema as followUp, probeResultSchema as probeResult, sessionSchema as session } from "./model.ts";
 const BASE = "/api/v1/intake/:workspace_slug/:link_slug";
 const tag = "intake";
 

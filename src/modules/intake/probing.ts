@@ -25,6 +25,7 @@ import * as responsesRepo from "../responses/repository.ts";
 import type { IntakeLink } from "./service.ts";
 import { transcribeForRespondent } from "./recordings.ts";
 import type { IntakeLimiter } from "./limits.ts";
+import type { FollowUp } from "./model.ts";
 
 export type ProbingDeps = {
   db: Kysely<Database>;
@@ -85,7 +86,7 @@ async function writeWhileOpen<T>(db: Kysely<Database>, responseUuid: string, wri
 }
 
 /** Public view of follow-ups (no blob keys). */
-export function publicFollowUps(stored: StoredFollowUp[]) {
+export function publicFollowUps(stored: StoredFollowUp[]): FollowUp[] {
   return stored.map((f) => ({ question: f.question, answer: f.answer, transcription: f.transcription ?? null, has_audio: Boolean(f.audio_blob) }));
 }
 

@@ -23,6 +23,7 @@ import * as intakeRepo from "./repository.ts";
 import { checkAnswerValue, isBlankValue } from "./answer-values.ts";
 import { isVisible } from "../../shared/conditions.ts";
 import { publicFollowUps, type StoredFollowUp } from "./probing.ts";
+import type { AnswerState, IntakeSession } from "./model.ts";
 import { allowedTypesAccept, extensionMatches, sniffFile } from "../../http/media.ts";
 import { checkRecordingUpload } from "./recordings.ts";
 import { writeBatcherOf } from "./write-batch.ts";
@@ -99,7 +100,7 @@ export function toPublicLink(l: IntakeLink) {
   };
 }
 
-function answerState(a: responsesRepo.AnswerRow) {
+function answerState(a: responsesRepo.AnswerRow): AnswerState {
   return {
     question_uuid: a.question_uuid,
     field_key: a.field_key,
@@ -113,7 +114,7 @@ function answerState(a: responsesRepo.AnswerRow) {
   };
 }
 
-async function sessionView(db: Kysely<Database> | Transaction<Database>, r: responsesRepo.ResponseRow) {
+async function sessionView(db: Kysely<Database> | Transaction<Database>, r: responsesRepo.ResponseRow): Promise<IntakeSession> {
   const answers = await responsesRepo.answersOf(db, [r.uuid]);
   return {
     session_id: r.session_id,
