@@ -11,7 +11,7 @@ import { Kysely, SqliteDialect, sql } from "kysely";
 import { Migrator, type MigrationResultSet } from "kysely";
 import { isPostgres, isPostgresUrl } from "./dialect.ts";
 import { migrations } from "./migrations/index.ts";
-import { MIGRATE_LOCK_KEY, openPostgres } from "./postgres.ts";
+import { MIGRATE_LOCK_KEY, openPostgres, useBinaryCollation } from "./postgres.ts";
 import type { Database } from "./schema.ts";
 
 export type Db = Kysely<Database>;
@@ -78,7 +78,10 @@ export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
     return db.connection().execute(async (conn) => {
       await sql`select pg_advisory_lock(${sql.lit(MIGRATE_LOCK_KEY)})`.execute(conn);
       try {
-        return (await isUpToDate(conn)) ? { results: [] } : await runMigrator(conn);
+        if (await isUpToDate(conn)) return { results: [] };
+        const result = await runMigrator(conn);
+        await useBinaryCollation(conn);
+        return result;
       } finally {
         await sql`select pg_advisory_unlock(${sql.lit(MIGRATE_LOCK_KEY)})`.execute(conn);
       }

@@ -14,6 +14,7 @@ import pg from "pg";
 import {
   CompiledQuery,
   Kysely,
+  sql,
   PostgresDialect,
   PostgresDriver,
   type DatabaseConnection,
@@ -101,4 +102,30 @@ export function openPostgres(url: string, options: { max?: number } = {}): Kysel
   // drops it and the next query connects again or fails with its own error.
   pool.on("error", () => {});
   return new Kysely<Database>({ dialect: new EarshotPostgresDialect({ pool }) });
+}
+
+/**
+ * Gives every `text` column of the current schema the "C" collation, unless the database's own
+ * collation already orders by code point (libc `C`, `POSIX`, `C.UTF-8`): text then compares and sorts
+ * byte by byte as on SQLite (ISO timestamps, prefix ranges such as `action >= 'link.'`, keys), and
+ * `lower()` on a column folds ASCII only, as SQLite's does — whatever locale the operator's
+ * database was created with. Run after migrations (idempotent: columns already "C" are skipped),
+ * so columns added by later migrations are covered too.
+ */
+export async function useBinaryCollation(db: Kysely<any>): Promise<void> {
+  const { rows } = await sql<{ collate: string; provider: string }>`SELECT datcollate AS collate, datlocprovider::text AS provider FROM pg_database WHERE datname = current_database()`.execute(db);
+  if (rows[0]?.provider === "c" && /^(C|POSIX|C\.UTF-?8)$/i.test(rows[0].collate)) return;
+  await sql`DO $$ DECLARE r record; BEGIN
+    FOR r IN SELECT c.table_name, c.column_name FROM information_schema.columns c
+      JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+      WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE' AND c.data_type = 'text'
+        AND coalesce(c.collation_name, '') <> 'C'
+    LOOP
+      BEGIN
+        EXECUTE format('ALTER TABLE %I ALTER COLUMN %I TYPE text COLLATE "C"', r.table_name, r.column_name);
+      EXCEPTION WHEN feature_not_supported THEN
+        NULL; -- a column named in a trigger's UPDATE OF list (answers.text, .transcription): only searched, never ordered
+      END;
+    END LOOP;
+  END $$`.execute(db);
 }
