@@ -9,6 +9,8 @@ import type { Database } from "../../db/schema.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { ALL_SCOPES, KEY_SCOPES, generateApiKey, hashApiKey, maskApiKey, type AnyScope } from "../../auth/keys.ts";
 import * as repo from "./repository.ts";
+import type { z } from "zod";
+import type { tokenSchema } from "./model.ts";
 import type { UsageRecorder } from "../../auth/usage.ts";
 import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
 import { isUuid } from "../../shared/uuid.ts";
@@ -16,17 +18,8 @@ import { incrementKeysCreated } from "../workspaces/repository.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 
-/** The token record as returned by the API. */
-export type TokenRecord = {
-  uuid: string;
-  name: string;
-  masked_key: string;
-  scopes: string[];
-  date_created: string;
-  last_used_at: string | null;
-  /** The console user behind the key; null for the operator's keys. */
-  created_by: { user_uuid: string; name: string; email: string } | null;
-};
+/** The token record as returned by the API: the output of `tokenSchema` (model.ts). */
+export type TokenRecord = z.output<typeof tokenSchema>;
 
 /** A token row as the API shows it; `creator` is the `created_by_user_uuid` user's name and email. */
 export function toTokenRecord(row: repo.TokenRow, creator: { name: string | null; email: string | null } | null = null): TokenRecord {
@@ -34,7 +27,8 @@ export function toTokenRecord(row: repo.TokenRow, creator: { name: string | null
     uuid: row.uuid,
     name: row.name,
     masked_key: row.masked_key,
-    scopes: row.scopes.split(" ").filter(Boolean),
+    // Stored by createToken from checked scopes.
+    scopes: row.scopes.split(" ").filter(Boolean) as TokenRecord["scopes"],
     date_created: row.date_created,
     last_used_at: row.last_used_at,
     created_by: row.created_by_user_uuid && creator?.name != null && creator.email != null

@@ -11,21 +11,16 @@ import { AppError } from "../../errors.ts";
 import { ROLE_SCOPES, type Role } from "../../auth/roles.ts";
 import { SESSION_ABSOLUTE_S, randomSecret, sha256Hex } from "../../auth/sessions.ts";
 import * as repo from "./repository.ts";
+import type { z } from "zod";
+import type { sessionSchema } from "./model.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 
 /** Setup URLs last 24 h, invites 7 days, password resets 24 h. */
 export const ONE_TIME_TTL_S = { setup: 24 * 3600, invite: 7 * 24 * 3600, password_reset: 24 * 3600 } as const;
 
-/** The `Session` object of the console contract. */
-export type SessionView = {
-  user: { uuid: string; email: string; name: string; date_created: string; last_login_at: string | null };
-  memberships: { workspace_uuid: string; workspace_name: string; workspace_slug: string; role: Role }[];
-  current_workspace_uuid: string | null;
-  role: Role | null;
-  scopes: string[];
-  csrf_token: string;
-};
+/** The `Session` object of the console contract: the output of `sessionSchema` (model.ts). */
+export type SessionView = z.output<typeof sessionSchema>;
 
 /** The case-insensitive key of an email address. */
 export function emailKey(email: string): string {
