@@ -56,7 +56,7 @@ const config = loadConfig(
   { EARSHOT_DATABASE_URL: databaseUrl, EARSHOT_ALLOW_INSECURE_HTTP: "1", EARSHOT_PUBLIC_URL: "http://localhost", EARSHOT_LOG_LEVEL: "silent", EARSHOT_INTAKE_SESSIONS_PER_MINUTE: "0", EARSHOT_MODELS_DIR: FIXTURE_MODELS_DIR, EARSHOT_ASR_MODEL: "whisper-tiny-random" },
   { dataDir: path.join(root, "loader") },
 );
-const wiring = await createAppDeps(config, { log: createLogger("silent"), webAssets: new Map() });
+const wiring = await createAppDeps(config, { log: createLogger("error"), webAssets: new Map() });
 const { app, db } = wiring;
 const ws = await createWorkspace(db, { name: "Bench", plan: "enterprise" });
 async function call(method: string, p: string, body?: unknown, raw?: Uint8Array): Promise<any> {
