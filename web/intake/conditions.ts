@@ -21,11 +21,11 @@ export function hasCondition(condition: Condition | null | undefined): condition
 /**
  * The questions shown for the current answers, in order. Visibility cascades: a question
  * testing a hidden question is hidden too (the server only counts visible answers).
- * @param valueOf the value of a question as conditions see it (null when unanswered)
+ * @param valueOfQuestion the value of a question as conditions see it (null when unanswered)
  */
 export function visibleQuestions(
   questions: readonly PublicQuestion[],
-  valueOf: (q: PublicQuestion) => unknown,
+  valueOfQuestion: (q: PublicQuestion) => unknown,
 ): PublicQuestion[] {
   const shownKeys = new Map<string, PublicQuestion>();
   const shown: PublicQuestion[] = [];
@@ -34,7 +34,7 @@ export function visibleQuestions(
     let isShown = true;
     if (hasCondition(condition)) {
       const tested = shownKeys.get(condition.field);
-      isShown = tested !== undefined && conditionHolds(condition, valueOf(tested));
+      isShown = tested !== undefined && conditionHolds(condition, valueOfQuestion(tested));
     }
     if (isShown) {
       shown.push(q);
