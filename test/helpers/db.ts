@@ -80,6 +80,7 @@ function ensureTemplate(): Promise<string> {
         // Published by a rename, so a crashed build never leaves a half-migrated template.
         await client.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
       }
+      await sweepStaleDatabases(client);
       await client.query("SELECT pg_advisory_unlock($1)", [TEMPLATE_LOCK_KEY]);
     } finally {
       client.release();
@@ -87,6 +88,21 @@ function ensureTemplate(): Promise<string> {
     return name;
   })();
   return template;
+}
+
+/**
+ * Drops test databases whose data directory is gone (the test that made them has finished; the
+ * databases of spawned servers are not dropped by anyone else) and that nobody is connected to.
+ * Runs once per test process, so a developer's cluster does not fill up.
+ */
+async function sweepStaleDatabases(client: pg.PoolClient): Promise<void> {
+  const { rows } = await client.query<{ name: string; dir: string | null }>(
+    "SELECT datname AS name, shobj_description(oid, 'pg_database') AS dir FROM pg_database WHERE datname LIKE 'earshot\\_t\\_%'",
+  );
+  for (const { name, dir } of rows) {
+    if (!dir || fs.existsSync(dir) || !/^earshot_t_[0-9a-f]{20}$/.test(name)) continue;
+    await client.query(`DROP DATABASE IF EXISTS ${name}`).catch(() => {}); // in use: left for a later sweep
+  }
 }
 
 /** The database name of a data directory (fixed by its absolute path). */
@@ -108,6 +124,8 @@ export async function testDatabaseUrl(dataDir: string): Promise<string | null> {
       const pool = adminPool();
       try {
         await pool.query(`CREATE DATABASE ${name} TEMPLATE ${tpl}`);
+        // The data directory it belongs to, for sweepStaleDatabases.
+        await pool.query(`COMMENT ON DATABASE ${name} IS ${pg.escapeLiteral(path.resolve(dataDir))}`);
       } catch (err) {
         if ((err as { code?: string }).code !== "42P04") throw err; // 42P04: already exists (another process made it)
       }
