@@ -15,13 +15,17 @@ import { isUuid } from "../../shared/uuid.ts";
 import { emailKey, issueOneTimeToken } from "./accounts.ts";
 import * as repo from "./repository.ts";
 import { creatorOf, revokeKeysCreatedBy } from "../tokens/service.ts";
+import type { z } from "zod";
+import type { inviteSchema, memberSchema } from "./model.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 
 export type MembersDeps = { db: Kysely<Database>; auth: Authenticator; publicUrl: string };
 
-export type Member = { user_uuid: string; email: string; name: string; role: Role; disabled: boolean; date_created: string; last_login_at: string | null };
-export type Invite = { uuid: string; email: string; role: Role; url?: string; date_created: string; expires_at: string };
+/** A member as the API returns it: the output of `memberSchema` (model.ts). */
+export type Member = z.output<typeof memberSchema>;
+/** An invite as the API returns it (`url` only when created): the output of `inviteSchema`. */
+export type Invite = z.output<typeof inviteSchema>;
 
 function toMember(r: Awaited<ReturnType<typeof repo.listMembers>>[number]): Member {
   return { user_uuid: r.uuid, email: r.email, name: r.name, role: r.role, disabled: !!r.disabled, date_created: r.date_created, last_login_at: r.last_login_at };

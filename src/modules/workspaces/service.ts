@@ -14,6 +14,11 @@ import { countLinks } from "../links/repository.ts";
 import { UNLIMITED_LINKS, limitsFor, type Plan } from "./plans.ts";
 import * as repo from "./repository.ts";
 import type { UsageRecorder } from "../../auth/usage.ts";
+import type { z } from "zod";
+import type { workspaceSchema } from "./model.ts";
+
+/** The workspace as `GET workspace/` returns it: the output of `workspaceSchema` (model.ts). */
+export type WorkspaceView = z.output<typeof workspaceSchema>;
 
 /** What `earshot workspace create --json` prints (DESIGN §2). */
 export type CreatedWorkspace = { workspace_uuid: string; workspace_slug: string; api_key: string; token_uuid: string };
@@ -104,7 +109,7 @@ export function utcDay(): string {
  * @param usage the server's coalesced usage accounting: calls still in memory count too (DESIGN §5)
  * @throws AppError NOT_FOUND when the workspace no longer exists
  */
-export async function getWorkspaceView(db: Kysely<Database>, publicUrl: string, uuid: string, usage?: Pick<UsageRecorder, "pendingCalls">) {
+export async function getWorkspaceView(db: Kysely<Database>, publicUrl: string, uuid: string, usage?: Pick<UsageRecorder, "pendingCalls">): Promise<WorkspaceView> {
   const ws = await repo.findWorkspaceByUuid(db, uuid);
   if (!ws) throw new AppError("NOT_FOUND", "Workspace not found.");
   const day = utcDay();
