@@ -191,6 +191,11 @@ describe("architecture", () => {
     });
   }
 
+  test("route files open no transaction and build no query (that is the services' and repositories' work)", () => {
+    const offenders = FILES.filter((f) => ROUTE_FILE.test(f) && /\.(transaction|selectFrom|insertInto|updateTable|deleteFrom)\(/.test(fs.readFileSync(path.join(ROOT, f), "utf8")));
+    expect(offenders).toEqual([]);
+  });
+
   test("no run-time import cycles", () => {
     expect(runTimeCycles(EDGES)).toEqual([]);
   });
