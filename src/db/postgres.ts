@@ -24,11 +24,11 @@ import {
 } from "kysely";
 import type { Database } from "./schema.ts";
 
-/** The advisory lock key every plain write transaction takes (`pg_advisory_xact_lock`); "earshot" in ASCII. */
-export const WRITE_LOCK_KEY = 0x65617273686f74;
+/** The advisory lock key every plain write transaction takes (`pg_advisory_xact_lock`); "earsh" in ASCII, then 1. */
+export const WRITE_LOCK_KEY = 0x65_61_72_73_68_01;
 
 /** The advisory lock key held while migrations run (a session lock, released afterwards). */
-export const MIGRATE_LOCK_KEY = 0x65617273686f75;
+export const MIGRATE_LOCK_KEY = 0x65_61_72_73_68_02;
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
