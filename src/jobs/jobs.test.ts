@@ -213,3 +213,30 @@ test("claimers on separate connections (nodes) racing for a backlog take every j
     await other.destroy();
   }
 });
+
+test("a job that fails after its lease was renewed is recorded under the renewed lease (retried, not left running)", async () => {
+  let runs = 0;
+  const runner = createJobRunner({
+    db,
+    log: createLogger("silent"),
+    pollMs: 20,
+    leaseS: 0.3, // renewed every 100 ms
+    handlers: {
+      transcribe: async () => {
+        runs++;
+        await Bun.sleep(350); // three renewals
+        throw new Error("model busy");
+      },
+      analyse: async () => {},
+    },
+    onGiveUp: async () => {},
+  });
+  await enqueueJob(db, "transcribe", {});
+  await runner.start();
+  for (let i = 0; i < 100 && runs < 1; i++) await Bun.sleep(20);
+  for (let i = 0; i < 100 && (await jobCounts(db)).running; i++) await Bun.sleep(20);
+  await runner.stop();
+  const row = await db.selectFrom("jobs").selectAll().executeTakeFirstOrThrow();
+  expect([row.state, row.attempts, row.last_error, row.lease_until]).toEqual(["queued", 1, "model busy", null]);
+  expect(runs).toBe(1);
+});

@@ -110,16 +110,20 @@ export function createJobRunner(opts: {
     if (n) log.info("resumed waiting jobs", { kind: r.kind, count: n });
   }
 
-  /** Runs `work` while renewing `job`'s lease every third of it; `current()` is the job with its latest lease token. */
-  async function withHeartbeat(job: Job, work: () => Promise<void>): Promise<{ current: Job; lost: boolean }> {
+  /**
+   * Runs `work` while renewing `job`'s lease every third of it; `renewed` receives the job with each
+   * new lease token (so the outcome, success or failure, is recorded under the latest one).
+   * @returns whether the lease was lost meanwhile
+   */
+  async function withHeartbeat(job: Job, work: () => Promise<void>, renewed: (j: Job) => void): Promise<boolean> {
     let current = job;
     let lost = false;
     let beating: Promise<void> = Promise.resolve();
     const timer = setInterval(() => {
       beating = beating.then(async () => {
         if (lost) return;
-        const renewed = await renewJobLease(db, current, leaseS, clock).catch(() => current);
-        if (renewed) current = renewed;
+        const next = await renewJobLease(db, current, leaseS, clock).catch(() => current); // a failed write: try again next beat
+        if (next) renewed((current = next));
         else lost = true;
       });
     }, Math.max(10, (leaseS * 1000) / 3));
@@ -129,14 +133,13 @@ export function createJobRunner(opts: {
       clearInterval(timer);
       await beating;
     }
-    return { current, lost };
+    return lost;
   }
 
   async function runOne(claimed: Job): Promise<void> {
     let job = claimed;
     try {
-      const beat = await withHeartbeat(claimed, () => opts.handlers[claimed.kind](claimed));
-      job = beat.current;
+      await withHeartbeat(claimed, () => opts.handlers[claimed.kind](claimed), (j) => (job = j));
       if (!(await completeJob(db, job, clock))) {
         log.warn("job finished after losing its lease; another claimer has it", { id: job.id, kind: job.kind, attempt: job.attempts });
       }
