@@ -52,6 +52,9 @@ function withoutNul(query: CompiledQuery): CompiledQuery {
 
 const patched = new WeakSet<DatabaseConnection>();
 
+/** A plain transaction's begin: `begin` and the write lock, in one round trip. */
+const BEGIN_LOCKED = CompiledQuery.raw(`begin; select pg_advisory_xact_lock(${WRITE_LOCK_KEY})`);
+
 /** `PostgresDriver` whose plain transactions take the write lock (module comment), and whose parameters hold no NUL. */
 class EarshotPostgresDriver extends PostgresDriver {
   override async acquireConnection(): Promise<DatabaseConnection> {
@@ -65,10 +68,9 @@ class EarshotPostgresDriver extends PostgresDriver {
   }
 
   override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    await super.beginTransaction(connection, settings);
-    if (!settings.isolationLevel && !settings.accessMode) {
-      await connection.executeQuery(CompiledQuery.raw(`select pg_advisory_xact_lock(${WRITE_LOCK_KEY})`));
-    }
+    if (settings.isolationLevel || settings.accessMode) return super.beginTransaction(connection, settings);
+    // One round trip: without parameters `pg` sends both statements in one simple query.
+    await connection.executeQuery(BEGIN_LOCKED);
   }
 }
 
