@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runCli, startServer, type RunningServer } from "../helpers/process.ts";
+import { onPostgres } from "../helpers/db.ts";
 import { rawRequest, rawUpgrade, rssOf } from "../helpers/raw-http.ts";
 
 const MB = 1_000_000;
@@ -143,7 +144,9 @@ describe("request bodies are refused before they are read", () => {
 });
 
 describe("anonymous intake limits", () => {
-  test("serve removes the .tmp files a crash mid-upload left, at start", async () => {
+  // The local blob store's files; on PostgreSQL blobs are rows, and half-written ones are removed
+  // by the hourly housekeeping (docs/operations.md "More than one machine").
+  test.skipIf(onPostgres)("serve removes the .tmp files a crash mid-upload left, at start", async () => {
     for (let i = 0; i < 100 && existsSync(leftoverTmp); i++) await Bun.sleep(50);
     expect(existsSync(leftoverTmp)).toBe(false);
   });

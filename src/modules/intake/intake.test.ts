@@ -4,6 +4,7 @@ import path from "node:path";
 import { $ } from "bun";
 import { ALL_TYPE_QUESTIONS, createTestApi, type TestApi } from "../../../test/helpers/api.ts";
 import { FIXTURE_TRANSCRIPT, startProcessing, waitFor } from "../../../test/helpers/processing.ts";
+import { onPostgres } from "../../../test/helpers/db.ts";
 
 /** A real 1×1 PNG: uploads are recognised by their bytes. */
 const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
@@ -226,7 +227,7 @@ describe("responses API", () => {
     expect((await api.call("GET", `/api/v1/responses/${newest[1] ? (await api.call("GET", `/api/v1/responses/?link=${l.uuid}`)).json.results[0].uuid : ""}/`, { key: other.api_key })).status).toBe(404);
   });
 
-  test("erasing a response removes its recording from disk", async () => {
+  test("erasing a response removes its recording from the blob store (and, on SQLite, from disk)", async () => {
     const sid = await newSession();
     await api.call("POST", `${base()}/sessions/${sid}/answers/${q(0).uuid}/audio/`, { key: null, raw: wav, headers: { "content-type": "audio/wav" } });
     await put(sid, 2, "required text");
@@ -234,8 +235,10 @@ describe("responses API", () => {
     const blobDir = path.join(api.config.blobsDir, "audio");
     const rec = (await api.call("GET", `/api/v1/responses/?link=${link.uuid}`)).json.results.find((r: any) => r.session_id === sid);
     const row = await api.db.selectFrom("answers").select("audio_blob").where("response_uuid", "=", rec.uuid).where("audio_blob", "is not", null).executeTakeFirstOrThrow();
-    expect(fs.existsSync(path.join(api.config.blobsDir, row.audio_blob!))).toBe(true);
+    expect(await api.deps.blobs.size(row.audio_blob!)).toBeGreaterThan(0);
     expect((await api.call("DELETE", `/api/v1/responses/${rec.uuid}/`)).status).toBe(200);
+    expect(await api.deps.blobs.size(row.audio_blob!)).toBeNull();
+    if (onPostgres) return; // rows in PostgreSQL (src/blobs/); below, the files of the local store
     expect(fs.existsSync(path.join(api.config.blobsDir, row.audio_blob!))).toBe(false);
     expect(fs.readdirSync(blobDir).filter((f) => f.includes(row.audio_blob!.split("/")[1]!))).toEqual([]);
   });
