@@ -167,6 +167,8 @@ describe("the respondent's page", () => {
     expect(await page.locator("body").innerText()).not.toContain("image/*");
     await page.getByLabel("Attach a photo or a PDF").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("plain text, not a picture\n") });
     await page.getByRole("button", { name: "Next" }).click();
+    // The refusal comes back from the upload: wait for it rather than read at once.
+    await page.locator(".form-error[role=alert]", { hasText: "can't be used here" }).waitFor();
     expect(await alertText(page)).toBe("This kind of file can't be used here. Please choose images or PDF files.");
     await page.setViewportSize({ width: 390, height: 844 });
     await shoot(page, "file-error-390");
