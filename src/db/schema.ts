@@ -212,6 +212,14 @@ export interface SettingTable {
   value: string;
 }
 
+/** One counted sign-in attempt against one key (`a:<email key>` or `ip:<address>`), PostgreSQL nodes only (src/auth/login-throttle.ts). */
+export interface LoginFailureTable {
+  id: string;
+  key: string;
+  /** When the attempt began, ms since the epoch. */
+  at_ms: number;
+}
+
 /** One shared per-minute rate-limit window per key (PostgreSQL nodes; src/auth/rate-limit.ts). */
 export interface RateLimitWindowTable {
   key: string;
@@ -323,6 +331,7 @@ export interface Database {
   webhook_attempts: WebhookAttemptTable;
   settings: SettingTable;
   rate_limit_windows: RateLimitWindowTable;
+  login_failures: LoginFailureTable;
   users: UserTable;
   memberships: MembershipTable;
   console_sessions: ConsoleSessionTable;

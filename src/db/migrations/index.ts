@@ -19,6 +19,7 @@ import * as tokenCreator from "./2026-11-27T0100-token-creator.ts";
 import * as answersFtsSecureDelete from "./2026-11-27T0200-answers-fts-secure-delete.ts";
 import * as postgresBlobs from "./2026-11-28T0100-postgres-blobs.ts";
 import * as rateLimitWindows from "./2026-11-28T0200-rate-limit-windows.ts";
+import * as loginFailures from "./2026-11-28T0201-login-failures.ts";
 import * as answersFtsByRowid from "./2026-11-28T0300-answers-fts-by-rowid.ts";
 
 export const migrations: Record<string, Migration> = {
@@ -37,5 +38,6 @@ export const migrations: Record<string, Migration> = {
   "2026-11-27T0200-answers-fts-secure-delete": answersFtsSecureDelete,
   "2026-11-28T0100-postgres-blobs": postgresBlobs,
   "2026-11-28T0200-rate-limit-windows": rateLimitWindows,
+  "2026-11-28T0201-login-failures": loginFailures,
   "2026-11-28T0300-answers-fts-by-rowid": answersFtsByRowid,
 };

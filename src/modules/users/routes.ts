@@ -23,7 +23,7 @@ type Ctx = { request: Request; server: Parameters<typeof peerOf>[0]["server"]; b
  * endpoints `session: true` (writes need the CSRF token) — both macros of http/auth-plugin.ts.
  */
 export function authRoutes(deps: AppDeps) {
-  const d: service.UsersDeps = { db: deps.db, throttle: createLoginThrottle(), publicUrl: deps.config.publicUrl };
+  const d: service.UsersDeps = { db: deps.db, throttle: createLoginThrottle({ db: deps.db }), publicUrl: deps.config.publicUrl };
   const address = (ctx: Ctx) => clientAddress(ctx.request, peerOf(ctx), deps.config);
   const setCookie = (ctx: Ctx, value: string | null) => {
     ctx.set.headers["set-cookie"] = sessionCookie(value, cameOverHttps(ctx.request, peerOf(ctx), deps.config));

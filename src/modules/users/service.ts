@@ -44,8 +44,8 @@ async function recordForUser(deps: UsersDeps, user: repo.UserRow, action: AuditA
  * `succeeded()` takes it back.
  * @throws AppError RATE_LIMITED (with Retry-After) when the account or address is throttled
  */
-function beginAttempt(deps: UsersDeps, email: string, address: string | null): LoginAttempt {
-  const begun = deps.throttle.begin(accounts.emailKey(email), address);
+async function beginAttempt(deps: UsersDeps, email: string, address: string | null): Promise<LoginAttempt> {
+  const begun = await deps.throttle.begin(accounts.emailKey(email), address);
   if ("retryAfterS" in begun) {
     throw new AppError("RATE_LIMITED", "Too many failed sign-ins; retry after the time in Retry-After.", { headers: { "Retry-After": String(begun.retryAfterS) } });
   }
@@ -59,7 +59,7 @@ function beginAttempt(deps: UsersDeps, email: string, address: string | null): L
  * @throws AppError RATE_LIMITED (with Retry-After), INVALID_CREDENTIALS
  */
 export async function login(deps: UsersDeps, input: { email: string; password: string }, clientAddress: string | null, previousIdHash: string | null): Promise<StartedSession> {
-  const attempt = beginAttempt(deps, input.email, clientAddress);
+  const attempt = await beginAttempt(deps, input.email, clientAddress);
   const user = await repo.findUserByEmailKey(deps.db, accounts.emailKey(input.email));
   const ok = (await accounts.verifyPassword(input.password, user?.password_hash ?? null)) && !!user && !user.disabled;
   if (!ok || !user) {
@@ -75,7 +75,7 @@ export async function login(deps: UsersDeps, input: { email: string; password: s
     }
     throw new AppError("INVALID_CREDENTIALS", INVALID);
   }
-  attempt.succeeded();
+  await attempt.succeeded();
   const memberships = await repo.listUserMemberships(deps.db, user.uuid);
   const started = await deps.db.transaction().execute(async (trx) => {
     if (previousIdHash) await repo.deleteSession(trx, previousIdHash);
@@ -151,12 +151,12 @@ export async function acceptInvite(deps: UsersDeps, tokenValue: string, input: {
   const existing = await repo.findUserByEmailKey(deps.db, accounts.emailKey(invite.email!));
   let passwordHash: string | null = null;
   if (existing) {
-    const attempt = beginAttempt(deps, existing.email, clientAddress);
+    const attempt = await beginAttempt(deps, existing.email, clientAddress);
     if (existing.disabled || !(await accounts.verifyPassword(input.password, existing.password_hash))) {
       await recordForUser(deps, existing, "login.failed", clientAddress);
       throw new AppError("INVALID_CREDENTIALS", "This email has an account; enter its password to accept.");
     }
-    attempt.succeeded();
+    await attempt.succeeded();
   } else {
     if (!input.name) throw new AppError("VALIDATION_ERROR", "A name is needed.", { errors: [{ pointer: "/name", message: "A name is needed." }] });
     passwordHash = await accounts.hashPassword(parseWith(z.object({ password: passwordSchema }), { password: input.password }).password);
@@ -191,7 +191,7 @@ export async function resetPassword(deps: UsersDeps, input: { token: string; pas
     await repo.updateUser(trx, user.uuid, { password_hash: hash });
     await repo.deleteUserSessions(trx, user.uuid);
   });
-  deps.throttle.forget(user.email_key);
+  await deps.throttle.forget(user.email_key);
   await recordForUser(deps, user, "password.changed", clientAddress);
 }
 
@@ -207,11 +207,11 @@ export async function updateMe(db: Kysely<Database>, s: SessionAuth, name: strin
  * @throws AppError VALIDATION_ERROR (`/current_password`), RATE_LIMITED
  */
 export async function changePassword(deps: UsersDeps, s: SessionAuth, input: { current_password: string; new_password: string }, clientAddress: string | null): Promise<void> {
-  const attempt = beginAttempt(deps, s.user.email, clientAddress);
+  const attempt = await beginAttempt(deps, s.user.email, clientAddress);
   if (!(await accounts.verifyPassword(input.current_password, s.user.password_hash))) {
     throw new AppError("VALIDATION_ERROR", "The current password is wrong.", { errors: [{ pointer: "/current_password", message: "Wrong password." }] });
   }
-  attempt.succeeded();
+  await attempt.succeeded();
   const hash = await accounts.hashPassword(input.new_password);
   await deps.db.transaction().execute(async (trx) => {
     await repo.updateUser(trx, s.user.uuid, { password_hash: hash });
