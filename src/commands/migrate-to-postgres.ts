@@ -14,12 +14,14 @@
  *    key (skipped when it is already there with the same size).
  * 4. Row counts are compared per table, and every referenced blob is checked.
  *
- * It refuses (before copying anything) when a table of the target has more rows than the
- * appliance's: the target was used on its own (a node started on it creates a workspace) or rows
- * were deleted in the appliance since an earlier run. Migrate into a new database then.
+ * It refuses (before copying anything) when a table of the target has a row the appliance does
+ * not — more rows, or a primary key the appliance no longer has: the target was used on its own (a
+ * node started on it creates a workspace) or rows were deleted in the appliance since an earlier
+ * run (an erasure, pruned jobs), even when as many were added meanwhile. Migrate into a new
+ * database then.
  */
 import type { Command } from "commander";
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { Config } from "../config.ts";
 import { migrateToLatest, openDatabase, type Db } from "../db/client.ts";
 import { isPostgresUrl } from "../db/dialect.ts";
@@ -96,6 +98,28 @@ async function countRows(db: Kysely<any>, table: string): Promise<number> {
   return Number(rows[0]!.n);
 }
 
+/**
+ * How many of the target's rows of `table` have a primary key the appliance does not (deleted
+ * there since an earlier run, or written to the target directly). Reads the target's keys in
+ * batches, in key order, and looks each batch up in the appliance.
+ */
+async function rowsOnlyInTarget(source: Kysely<any>, target: Kysely<any>, table: TargetTable): Promise<number> {
+  const cols = sql.raw(table.primaryKey.map(quote).join(", "));
+  const from = sql.raw(quote(table.name));
+  let after: unknown[] | null = null;
+  let missing = 0;
+  for (;;) {
+    const where: RawBuilder<unknown> = after ? sql`where (${cols}) > (${sql.join(after)})` : sql``;
+    const { rows } = await sql<Record<string, unknown>>`select ${cols} from ${from} ${where} order by ${cols} limit ${BATCH}`.execute(target);
+    if (!rows.length) return missing;
+    const keys: unknown[][] = rows.map((r) => table.primaryKey.map((c) => r[c]));
+    after = keys[keys.length - 1]!;
+    const tuples = sql.join(keys.map((k) => sql`(${sql.join(k)})`));
+    const { rows: found } = await sql<{ n: number }>`select count(*) as n from ${from} where (${cols}) in (values ${tuples})`.execute(source);
+    missing += keys.length - Number(found[0]!.n);
+  }
+}
+
 /** Copies one table in batches (upserts by primary key). @returns rows read from the appliance */
 async function copyTable(source: Kysely<any>, target: Kysely<any>, table: TargetTable, sourceColumns: Set<string>, progress: (done: number) => void): Promise<number> {
   const columns = table.columns.map((c) => c.name).filter((c) => sourceColumns.has(c));
@@ -164,7 +188,13 @@ export async function migrateToPostgres(source: Db, target: Db, blobsDir: string
   for (const name of names) {
     const [s, t] = [await countRows(source, name), await countRows(target, name)];
     counts.set(name, s);
-    if (t > s && !LAST.includes(name)) extra.push(`${name} (${t} there, ${s} here)`);
+    if (LAST.includes(name) || t === 0) continue;
+    if (t > s) extra.push(`${name} (${t} there, ${s} here)`);
+    else if (inTarget.get(name)!.primaryKey.length) {
+      // As many rows, or fewer, can still hide a row the appliance deleted since the last run.
+      const only = await rowsOnlyInTarget(source, target, inTarget.get(name)!);
+      if (only) extra.push(`${name} (${only} ${only === 1 ? "row" : "rows"} not in the appliance)`);
+    }
   }
   if (extra.length) {
     throw new AppError(

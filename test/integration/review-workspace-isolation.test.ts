@@ -60,7 +60,9 @@ test("a key of workspace B gets no 2xx and no 5xx on workspace A's resources, an
     if (!op.path.includes(":")) continue; // workspace-less paths answer B's own workspace
     swept++;
     const method = op.method.toUpperCase();
-    const body = ["POST", "PATCH", "PUT"].includes(method) ? { body: { name: "B was here", url: "https://hooks.example.com/b", role: "owner", sentiment: "negative" } } : {};
+    const body = ["POST", "PATCH", "PUT"].includes(method)
+      ? { body: { name: "B was here", url: "https://hooks.example.com/b", role: "owner", sentiment: "negative" } }
+      : {};
     const r = await api.call(method, pathOf(op.path), { key: keyB, ...body });
     if (r.status < 400 || r.status >= 500) wrong.push(`${method} ${op.path}: ${r.status} ${r.json?.code ?? r.text.slice(0, 80)}`);
   }
