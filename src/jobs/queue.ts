@@ -25,6 +25,30 @@ export type Job = {
   leaseUntil?: string | null;
 };
 
+/**
+ * Thrown by a handler's final write when its claim is no longer the job's current run (its lease
+ * expired and another claimer took the job): the write is rolled back and the runner records
+ * nothing, so a job never completes twice.
+ */
+export class LeaseLostError extends Error {
+  constructor(job: Pick<Job, "id" | "attempts">) {
+    super(`Job ${job.id} was claimed again after attempt ${job.attempts}'s lease expired.`);
+    this.name = "LeaseLostError";
+  }
+}
+
+/**
+ * Whether `job` is still this claimer's run: its row is `running` with the attempt count of our
+ * claim (every claim counts one more attempt; lease renewals do not). Call it inside the
+ * transaction that writes the job's result, so the check and the write commit together. A job
+ * with no row (run outside the queue) counts as ours.
+ * @returns false when the job was finished, failed or claimed again meanwhile
+ */
+export async function isClaimStillOurs(db: Q, job: Pick<Job, "id" | "attempts">): Promise<boolean> {
+  const row = await db.selectFrom("jobs").select(["state", "attempts"]).where("id", "=", job.id).executeTakeFirst();
+  return !row || (row.state === "running" && Number(row.attempts) === job.attempts);
+}
+
 export const JOBS_QUEUE: QueueTable = { table: "jobs", key: "id", waiting: "queued", leased: "running", dueAt: "run_at" };
 
 /**

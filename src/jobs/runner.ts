@@ -24,6 +24,7 @@ import {
   exhaustedJobs,
   failJob,
   JOB_LEASE_S,
+  LeaseLostError,
   parkJob,
   pruneJobs,
   recoverRunningJobs,
@@ -145,6 +146,11 @@ export function createJobRunner(opts: {
       }
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
+      if (err instanceof LeaseLostError) {
+        // Another claimer runs this job now (our lease expired): its outcome is theirs to record.
+        log.warn("job result dropped: another claimer has the job", { id: job.id, kind: job.kind, attempt: job.attempts });
+        return;
+      }
       if (err instanceof WaitingJobError) {
         log.warn("job waits", { id: job.id, kind: job.kind, reason: message });
         await parkJob(db, job, message, clock);

@@ -10,7 +10,7 @@ import type { Kysely, Transaction } from "kysely";
 import { nowIso } from "../../clock.ts";
 import type { Database } from "../../db/schema.ts";
 import type { BlobStore } from "../../blobs/store.ts";
-import { enqueueJob, type Job } from "../../jobs/queue.ts";
+import { enqueueJob, isClaimStillOurs, type Job, LeaseLostError } from "../../jobs/queue.ts";
 import { PermanentJobError, WaitingJobError } from "../../jobs/runner.ts";
 import * as linksRepo from "../links/repository.ts";
 import { InferenceError, type InferenceClient } from "../../ai/inference-client.ts";
@@ -46,8 +46,11 @@ function answerUuidOf(job: Job): string {
  * Runs `write` and then the response's readiness check (`queueSubmittedEventIfReady`) in one
  * transaction, and nudges the job runner and the dispatcher. The one way an answer is finished.
  */
-export async function finishAnswer(deps: ProcessingDeps, responseUuid: string, write: (trx: Transaction<Database>) => Promise<void>): Promise<void> {
+export async function finishAnswer(deps: ProcessingDeps, responseUuid: string, write: (trx: Transaction<Database>) => Promise<void>, job?: Job): Promise<void> {
   const queued = await deps.db.transaction().execute(async (trx) => {
+    // A job's result is written only while its claim is still the job's current run (several
+    // nodes: a node that stalled past its lease must not write a second transcript).
+    if (job && !(await isClaimStillOurs(trx, job))) throw new LeaseLostError(job);
     await write(trx);
     return queueSubmittedEventIfReady(trx, deps, responseUuid);
   });
@@ -84,7 +87,7 @@ export async function transcribeAnswer(deps: ProcessingDeps, job: Job): Promise<
   const answer = await repo.findAnswer(deps.db, answerUuidOf(job));
   if (!answer) return; // erased
   if (!answer.audio_blob || answer.transcription_status === "completed" || answer.transcription_status === "failed") {
-    await finishAnswer(deps, answer.response_uuid, async () => {});
+    await finishAnswer(deps, answer.response_uuid, async () => {}, job);
     return;
   }
   await repo.updateAnswer(deps.db, answer.uuid, { transcription_status: "processing", date_updated: nowIso() });
@@ -122,7 +125,7 @@ export async function transcribeAnswer(deps: ProcessingDeps, job: Job): Promise<
       date_updated: nowIso(),
     });
     if (analyse) await enqueueJob(trx, "analyse", { answer_uuid: answer.uuid });
-  });
+  }, job);
 }
 
 /** Handles an `analyse` job: ai_insights, clarity-driven follow-ups and custom fields. */
@@ -153,7 +156,7 @@ export async function analyseAnswer(deps: ProcessingDeps, job: Job): Promise<voi
       if (!(err instanceof InferenceError && err.code === "LANGUAGE_UNSUPPORTED")) throw err;
       await finishAnswer(deps, answer.response_uuid, async (trx) => {
         await repo.updateAnswer(trx, answer.uuid, { analysis_status: "unsupported_language", ai_insights: null, language, date_updated: nowIso() });
-      });
+      }, job);
       return;
     }
     patch = {
@@ -166,7 +169,7 @@ export async function analyseAnswer(deps: ProcessingDeps, job: Job): Promise<voi
   }
   await finishAnswer(deps, answer.response_uuid, async (trx) => {
     await repo.updateAnswer(trx, answer.uuid, { ...patch, date_updated: nowIso() });
-  });
+  }, job);
 }
 
 /**
