@@ -9,6 +9,16 @@ export const TARGET_SAMPLE_RATE_HZ = 16_000;
 /** Most channels a recording may have (they are averaged to mono). */
 export const MAX_CHANNELS = 8;
 
+/** A recording may run this much longer than its question's `max_duration` (DESIGN §9). */
+export const RECORDING_GRACE_S = 2;
+/** The longest recording any question allows (`max_duration` ≤ 600) plus the grace, in seconds. */
+export const MAX_RECORDING_S = 600 + RECORDING_GRACE_S;
+
+/** The longest recording accepted for a question whose `max_duration` is `maxDurationS` seconds. */
+export function recordingLimitS(maxDurationS: number): number {
+  return Math.min(maxDurationS, MAX_RECORDING_S - RECORDING_GRACE_S) + RECORDING_GRACE_S;
+}
+
 /** The bytes are not audio Earshot can decode; `reason` is a sentence a person can act on. */
 export class AudioDecodeError extends Error {
   readonly reason: string;

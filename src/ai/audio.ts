@@ -8,7 +8,7 @@
 import { ALL_FORMATS, BufferSource, EncodedPacketSink, Input } from "mediabunny";
 import { resample } from "wave-resampler";
 import { WaveFile } from "wavefile";
-import { AudioDecodeError, AudioTooLongError, downmix, errorText, MAX_CHANNELS, startsWith, TARGET_SAMPLE_RATE_HZ } from "./audio-common.ts";
+import { AudioDecodeError, AudioTooLongError, downmix, errorText, MAX_CHANNELS, MAX_RECORDING_S, startsWith, TARGET_SAMPLE_RATE_HZ } from "./audio-common.ts";
 import { assertPacketCountFits, decodeOpusContainer, maxOpusPackets } from "./opus.ts";
 import { sniffAudioFormat, type AudioFormat } from "../shared/audio-format.ts";
 
@@ -19,15 +19,7 @@ export { sniffAudioFormat, type AudioFormat };
 /** Sample rates a WAV may declare (DESIGN §9): outside them a tiny file would decode to hours. */
 export const MIN_SAMPLE_RATE_HZ = 8_000;
 export const MAX_SAMPLE_RATE_HZ = 192_000;
-/** A recording may run this much longer than its question's `max_duration` (DESIGN §9). */
-export const RECORDING_GRACE_S = 2;
-/** The longest recording any question allows (`max_duration` ≤ 600) plus the grace, in seconds. */
-export const MAX_RECORDING_S = 600 + RECORDING_GRACE_S;
-
-/** The longest recording accepted for a question whose `max_duration` is `maxDurationS` seconds. */
-export function recordingLimitS(maxDurationS: number): number {
-  return Math.min(maxDurationS, MAX_RECORDING_S - RECORDING_GRACE_S) + RECORDING_GRACE_S;
-}
+export { MAX_RECORDING_S, RECORDING_GRACE_S, recordingLimitS } from "./audio-common.ts";
 
 /** Decoded audio: `pcm` is mono at 16 kHz in [-1, 1]; `durationS` = pcm.length / 16000. */
 export type DecodedAudio = { pcm: Float32Array; durationS: number; format: AudioFormat };

@@ -5,7 +5,8 @@
  * keeps the process alive on its own). If it dies, its pending requests reject with WORKER_DIED
  * and the next request starts a fresh one.
  */
-import { AudioDecodeError, AudioTooLongError, MAX_RECORDING_S } from "./audio.ts";
+import { AudioDecodeError, AudioTooLongError, MAX_RECORDING_S } from "./audio-common.ts";
+import { disableOrtTelemetry } from "../runtime/onnxruntime.ts";
 import type {
   AnalyseOptions,
   AnalysisResult,
@@ -131,6 +132,9 @@ export function createInferenceClient(opts: InferenceClientOptions): InferenceCl
   };
 
   const start = (): BunWorker => {
+    // ONNX Runtime's telemetry switch goes into the C environment from this thread, before the
+    // worker that loads ONNX Runtime exists (runtime/preload.ts).
+    disableOrtTelemetry();
     // This exact form is what `bun build --compile` resolves to the bundled worker entrypoint.
     const w = new Worker(new URL("./worker.ts", import.meta.url)) as BunWorker;
     w.onmessage = (event: MessageEvent<WorkerReply>) => settle(w, event.data);

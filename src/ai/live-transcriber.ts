@@ -7,7 +7,7 @@
  * each time, so earlier words may still change; the final transcript covers everything.
  * Framework-free: the WebSocket route (modules/intake/live.ts) feeds it and sends what it emits.
  */
-import { AudioDecodeError, AudioTooLongError } from "./audio.ts";
+import { AudioDecodeError, AudioTooLongError } from "./audio-common.ts";
 
 /** At most one partial transcription per this many ms per recording. */
 export const LIVE_INTERVAL_MS = 1_500;

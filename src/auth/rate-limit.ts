@@ -9,8 +9,9 @@
  * the same keys (DESIGN §11), so the window is one row per key in `rate_limit_windows`, upserted
  * atomically by whichever node takes the request (`INSERT … ON CONFLICT DO UPDATE … RETURNING`, a
  * single statement outside any transaction: the row lock orders concurrent takes), and a limit of
- * N/min holds across all nodes together. Time comes from the {@link Clock} passed in, so tests move
- * it instead of sleeping.
+ * N/min holds across all nodes together; the upsert commits without waiting for the WAL flush (a
+ * database crash may forget the last moments' counts, as a restart forgets the memory store's).
+ * Time comes from the {@link Clock} passed in, so tests move it instead of sleeping.
  */
 import { sql, type Kysely } from "kysely";
 import { systemClock, type Clock } from "../clock.ts";
@@ -96,9 +97,17 @@ function createSharedRateLimiter(db: Kysely<Database>, clock: Clock): RateLimite
         await db.deleteFrom("rate_limit_windows").where("window_start_ms", "<=", nowMs - 2 * WINDOW_MS).execute();
       }
       const ended = sql<boolean>`${nowMs} - rate_limit_windows.window_start_ms >= ${WINDOW_MS}`;
+      // The count may lose its last moments in a database crash (DESIGN §5 accepts that for usage
+      // counts): this statement's commit does not wait for the WAL flush (`synchronous_commit` off
+      // for its own implicit transaction, set in the same round trip). Durable, every request was
+      // one fsync on one row per key, which capped a key at the disk's commit rate
+      // (docs/performance.md, "PostgreSQL side by side").
       const row = await db
         .insertInto("rate_limit_windows")
-        .values({ key, window_start_ms: nowMs, count: 1 })
+        .columns(["key", "window_start_ms", "count"])
+        .expression(
+          sql`SELECT ${key}, ${nowMs}::bigint, 1 FROM (SELECT set_config('synchronous_commit', 'off', true) AS relaxed) AS relaxed WHERE relaxed.relaxed = 'off'`,
+        )
         .onConflict((oc) =>
           oc.column("key").doUpdateSet({
             window_start_ms: sql<number>`CASE WHEN ${ended} THEN ${nowMs}::bigint ELSE rate_limit_windows.window_start_ms END`,

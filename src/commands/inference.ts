@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import type { Command } from "commander";
 import type { Config } from "../config.ts";
-import { AudioDecodeError } from "../ai/audio.ts";
+import { AudioDecodeError } from "../ai/audio-common.ts";
 import { createInferenceClient, type AnalyseOptions, type AnalysisResult, type InferenceClient } from "../ai/inference-client.ts";
 
 /** Requests kept in flight by `analyse --jsonl` (the worker runs one at a time; this hides the hand-offs). */

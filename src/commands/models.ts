@@ -6,7 +6,7 @@
  * model is installed at all.
  */
 import path from "node:path";
-import { Presets, SingleBar } from "cli-progress";
+import type { SingleBar } from "cli-progress";
 import type { Command } from "commander";
 import { z } from "zod";
 import type { Config } from "../config.ts";
@@ -33,8 +33,12 @@ export function resolveHubUrl(flag: string | undefined, configured: string | nul
 const collect = (value: string, previous: string[]) => [...previous, value];
 const mb = (bytes: number | null) => (bytes === null ? "?" : `${(bytes / 1e6).toFixed(1)} MB`);
 
-/** A bar per file on stderr (only drawn on a terminal), and one summary line per file on stdout. */
-function progressReporter(json: boolean): InstallReporter & { stop(): void } {
+/**
+ * A bar per file on stderr (only drawn on a terminal), and one summary line per file on stdout.
+ * @param bars the `cli-progress` module (loaded by `models fetch` only, not at every start of the binary)
+ */
+function progressReporter(json: boolean, bars: typeof import("cli-progress")): InstallReporter & { stop(): void } {
+  const { Presets, SingleBar } = bars;
   let bar: SingleBar | null = null;
   const stop = () => {
     bar?.stop();
@@ -122,7 +126,7 @@ export function registerModelsCommands(program: Command, config: () => Config): 
       const selected = selectModels(manifest, o.model);
       const modelsDir = path.resolve(o.modelsDir ?? config().modelsDir);
       const source: InstallSource = o.from ? { kind: "dir", dir: o.from } : { kind: "hub", baseUrl: resolveHubUrl(o.hubUrl, config().modelsHubUrl) };
-      const reporter = progressReporter(!!o.json);
+      const reporter = progressReporter(!!o.json, await import("cli-progress"));
       if (!o.json) {
         const from = source.kind === "dir" ? path.resolve(source.dir) : source.baseUrl;
         process.stdout.write(`Installing ${selected.map((m) => m.id).join(", ")} into ${modelsDir} from ${from}\n`);

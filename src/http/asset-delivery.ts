@@ -8,7 +8,6 @@
  * writes `<file>.br` and `<file>.gz` beside each file, see {@link withCompressedVariants}); from
  * source each is made once, at its first request.
  */
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { WebAsset } from "./web-assets.ts";
 
 type Assets = ReadonlyMap<string, WebAsset>;
@@ -20,6 +19,12 @@ const SHORT = "public, max-age=300";
 /** Smaller bodies are sent as they are: compression would save less than its headers cost. */
 const MIN_COMPRESS_BYTES = 512;
 const COMPRESSIBLE = /^(text\/|application\/(json|javascript)|image\/svg\+xml)/;
+
+/**
+ * `node:zlib` (and `node:stream` under it), loaded at the first compression — a page's first
+ * request, or the build — rather than at every start of the binary (bench/startup.ts).
+ */
+const zlib = (): typeof import("node:zlib") => require("node:zlib");
 
 type Encoding = "br" | "gzip";
 const SUFFIX: Record<Encoding, string> = { br: ".br", gzip: ".gz" };
@@ -35,6 +40,7 @@ export function assetVersion(body: Uint8Array | string): string {
 const compressible = (asset: WebAsset) => COMPRESSIBLE.test(asset.contentType) && asset.body.byteLength >= MIN_COMPRESS_BYTES;
 
 function encode(body: Uint8Array, encoding: Encoding): Uint8Array {
+  const { brotliCompressSync, constants, gzipSync } = zlib();
   return encoding === "br"
     ? new Uint8Array(brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength } }))
     : new Uint8Array(gzipSync(body, { level: 9 }));
@@ -82,6 +88,7 @@ export function compressedPage(acceptEncoding: string | null, body: string, head
   const out: Record<string, string> = { ...headers, vary: "Accept-Encoding" };
   if (!encoding) return new Response(bytes, { status, headers: out });
   out["content-encoding"] = encoding;
+  const { brotliCompressSync, constants, gzipSync } = zlib();
   const compressed =
     encoding === "br"
       ? brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength } })

@@ -4,7 +4,6 @@
  * ignores a part's Content-Type (TOOLCHAIN.md), and clients mislabel audio anyway. Uploaded files
  * are recognised the same way (an HTML page named `evil.png` is not an image).
  */
-import { fileTypeFromBuffer, supportedExtensions } from "file-type";
 import { AUDIO_MIME_TYPES, sniffAudioFormat } from "../shared/audio-format.ts";
 
 /** @returns the audio MIME type, or null when the bytes are not WebM, Ogg or WAV (shared/audio-format.ts) */
@@ -13,6 +12,12 @@ export function sniffAudioMime(bytes: Uint8Array): string | null {
   return format ? AUDIO_MIME_TYPES[format] : null;
 }
 
+
+/**
+ * The `file-type` library, loaded at the first uploaded file: with its tokenizer, inflate and
+ * `debug` it was ~15 % of the server's start (bench/startup.ts).
+ */
+const fileType = (): Promise<typeof import("file-type")> => import("file-type");
 
 /** Extensions that name the same format as file-type's canonical one. */
 const EXTENSION_ALIASES: Record<string, string> = { jpeg: "jpg", jpe: "jpg", jfif: "jpg", tiff: "tif", htm: "html", mpeg: "mpg", oga: "ogg", opus: "ogg", m4v: "mp4" };
@@ -38,7 +43,7 @@ function looksLikeText(bytes: Uint8Array): boolean {
  * `application/octet-stream`. The file's name is never trusted for its type.
  */
 export async function sniffFile(bytes: Uint8Array): Promise<SniffedFile> {
-  const t = await fileTypeFromBuffer(bytes);
+  const t = await (await fileType()).fileTypeFromBuffer(bytes);
   if (t) return { mime: t.mime, ext: t.ext };
   return { mime: looksLikeText(bytes) ? "text/plain" : "application/octet-stream", ext: null };
 }
@@ -48,9 +53,9 @@ export async function sniffFile(bytes: Uint8Array): Promise<SniffedFile> {
  * format file-type can recognise and the bytes are that format, or it names none it knows.
  * @param nameExt the name's extension, lower case, without the dot ("" when none)
  */
-export function extensionMatches(nameExt: string, sniffed: SniffedFile): boolean {
+export async function extensionMatches(nameExt: string, sniffed: SniffedFile): Promise<boolean> {
   const ext = EXTENSION_ALIASES[nameExt] ?? nameExt;
-  if (!ext || !(supportedExtensions as ReadonlySet<string>).has(ext)) return true;
+  if (!ext || !((await fileType()).supportedExtensions as ReadonlySet<string>).has(ext)) return true;
   return sniffed.ext === ext;
 }
 

@@ -6,7 +6,7 @@
  * body is read. TLS trusts the system roots plus `EARSHOT_WEBHOOK_CA_FILE` when set. Never throws:
  * every outcome becomes a {@link SendResult}.
  */
-import tls from "node:tls";
+import type tls from "node:tls";
 import net from "node:net";
 import { resolveDeliveryAddresses } from "./url-guard.ts";
 
@@ -71,7 +71,9 @@ function describeError(err: unknown, timeoutMs: number): string {
  * `Host` header, TLS SNI and certificate check still use the original name.
  */
 function pinnedRequest(url: URL, address: string | null, caPem: string | null) {
-  const ca = caPem ? [...tls.rootCertificates, caPem] : undefined;
+  // node:tls loads at the first delivery (only its types are imported): not part of every start (bench/startup.ts).
+  const { checkServerIdentity, rootCertificates }: typeof tls = require("node:tls");
+  const ca = caPem ? [...rootCertificates, caPem] : undefined;
   if (!address || net.isIP(url.hostname.replace(/^\[|\]$/g, ""))) return { target: url.toString(), host: null, tlsOptions: ca ? { ca } : undefined };
   const pinned = new URL(url);
   pinned.hostname = net.isIPv6(address) ? `[${address}]` : address;
@@ -79,7 +81,7 @@ function pinnedRequest(url: URL, address: string | null, caPem: string | null) {
   return {
     target: pinned.toString(),
     host: url.host,
-    tlsOptions: { ca, serverName: name, checkServerIdentity: (_h: string, cert: tls.PeerCertificate) => tls.checkServerIdentity(name, cert) },
+    tlsOptions: { ca, serverName: name, checkServerIdentity: (_h: string, cert: tls.PeerCertificate) => checkServerIdentity(name, cert) },
   };
 }
 

@@ -8,7 +8,6 @@
  * The host is resolved once, every address is checked, and the caller connects to the checked
  * address (so a DNS answer that changes between check and connect cannot redirect the request).
  */
-import { lookup } from "node:dns/promises";
 import net from "node:net";
 
 /** Why an address is refused, by CIDR. IPv4 rules also apply to IPv4-mapped and NAT64 IPv6. */
@@ -107,7 +106,9 @@ export function literalHostRefusal(url: string, allowHosts: readonly string[]): 
 export async function resolveDeliveryAddresses(url: URL, allowHosts: readonly string[]): Promise<string[] | null> {
   const host = bareHost(url.hostname);
   if (isAllowedHost(host, allowHosts)) return null;
-  const addresses = net.isIP(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+  // node:dns loads at the first delivery to a name, not at every start of the server (bench/startup.ts).
+  const resolve = async () => (await (await import("node:dns/promises")).lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+  const addresses = net.isIP(host) ? [host] : await resolve();
   for (const address of addresses) {
     const reason = forbiddenReason(address);
     if (reason && !isAllowedHost(address, allowHosts)) {

@@ -20,6 +20,8 @@ const TELEMETRY_SWITCH = "ORT_DISABLE_TELEMETRY";
 
 const cString = (s: string): Buffer => Buffer.from(`${s}\0`, "utf8");
 
+let isTelemetryOff = false;
+
 /**
  * Sets `ORT_DISABLE_TELEMETRY=1` in the C environment unless it is already set there. Call it
  * before ONNX Runtime loads. `setenv` is not thread-safe, so the main thread should call it
@@ -27,16 +29,17 @@ const cString = (s: string): Buffer => Buffer.from(`${s}\0`, "utf8");
  * cannot be reached (non-glibc systems), in which case the variable must come from outside.
  */
 export function disableOrtTelemetry(): boolean {
+  if (isTelemetryOff) return true;
   try {
     const libc = dlopen("libc.so.6", {
       getenv: { args: ["ptr"], returns: "ptr" },
       setenv: { args: ["ptr", "ptr", "i32"], returns: "i32" },
     });
     try {
-      if (libc.symbols.getenv(cString(TELEMETRY_SWITCH))) return true;
-      // In a worker this only happens when the main thread did not import the preload; writing
-      // now is still better than telemetry.
-      return libc.symbols.setenv(cString(TELEMETRY_SWITCH), cString("1"), 0) === 0;
+      if (libc.symbols.getenv(cString(TELEMETRY_SWITCH))) return (isTelemetryOff = true);
+      // In a worker this only happens when the main thread did not set it first; writing now is
+      // still better than telemetry.
+      return (isTelemetryOff = libc.symbols.setenv(cString(TELEMETRY_SWITCH), cString("1"), 0) === 0);
     } finally {
       libc.close();
     }
@@ -50,11 +53,13 @@ let isOrtLibraryLoaded = false;
 /**
  * Inside the compiled binary, opens the embedded `libonnxruntime.so.1` so that the embedded
  * `onnxruntime_binding.node` can link against it. No-op from source, where the binding finds the
- * library beside itself in `node_modules`. Idempotent.
+ * library beside itself in `node_modules`. Sets the telemetry switch first ({@link disableOrtTelemetry}), from
+ * source too. Idempotent.
  * @throws Error naming `$TMPDIR` when the library cannot be opened (Bun extracts it there first,
  *   so the folder must be writable and allow executable mappings)
  */
 export function loadEmbeddedOrtLibrary(): void {
+  disableOrtTelemetry();
   if (isOrtLibraryLoaded || !Bun.isStandaloneExecutable) return;
   try {
     // Any exported symbol will do: dlopen needs one, and the handle stays open for the process.

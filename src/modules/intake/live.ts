@@ -19,7 +19,7 @@ import {
   respondentMessage,
   type LiveTranscriber,
 } from "../../ai/live-transcriber.ts";
-import { MAX_RECORDING_S } from "../../ai/audio.ts";
+import { MAX_RECORDING_S } from "../../ai/audio-common.ts";
 import * as service from "./service.ts";
 import { liveSocketGuard } from "./limits.ts";
 import { questionRecordingLimitS } from "./recordings.ts";

@@ -5,7 +5,7 @@
  * decoder, which never allocates more than that limit implies. Also turns the decoder's
  * refusals into problem+json for the endpoints that transcribe while the respondent waits.
  */
-import { AudioDecodeError, AudioTooLongError, assertRecordingFits, recordingLimitS } from "../../ai/audio.ts";
+import { AudioDecodeError, AudioTooLongError, recordingLimitS } from "../../ai/audio-common.ts";
 import type { InferenceClient } from "../../ai/inference-client.ts";
 import { AppError } from "../../errors.ts";
 import type { QuestionRow } from "../links/repository.ts";
@@ -34,6 +34,8 @@ export function recordingProblem(err: AudioDecodeError): AppError {
  */
 export async function checkRecordingUpload(bytes: Uint8Array, q: Pick<QuestionRow, "configuration">): Promise<void> {
   try {
+    // The decoders (mediabunny, wavefile, opus) load at the first recording, not at every start.
+    const { assertRecordingFits } = await import("../../ai/audio.ts");
     await assertRecordingFits(bytes, questionRecordingLimitS(q));
   } catch (err) {
     if (err instanceof AudioDecodeError) throw recordingProblem(err);

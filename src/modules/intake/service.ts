@@ -301,7 +301,7 @@ export async function saveFile(deps: IntakeDeps, l: IntakeLink, sessionId: strin
   // The type comes from the bytes, never from the name or the part's Content-Type.
   const sniffed = await sniffFile(bytes);
   const nameExt = file.name.includes(".") ? file.name.split(".").pop()!.toLowerCase() : "";
-  if (!extensionMatches(nameExt, sniffed)) throw new AppError("UNSUPPORTED_MEDIA_TYPE", `The file's content is not what its name says (.${nameExt}).`);
+  if (!(await extensionMatches(nameExt, sniffed))) throw new AppError("UNSUPPORTED_MEDIA_TYPE", `The file's content is not what its name says (.${nameExt}).`);
   const type = sniffed.mime;
   const allowed = config.allowed_types ?? [];
   if (!allowedTypesAccept(allowed, nameExt, sniffed)) throw new AppError("UNSUPPORTED_MEDIA_TYPE", `Accepted file types: ${allowed.join(", ")}.`);

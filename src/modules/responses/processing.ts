@@ -14,7 +14,7 @@ import { enqueueJob, isClaimStillOurs, type Job, LeaseLostError } from "../../jo
 import { PermanentJobError, WaitingJobError } from "../../jobs/runner.ts";
 import * as linksRepo from "../links/repository.ts";
 import { InferenceError, type InferenceClient } from "../../ai/inference-client.ts";
-import { AudioDecodeError, MAX_RECORDING_S } from "../../ai/audio.ts";
+import { AudioDecodeError, MAX_RECORDING_S } from "../../ai/audio-common.ts";
 import { questionRecordingLimitS } from "../intake/recordings.ts";
 import { queueSubmittedEventIfReady } from "../intake/service.ts";
 import * as repo from "./repository.ts";
