@@ -5,7 +5,6 @@
  * EARSHOT_ASR_MODEL, EARSHOT_SENTIMENT_MODEL). Failures print one line on stderr and exit 1.
  */
 import { readFile } from "node:fs/promises";
-import { createInterface } from "node:readline";
 import type { Command } from "commander";
 import type { Config } from "../config.ts";
 import { AudioDecodeError } from "../ai/audio-common.ts";
@@ -95,6 +94,8 @@ function parseLine(line: string): JsonlInput | string {
 
 /** `analyse --jsonl`: one result (or `{"error", "line"}`) per non-empty input line, in input order. */
 async function analyseJsonl(client: InferenceClient): Promise<void> {
+  // node:readline loads here, not at every start of the binary (bench/startup.ts).
+  const { createInterface } = await import("node:readline");
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
   const inFlight: Promise<string>[] = [];
   let lineNo = 0;

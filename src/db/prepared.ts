@@ -11,6 +11,13 @@ import type { Database } from "./schema.ts";
 type Q = Kysely<Database> | Transaction<Database>;
 
 /**
+ * The SQL text of every compiled prepared query and its statement name: on PostgreSQL these run
+ * as named statements (db/postgres.ts), parsed and planned once per connection instead of at every
+ * execution. Filled at each query's first compilation; the set of texts is fixed by the code.
+ */
+export const statementNames = new Map<string, string>();
+
+/**
  * Wraps a query builder. `build` receives a placeholder for each parameter, in order; every
  * placeholder must end up as exactly one bound parameter of the compiled query, in the same
  * order (checked at the first compilation), so the compiled SQL can be reused with real values.
@@ -32,6 +39,7 @@ export function prepared<Row, P extends unknown[]>(arity: P["length"], build: (d
       }
       text = compiled.sql;
       byDialect.set(dialect, text);
+      if (!statementNames.has(text)) statementNames.set(text, `earshot_${statementNames.size + 1}`);
     }
     const result = await db.executeQuery<Row>(CompiledQuery.raw(text, params));
     return result.rows;

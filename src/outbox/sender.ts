@@ -7,7 +7,7 @@
  * every outcome becomes a {@link SendResult}.
  */
 import type tls from "node:tls";
-import net from "node:net";
+import type net from "node:net";
 import { resolveDeliveryAddresses } from "./url-guard.ts";
 
 /** Whole-exchange timeout of one attempt (DESIGN §8). */
@@ -73,10 +73,11 @@ function describeError(err: unknown, timeoutMs: number): string {
 function pinnedRequest(url: URL, address: string | null, caPem: string | null) {
   // node:tls loads at the first delivery (only its types are imported): not part of every start (bench/startup.ts).
   const { checkServerIdentity, rootCertificates }: typeof tls = require("node:tls");
+  const { isIP, isIPv6 }: typeof net = require("node:net");
   const ca = caPem ? [...rootCertificates, caPem] : undefined;
-  if (!address || net.isIP(url.hostname.replace(/^\[|\]$/g, ""))) return { target: url.toString(), host: null, tlsOptions: ca ? { ca } : undefined };
+  if (!address || isIP(url.hostname.replace(/^\[|\]$/g, ""))) return { target: url.toString(), host: null, tlsOptions: ca ? { ca } : undefined };
   const pinned = new URL(url);
-  pinned.hostname = net.isIPv6(address) ? `[${address}]` : address;
+  pinned.hostname = isIPv6(address) ? `[${address}]` : address;
   const name = url.hostname;
   return {
     target: pinned.toString(),

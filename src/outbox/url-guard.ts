@@ -8,7 +8,10 @@
  * The host is resolved once, every address is checked, and the caller connects to the checked
  * address (so a DNS answer that changes between check and connect cannot redirect the request).
  */
-import net from "node:net";
+import type net from "node:net";
+
+/** `node:net`, loaded at the first check rather than at every start of the server (~20 ms, bench/startup.ts). */
+const netModule = (): typeof net => require("node:net");
 
 /** Why an address is refused, by CIDR. IPv4 rules also apply to IPv4-mapped and NAT64 IPv6. */
 const FORBIDDEN_V4: ReadonlyArray<[string, number, string]> = [
@@ -35,19 +38,27 @@ function v4Groups(ip: string): string {
   return `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
 }
 
-const rules: Array<{ list: net.BlockList; reason: string }> = [];
-for (const [addr, prefix, reason] of FORBIDDEN_V4) {
-  const list = new net.BlockList();
-  list.addSubnet(addr, prefix, "ipv4");
-  // NAT64 (64:ff9b::/96) and IPv4-compatible (::/96) forms reach the same IPv4 host.
-  list.addSubnet(`64:ff9b::${v4Groups(addr)}`, 96 + prefix, "ipv6");
-  if (addr !== "0.0.0.0") list.addSubnet(`::${v4Groups(addr)}`, 96 + prefix, "ipv6");
-  rules.push({ list, reason });
-}
-for (const [addr, prefix, reason] of FORBIDDEN_V6) {
-  const list = new net.BlockList();
-  list.addSubnet(addr, prefix, "ipv6");
-  rules.push({ list, reason });
+let rules: Array<{ list: net.BlockList; reason: string }> | null = null;
+
+/** The forbidden ranges as block lists, built at the first check. */
+function forbiddenRules(): Array<{ list: net.BlockList; reason: string }> {
+  if (rules) return rules;
+  const { BlockList } = netModule();
+  const built: Array<{ list: net.BlockList; reason: string }> = [];
+  for (const [addr, prefix, reason] of FORBIDDEN_V4) {
+    const list = new BlockList();
+    list.addSubnet(addr, prefix, "ipv4");
+    // NAT64 (64:ff9b::/96) and IPv4-compatible (::/96) forms reach the same IPv4 host.
+    list.addSubnet(`64:ff9b::${v4Groups(addr)}`, 96 + prefix, "ipv6");
+    if (addr !== "0.0.0.0") list.addSubnet(`::${v4Groups(addr)}`, 96 + prefix, "ipv6");
+    built.push({ list, reason });
+  }
+  for (const [addr, prefix, reason] of FORBIDDEN_V6) {
+    const list = new BlockList();
+    list.addSubnet(addr, prefix, "ipv6");
+    built.push({ list, reason });
+  }
+  return (rules = built);
 }
 
 /** Refusal of an outbound request; the message names the host and address class. */
@@ -65,15 +76,16 @@ function bareHost(hostname: string): string {
  * @param ip a literal IPv4 or IPv6 address (no brackets)
  */
 export function forbiddenReason(ip: string): string | null {
-  const family = net.isIP(ip);
+  const family = netModule().isIP(ip);
   if (!family) return null;
   const type = family === 4 ? "ipv4" : "ipv6";
-  return rules.find((r) => r.list.check(ip, type))?.reason ?? null;
+  return forbiddenRules().find((r) => r.list.check(ip, type))?.reason ?? null;
 }
 
 /** True when `hostOrIp` (hostname, address, or an address inside a listed CIDR) is in the allow list. */
 export function isAllowedHost(hostOrIp: string, allowHosts: readonly string[]): boolean {
   const host = bareHost(hostOrIp);
+  const net = netModule();
   const family = net.isIP(host);
   return allowHosts.some((entry) => {
     const e = bareHost(entry.trim());
@@ -92,7 +104,7 @@ export function isAllowedHost(hostOrIp: string, allowHosts: readonly string[]): 
  */
 export function literalHostRefusal(url: string, allowHosts: readonly string[]): string | null {
   const host = bareHost(new URL(url).hostname);
-  if (!net.isIP(host) || isAllowedHost(host, allowHosts)) return null;
+  if (!netModule().isIP(host) || isAllowedHost(host, allowHosts)) return null;
   const reason = forbiddenReason(host);
   return reason ? `${host} is a ${reason} address` : null;
 }
@@ -108,7 +120,7 @@ export async function resolveDeliveryAddresses(url: URL, allowHosts: readonly st
   if (isAllowedHost(host, allowHosts)) return null;
   // node:dns loads at the first delivery to a name, not at every start of the server (bench/startup.ts).
   const resolve = async () => (await (await import("node:dns/promises")).lookup(host, { all: true, verbatim: true })).map((a) => a.address);
-  const addresses = net.isIP(host) ? [host] : await resolve();
+  const addresses = netModule().isIP(host) ? [host] : await resolve();
   for (const address of addresses) {
     const reason = forbiddenReason(address);
     if (reason && !isAllowedHost(address, allowHosts)) {

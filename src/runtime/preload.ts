@@ -5,7 +5,6 @@
  * `src/ai/worker.ts`, and `import "./runtime/preload.ts";` as the first line of `src/cli.ts`. ES modules run
  * their imports in order, so the bundle keeps this ahead of transformers.
  */
-import { isMainThread } from "node:worker_threads";
 import { disableOrtTelemetry, loadEmbeddedOrtLibrary } from "./onnxruntime.ts";
 
 // The inference worker opens the embedded ONNX Runtime at once (an error there fails the worker,
@@ -15,7 +14,7 @@ import { disableOrtTelemetry, loadEmbeddedOrtLibrary } from "./onnxruntime.ts";
 // switch: `bun:ffi`'s dlopen compiles its bindings (~20-40 ms), so the main thread sets it just
 // before ONNX Runtime can load — before it starts the inference worker (ai/inference-client.ts)
 // and in loadEmbeddedOrtLibrary() — not at every start.
-if (!isMainThread) {
+if (!Bun.isMainThread) {
   disableOrtTelemetry();
   loadEmbeddedOrtLibrary();
 }
