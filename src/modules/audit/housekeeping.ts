@@ -4,7 +4,6 @@
  * email, which anyone can cause: kept `UNOWNED_AUDIT_RETENTION_DAYS` days, at most
  * `UNOWNED_AUDIT_MAX_ROWS` rows. Workspace rows are the operators' record and are not pruned.
  */
-import cron from "node-cron";
 import type { Kysely } from "kysely";
 import { isoAfter } from "../../clock.ts";
 import type { Database } from "../../db/schema.ts";
@@ -22,6 +21,8 @@ export function pruneAudit(db: Kysely<Database>): Promise<number> {
 
 /** Schedules the hourly pruning. @returns `stop()` */
 export function startAuditHousekeeping(opts: { db: Kysely<Database>; log: Logger }): { stop(): Promise<void> } {
+  // node-cron loads when the schedules start (after listening), not at every start of the server (bench/startup.ts).
+  const cron: typeof import("node-cron") = require("node-cron");
   const task = cron.schedule(
     AUDIT_PRUNE_CRON,
     async () => {

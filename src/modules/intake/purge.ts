@@ -11,7 +11,7 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
-import cron, { type ScheduledTask } from "node-cron";
+import type { ScheduledTask } from "node-cron";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.ts";
 import type { BlobStore } from "../../blobs/store.ts";
@@ -180,6 +180,8 @@ export function startIntakeHousekeeping(deps: PurgeDeps, retentionDays: number):
   };
   const startedMs = Date.now();
   const first = run({ tmpBeforeMs: startedMs }).catch((err) => deps.log.error("intake purge failed", { error: String(err) }));
+  // node-cron loads when the schedules start (after listening), not at every start of the server (bench/startup.ts).
+  const cron: typeof import("node-cron") = require("node-cron");
   const task: ScheduledTask = cron.schedule(INTAKE_PURGE_CRON, () => run({}), { name: "intake-purge", noOverlap: true });
   task.on("execution:failed", (ctx) => deps.log.error("intake purge failed", { error: String(ctx.execution?.error) }));
   return {
