@@ -10,7 +10,7 @@
  *   (`.setIsolationLevel("read committed")`) takes no lock: it is for the few paths that are safe
  *   under concurrency by construction (`FOR UPDATE SKIP LOCKED` claims, counter upserts).
  */
-import pg from "pg";
+import type pg from "pg";
 import {
   CompiledQuery,
   Kysely,
@@ -23,6 +23,7 @@ import {
   type TransactionSettings,
 } from "kysely";
 import type { Database } from "./schema.ts";
+import { statementNames } from "./prepared.ts";
 
 /** The advisory lock key every plain write transaction takes (`pg_advisory_xact_lock`); "earsh" in ASCII, then 1. */
 export const WRITE_LOCK_KEY = 0x65_61_72_73_68_01;
@@ -33,13 +34,15 @@ export const MIGRATE_LOCK_KEY = 0x65_61_72_73_68_02;
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
 
-/** Type parsers of Earshot's pools: int8 and numeric as JS numbers, everything else as `pg` parses it. */
-const types: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: "text" | "binary") => {
-    if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => (value === null ? null : Number(value));
-    return pg.types.getTypeParser(oid, format as "text");
-  }) as pg.CustomTypesConfig["getTypeParser"],
-};
+/** Type parsers of Earshot's pools: int8 and numeric as JS numbers, everything else as `pg` (the module given) parses it. */
+function typesOf(driver: typeof pg): pg.CustomTypesConfig {
+  return {
+    getTypeParser: ((oid: number, format?: "text" | "binary") => {
+      if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => (value === null ? null : Number(value));
+      return driver.types.getTypeParser(oid, format as "text");
+    }) as pg.CustomTypesConfig["getTypeParser"],
+  };
+}
 
 /**
  * A query's parameters without U+0000 in strings: PostgreSQL's `text` cannot hold it (SQLite's
@@ -48,6 +51,21 @@ const types: pg.CustomTypesConfig = {
 function withoutNul(query: CompiledQuery): CompiledQuery {
   if (!query.parameters.some((p) => typeof p === "string" && p.includes("\u0000"))) return query;
   return { ...query, parameters: query.parameters.map((p) => (typeof p === "string" ? p.replaceAll("\u0000", "") : p)) };
+}
+
+/**
+ * `pg`'s client class, but the compiled-once queries of db/prepared.ts run as named statements:
+ * PostgreSQL parses and plans each once per connection, not at every execution.
+ */
+function namedStatementClient(driver: typeof pg): typeof pg.Client {
+  class NamedStatementClient extends driver.Client {
+    // biome-ignore lint/suspicious/noExplicitAny: pg's overloads; Kysely calls query(text, values)
+    override query(config: any, values?: any, callback?: any): any {
+      const name = typeof config === "string" && callback === undefined ? statementNames.get(config) : undefined;
+      return name ? super.query({ name, text: config, values }) : super.query(config, values, callback);
+    }
+  }
+  return NamedStatementClient as typeof pg.Client;
 }
 
 const patched = new WeakSet<DatabaseConnection>();
@@ -70,7 +88,15 @@ class EarshotPostgresDriver extends PostgresDriver {
   override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     if (settings.isolationLevel || settings.accessMode) return super.beginTransaction(connection, settings);
     // One round trip: without parameters `pg` sends both statements in one simple query.
-    await connection.executeQuery(BEGIN_LOCKED);
+    try {
+      await connection.executeQuery(BEGIN_LOCKED);
+    } catch (err) {
+      // `begin` may have run before the lock wait failed (lock_timeout, statement_timeout, a
+      // cancel): Kysely will not roll back a transaction that "never began", so do it here, or the
+      // connection would go back to the pool inside an aborted transaction (25P02 on every query).
+      await connection.executeQuery(CompiledQuery.raw("rollback")).catch(() => {});
+      throw err;
+    }
   }
 }
 
@@ -93,16 +119,32 @@ class EarshotPostgresDialect extends PostgresDialect {
  * @returns a Kysely instance; `db.destroy()` ends the pool
  */
 export function openPostgres(url: string, options: { max?: number } = {}): Kysely<Database> {
-  const pool = new pg.Pool({
-    connectionString: url,
-    types,
-    max: options.max ?? 10,
-    idleTimeoutMillis: 10_000,
-    application_name: "earshot",
-  });
-  // An idle connection that breaks (the server restarted) must not crash the process: the pool
-  // drops it and the next query connects again or fails with its own error.
-  pool.on("error", () => {});
+  // `pg` is imported when the first query needs the pool (Kysely calls this once), so a SQLite
+  // appliance never evaluates it at start (bench/startup.ts).
+  const pool = async (): Promise<pg.Pool> => {
+    const { default: driver } = await import("pg");
+    const created = new driver.Pool({
+      connectionString: url,
+      types: typesOf(driver),
+      Client: namedStatementClient(driver),
+      max: options.max ?? 10,
+      idleTimeoutMillis: 10_000,
+      // A database host that drops packets must not hang requests for minutes: a new connection
+      // gives up after 5 s (the request answers 503 DATABASE_UNAVAILABLE) and TCP keep-alive
+      // notices a dead peer under an open connection.
+      connectionTimeoutMillis: 5_000,
+      keepAlive: true,
+      application_name: "earshot",
+    });
+    // An idle connection that breaks (the server restarted) must not crash the process: the pool
+    // drops it and the next query connects again or fails with its own error.
+    created.on("error", () => {});
+    // A connection that dies while lent out (server restart, terminated backend) emits `error` on
+    // its client: the query in flight is rejected on its own, the pool drops the client when it is
+    // released; without a listener the event would be an uncaught exception.
+    created.on("connect", (client) => client.on("error", () => {}));
+    return created;
+  };
   return new Kysely<Database>({ dialect: new EarshotPostgresDialect({ pool }) });
 }
 
