@@ -62,9 +62,12 @@ async function sqliteReads(file: string, workspace: string): Promise<Reads> {
     pageOfLinks: async (limit, offset) => pageOfLinks.all(workspace, limit, offset) as LinkRow[],
     countLinks: async () => (countLinks.get(workspace) as { n: number }).n,
     // `in (…)` lists vary in length; db.query caches one statement per distinct SQL text.
-    questionsOf: async (uuids) => db.query(`select * from questions where link_uuid in (${marks(uuids.length)}) order by "order", position`).all(...uuids) as QuestionRow[],
+    questionsOf: async (uuids) =>
+      db.query(`select * from questions where link_uuid in (${marks(uuids.length)}) order by "order", position`).all(...uuids) as QuestionRow[],
     responseCounts: async (uuids) =>
-      db.query(`select link_uuid, count(*) as n from responses where link_uuid in (${marks(uuids.length)}) and status = 'completed' group by link_uuid`).all(...uuids) as { link_uuid: string; n: number }[],
+      db
+        .query(`select link_uuid, count(*) as n from responses where link_uuid in (${marks(uuids.length)}) and status = 'completed' group by link_uuid`)
+        .all(...uuids) as { link_uuid: string; n: number }[],
   };
 }
 
@@ -77,11 +80,15 @@ async function postgresReads(url: string, workspace: string): Promise<Reads> {
   return {
     ws,
     findLink: async (uuid) => (await rows<LinkRow>("select * from links where workspace_uuid = $1 and uuid = $2", [workspace, uuid]))[0] ?? null,
-    pageOfLinks: (limit, offset) => rows<LinkRow>("select * from links where workspace_uuid = $1 order by date_created desc, uuid limit $2 offset $3", [workspace, limit, offset]),
+    pageOfLinks: (limit, offset) =>
+      rows<LinkRow>("select * from links where workspace_uuid = $1 order by date_created desc, uuid limit $2 offset $3", [workspace, limit, offset]),
     countLinks: async () => (await rows<{ n: number }>("select count(*) as n from links where workspace_uuid = $1", [workspace]))[0]!.n,
     questionsOf: (uuids) => rows<QuestionRow>(`select * from questions where link_uuid in (${marks(uuids.length, 1, true)}) order by "order", position`, uuids),
     responseCounts: (uuids) =>
-      rows<{ link_uuid: string; n: number }>(`select link_uuid, count(*) as n from responses where link_uuid in (${marks(uuids.length, 1, true)}) and status = 'completed' group by link_uuid`, uuids),
+      rows<{ link_uuid: string; n: number }>(
+        `select link_uuid, count(*) as n from responses where link_uuid in (${marks(uuids.length, 1, true)}) and status = 'completed' group by link_uuid`,
+        uuids,
+      ),
   };
 }
 
@@ -93,7 +100,15 @@ async function loadLinks(rows: LinkRow[]) {
   const uuids = rows.map((r) => r.uuid);
   const [questions, countRows] = await Promise.all([reads.questionsOf(uuids), reads.responseCounts(uuids)]);
   const counts = new Map(countRows.map((r) => [r.link_uuid, r.n]));
-  return rows.map((r) => toLink(publicUrl, ws, r, questions.filter((q) => q.link_uuid === r.uuid), counts.get(r.uuid) ?? 0));
+  return rows.map((r) =>
+    toLink(
+      publicUrl,
+      ws,
+      r,
+      questions.filter((q) => q.link_uuid === r.uuid),
+      counts.get(r.uuid) ?? 0,
+    ),
+  );
 }
 
 const notFound = () => Response.json({ status: 404, code: "NOT_FOUND" }, { status: 404 });

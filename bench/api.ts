@@ -68,7 +68,9 @@ if (!(durationS > 0 && connections >= 1 && warmupS >= 0 && linkCount >= 1 && ite
   throw new Error("usage: bench/api.ts [--duration S>0] [--connections N>=1] [--warmup S>=0] [--links N>=1] [--breakdown-iterations N>=0] [--keep]");
 }
 
-const loadAtStart = loadavg().map((x) => x.toFixed(2)).join(" ");
+const loadAtStart = loadavg()
+  .map((x) => x.toFixed(2))
+  .join(" ");
 const dataDir = mkdtempSync(path.join(tmpdir(), "earshot-bench-api-"));
 const children: { kill(signal?: number | NodeJS.Signals): void }[] = [];
 const nodeDirs: string[] = [];
@@ -120,7 +122,18 @@ function percentile(sorted: Float64Array, p: number): number {
 }
 
 /** CPU figures are in cores (1.0 = one core busy for the whole run). */
-type Measured = { rps: number; p50: number; p99: number; serverCpu: number; dbCpu: number; loadgenCpu: number; otherCpu: number; cpuUsPerReq: number; dbUsPerReq: number; bytes: number };
+type Measured = {
+  rps: number;
+  p50: number;
+  p99: number;
+  serverCpu: number;
+  dbCpu: number;
+  loadgenCpu: number;
+  otherCpu: number;
+  cpuUsPerReq: number;
+  dbUsPerReq: number;
+  bytes: number;
+};
 
 /**
  * Loads `baseUrls` (the connections split between them) with the given paths for `seconds`;
@@ -151,7 +164,12 @@ async function load(baseUrls: string[], paths: string[], headers: Record<string,
     });
   await Promise.all(baseUrls.map((u, i) => runOne(u, Math.floor(connections / baseUrls.length) + (i < connections % baseUrls.length ? 1 : 0))));
   const wallS = (performance.now() - t0) / 1000;
-  const [serverS, dbS, selfS, machineS] = [serverTicks() - server0, clusterTicks(postgresPid) - db0, cpuTicks(process.pid) - self0, machineBusyTicks() - machine0].map((t) => t / CLOCK_TICKS_PER_S) as [number, number, number, number];
+  const [serverS, dbS, selfS, machineS] = [
+    serverTicks() - server0,
+    clusterTicks(postgresPid) - db0,
+    cpuTicks(process.pid) - self0,
+    machineBusyTicks() - machine0,
+  ].map((t) => t / CLOCK_TICKS_PER_S) as [number, number, number, number];
   const sorted = Float64Array.from(latencies).sort();
   return {
     rps: latencies.length / wallS,
@@ -209,19 +227,38 @@ for (let i = 0; i < linkCount; i++) {
       { prompt: "Why that score?", type: "text", condition: { show_if: "field_value", field: "nps", operator: "less_than", value: 7 } },
     ],
   };
-  const link = await json(await fetch(`${earshot.baseUrl}/api/v1/links/`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify(body) }));
+  const link = await json(
+    await fetch(`${earshot.baseUrl}/api/v1/links/`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify(body) }),
+  );
   linkUuids.push(link.uuid);
 }
 
 const baselinePort = await freePort();
 const baseline = Bun.spawn(
-  [process.execPath, path.join(REPO_DIR, "bench", "api-baseline.ts"), "--db", databaseUrl ?? dbFile, "--port", String(baselinePort), "--workspace", workspaceUuid, "--public-url", PUBLIC_URL],
+  [
+    process.execPath,
+    path.join(REPO_DIR, "bench", "api-baseline.ts"),
+    "--db",
+    databaseUrl ?? dbFile,
+    "--port",
+    String(baselinePort),
+    "--workspace",
+    workspaceUuid,
+    "--public-url",
+    PUBLIC_URL,
+  ],
   { stdout: "ignore", stderr: "inherit" },
 );
 children.push(baseline);
 const baselineUrl = `http://127.0.0.1:${baselinePort}`;
 for (const deadline = Date.now() + 15_000; ; await Bun.sleep(100)) {
-  if (await fetch(`${baselineUrl}/healthz`).then((r) => r.ok, () => false)) break;
+  if (
+    await fetch(`${baselineUrl}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    )
+  )
+    break;
   if (Date.now() > deadline || baseline.exitCode !== null) throw new Error("the baseline server did not start");
 }
 
@@ -256,7 +293,9 @@ await baseline.exited;
 const f = (x: number, d = 0) => x.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });
 console.log(`\nEarshot API bench — ${new Date().toISOString()}, Bun ${Bun.version}, ${cpus().length} cores (${cpus()[0]?.model ?? "?"})`);
 console.log(`autocannon, 127.0.0.1, ${connections} connections, ${durationS} s measured after ${warmupS} s warm-up, one target at a time`);
-console.log(`Database: ${databaseUrl ? `PostgreSQL (${databaseUrl.replace(/\/\/[^@/]*@/, "//")}); Earshot on ${nodeCount} node${nodeCount > 1 ? "s" : ""}, the ceiling through pg` : "SQLite file; the ceiling through bun:sqlite"}.`);
+console.log(
+  `Database: ${databaseUrl ? `PostgreSQL (${databaseUrl.replace(/\/\/[^@/]*@/, "//")}); Earshot on ${nodeCount} node${nodeCount > 1 ? "s" : ""}, the ceiling through pg` : "SQLite file; the ceiling through bun:sqlite"}.`,
+);
 console.log(`NOTE: the bench raised workspaces.requests_per_minute to ${f(RAISED_REQUESTS_PER_MINUTE)} with a direct SQL UPDATE (plan default: 600/min).`);
 console.log(`Bodies checked equal (Earshot vs baseline) before loading. Load average at start: ${loadAtStart}.\n`);
 console.log("CPU columns are % of one core; 'other' is everything else on the machine during the run (keep it near 0 for clean figures).\n");
@@ -265,12 +304,17 @@ console.log("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---:
 for (const r of results) {
   const m = r.m;
   const dbCol = postgresPid === null ? "–" : f(m.dbUsPerReq);
-  console.log(`| ${r.endpoint} | ${r.target} | ${f(m.rps)} | ${f(m.p50, 2)} | ${f(m.p99, 2)} | ${f(m.bytes)} | ${f(100 * m.serverCpu)} % | ${f(m.cpuUsPerReq)} | ${dbCol} | ${f(100 * m.loadgenCpu)} % | ${f(100 * m.otherCpu)} % |`);
+  console.log(
+    `| ${r.endpoint} | ${r.target} | ${f(m.rps)} | ${f(m.p50, 2)} | ${f(m.p99, 2)} | ${f(m.bytes)} | ${f(100 * m.serverCpu)} % | ${f(m.cpuUsPerReq)} | ${dbCol} | ${f(100 * m.loadgenCpu)} % | ${f(100 * m.otherCpu)} % |`,
+  );
 }
 console.log("\n| endpoint | Earshot / baseline req/s | p50 ratio | CPU/req ratio |");
 console.log("| --- | ---: | ---: | ---: |");
 for (const e of endpoints) {
-  const [a, b] = [results.find((r) => r.endpoint === e.name && r.target !== "baseline")!.m, results.find((r) => r.endpoint === e.name && r.target === "baseline")!.m];
+  const [a, b] = [
+    results.find((r) => r.endpoint === e.name && r.target !== "baseline")!.m,
+    results.find((r) => r.endpoint === e.name && r.target === "baseline")!.m,
+  ];
   console.log(`| ${e.name} | ${f(a.rps / b.rps, 2)} | ${f(a.p50 / b.p50, 1)}× | ${f(a.cpuUsPerReq / b.cpuUsPerReq, 1)}× |`);
 }
 
@@ -286,7 +330,9 @@ if (iterations > 0) {
   // instead of `prepare` on every execution, with the pragmas of src/db/client.ts.
   const raw = new Database(dbFile);
   for (const pragma of ["synchronous = NORMAL", "foreign_keys = ON", "busy_timeout = 5000"]) raw.exec(`PRAGMA ${pragma}`);
-  const cached = new Kysely<Schema>({ dialect: new SqliteDialect({ database: { prepare: (sql: string) => raw.query(sql), close: () => raw.close() } as never }) });
+  const cached = new Kysely<Schema>({
+    dialect: new SqliteDialect({ database: { prepare: (sql: string) => raw.query(sql), close: () => raw.close() } as never }),
+  });
   const linkUrl = `${PUBLIC_URL}/api/v1/links/${linkUuids[0]}/`;
   const listUrl = `${PUBLIC_URL}/api/v1/links/`;
   const ctx = await authenticator.authenticate(new Request(linkUrl, { headers: auth }), "127.0.0.1", "links:read");
@@ -297,13 +343,16 @@ if (iterations > 0) {
   const newest = { status: "all", orderBy: "date_created", direction: "desc" } as const;
   const link = await getLink(deps, ctx, linkUuids[0]!);
   const page = await listLinks(deps, ctx, newest, 20, 0);
-  const usageWrite = (q: typeof db) => q.transaction().execute(async (trx) => {
-    const now = new Date().toISOString();
-    await touchToken(trx, token.uuid, now);
-    await addApiCalls(trx, workspaceUuid, now.slice(0, 10), 1);
-  });
+  const usageWrite = (q: typeof db) =>
+    q.transaction().execute(async (trx) => {
+      const now = new Date().toISOString();
+      await touchToken(trx, token.uuid, now);
+      await addApiCalls(trx, workspaceUuid, now.slice(0, 10), 1);
+    });
   const rawTouch = raw.query("update api_tokens set last_used_at = ? where uuid = ?");
-  const rawCount = raw.query("insert into api_call_counters (workspace_uuid, day, calls) values (?, ?, 1) on conflict (workspace_uuid, day) do update set calls = calls + 1");
+  const rawCount = raw.query(
+    "insert into api_call_counters (workspace_uuid, day, calls) values (?, ?, 1) on conflict (workspace_uuid, day) do update set calls = calls + 1",
+  );
   const rawUsageWrite = raw.transaction(() => {
     const now = new Date().toISOString();
     rawTouch.run(now, token.uuid);
@@ -311,7 +360,10 @@ if (iterations > 0) {
   });
   const steps: [string, () => unknown][] = [
     ["app.handle(GET link): whole request minus the socket", () => app.handle(new Request(linkUrl, { headers: auth })).then((r) => r.text())],
-    ["  authenticate(): key hash, token + workspace lookup, rate limit, usage record", () => authenticator.authenticate(new Request(linkUrl, { headers: auth }), "127.0.0.1", "links:read")],
+    [
+      "  authenticate(): key hash, token + workspace lookup, rate limit, usage record",
+      () => authenticator.authenticate(new Request(linkUrl, { headers: auth }), "127.0.0.1", "links:read"),
+    ],
     ["    token lookup by key hash (compiled once)", () => findActiveTokenByHash(db, token.key_hash)],
     ["    workspace lookup (compiled once)", () => findWorkspaceByUuid(db, workspaceUuid)],
     ["    usage record (memory; flushed ≤ 0.5 s later)", () => authenticator.usage.record(token.uuid, workspaceUuid, new Date().toISOString())],
@@ -322,7 +374,10 @@ if (iterations > 0) {
     ["app.handle(GET links/): whole request minus the socket", () => app.handle(new Request(listUrl, { headers: auth })).then((r) => r.text())],
     ["  listLinks(): 4 queries + 20× toLink", () => listLinks(deps, ctx, newest, 20, 0)],
     ["  JSON.stringify(page)", () => JSON.stringify(page)],
-    ["for comparison: token lookup built by Kysely on each call", () => cached.selectFrom("api_tokens").selectAll().where("key_hash", "=", token.key_hash).where("revoked_at", "is", null).executeTakeFirst()],
+    [
+      "for comparison: token lookup built by Kysely on each call",
+      () => cached.selectFrom("api_tokens").selectAll().where("key_hash", "=", token.key_hash).where("revoked_at", "is", null).executeTakeFirst(),
+    ],
     ["for comparison: usage write txn, statements prepared once", () => usageWrite(cached)],
     ["for comparison: usage write txn, raw bun:sqlite", () => rawUsageWrite()],
     ["for comparison: getLink(), statements prepared once", () => getLink(cachedDeps, ctx, linkUuids[0]!)],
@@ -341,7 +396,9 @@ if (iterations > 0) {
       rounds[k]!.push(((performance.now() - t0) * 1000) / perRound);
     }
   }
-  console.log(`\nWhere the time goes (in-process, servers stopped, one call at a time; ${ROUNDS} rounds of ${f(perRound)} calls after ${f(perRound)} warm-up calls):\n`);
+  console.log(
+    `\nWhere the time goes (in-process, servers stopped, one call at a time; ${ROUNDS} rounds of ${f(perRound)} calls after ${f(perRound)} warm-up calls):\n`,
+  );
   console.log("| step (Kysely as in src/ unless said) | best round µs/call | median round µs/call |");
   console.log("| --- | ---: | ---: |");
   for (const [k, [name]] of steps.entries()) {

@@ -40,7 +40,11 @@ type Recording = { name: string; bytes: Uint8Array; reference: string };
 
 /** Lower case, punctuation and extra spaces removed; the usual normalisation before WER. */
 export function normaliseWords(text: string): string[] {
-  return text.toLowerCase().replace(/[^a-z0-9' ]+/g, " ").split(/\s+/).filter(Boolean);
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9' ]+/g, " ")
+    .split(/\s+/)
+    .filter(Boolean);
 }
 
 /** Word-level Levenshtein distance (substitutions + insertions + deletions). */
@@ -124,7 +128,15 @@ async function benchInProcess(recordings: Recording[], modelsDir: string, model:
     }
     const resample = median(Array.from({ length: runs }, () => resampleMs(r.bytes)));
     const featuresMs = median(features);
-    rows.push({ name: r.name, durationS, decodeMs: median(decode) - resample, resampleMs: resample, featuresMs, modelMs: Math.max(0, median(total) - featuresMs), text });
+    rows.push({
+      name: r.name,
+      durationS,
+      decodeMs: median(decode) - resample,
+      resampleMs: resample,
+      featuresMs,
+      modelMs: Math.max(0, median(total) - featuresMs),
+      text,
+    });
   }
   await asr.dispose();
   return { threads, loadMs, rows };
@@ -176,7 +188,10 @@ if (recordings.length === 0) {
   process.exit(1);
 }
 const runs = Math.max(1, Number(flags.runs));
-const threadCounts = flags.threads!.split(",").map(Number).filter((n) => n >= 1);
+const threadCounts = flags
+  .threads!.split(",")
+  .map(Number)
+  .filter((n) => n >= 1);
 
 const results = [];
 for (const threads of threadCounts) results.push(await benchInProcess(recordings, modelsDir, model, threads, runs));
@@ -209,7 +224,9 @@ if (flags.json) {
   console.log(JSON.stringify({ model, modelsDir, cpus: os.cpus().length, runs, recordings: recordings.length, summaries, worker }, null, 2));
 } else {
   const ms = (x: number) => x.toFixed(1).padStart(8);
-  console.log(`ASR benchmark: ${model} from ${modelsDir}; ${recordings.length} recordings, ${summaries[0]!.audioS.toFixed(1)} s of audio; median of ${runs} runs; ${os.cpus().length} CPUs`);
+  console.log(
+    `ASR benchmark: ${model} from ${modelsDir}; ${recordings.length} recordings, ${summaries[0]!.audioS.toFixed(1)} s of audio; median of ${runs} runs; ${os.cpus().length} CPUs`,
+  );
   console.log("threads   WER     RTF  model RTF   load ms | per recording ms: decode resample features    model");
   for (const s of summaries) {
     const p = s.perRecordingMs;

@@ -51,9 +51,14 @@ try {
   const key = /sk_live_[A-Za-z0-9]{40}/.exec(server.output())?.[0];
   if (!key) throw new Error(`no API key in the server's output:\n${server.output()}`);
   const api = (p: string, init: RequestInit = {}) =>
-    fetch(`${server.baseUrl}/api/v1${p}`, { ...init, headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...(init.headers as Record<string, string>) } });
+    fetch(`${server.baseUrl}/api/v1${p}`, {
+      ...init,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...(init.headers as Record<string, string>) },
+    });
   const workspaceUuid = ((await (await api("/workspace/")).json()) as { uuid: string }).uuid;
-  const link = (await (await api("/links/", { method: "POST", body: JSON.stringify(VARIED_LINK) })).json()) as Parameters<typeof seedVariedResponses>[2] & { uuid: string };
+  const link = (await (await api("/links/", { method: "POST", body: JSON.stringify(VARIED_LINK) })).json()) as Parameters<typeof seedVariedResponses>[2] & {
+    uuid: string;
+  };
 
   const db = openDatabase(path.join(dataDir, "earshot.db"));
   const seedStart = performance.now();
@@ -102,13 +107,17 @@ try {
       ms.push((await time(p)).ms);
       cpu += serverCpuMs(pid) - before;
     }
-    rows.push(`| ${name}${stats ? " — after a change (computed)" : ""} | ${pct(ms, 50).toFixed(1)} | ${pct(ms, 95).toFixed(1)} | ${Math.max(...ms).toFixed(1)} | ${(cpu / RUNS).toFixed(0)} | ${warm.bytes} |`);
+    rows.push(
+      `| ${name}${stats ? " — after a change (computed)" : ""} | ${pct(ms, 50).toFixed(1)} | ${pct(ms, 95).toFixed(1)} | ${Math.max(...ms).toFixed(1)} | ${(cpu / RUNS).toFixed(0)} | ${warm.bytes} |`,
+    );
     if (stats) {
       const again: number[] = [];
       const before = serverCpuMs(pid);
       for (let i = 0; i < RUNS; i++) again.push((await time(p)).ms);
       const cpuAgain = (serverCpuMs(pid) - before) / RUNS;
-      rows.push(`| ${name} — unchanged, another viewer (remembered) | ${pct(again, 50).toFixed(1)} | ${pct(again, 95).toFixed(1)} | ${Math.max(...again).toFixed(1)} | ${cpuAgain.toFixed(0)} | ${warm.bytes} |`);
+      rows.push(
+        `| ${name} — unchanged, another viewer (remembered) | ${pct(again, 50).toFixed(1)} | ${pct(again, 95).toFixed(1)} | ${Math.max(...again).toFixed(1)} | ${cpuAgain.toFixed(0)} | ${warm.bytes} |`,
+      );
     }
   }
   for (const [name, p] of [cases[0]!, cases[9]!]) {
@@ -119,7 +128,9 @@ try {
       if (r.status !== 304) throw new Error(`expected 304 for ${p}, got ${r.status}`);
       ms.push(r.ms);
     }
-    rows.push(`| ${name.split(",")[0]}: poll with If-None-Match, nothing new (304) | ${pct(ms, 50).toFixed(1)} | ${pct(ms, 95).toFixed(1)} | ${Math.max(...ms).toFixed(1)} | – | 0 |`);
+    rows.push(
+      `| ${name.split(",")[0]}: poll with If-None-Match, nothing new (304) | ${pct(ms, 50).toFixed(1)} | ${pct(ms, 95).toFixed(1)} | ${Math.max(...ms).toFixed(1)} | – | 0 |`,
+    );
   }
   console.log(rows.join("\n"));
   console.log(`\nLoad average at the end: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")} (${navigator.hardwareConcurrency} CPUs).`);

@@ -64,11 +64,16 @@ try {
   for (const m of html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)) {
     files.push([m[1]!.split("?")[0]!, new Uint8Array(await (await fetch(origin + m[1])).arrayBuffer())]);
   }
-  let raw = 0, gz = 0, br = 0;
+  let raw = 0,
+    gz = 0,
+    br = 0;
   console.log("first load:");
   for (const [name, body] of files) {
-    const g = gzipSync(body as Uint8Array<ArrayBuffer>).byteLength, b = brotliCompressSync(body).byteLength;
-    raw += body.byteLength; gz += g; br += b;
+    const g = gzipSync(body as Uint8Array<ArrayBuffer>).byteLength,
+      b = brotliCompressSync(body).byteLength;
+    raw += body.byteLength;
+    gz += g;
+    br += b;
     console.log(`  ${name.padEnd(22)} ${kb(body.byteLength).padStart(9)} raw  ${kb(g).padStart(8)} gzip  ${kb(b).padStart(8)} brotli`);
   }
   console.log(`  ${"total".padEnd(22)} ${kb(raw).padStart(9)} raw  ${kb(gz).padStart(8)} gzip  ${kb(br).padStart(8)} brotli`);
@@ -77,7 +82,11 @@ try {
   const ws = (await (await fetch(`${origin}/api/v1/workspace/`, { headers: { authorization: `Bearer ${bootstrapKey}` } })).json()) as { uuid: string };
   const call = async (key: string, method: string, p: string, body: unknown): Promise<unknown> => {
     for (;;) {
-      const res = await fetch(`${origin}/api/v1/${p}`, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+      const res = await fetch(`${origin}/api/v1/${p}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
       if (res.status === 429) {
         await Bun.sleep(1000 * Number(res.headers.get("retry-after") ?? "1"));
         continue;
@@ -91,9 +100,14 @@ try {
   const started = performance.now();
   const jobs: (() => Promise<unknown>)[] = [];
   for (let i = keys.length; i < ROWS; i++) jobs.push(() => call(keys[i % keys.length]!, "POST", "tokens/", { name: `key ${i}`, scopes: ["links:read"] }));
-  for (let i = 0; i < ROWS; i++) jobs.push(() => call(keys[i % keys.length]!, "POST", `workspaces/${ws.uuid}/webhooks/`, { url: `${receiver.url}?n=${i}`, events: ["response.submitted"] }));
+  for (let i = 0; i < ROWS; i++)
+    jobs.push(() => call(keys[i % keys.length]!, "POST", `workspaces/${ws.uuid}/webhooks/`, { url: `${receiver.url}?n=${i}`, events: ["response.submitted"] }));
   let next = 0;
-  await Promise.all(Array.from({ length: 16 }, async () => { while (next < jobs.length) await jobs[next++]!(); }));
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < jobs.length) await jobs[next++]!();
+    }),
+  );
   console.log(`seeded ${ROWS} keys and ${ROWS} webhooks in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
   // 3. Render times in Chromium, signed in as the owner.
@@ -109,8 +123,16 @@ try {
     await page.getByRole("navigation", { name: "Console" }).waitFor();
     // The API calls behind the pages, with the session cookie, from here (no browser).
     const cookie = (await browser.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
-    const calls = ["auth/session/", "workspace/", "tokens/?page=1&page_size=20", `workspaces/${ws.uuid}/webhooks/?page=1&page_size=20`,
-      "members/?page=1&page_size=20", "invites/?page=1&page_size=100", "audit/?page=1&page_size=25", "/healthz"];
+    const calls = [
+      "auth/session/",
+      "workspace/",
+      "tokens/?page=1&page_size=20",
+      `workspaces/${ws.uuid}/webhooks/?page=1&page_size=20`,
+      "members/?page=1&page_size=20",
+      "invites/?page=1&page_size=100",
+      "audit/?page=1&page_size=25",
+      "/healthz",
+    ];
     console.log(`API with the session cookie (ms, median / worst of ${RUNS * 3}):`);
     for (const c of calls) {
       const times: number[] = [];
@@ -121,7 +143,11 @@ try {
         if (!res.ok) throw new Error(`${c}: ${res.status}`);
         times.push(performance.now() - t);
       }
-      console.log(`  ${c.split("?")[0]!.replace(ws.uuid, "{ws}").padEnd(30)} ${median(times).toFixed(1).padStart(6)} / ${Math.max(...times).toFixed(1).padStart(6)}`);
+      console.log(
+        `  ${c.split("?")[0]!.replace(ws.uuid, "{ws}").padEnd(30)} ${median(times).toFixed(1).padStart(6)} / ${Math.max(...times)
+          .toFixed(1)
+          .padStart(6)}`,
+      );
     }
     const pages: [string, string, string][] = [
       ["API keys", "/console/keys/", "Active API keys"],
@@ -129,13 +155,18 @@ try {
       ["Settings", "/console/settings/", "Audit log"],
     ];
     const rowsShown = (p: Page, table: string) =>
-      p.waitForFunction((name) => {
-        const t = [...document.querySelectorAll("table")].find((el) => el.querySelector("caption")?.textContent === name);
-        return (t?.querySelectorAll("tbody tr").length ?? 0) >= 20;
-      }, table, { polling: "raf" });
+      p.waitForFunction(
+        (name) => {
+          const t = [...document.querySelectorAll("table")].find((el) => el.querySelector("caption")?.textContent === name);
+          return (t?.querySelectorAll("tbody tr").length ?? 0) >= 20;
+        },
+        table,
+        { polling: "raf" },
+      );
     console.log(`render with ${ROWS} rows (ms, median / worst of ${RUNS}):`);
     for (const [link, url, table] of pages) {
-      const cold: number[] = [], warm: number[] = [];
+      const cold: number[] = [],
+        warm: number[] = [];
       for (let i = 0; i < RUNS; i++) {
         const t = performance.now();
         await page.goto(origin + url);
@@ -166,7 +197,13 @@ try {
           ),
         );
       }
-      console.log(`  ${link.padEnd(9)} cold ${median(cold).toFixed(0).padStart(4)} / ${Math.max(...cold).toFixed(0).padStart(4)}   warm ${median(warm).toFixed(0).padStart(4)} / ${Math.max(...warm).toFixed(0).padStart(4)}`);
+      console.log(
+        `  ${link.padEnd(9)} cold ${median(cold).toFixed(0).padStart(4)} / ${Math.max(...cold)
+          .toFixed(0)
+          .padStart(4)}   warm ${median(warm).toFixed(0).padStart(4)} / ${Math.max(...warm)
+          .toFixed(0)
+          .padStart(4)}`,
+      );
     }
   } finally {
     await browser.close();

@@ -145,7 +145,9 @@ async function worstWav(): Promise<void> {
   const decoded = await decodeAudio(wav, { maxDurationS: 602 });
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage().rss);
-  console.log(`worst WAV (64 MiB, 8-bit, 192 kHz, ${decoded.durationS.toFixed(1)} s): decoded in ${Math.round(performance.now() - t0)} ms, peak RSS +${mb(peak - before)} MB over ${mb(before)} MB`);
+  console.log(
+    `worst WAV (64 MiB, 8-bit, 192 kHz, ${decoded.durationS.toFixed(1)} s): decoded in ${Math.round(performance.now() - t0)} ms, peak RSS +${mb(peak - before)} MB over ${mb(before)} MB`,
+  );
 }
 
 if (flags.child) child();

@@ -97,8 +97,14 @@ if (!flags["no-lodo"] && !flags.data?.length) {
   const parts: string[] = [];
   for (const d of domains) {
     const test = corpus.filter((e) => e.domain === d);
-    const m = trainModel("lodo", corpus.filter((e) => e.domain !== d));
-    const r = scorePredictions(test, test.map((e) => predict(m, e.text)));
+    const m = trainModel(
+      "lodo",
+      corpus.filter((e) => e.domain !== d),
+    );
+    const r = scorePredictions(
+      test,
+      test.map((e) => predict(m, e.text)),
+    );
     correct += r.accuracy * r.answers;
     parts.push(`${d} ${(100 * r.accuracy).toFixed(1)}%`);
   }
@@ -108,21 +114,43 @@ if (!flags["no-lodo"] && !flags.data?.length) {
 // Long spoken answers: topics against hand-marked ones, summary shape, sentiment.
 const LONG_DIR = path.join(ROOT, "corpus", "insights", "long");
 const FILLER = /\b(?:um+|uh+|erm+|er|you know)\b|,\s*like,/i;
-const stem = (w: string) => w.toLowerCase().replace(/[^a-z0-9-]/g, "").replace(/(?:ies)$/, "y").replace(/(?:es|s)$/, "");
+const stem = (w: string) =>
+  w
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, "")
+    .replace(/(?:ies)$/, "y")
+    .replace(/(?:es|s)$/, "");
 const STOP = new Set(["the", "a", "an", "of", "and", "for", "to", "in", "on", "at", "with", "my", "our", "your"]);
-const wordsOf = (phrase: string) => phrase.split(/\s+/).filter((w) => !STOP.has(w.toLowerCase())).map(stem).filter(Boolean);
+const wordsOf = (phrase: string) =>
+  phrase
+    .split(/\s+/)
+    .filter((w) => !STOP.has(w.toLowerCase()))
+    .map(stem)
+    .filter(Boolean);
 /** A topic matches an expected one when they share a content word ("login" ~ "fingerprint login"). */
 const matches = (a: string, b: string) => wordsOf(a).some((w) => wordsOf(b).includes(w));
 const trainedEngine = engines[1]![1];
-let predictedTopics = 0, hitTopics = 0, expectedTopics = 0, foundExpected = 0, fillerTopics = 0;
-let maxSentences = 0, fillerSummaries = 0, sentimentHits = 0, actionableHits = 0;
+let predictedTopics = 0,
+  hitTopics = 0,
+  expectedTopics = 0,
+  foundExpected = 0,
+  fillerTopics = 0;
+let maxSentences = 0,
+  fillerSummaries = 0,
+  sentimentHits = 0,
+  actionableHits = 0;
 const summaryChars: number[] = [];
 const examples: string[] = [];
-const files = readdirSync(LONG_DIR).filter((f) => f.endsWith(".txt")).sort();
+const files = readdirSync(LONG_DIR)
+  .filter((f) => f.endsWith(".txt"))
+  .sort();
 for (const f of files) {
   const [head, text] = readFileSync(path.join(LONG_DIR, f), "utf8").split("\n---\n") as [string, string];
   const field = (name: string) => new RegExp(`^${name}: (.*)$`, "m").exec(head)?.[1]?.trim() ?? "";
-  const expected = field("topics").split(";").map((t) => t.trim()).filter(Boolean);
+  const expected = field("topics")
+    .split(";")
+    .map((t) => t.trim())
+    .filter(Boolean);
   const r = await trainedEngine.analyse(text);
   const topics = r.ai_insights.key_topics;
   predictedTopics += topics.length;
@@ -143,7 +171,11 @@ for (const f of files) {
 }
 const words = files.map((f) => readFileSync(path.join(LONG_DIR, f), "utf8").split("\n---\n")[1]!.split(/\s+/).length);
 console.log(`\nlong spoken answers (${files.length} transcripts, ${Math.min(...words)}–${Math.max(...words)} words), trained engine:`);
-console.log(`  topics: precision ${(100 * hitTopics / predictedTopics).toFixed(1)}% (${hitTopics}/${predictedTopics}), recall ${(100 * foundExpected / expectedTopics).toFixed(1)}% (${foundExpected}/${expectedTopics}), topics with fillers ${fillerTopics}`);
-console.log(`  summary: at most ${maxSentences} sentences, ${Math.min(...summaryChars)}–${Math.max(...summaryChars)} characters, ${fillerSummaries} with fillers`);
+console.log(
+  `  topics: precision ${((100 * hitTopics) / predictedTopics).toFixed(1)}% (${hitTopics}/${predictedTopics}), recall ${((100 * foundExpected) / expectedTopics).toFixed(1)}% (${foundExpected}/${expectedTopics}), topics with fillers ${fillerTopics}`,
+);
+console.log(
+  `  summary: at most ${maxSentences} sentences, ${Math.min(...summaryChars)}–${Math.max(...summaryChars)} characters, ${fillerSummaries} with fillers`,
+);
 console.log(`  sentiment ${sentimentHits}/${files.length}, actionable ${actionableHits}/${files.length}`);
 for (const e of examples) console.log(e);

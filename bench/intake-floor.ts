@@ -21,7 +21,11 @@ const { values: flags } = parseArgs({ options: { responses: { type: "string", de
 const N = Number(flags.responses);
 if (!(N >= 1)) throw new Error("usage: bench/intake-floor.ts [--responses N>=1]");
 
-const TEXTS = ["I wanted to compare plans before renewing.", "The checkout page was slow on my phone and lost my address once.", "Support answered quickly, thank you."];
+const TEXTS = [
+  "I wanted to compare plans before renewing.",
+  "The checkout page was slow on my phone and lost my address once.",
+  "Support answered quickly, thank you.",
+];
 
 async function measure(grouped: boolean): Promise<{ cpuUs: number; wallUs: number }> {
   const dir = mkdtempSync(path.join(tmpdir(), "earshot-floor-"));
@@ -35,7 +39,9 @@ async function measure(grouped: boolean): Promise<{ cpuUs: number; wallUs: numbe
   const link = crypto.randomUUID();
   const questions = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
   const q = {
-    insertResponse: db.query("insert into responses (uuid, workspace_uuid, link_uuid, session_id, status, respondent_email, date_created, date_updated, submitted_at, submitted_event_at) values (?, ?, ?, ?, 'started', null, ?, ?, null, null)"),
+    insertResponse: db.query(
+      "insert into responses (uuid, workspace_uuid, link_uuid, session_id, status, respondent_email, date_created, date_updated, submitted_at, submitted_event_at) values (?, ?, ?, ?, 'started', null, ?, ?, null, null)",
+    ),
     hooks: db.query("select * from webhooks where workspace_uuid = ? and enabled = 1 and (link_uuid is null or link_uuid = ?)"),
     bySession: db.query("select * from responses where session_id = ?"),
     answerOf: db.query("select * from answers where response_uuid = ? and question_uuid = ?"),
@@ -98,7 +104,9 @@ async function measure(grouped: boolean): Promise<{ cpuUs: number; wallUs: numbe
   return { cpuUs: (c.user + c.system) / N, wallUs };
 }
 
-const load = loadavg().map((x) => x.toFixed(2)).join(" ");
+const load = loadavg()
+  .map((x) => x.toFixed(2))
+  .join(" ");
 const perRequest = await measure(false);
 const grouped = await measure(true);
 console.log(`Intake SQL floor — ${new Date().toISOString()}, Bun ${Bun.version}, ${N} responses each, load average at start ${load}\n`);

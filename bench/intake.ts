@@ -65,7 +65,9 @@ if (!(respondents >= 1 && durationS > 0 && warmupS >= 0 && halfS >= 0)) {
   throw new Error("usage: bench/intake.ts [--respondents N>=1] [--duration S>0] [--warmup S>=0] [--half-duration S>=0] [--jobs-paused] [--bin PATH] [--keep]");
 }
 
-const loadAtStart = loadavg().map((x) => x.toFixed(2)).join(" ");
+const loadAtStart = loadavg()
+  .map((x) => x.toFixed(2))
+  .join(" ");
 const dataDir = mkdtempSync(path.join(tmpdir(), "earshot-bench-intake-"));
 const serverProcs: { kill(signal?: number | NodeJS.Signals): void }[] = [];
 const nodeDirs: string[] = [];
@@ -147,7 +149,11 @@ const [, wsSlug, linkSlug] = /\/w\/([^/]+)\/i\/([^/]+)/.exec(link.public_url)!;
 const bases = servers.map((s) => `${s.baseUrl}/api/v1/intake/${wsSlug}/${linkSlug}/`);
 const base = bases[0]!;
 const questionUuids = link.questions.map((q) => q.uuid);
-const ANSWERS = ["I wanted to compare plans before renewing.", "The checkout page was slow on my phone and lost my address once.", "Support answered quickly, thank you."];
+const ANSWERS = [
+  "I wanted to compare plans before renewing.",
+  "The checkout page was slow on my phone and lost my address once.",
+  "Support answered quickly, thank you.",
+];
 
 // ---- the respondent ------------------------------------------------------------------------
 const JSON_HEADERS = { "content-type": "application/json" };
@@ -194,8 +200,21 @@ async function measure(run: (record: (ms: number | null) => void) => Promise<voi
     if (ms !== null) latencies.push(ms);
   });
   const wallS = (performance.now() - t0) / 1000;
-  const [s, db, me, m] = [serversTicks() - s0, dbTicks() - db0, cpuTicks(process.pid) - me0, machineBusyTicks() - m0].map((t) => t / CLOCK_TICKS_PER_S) as [number, number, number, number];
-  return { completed: latencies.length, wallS, latencies: Float64Array.from(latencies).sort(), serverCpuS: s, dbCpuS: postgresPid === null ? null : db, selfCpuS: me, otherCpuS: Math.max(0, m - s - db - me) };
+  const [s, db, me, m] = [serversTicks() - s0, dbTicks() - db0, cpuTicks(process.pid) - me0, machineBusyTicks() - m0].map((t) => t / CLOCK_TICKS_PER_S) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  return {
+    completed: latencies.length,
+    wallS,
+    latencies: Float64Array.from(latencies).sort(),
+    serverCpuS: s,
+    dbCpuS: postgresPid === null ? null : db,
+    selfCpuS: me,
+    otherCpuS: Math.max(0, m - s - db - me),
+  };
 }
 
 let seq = 0;
@@ -242,7 +261,11 @@ serverProcs.length = 0;
 // ---- exactly once --------------------------------------------------------------------------
 const checkDb = openDatabase(databaseUrl ?? path.join(dataDir, "earshot.db"));
 const stored = new Map<string, { status: string; answers: number }>();
-const { rows: storedRows } = await sql<{ uuid: string; status: string; answers: number }>`select r.uuid, r.status, (select count(*) from answers a where a.response_uuid = r.uuid) as answers from responses r`.execute(checkDb);
+const { rows: storedRows } = await sql<{
+  uuid: string;
+  status: string;
+  answers: number;
+}>`select r.uuid, r.status, (select count(*) from answers a where a.response_uuid = r.uuid) as answers from responses r`.execute(checkDb);
 for (const r of storedRows) stored.set(r.uuid, { status: r.status, answers: Number(r.answers) });
 const totalRows = storedRows.length;
 await checkDb.destroy();
@@ -254,16 +277,26 @@ const extraCompleted = [...stored].filter(([u, r]) => r.status === "completed" &
 const f = (x: number, d = 0) => x.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });
 const row = (name: string, p: Phase) =>
   `| ${name} | ${f(p.completed / p.wallS)} | ${f(percentile(p.latencies, 50), 1)} | ${f(percentile(p.latencies, 99), 1)} | ${f(p.latencies[p.latencies.length - 1] ?? NaN, 1)} | ${f((100 * p.serverCpuS) / p.wallS)} % | ${f((p.serverCpuS * 1e6) / Math.max(1, p.completed))} | ${p.dbCpuS === null ? "–" : `${f((100 * p.dbCpuS) / p.wallS)} % (${f((p.dbCpuS * 1e6) / Math.max(1, p.completed))} µs)`} | ${f((100 * p.selfCpuS) / p.wallS)} % | ${f((100 * p.otherCpuS) / p.wallS)} % |`;
-console.log(`\nEarshot intake bench — ${new Date().toISOString()}, Bun ${Bun.version}, ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), server: ${flags.bin ?? "bun src/cli.ts"}`);
-console.log(`Database: ${databaseUrl ? `PostgreSQL (${databaseUrl.replace(/\/\/[^@/]*@/, "//")}), ${nodeCount} node${nodeCount > 1 ? "s" : ""}` : "SQLite file, 1 node"}.`);
-console.log(`A response = POST sessions/ + 3 × PUT answers (text) + POST submit/, one request after the other; latency = first request sent → submit acknowledged.`);
+console.log(
+  `\nEarshot intake bench — ${new Date().toISOString()}, Bun ${Bun.version}, ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), server: ${flags.bin ?? "bun src/cli.ts"}`,
+);
+console.log(
+  `Database: ${databaseUrl ? `PostgreSQL (${databaseUrl.replace(/\/\/[^@/]*@/, "//")}), ${nodeCount} node${nodeCount > 1 ? "s" : ""}` : "SQLite file, 1 node"}.`,
+);
+console.log(
+  `A response = POST sessions/ + 3 × PUT answers (text) + POST submit/, one request after the other; latency = first request sent → submit acknowledged.`,
+);
 console.log(`NOTE: the server ran with EARSHOT_INTAKE_SESSIONS_PER_MINUTE=0 (the per-address session limit is off: all respondents are 127.0.0.1).`);
-console.log(`Analysis jobs of the text answers: ${flags["jobs-paused"] ? "paused (EARSHOT_JOBS_PAUSED=1)" : "running in the server during the load"}. Load average at start: ${loadAtStart}.\n`);
+console.log(
+  `Analysis jobs of the text answers: ${flags["jobs-paused"] ? "paused (EARSHOT_JOBS_PAUSED=1)" : "running in the server during the load"}. Load average at start: ${loadAtStart}.\n`,
+);
 console.log("| phase | completed/s | p50 ms | p99 ms | max ms | server CPU | server CPU µs/response | database CPU (µs/response) | loadgen CPU | other CPU |");
 console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 console.log(row(`closed loop, ${respondents} respondents, ${durationS} s`, full));
 if (half) console.log(row(`open loop at half (${f(fullRate / 2)}/s), ${halfS} s`, half));
-console.log(`\nExactly once: ${f(acknowledged.length)} submissions acknowledged; ${missing.length} of them not stored completed with 3 answers; ${extraCompleted} completed rows never acknowledged; ${f(totalRows)} response rows in all (sessions left open at the deadline stay 'started').`);
+console.log(
+  `\nExactly once: ${f(acknowledged.length)} submissions acknowledged; ${missing.length} of them not stored completed with 3 answers; ${extraCompleted} completed rows never acknowledged; ${f(totalRows)} response rows in all (sessions left open at the deadline stay 'started').`,
+);
 console.log(`Failed respondents: ${failures}${firstFailure ? ` (first: ${firstFailure})` : ""}`);
 clearTimeout(watchdog);
 if (missing.length || extraCompleted || failures) process.exitCode = 1;

@@ -68,7 +68,9 @@ const WAV_BOMB = wav(100, 8, 1_000_000);
 const WAV_LONG = wav(8000, 8, 600 * 8000);
 const WAV_60S_SMALL = wav(8000, 8, 60 * 8000);
 const WAV_5S = wav(16_000, 16, 5 * 32_000);
-const MALFORMED_MULTIPART = new TextEncoder().encode("--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.png\"\r\nContent-Type: image/png\r\n\r\n\x89PNG garbage with no closing boundary");
+const MALFORMED_MULTIPART = new TextEncoder().encode(
+  '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG garbage with no closing boundary',
+);
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-soak-"));
 /** A sparse file of `mib` MiB of zeros: sent by Bun straight from disk, with its Content-Length. */
@@ -97,7 +99,12 @@ type Reply = { status: number; json: any };
 let baseUrl = "";
 
 /** One request to the server; counted under `kind` by status, or by error name when none came. */
-async function send(kind: string, method: string, p: string, init: { body?: BodyInit; json?: unknown; key?: string; headers?: Record<string, string> } = {}): Promise<Reply | null> {
+async function send(
+  kind: string,
+  method: string,
+  p: string,
+  init: { body?: BodyInit; json?: unknown; key?: string; headers?: Record<string, string> } = {},
+): Promise<Reply | null> {
   const headers: Record<string, string> = { ...init.headers };
   if (init.key) headers.authorization = `Bearer ${init.key}`;
   let body = init.body;
@@ -211,17 +218,25 @@ const HOSTILE_QUESTIONS = [
 ];
 type Link = { slug: string; questions: { uuid: string }[]; ws: string };
 async function hostileLinks(t: typeof hostileA, hooks: string[], n: number): Promise<Link[]> {
-  for (const h of hooks) await must("POST", `/api/v1/workspaces/${t.workspace_uuid}/webhooks/`, t.api_key, { url: h, events: ["response.started", "response.submitted"] });
+  for (const h of hooks)
+    await must("POST", `/api/v1/workspaces/${t.workspace_uuid}/webhooks/`, t.api_key, { url: h, events: ["response.started", "response.submitted"] });
   const links: Link[] = [];
-  for (let i = 0; i < n; i++) links.push({ ...(await must("POST", "/api/v1/links/", t.api_key, { name: `Hostile ${i}`, questions: HOSTILE_QUESTIONS })), ws: t.workspace_slug });
+  for (let i = 0; i < n; i++)
+    links.push({ ...(await must("POST", "/api/v1/links/", t.api_key, { name: `Hostile ${i}`, questions: HOSTILE_QUESTIONS })), ws: t.workspace_slug });
   return links;
 }
 const hostile = [
   ...(await hostileLinks(hostileA, [hostileReceiver.url.replace("/hook", "/hang"), hostileReceiver.url.replace("/hook", "/slow")], 3)),
   ...(await hostileLinks(hostileB, [`https://localhost:${deadPort}/dead`, hostileReceiver.url.replace("/hook", "/error")], 2)),
 ];
-await must("POST", `/api/v1/workspaces/${healthy.workspace_uuid}/webhooks/`, healthy.api_key, { url: healthyReceiver.url, events: ["response.started", "response.submitted"] });
-const healthyLink: Link = { ...(await must("POST", "/api/v1/links/", healthy.api_key, { name: "Healthy", questions: [{ prompt: "Anything else?", type: "text" }] })), ws: healthy.workspace_slug };
+await must("POST", `/api/v1/workspaces/${healthy.workspace_uuid}/webhooks/`, healthy.api_key, {
+  url: healthyReceiver.url,
+  events: ["response.started", "response.submitted"],
+});
+const healthyLink: Link = {
+  ...(await must("POST", "/api/v1/links/", healthy.api_key, { name: "Healthy", questions: [{ prompt: "Anything else?", type: "text" }] })),
+  ws: healthy.workspace_slug,
+};
 
 const intake = (l: Link) => `/api/v1/intake/${l.ws}/${l.slug}/sessions/`;
 /** Sessions the flood opened, for the recording loop, which submits them (bounded). */
@@ -258,48 +273,90 @@ await Promise.all([
   loop(2, 400, deadline, async (i) => {
     const s = sessions.pop();
     if (!s) return void (await Bun.sleep(50));
-    const [kind, body] = ([["wav bomb 100 Hz (1 MB)", WAV_BOMB], ["wav 600 s (4.8 MB)", WAV_LONG], ["wav 60 s (480 kB)", WAV_60S_SMALL], ["wav 5 s, valid", WAV_5S]] as const)[i % 4]!;
-    await send(kind, "POST", `${intake(s.link)}${s.id}/answers/${s.link.questions[0]!.uuid}/audio/`, { body: body as unknown as BodyInit, headers: { "content-type": "audio/wav" } });
+    const [kind, body] = (
+      [
+        ["wav bomb 100 Hz (1 MB)", WAV_BOMB],
+        ["wav 600 s (4.8 MB)", WAV_LONG],
+        ["wav 60 s (480 kB)", WAV_60S_SMALL],
+        ["wav 5 s, valid", WAV_5S],
+      ] as const
+    )[i % 4]!;
+    await send(kind, "POST", `${intake(s.link)}${s.id}/answers/${s.link.questions[0]!.uuid}/audio/`, {
+      body: body as unknown as BodyInit,
+      headers: { "content-type": "audio/wav" },
+    });
     await send("hostile submit", "POST", `${intake(s.link)}${s.id}/submit/`, { json: {} });
   }),
   // Malformed multipart on the file question.
-  loop(1, 3000, deadline, async (i) => {
-    const s = spare[i % Math.max(1, spare.length)];
-    if (!s) return void (await Bun.sleep(50));
-    await send("malformed multipart", "POST", `${intake(s.link)}${s.id}/answers/${s.link.questions[1]!.uuid}/file/`, { body: MALFORMED_MULTIPART, headers: { "content-type": "multipart/form-data; boundary=XyZ" } });
-  }, 5),
+  loop(
+    1,
+    3000,
+    deadline,
+    async (i) => {
+      const s = spare[i % Math.max(1, spare.length)];
+      if (!s) return void (await Bun.sleep(50));
+      await send("malformed multipart", "POST", `${intake(s.link)}${s.id}/answers/${s.link.questions[1]!.uuid}/file/`, {
+        body: MALFORMED_MULTIPART,
+        headers: { "content-type": "multipart/form-data; boundary=XyZ" },
+      });
+    },
+    5,
+  ),
   // Oversized bodies, one at a time.
-  loop(1, 80, deadline, async (i) => {
-    const s = spare[(i * 7) % Math.max(1, spare.length)];
-    if (!s) return void (await Bun.sleep(50));
-    const { link, id: sid } = s;
-    switch (i % 4) {
-      case 0:
-        await send("20 MiB JSON answer", "PUT", `${intake(link)}${sid}/answers/${link.questions[2]!.uuid}/`, { body: Bun.file(BODY_20M), headers: { "content-type": "application/json" } });
-        break;
-      case 1:
-        await send("100 MiB unauthenticated POST links/", "POST", "/api/v1/links/", { body: Bun.file(BODY_100M), headers: { "content-type": "application/json" } });
-        break;
-      case 2:
-        await send("130 MiB audio", "POST", `${intake(link)}${sid}/answers/${link.questions[0]!.uuid}/audio/`, { body: Bun.file(BODY_130M), headers: { "content-type": "audio/wav" } });
-        break;
-      default: {
-        const form = new FormData();
-        form.append("file", new File([FILE_2M], "big.png", { type: "image/png" }));
-        await send("2 MiB file on a 1 MB question", "POST", `${intake(link)}${sid}/answers/${link.questions[1]!.uuid}/file/`, { body: form });
+  loop(
+    1,
+    80,
+    deadline,
+    async (i) => {
+      const s = spare[(i * 7) % Math.max(1, spare.length)];
+      if (!s) return void (await Bun.sleep(50));
+      const { link, id: sid } = s;
+      switch (i % 4) {
+        case 0:
+          await send("20 MiB JSON answer", "PUT", `${intake(link)}${sid}/answers/${link.questions[2]!.uuid}/`, {
+            body: Bun.file(BODY_20M),
+            headers: { "content-type": "application/json" },
+          });
+          break;
+        case 1:
+          await send("100 MiB unauthenticated POST links/", "POST", "/api/v1/links/", {
+            body: Bun.file(BODY_100M),
+            headers: { "content-type": "application/json" },
+          });
+          break;
+        case 2:
+          await send("130 MiB audio", "POST", `${intake(link)}${sid}/answers/${link.questions[0]!.uuid}/audio/`, {
+            body: Bun.file(BODY_130M),
+            headers: { "content-type": "audio/wav" },
+          });
+          break;
+        default: {
+          const form = new FormData();
+          form.append("file", new File([FILE_2M], "big.png", { type: "image/png" }));
+          await send("2 MiB file on a 1 MB question", "POST", `${intake(link)}${sid}/answers/${link.questions[1]!.uuid}/file/`, { body: form });
+        }
       }
-    }
-  }, 250),
+    },
+    250,
+  ),
   // The healthy tenant: one respondent about every 1.1 s (under 60 session starts a minute).
-  loop(1, 1000, deadline, async () => {
-    const t0 = Date.now();
-    const s = await send("healthy", "POST", intake(healthyLink), { json: {} });
-    if (s?.status !== 201) return;
-    startedAt.set(s.json.response_uuid, t0);
-    await send("healthy", "PUT", `${intake(healthyLink)}${s.json.session_id}/answers/${healthyLink.questions[0]!.uuid}/`, { json: { value: "The new checkout is quick, thank you." } });
-    submittedAt.set(s.json.response_uuid, Date.now());
-    await send("healthy", "POST", `${intake(healthyLink)}${s.json.session_id}/submit/`, { json: {} });
-  }, 1100),
+  loop(
+    1,
+    1000,
+    deadline,
+    async () => {
+      const t0 = Date.now();
+      const s = await send("healthy", "POST", intake(healthyLink), { json: {} });
+      if (s?.status !== 201) return;
+      startedAt.set(s.json.response_uuid, t0);
+      await send("healthy", "PUT", `${intake(healthyLink)}${s.json.session_id}/answers/${healthyLink.questions[0]!.uuid}/`, {
+        json: { value: "The new checkout is quick, thank you." },
+      });
+      submittedAt.set(s.json.response_uuid, Date.now());
+      await send("healthy", "POST", `${intake(healthyLink)}${s.json.session_id}/submit/`, { json: {} });
+    },
+    1100,
+  ),
 ]);
 const loadS = (Date.now() - started) / 1000;
 const loadDuring = os.loadavg();
@@ -307,7 +364,8 @@ const loadDuring = os.loadavg();
 // Let the healthy tenant's last events arrive.
 const arrived = (type: string) => healthyReceiver.requests.map((r) => JSON.parse(r.body)).filter((b) => b.type === type);
 const graceEnd = Date.now() + GRACE_MS;
-while (Date.now() < graceEnd && (arrived("response.started").length < startedAt.size || arrived("response.submitted").length < submittedAt.size)) await Bun.sleep(100);
+while (Date.now() < graceEnd && (arrived("response.started").length < startedAt.size || arrived("response.submitted").length < submittedAt.size))
+  await Bun.sleep(100);
 clearInterval(sampler);
 const hwm = hwmKiB(pid);
 
@@ -356,13 +414,21 @@ fs.rmSync(scratch, { recursive: true, force: true });
 if (flags.json) console.log(JSON.stringify(report, null, 2));
 else {
   const st = (x: { p50_ms: number; p99_ms: number; max_ms: number }) => `p50 ${x.p50_ms} ms, p99 ${x.p99_ms} ms, max ${x.max_ms} ms`;
-  const d = (x: ReturnType<typeof delays>, what: string) => `${x.delivered}/${x.events} delivered; queued → arrival ${st(x.queued_to_arrival)}; ${what} → arrival ${st(x.request_to_arrival)}`;
+  const d = (x: ReturnType<typeof delays>, what: string) =>
+    `${x.delivered}/${x.events} delivered; queued → arrival ${st(x.queued_to_arrival)}; ${what} → arrival ${st(x.request_to_arrival)}`;
   console.log(`Soak bench — ${report.date}, ${report.machine}`);
   console.log(`load average before ${report.load_average_before}, after ${report.load_average_after}; ${report.duration_s} s of load`);
-  console.log(`server RSS: idle ${report.server_rss_idle_mib} MiB, peak ${report.server_rss_peak_mib} MiB (sampled, with children), high-water mark ${report.server_rss_hwm_mib} MiB`);
+  console.log(
+    `server RSS: idle ${report.server_rss_idle_mib} MiB, peak ${report.server_rss_peak_mib} MiB (sampled, with children), high-water mark ${report.server_rss_hwm_mib} MiB`,
+  );
   console.log(`healthy response.started: ${d(report.healthy_started, "start request")}`);
   console.log(`healthy response.submitted: ${d(report.healthy_submitted, "submit request")}`);
   console.log(`hostile receivers got: ${JSON.stringify(report.hostile_receiver_requests)}`);
   console.log("requests by kind and status:");
-  for (const [kind, m] of Object.entries(report.requests)) console.log(`  ${kind}: ${Object.entries(m).map(([s, n]) => `${s} × ${n}`).join(", ")}`);
+  for (const [kind, m] of Object.entries(report.requests))
+    console.log(
+      `  ${kind}: ${Object.entries(m)
+        .map(([s, n]) => `${s} × ${n}`)
+        .join(", ")}`,
+    );
 }

@@ -35,7 +35,9 @@ const idleS = Number(flags.idle);
 if (!existsSync(bin)) throw new Error(`${bin} is missing: build it with \`npx bun scripts/build.ts\``);
 if (!(runs >= 1 && idleS >= 0)) throw new Error("usage: bench/startup.ts [--bin PATH] [--runs N>=1] [--idle S>=0]");
 
-const loadAtStart = loadavg().map((x) => x.toFixed(2)).join(" ");
+const loadAtStart = loadavg()
+  .map((x) => x.toFixed(2))
+  .join(" ");
 const dirs: string[] = [];
 const live = new Set<{ kill(signal?: number | NodeJS.Signals): void }>();
 process.on("exit", () => {
@@ -74,7 +76,9 @@ function cpuMs(pid: number): number {
 }
 
 function rssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"))!;
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("VmRSS:"))!;
   return Number(line.split(/\s+/)[1]) / 1024;
 }
 
@@ -90,7 +94,10 @@ async function startOnce(dataDir: string, measureRss: boolean, exe = bin): Promi
   try {
     for (const deadline = t0 + 30_000; performance.now() < deadline; ) {
       if (proc.exitCode !== null) throw new Error(`the server exited (${proc.exitCode}): ${await new Response(proc.stderr).text()}`);
-      const ok = await fetch(url).then((r) => r.status === 200, () => false);
+      const ok = await fetch(url).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ok) {
         ms = performance.now() - t0;
         cpu = cpuMs(proc.pid);
@@ -147,14 +154,24 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 const f = (x: number, d = 0) => x.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });
-console.log(`\nEarshot start-up bench — ${new Date().toISOString()}, Bun ${Bun.version}, ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), ${path.relative(REPO_DIR, bin) || bin}`);
-console.log(`Load average at start: ${loadAtStart}; after: ${loadavg().map((x) => x.toFixed(2)).join(" ")}.\n`);
+console.log(
+  `\nEarshot start-up bench — ${new Date().toISOString()}, Bun ${Bun.version}, ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), ${path.relative(REPO_DIR, bin) || bin}`,
+);
+console.log(
+  `Load average at start: ${loadAtStart}; after: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ")}.\n`,
+);
 console.log("CPU = the server's user + system time up to its first 200 (all threads; 10 ms ticks): unlike wall time, it hardly moves with other load.\n");
 console.log("| data directory | runs | exec → first 200 median ms | min ms | max ms | CPU median ms |");
 console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
 console.log(`| fresh (first start) | ${runs} | ${f(median(fresh), 1)} | ${f(Math.min(...fresh), 1)} | ${f(Math.max(...fresh), 1)} | ${f(median(freshCpu))} |`);
 console.log(`| existing | ${runs} | ${f(median(existing), 1)} | ${f(Math.min(...existing), 1)} | ${f(Math.max(...existing), 1)} | ${f(median(existingCpu))} |`);
-console.log(`| ceiling: minimal compiled Bun.serve + bun:sqlite, same directory | ${runs} | ${f(median(ceiling), 1)} | ${f(Math.min(...ceiling), 1)} | ${f(Math.max(...ceiling), 1)} | ${f(median(ceilingCpu))} |`);
-console.log(`\nEarshot / ceiling, medians: existing directory ${f(median(existing) / median(ceiling), 1)}× wall, ${f(median(existingCpu) / Math.max(1, median(ceilingCpu)), 1)}× CPU.`);
+console.log(
+  `| ceiling: minimal compiled Bun.serve + bun:sqlite, same directory | ${runs} | ${f(median(ceiling), 1)} | ${f(Math.min(...ceiling), 1)} | ${f(Math.max(...ceiling), 1)} | ${f(median(ceilingCpu))} |`,
+);
+console.log(
+  `\nEarshot / ceiling, medians: existing directory ${f(median(existing) / median(ceiling), 1)}× wall, ${f(median(existingCpu) / Math.max(1, median(ceilingCpu)), 1)}× CPU.`,
+);
 console.log(`Ceiling idle RSS: ${ceilingRss.map((x) => `${f(x, 1)} MB`).join(", ")}`);
 console.log(`\nIdle RSS after ${idleS} s (existing data directory, no model loaded): ${rss.map((x) => `${f(x, 1)} MB`).join(", ")}`);

@@ -49,9 +49,15 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 const receiver = await startHttpsReceiver();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-bench-webhooks-"));
 const config = loadConfig(
-  { EARSHOT_ALLOW_INSECURE_HTTP: "1", EARSHOT_PUBLIC_URL: "http://localhost", EARSHOT_LOG_LEVEL: "silent", EARSHOT_WEBHOOK_ALLOW_HOSTS: flags.pinned ? "127.0.0.1,::1" : "localhost", EARSHOT_WEBHOOK_CA_FILE: receiver.certs.caFile,
+  {
+    EARSHOT_ALLOW_INSECURE_HTTP: "1",
+    EARSHOT_PUBLIC_URL: "http://localhost",
+    EARSHOT_LOG_LEVEL: "silent",
+    EARSHOT_WEBHOOK_ALLOW_HOSTS: flags.pinned ? "127.0.0.1,::1" : "localhost",
+    EARSHOT_WEBHOOK_CA_FILE: receiver.certs.caFile,
     // One client sends every session: the per-address session limit (DESIGN §9) would refuse most.
-    EARSHOT_INTAKE_SESSIONS_PER_MINUTE: "0" },
+    EARSHOT_INTAKE_SESSIONS_PER_MINUTE: "0",
+  },
   { dataDir },
 );
 const log = createLogger("silent");
@@ -116,9 +122,15 @@ const delays = arrivals()
   .map((r) => r.receivedAtMs - submittedAt.get(JSON.parse(r.body).data.response.uuid)!)
   .sort((a, b) => a - b);
 
-console.log(`Webhooks bench — Bun ${Bun.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), concurrency ${CONCURRENCY}, ${PER_WEBHOOK} per webhook, ${flags.pinned ? "pinned addresses" : "allow-listed host name"}`);
-console.log(`throughput: ${EVENTS} queued events delivered in ${drainS.toFixed(2)} s = ${(EVENTS / drainS).toFixed(0)} deliveries/s; process CPU ${cpuMsPerDelivery.toFixed(2)} ms per delivery (dispatcher + receiver); load average ${os.loadavg()[0]!.toFixed(1)}`);
-console.log(`submit → delivery (${RESPONSES} responses, one every ${GAP_MS} ms): p50 ${pct(delays, 50)} ms, p99 ${pct(delays, 99)} ms, max ${delays.at(-1)} ms`);
+console.log(
+  `Webhooks bench — Bun ${Bun.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), concurrency ${CONCURRENCY}, ${PER_WEBHOOK} per webhook, ${flags.pinned ? "pinned addresses" : "allow-listed host name"}`,
+);
+console.log(
+  `throughput: ${EVENTS} queued events delivered in ${drainS.toFixed(2)} s = ${(EVENTS / drainS).toFixed(0)} deliveries/s; process CPU ${cpuMsPerDelivery.toFixed(2)} ms per delivery (dispatcher + receiver); load average ${os.loadavg()[0]!.toFixed(1)}`,
+);
+console.log(
+  `submit → delivery (${RESPONSES} responses, one every ${GAP_MS} ms): p50 ${pct(delays, 50)} ms, p99 ${pct(delays, 99)} ms, max ${delays.at(-1)} ms`,
+);
 
 await dispatcher.stop();
 await receiver.close();

@@ -53,7 +53,15 @@ const databaseUrl = url.toString();
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-bench-workers-"));
 const config = loadConfig(
-  { EARSHOT_DATABASE_URL: databaseUrl, EARSHOT_ALLOW_INSECURE_HTTP: "1", EARSHOT_PUBLIC_URL: "http://localhost", EARSHOT_LOG_LEVEL: "silent", EARSHOT_INTAKE_SESSIONS_PER_MINUTE: "0", EARSHOT_MODELS_DIR: FIXTURE_MODELS_DIR, EARSHOT_ASR_MODEL: "whisper-tiny-random" },
+  {
+    EARSHOT_DATABASE_URL: databaseUrl,
+    EARSHOT_ALLOW_INSECURE_HTTP: "1",
+    EARSHOT_PUBLIC_URL: "http://localhost",
+    EARSHOT_LOG_LEVEL: "silent",
+    EARSHOT_INTAKE_SESSIONS_PER_MINUTE: "0",
+    EARSHOT_MODELS_DIR: FIXTURE_MODELS_DIR,
+    EARSHOT_ASR_MODEL: "whisper-tiny-random",
+  },
   { dataDir: path.join(root, "loader") },
 );
 const wiring = await createAppDeps(config, { log: createLogger("error"), webAssets: new Map() });
@@ -61,7 +69,9 @@ const { app, db } = wiring;
 const ws = await createWorkspace(db, { name: "Bench", plan: "enterprise" });
 async function call(method: string, p: string, body?: unknown, raw?: Uint8Array): Promise<any> {
   const headers: Record<string, string> = { authorization: `Bearer ${ws.api_key}`, "content-type": raw ? "audio/wav" : "application/json" };
-  const res = await app.handle(new Request(`http://localhost${p}`, { method, headers, body: raw ? (raw as unknown as BodyInit) : body === undefined ? undefined : JSON.stringify(body) }));
+  const res = await app.handle(
+    new Request(`http://localhost${p}`, { method, headers, body: raw ? (raw as unknown as BodyInit) : body === undefined ? undefined : JSON.stringify(body) }),
+  );
   const json = await res.json();
   if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
   return json;
@@ -82,14 +92,25 @@ const FUTURE = "9999-01-01T00:00:00.000000Z";
 async function resetBacklog(): Promise<void> {
   await db.deleteFrom("jobs").where("kind", "=", "analyse").execute();
   await db.updateTable("jobs").set({ state: "queued", attempts: 0, lease_until: null, last_error: null, run_at: FUTURE }).execute();
-  await db.updateTable("answers").set({ transcription_status: "pending", transcription: null, text: null, analysis_status: "not_applicable", ai_insights: null }).execute();
+  await db
+    .updateTable("answers")
+    .set({ transcription_status: "pending", transcription: null, text: null, analysis_status: "not_applicable", ai_insights: null })
+    .execute();
   await db.updateTable("responses").set({ submitted_event_at: null }).execute();
 }
 
 const counts = async () => {
-  const rows = await db.selectFrom("jobs").select(["kind", "state", (eb) => eb.fn.countAll<number>().as("n")]).groupBy(["kind", "state"]).execute();
+  const rows = await db
+    .selectFrom("jobs")
+    .select(["kind", "state", (eb) => eb.fn.countAll<number>().as("n")])
+    .groupBy(["kind", "state"])
+    .execute();
   const n = (kind: string, state: string) => Number(rows.find((r) => r.kind === kind && r.state === state)?.n ?? 0);
-  return { transcribed: n("transcribe", "done"), analysed: n("analyse", "done"), failed: rows.filter((r) => r.state === "failed").reduce((a, r) => a + Number(r.n), 0) };
+  return {
+    transcribed: n("transcribe", "done"),
+    analysed: n("analyse", "done"),
+    failed: rows.filter((r) => r.state === "failed").reduce((a, r) => a + Number(r.n), 0),
+  };
 };
 
 type Row = { nodes: number; transcribeS: number; allS: number; perS: number };
@@ -98,7 +119,13 @@ for (const n of NODE_COUNTS) {
   await resetBacklog();
   const nodes: RunningServer[] = [];
   for (let i = 0; i < n; i++) {
-    nodes.push(await startServer({ dataDir: path.join(root, `node-${n}-${i}`), bin, env: { EARSHOT_DATABASE_URL: databaseUrl, EARSHOT_ROLE: "worker", EARSHOT_JOB_POLL_MS: "100" } }));
+    nodes.push(
+      await startServer({
+        dataDir: path.join(root, `node-${n}-${i}`),
+        bin,
+        env: { EARSHOT_DATABASE_URL: databaseUrl, EARSHOT_ROLE: "worker", EARSHOT_JOB_POLL_MS: "100" },
+      }),
+    );
   }
   // The inference workers load the model on their first job; warm each node alike by letting the
   // clock start only when the backlog becomes due.
@@ -116,7 +143,9 @@ for (const n of NODE_COUNTS) {
   if (c.failed) process.stderr.write(`warning: ${c.failed} jobs failed with ${n} nodes\n`);
   await Promise.all(nodes.map((s) => s.stop()));
   results.push({ nodes: n, transcribeS, allS, perS: ANSWERS / transcribeS });
-  process.stdout.write(`${n} worker node(s): ${ANSWERS} transcriptions in ${transcribeS.toFixed(1)} s (${(ANSWERS / transcribeS).toFixed(2)}/s); every job done in ${allS.toFixed(1)} s\n`);
+  process.stdout.write(
+    `${n} worker node(s): ${ANSWERS} transcriptions in ${transcribeS.toFixed(1)} s (${(ANSWERS / transcribeS).toFixed(2)}/s); every job done in ${allS.toFixed(1)} s\n`,
+  );
 }
 
 await wiring.close();
@@ -124,7 +153,10 @@ await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
 await admin.end();
 fs.rmSync(root, { recursive: true, force: true });
 
-const load = os.loadavg().map((l) => l.toFixed(1)).join(" ");
+const load = os
+  .loadavg()
+  .map((l) => l.toFixed(1))
+  .join(" ");
 process.stdout.write(`\n| worker nodes | transcriptions/s | ${ANSWERS} transcriptions | every job done |\n| --- | --- | --- | --- |\n`);
 for (const r of results) process.stdout.write(`| ${r.nodes} | ${r.perS.toFixed(2)} | ${r.transcribeS.toFixed(1)} s | ${r.allS.toFixed(1)} s |\n`);
 process.stdout.write(`\n${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), load average ${load}, ${new Date().toISOString()}\n`);

@@ -18,13 +18,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import {
-  onnxRuntimePlugin,
-  opusDecoderPlugin,
-  sharpStubPlugin,
-  workerUrlPlugin,
-  type OrtArch,
-} from "../src/runtime/build-plugins.ts";
+import { onnxRuntimePlugin, opusDecoderPlugin, sharpStubPlugin, workerUrlPlugin, type OrtArch } from "../src/runtime/build-plugins.ts";
 import { buildWebAssets } from "../src/http/web-assets.ts";
 import { withCompressedVariants } from "../src/http/asset-delivery.ts";
 

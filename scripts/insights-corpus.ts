@@ -17,44 +17,53 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const ROOT = path.join(import.meta.dir, "..", "corpus", "insights");
-const DOMAINS = new Set([
-  "apps", "saas", "support", "restaurants", "hotels", "deliveries",
-  "retail", "hardware", "healthcare", "public", "events", "employee",
-]);
+const DOMAINS = new Set(["apps", "saas", "support", "restaurants", "hotels", "deliveries", "retail", "hardware", "healthcare", "public", "events", "employee"]);
 const STYLE_CODES: Record<string, string> = {
-  ty: "typed", sp: "spoken", tp: "typos", np: "nps", im: "implicit",
-  mx: "mixed", rq: "request", cp: "comparison", ng: "negation", sc: "sarcasm",
+  ty: "typed",
+  sp: "spoken",
+  tp: "typos",
+  np: "nps",
+  im: "implicit",
+  mx: "mixed",
+  rq: "request",
+  cp: "comparison",
+  ng: "negation",
+  sc: "sarcasm",
 };
 const SENTIMENTS: Record<string, string> = { "+": "positive", "=": "neutral", "-": "negative" };
 
 /** Parses the source files of one set into JSONL text; throws on a malformed line. */
 function build(set: "heldout" | "train"): string {
-  const files = readdirSync(path.join(ROOT, "raw")).filter((f) => f.startsWith(`${set}-`) && f.endsWith(".txt")).sort();
+  const files = readdirSync(path.join(ROOT, "raw"))
+    .filter((f) => f.startsWith(`${set}-`) && f.endsWith(".txt"))
+    .sort();
   const counters = new Map<string, number>();
   const seen = new Set<string>();
   const lines: string[] = [];
   for (const file of files) {
     let domain = "";
-    readFileSync(path.join(ROOT, "raw", file), "utf8").split("\n").forEach((line, i) => {
-      if (line.trim() === "") return;
-      const where = `${file}:${i + 1}`;
-      if (line.startsWith("## ")) {
-        domain = line.slice(3).trim();
-        if (!DOMAINS.has(domain)) throw new Error(`${where}: unknown domain ${domain}`);
-        return;
-      }
-      const m = /^([+=-])([A.]) ([a-z]{2}) (.+)$/.exec(line);
-      if (!m || !domain) throw new Error(`${where}: malformed line`);
-      const style = STYLE_CODES[m[3]!];
-      if (!style) throw new Error(`${where}: unknown style ${m[3]}`);
-      const text = m[4]!.trim();
-      if (seen.has(text.toLowerCase())) throw new Error(`${where}: duplicate text`);
-      seen.add(text.toLowerCase());
-      const n = (counters.get(domain) ?? 0) + 1;
-      counters.set(domain, n);
-      const id = `${set}-${domain}-${String(n).padStart(4, "0")}`;
-      lines.push(JSON.stringify({ id, text, sentiment: SENTIMENTS[m[1]!], actionable: m[2] === "A", domain, style }));
-    });
+    readFileSync(path.join(ROOT, "raw", file), "utf8")
+      .split("\n")
+      .forEach((line, i) => {
+        if (line.trim() === "") return;
+        const where = `${file}:${i + 1}`;
+        if (line.startsWith("## ")) {
+          domain = line.slice(3).trim();
+          if (!DOMAINS.has(domain)) throw new Error(`${where}: unknown domain ${domain}`);
+          return;
+        }
+        const m = /^([+=-])([A.]) ([a-z]{2}) (.+)$/.exec(line);
+        if (!m || !domain) throw new Error(`${where}: malformed line`);
+        const style = STYLE_CODES[m[3]!];
+        if (!style) throw new Error(`${where}: unknown style ${m[3]}`);
+        const text = m[4]!.trim();
+        if (seen.has(text.toLowerCase())) throw new Error(`${where}: duplicate text`);
+        seen.add(text.toLowerCase());
+        const n = (counters.get(domain) ?? 0) + 1;
+        counters.set(domain, n);
+        const id = `${set}-${domain}-${String(n).padStart(4, "0")}`;
+        lines.push(JSON.stringify({ id, text, sentiment: SENTIMENTS[m[1]!], actionable: m[2] === "A", domain, style }));
+      });
   }
   return lines.join("\n") + "\n";
 }

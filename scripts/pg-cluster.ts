@@ -60,9 +60,7 @@ async function freePort(): Promise<number> {
 function run(bin: string, program: string, args: string[]): void {
   const exe = path.join(bin, program);
   const asRoot = process.getuid?.() === 0;
-  const r = asRoot
-    ? spawnSync("runuser", ["-u", "postgres", "--", exe, ...args], { encoding: "utf8" })
-    : spawnSync(exe, args, { encoding: "utf8" });
+  const r = asRoot ? spawnSync("runuser", ["-u", "postgres", "--", exe, ...args], { encoding: "utf8" }) : spawnSync(exe, args, { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`${program} failed (${r.status}): ${r.stderr || r.stdout}`);
 }
 

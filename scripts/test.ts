@@ -37,7 +37,9 @@ const SYSTEM_PACKAGES: Record<string, string> = {
 };
 
 function ensureSystemPackages(): void {
-  const missing = Object.entries(SYSTEM_PACKAGES).filter(([, file]) => !fs.existsSync(file)).map(([pkg]) => pkg);
+  const missing = Object.entries(SYSTEM_PACKAGES)
+    .filter(([, file]) => !fs.existsSync(file))
+    .map(([pkg]) => pkg);
   if (!missing.length) return;
   if (process.getuid?.() !== 0) {
     console.error(`Missing Debian packages: ${missing.join(" ")}. Install them: sudo apt-get install -y ${missing.join(" ")}`);
@@ -117,7 +119,8 @@ async function runSuite(engine: Engine, args: string[], env: Record<string, stri
   return { engine, code, passed: count("pass"), failed: count("fail"), skipped: count("skip"), seconds: (performance.now() - started) / 1000 };
 }
 
-const summary = (o: { passed: number; failed: number; skipped: number }) => `${o.passed} passed, ${o.failed} failed${o.skipped ? `, ${o.skipped} skipped` : ""}`;
+const summary = (o: { passed: number; failed: number; skipped: number }) =>
+  `${o.passed} passed, ${o.failed} failed${o.skipped ? `, ${o.skipped} skipped` : ""}`;
 
 const { engines, rest } = selectEngines(process.argv.slice(2));
 let cluster: PgCluster | null = null;

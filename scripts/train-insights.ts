@@ -43,7 +43,10 @@ const corpus = parseLabelledJsonl(corpusText, CORPUS);
 /** Trains on `train` and scores on `test`. */
 function trainAndScore(train: LabelledAnswer[], test: LabelledAnswer[]) {
   const model = trainModel("cv", train, {}, opts);
-  return scorePredictions(test, test.map((e) => predict(model, e.text)));
+  return scorePredictions(
+    test,
+    test.map((e) => predict(model, e.text)),
+  );
 }
 
 if (flags.cv) {
@@ -52,7 +55,12 @@ if (flags.cv) {
   const labels: LabelledAnswer[] = [];
   const predicted: ReturnType<typeof predict>[] = [];
   for (let f = 0; f < k; f++) {
-    const model = trainModel("cv", corpus.filter((_, i) => i % k !== f), {}, opts);
+    const model = trainModel(
+      "cv",
+      corpus.filter((_, i) => i % k !== f),
+      {},
+      opts,
+    );
     for (const e of corpus.filter((_, i) => i % k === f)) {
       labels.push(e);
       predicted.push(predict(model, e.text));
@@ -65,7 +73,10 @@ if (flags.cv) {
   let correct = 0;
   for (const d of domains) {
     const test = corpus.filter((e) => e.domain === d);
-    const r = trainAndScore(corpus.filter((e) => e.domain !== d), test);
+    const r = trainAndScore(
+      corpus.filter((e) => e.domain !== d),
+      test,
+    );
     correct += r.accuracy * r.answers;
     console.log(`  ${d.padEnd(12)} accuracy ${(100 * r.accuracy).toFixed(1)}%  actionable F1 ${r.actionable.f1.toFixed(3)}  (${r.answers})`);
   }
@@ -84,5 +95,7 @@ if (flags.cv) {
     seed: opts.seed,
   });
   writeFileSync(OUT, JSON.stringify(doc) + "\n");
-  console.log(`${path.relative(process.cwd(), OUT)}: ${corpus.length} answers, ${((performance.now() - start) / 1000).toFixed(1)} s, ${(JSON.stringify(doc).length / 1024).toFixed(0)} KiB`);
+  console.log(
+    `${path.relative(process.cwd(), OUT)}: ${corpus.length} answers, ${((performance.now() - start) / 1000).toFixed(1)} s, ${(JSON.stringify(doc).length / 1024).toFixed(0)} KiB`,
+  );
 }

@@ -31,7 +31,11 @@ export async function loadSigningSecret(db: Kysely<Database>, config: Config): P
   const row = await db.selectFrom("settings").select("value").where("key", "=", "signing_secret").executeTakeFirst();
   if (row) return row.value;
   const secret = randomBytes(32).toString("base64url");
-  await db.insertInto("settings").values({ key: "signing_secret", value: secret }).onConflict((oc) => oc.column("key").doNothing()).execute();
+  await db
+    .insertInto("settings")
+    .values({ key: "signing_secret", value: secret })
+    .onConflict((oc) => oc.column("key").doNothing())
+    .execute();
   return (await db.selectFrom("settings").select("value").where("key", "=", "signing_secret").executeTakeFirstOrThrow()).value;
 }
 
@@ -79,7 +83,14 @@ export async function createAppDeps(config: Config, opts: AppDepsOptions = {}): 
   if (opts.migrate !== false) await migrateToLatest(db);
   const inference =
     opts.inference ??
-    createInferenceClient({ modelsDir: config.modelsDir, asrModel: config.asrModel, sentimentModel: config.sentimentModel, llmUrl: config.llmUrl, threads: config.inferenceThreads, llmModel: config.llmModel });
+    createInferenceClient({
+      modelsDir: config.modelsDir,
+      asrModel: config.asrModel,
+      sentimentModel: config.sentimentModel,
+      llmUrl: config.llmUrl,
+      threads: config.inferenceThreads,
+      llmModel: config.llmModel,
+    });
   const deps: AppWiring["deps"] = {
     config,
     db,

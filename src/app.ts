@@ -71,15 +71,23 @@ export function createApp(deps: AppDeps) {
         const path = new URL(request.url).pathname;
         const allowed = [...new Set(routeTable!.filter((r) => r.pattern.test(path)).map((r) => r.method))];
         if (allowed.length && !allowed.includes(request.method.toUpperCase())) {
-          return problemResponse(new AppError("METHOD_NOT_ALLOWED", `${request.method} is not allowed here; use ${allowed.join(", ")}.`), { allow: allowed.join(", ") });
+          return problemResponse(new AppError("METHOD_NOT_ALLOWED", `${request.method} is not allowed here; use ${allowed.join(", ")}.`), {
+            allow: allowed.join(", "),
+          });
         }
       }
       return errorToResponse(error, code, deps.log);
     })
     .use(healthRoutes(deps))
     .get("/api/v1/openapi.json", () => openapiDocument())
-    .get("/api/docs/", () => new Response((referencePage ??= renderReferencePage(openapiDocument() as never)), { headers: { "content-type": "text/html; charset=utf-8" } }))
-    .get(REFERENCE_CSS_PATH, () => new Response(REFERENCE_CSS, { headers: { "content-type": "text/css; charset=utf-8", "cache-control": "public, max-age=3600" } }))
+    .get(
+      "/api/docs/",
+      () => new Response((referencePage ??= renderReferencePage(openapiDocument() as never)), { headers: { "content-type": "text/html; charset=utf-8" } }),
+    )
+    .get(
+      REFERENCE_CSS_PATH,
+      () => new Response(REFERENCE_CSS, { headers: { "content-type": "text/css; charset=utf-8", "cache-control": "public, max-age=3600" } }),
+    )
     .use(workspaceRoutes(deps))
     .use(authRoutes(deps))
     .use(memberRoutes(deps))

@@ -71,7 +71,9 @@ program
   .option("--host <host>", "address to bind (default 0.0.0.0)")
   .option("--role <role>", "all | api | worker (EARSHOT_ROLE, default all): api runs no jobs or deliveries; worker runs only them and serves /healthz", role)
   .action(async (o: { port?: number; host?: string; role?: Config["role"] }) => {
-    const server = await startServer(config({ ...(o.port !== undefined ? { port: o.port } : {}), ...(o.host ? { host: o.host } : {}), ...(o.role ? { role: o.role } : {}) }));
+    const server = await startServer(
+      config({ ...(o.port !== undefined ? { port: o.port } : {}), ...(o.host ? { host: o.host } : {}), ...(o.role ? { role: o.role } : {}) }),
+    );
     const stop = async () => {
       await server.stop();
       process.exit(0);
@@ -90,7 +92,9 @@ workspace
   .option("--json", "print one JSON object")
   .action(async (o: { name: string; plan: string; slug?: string; host?: string; json?: boolean }) => {
     if (!PLANS.includes(o.plan as Plan)) throw new InvalidArgumentError(`--plan must be one of ${PLANS.join(", ")}`);
-    const created = await withDb((db, cfg) => createWorkspace(db, { name: o.name, plan: o.plan as Plan, slug: o.slug, host: o.host, publicUrl: cfg.publicUrl }));
+    const created = await withDb((db, cfg) =>
+      createWorkspace(db, { name: o.name, plan: o.plan as Plan, slug: o.slug, host: o.host, publicUrl: cfg.publicUrl }),
+    );
     print(!!o.json, created, `Workspace ${created.workspace_slug} (${created.workspace_uuid})\nAPI key (shown once): ${created.api_key}`);
   });
 workspace
@@ -98,7 +102,14 @@ workspace
   .option("--json", "print JSON")
   .action(async (o: { json?: boolean }) => {
     await withDb(async (db, cfg) => {
-      const rows = (await listWorkspaces(db)).map((w) => ({ uuid: w.uuid, name: w.name, slug: w.slug, plan: w.plan, host: workspaceHost(cfg.publicUrl, w), date_created: w.date_created }));
+      const rows = (await listWorkspaces(db)).map((w) => ({
+        uuid: w.uuid,
+        name: w.name,
+        slug: w.slug,
+        plan: w.plan,
+        host: workspaceHost(cfg.publicUrl, w),
+        date_created: w.date_created,
+      }));
       print(!!o.json, rows, rows.map((w) => `${w.uuid}  ${w.slug}  ${w.plan}  ${w.name}`).join("\n") || "No workspaces.");
     });
   });
@@ -111,7 +122,10 @@ token
   .option("--scopes <list>", `comma-separated scopes (default: ${ALL_SCOPES.join(",")}; also ${KEY_SCOPES.slice(ALL_SCOPES.length).join(",")})`)
   .option("--json", "print one JSON object")
   .action(async (o: { workspace: string; name: string; scopes?: string; json?: boolean }) => {
-    const scopes = o.scopes?.split(",").map((s) => s.trim()).filter(Boolean);
+    const scopes = o.scopes
+      ?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
     const bad = scopes?.filter((s) => !KEY_SCOPES.includes(s as AnyScope));
     if (bad?.length) throw new InvalidArgumentError(`unknown scopes: ${bad.join(", ")}`);
     const created = await withDb(async (db) => {
@@ -126,15 +140,17 @@ token
   .option("--json", "print JSON")
   .action(async (o: { workspace: string; json?: boolean }) => {
     const { results } = await withDb((db) => listTokens(db, o.workspace, 1000, 0));
-    print(!!o.json, results, results.map((t) => `${t.uuid}  ${t.masked_key}  ${t.name}  last used ${t.last_used_at ?? "never"}`).join("\n") || "No active tokens.");
+    print(
+      !!o.json,
+      results,
+      results.map((t) => `${t.uuid}  ${t.masked_key}  ${t.name}  last used ${t.last_used_at ?? "never"}`).join("\n") || "No active tokens.",
+    );
   });
-token
-  .command("revoke <token_uuid>")
-  .action(async (uuid: string) => {
-    const ok = await withDb((db) => revokeTokenAnyWorkspace(db, uuid));
-    if (!ok) throw new AppError("NOT_FOUND", `No active token ${uuid}.`);
-    process.stdout.write(`Token ${uuid} revoked.\n`);
-  });
+token.command("revoke <token_uuid>").action(async (uuid: string) => {
+  const ok = await withDb((db) => revokeTokenAnyWorkspace(db, uuid));
+  if (!ok) throw new AppError("NOT_FOUND", `No active token ${uuid}.`);
+  process.stdout.write(`Token ${uuid} revoked.\n`);
+});
 
 program
   .command("migrate")

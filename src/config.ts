@@ -17,7 +17,14 @@ const booleanFlag = z
 const listOf = z
   .string()
   .optional()
-  .transform((v) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : []));
+  .transform((v) =>
+    v
+      ? v
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [],
+  );
 
 const envSchema = z.object({
   EARSHOT_DATA_DIR: z.string().default("./data"),
@@ -47,7 +54,10 @@ const envSchema = z.object({
   EARSHOT_WEBHOOK_CA_FILE: z.string().optional(),
   /** Comma-separated retry delays in seconds; default is DESIGN §8's schedule. */
   EARSHOT_WEBHOOK_RETRY_SCHEDULE_S: z.string().optional(),
-  EARSHOT_WEBHOOK_DISABLE_AFTER_S: z.coerce.number().positive().default(5 * 24 * 3600),
+  EARSHOT_WEBHOOK_DISABLE_AFTER_S: z.coerce
+    .number()
+    .positive()
+    .default(5 * 24 * 3600),
   EARSHOT_DELIVERY_LOG_RETENTION_DAYS: z.coerce.number().positive().default(30),
   EARSHOT_ROLE: z.enum(["all", "api", "worker"]).default("all"),
   /** Session starts per client address and link per minute on the public intake; 0 = unlimited. */
@@ -58,7 +68,11 @@ const envSchema = z.object({
   EARSHOT_INTAKE_ADDRESS_UPLOAD_MB_PER_HOUR: z.coerce.number().min(0).default(1024),
   /** Unsubmitted (`started`) sessions untouched this long are purged with their uploads. */
   EARSHOT_SESSION_RETENTION_DAYS: z.coerce.number().positive().default(30),
-  EARSHOT_AUDIO_URL_TTL_S: z.coerce.number().int().positive().default(7 * 24 * 3600),
+  EARSHOT_AUDIO_URL_TTL_S: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(7 * 24 * 3600),
   EARSHOT_SIGNING_SECRET: z.string().optional(),
   EARSHOT_JOB_POLL_MS: z.coerce.number().int().positive().default(500),
   EARSHOT_OUTBOX_POLL_MS: z.coerce.number().int().positive().default(500),
@@ -137,10 +151,7 @@ export type ConfigOverrides = Partial<{ dataDir: string; port: number; host: str
  * @param env usually `process.env`
  * @throws Error naming each invalid variable (the CLI prints it and exits 2)
  */
-export function loadConfig(
-  env: Record<string, string | undefined> = process.env,
-  overrides: ConfigOverrides = {},
-): Config {
+export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: ConfigOverrides = {}): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);

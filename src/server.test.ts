@@ -11,7 +11,10 @@ test("earshot serve terminates TLS itself when EARSHOT_TLS_CERT and EARSHOT_TLS_
   const cert = path.join(dir, "cert.pem");
   const key = path.join(dir, "key.pem");
   await $`openssl req -x509 -newkey rsa:2048 -nodes -keyout ${key} -out ${cert} -days 1 -subj /CN=localhost -addext subjectAltName=DNS:localhost,IP:127.0.0.1`.quiet();
-  const config = loadConfig({ EARSHOT_TLS_CERT: cert, EARSHOT_TLS_KEY: key, EARSHOT_LOG_LEVEL: "silent" }, { dataDir: path.join(dir, "data"), port: 0, host: "127.0.0.1" });
+  const config = loadConfig(
+    { EARSHOT_TLS_CERT: cert, EARSHOT_TLS_KEY: key, EARSHOT_LOG_LEVEL: "silent" },
+    { dataDir: path.join(dir, "data"), port: 0, host: "127.0.0.1" },
+  );
   expect(config.publicUrl.startsWith("https://")).toBe(true);
   const server = await startServer(config);
   try {

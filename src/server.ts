@@ -108,7 +108,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
     app.listen({ port: config.port, hostname: config.host, tls, maxRequestBodySize: Number.MAX_SAFE_INTEGER });
     server = app.server!;
   } else {
-    server = Bun.serve({ port: config.port, hostname: config.host, tls, fetch: (req) => (new URL(req.url).pathname === "/healthz" ? app.handle(req) : workerOnlyResponse()) });
+    server = Bun.serve({
+      port: config.port,
+      hostname: config.host,
+      tls,
+      fetch: (req) => (new URL(req.url).pathname === "/healthz" ? app.handle(req) : workerOnlyResponse()),
+    });
   }
   // Jobs and deliveries run on `all` and `worker` nodes; an `api` node only queues them (the
   // workers poll, so nothing waits for a nudge that goes nowhere). They start just after listening,

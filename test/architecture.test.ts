@@ -41,7 +41,12 @@ function importsOf(file: string): Edge[] {
       add(node.moduleSpecifier.text, typeOnly);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       add(node.moduleSpecifier.text, node.isTypeOnly);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       add(node.arguments[0].text, false);
     }
     ts.forEachChild(node, visit);
@@ -192,7 +197,9 @@ describe("architecture", () => {
   }
 
   test("route files open no transaction and build no query (that is the services' and repositories' work)", () => {
-    const offenders = FILES.filter((f) => ROUTE_FILE.test(f) && /\.(transaction|selectFrom|insertInto|updateTable|deleteFrom)\(/.test(fs.readFileSync(path.join(ROOT, f), "utf8")));
+    const offenders = FILES.filter(
+      (f) => ROUTE_FILE.test(f) && /\.(transaction|selectFrom|insertInto|updateTable|deleteFrom)\(/.test(fs.readFileSync(path.join(ROOT, f), "utf8")),
+    );
     expect(offenders).toEqual([]);
   });
 

@@ -34,14 +34,22 @@ function multilingualFixture(): string {
 }
 
 const englishOnly = createInferenceClient({ modelsDir: FIXTURE_MODELS_DIR, asrModel: FIXTURE_ASR_MODEL, sentimentModel: "tiny-sentiment-3class" });
-const multilingual = createInferenceClient({ modelsDir: multilingualFixture(), asrModel: "whisper-multilingual-random", sentimentModel: "tiny-sentiment-3class" });
+const multilingual = createInferenceClient({
+  modelsDir: multilingualFixture(),
+  asrModel: "whisper-multilingual-random",
+  sentimentModel: "tiny-sentiment-3class",
+});
 afterAll(async () => {
   await englishOnly.close();
   await multilingual.close();
   scratch.remove();
 });
 
-const rejectionOf = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => null, (e: unknown) => e);
+const rejectionOf = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
 
 describe("transcription in the link's language", () => {
   test("an English-only model transcribes an English link (en, en-GB) and reports en", async () => {

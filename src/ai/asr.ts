@@ -63,7 +63,9 @@ type WhisperGenerationConfig = { is_multilingual?: boolean | null; lang_to_id?: 
  */
 async function detectLanguage(asr: AutomaticSpeechRecognitionPipeline, pcm: Float32Array): Promise<string | null> {
   const { Tensor } = await import("@huggingface/transformers");
-  const model = asr.model as unknown as ((inputs: Record<string, unknown>) => Promise<{ logits: { data: Float32Array } }>) & { generation_config: WhisperGenerationConfig };
+  const model = asr.model as unknown as ((inputs: Record<string, unknown>) => Promise<{ logits: { data: Float32Array } }>) & {
+    generation_config: WhisperGenerationConfig;
+  };
   const config = model.generation_config;
   if (!config.lang_to_id || config.decoder_start_token_id === undefined) return null;
   const { input_features } = (await asr.processor(pcm.subarray(0, WHISPER_WINDOW_S * TARGET_SAMPLE_RATE_HZ))) as { input_features: unknown };
@@ -102,7 +104,10 @@ export function createAsr(modelsDir: string, model: string, threads: number | nu
       // Fewer intra-op threads than cores leaves a core to the HTTP thread (bench/asr.ts: on 2
       // cores, 1 thread was also faster than 2, as ORT's spinning threads compete with JS).
       const session_options = threads ? { intraOpNumThreads: threads, interOpNumThreads: 1 } : undefined;
-      return await pipeline("automatic-speech-recognition", model, { dtype: installedWeights(modelDir, "encoder_model") ?? "q8", ...(session_options ? { session_options } : {}) });
+      return await pipeline("automatic-speech-recognition", model, {
+        dtype: installedWeights(modelDir, "encoder_model") ?? "q8",
+        ...(session_options ? { session_options } : {}),
+      });
     } catch (err) {
       throw asMissingFile(err) ?? err;
     }

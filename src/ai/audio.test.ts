@@ -1,5 +1,15 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { assertRecordingFits, AudioDecodeError, maxOpusPackets, AudioTooLongError, decodeAudio, readWavHeader, recordingLimitS, sniffAudioFormat, TARGET_SAMPLE_RATE_HZ } from "./audio.ts";
+import {
+  assertRecordingFits,
+  AudioDecodeError,
+  maxOpusPackets,
+  AudioTooLongError,
+  decodeAudio,
+  readWavHeader,
+  recordingLimitS,
+  sniffAudioFormat,
+  TARGET_SAMPLE_RATE_HZ,
+} from "./audio.ts";
 import {
   makeScratchDir,
   oggOpusOf,
@@ -22,7 +32,10 @@ const randomBytes = (n: number): Uint8Array => crypto.getRandomValues(new Uint8A
 const concat = (...parts: Uint8Array[]): Uint8Array => new Uint8Array(Buffer.concat(parts));
 
 async function decodeError(bytes: Uint8Array): Promise<AudioDecodeError> {
-  const err = await decodeAudio(bytes).then(() => null, (e: unknown) => e);
+  const err = await decodeAudio(bytes).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(AudioDecodeError);
   return err as AudioDecodeError;
 }
@@ -124,7 +137,10 @@ describe("decodeAudio", () => {
 
 describe("bounds (DESIGN §9: 8–192 kHz, max_duration + 2 s, no allocation past the limit)", () => {
   const tooLong = async (run: Promise<unknown>): Promise<AudioTooLongError> => {
-    const err = await run.then(() => null, (e: unknown) => e);
+    const err = await run.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(AudioTooLongError);
     return err as AudioTooLongError;
   };

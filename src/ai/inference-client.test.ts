@@ -27,7 +27,11 @@ afterAll(async () => {
   scratch.remove();
 });
 
-const rejectionOf = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => null, (e: unknown) => e);
+const rejectionOf = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
 
 describe("transcribe", () => {
   test("WAV speech → the fixture transcript, its duration and timings", async () => {
@@ -105,11 +109,15 @@ describe("analyse", () => {
   });
 
   test("vague answers get follow-up questions when probing is on", async () => {
-    const result = await client.analyse("it was ok i guess", {
-      enableDynamicProbing: true,
-      evaluatorConfig: { clarity_threshold: 0.9, max_follow_ups: 2 },
-      prompt: "What should we improve?",
-    }, { priority: "live" });
+    const result = await client.analyse(
+      "it was ok i guess",
+      {
+        enableDynamicProbing: true,
+        evaluatorConfig: { clarity_threshold: 0.9, max_follow_ups: 2 },
+        prompt: "What should we improve?",
+      },
+      { priority: "live" },
+    );
     expect(result.clarity).toBeLessThan(0.9);
     expect(result.follow_up_questions.length).toBeGreaterThanOrEqual(1);
     expect(result.follow_up_questions.length).toBeLessThanOrEqual(2);

@@ -7,16 +7,7 @@
  */
 import { AudioDecodeError, AudioTooLongError, MAX_RECORDING_S } from "./audio-common.ts";
 import { disableOrtTelemetry } from "../runtime/onnxruntime.ts";
-import type {
-  AnalyseOptions,
-  AnalysisResult,
-  InferenceErrorCode,
-  Priority,
-  TranscribeResult,
-  WorkerConfig,
-  WorkerReply,
-  WorkerRequest,
-} from "./protocol.ts";
+import type { AnalyseOptions, AnalysisResult, InferenceErrorCode, Priority, TranscribeResult, WorkerConfig, WorkerReply, WorkerRequest } from "./protocol.ts";
 
 export type {
   AnalyseOptions,
@@ -164,11 +155,25 @@ export function createInferenceClient(opts: InferenceClientOptions): InferenceCl
   return {
     transcribe(audio, requestOpts = {}) {
       const maxDurationS = requestOpts.maxDurationS ?? MAX_RECORDING_S;
-      return send<TranscribeResult>((id) => ({ type: "transcribe", id, priority: requestOpts.priority ?? "batch", audio, maxDurationS, language: requestOpts.language ?? null }));
+      return send<TranscribeResult>((id) => ({
+        type: "transcribe",
+        id,
+        priority: requestOpts.priority ?? "batch",
+        audio,
+        maxDurationS,
+        language: requestOpts.language ?? null,
+      }));
     },
 
     analyse(text, options = {}, requestOpts = {}) {
-      return send<AnalysisResult>((id) => ({ type: "analyse", id, priority: requestOpts.priority ?? "batch", text, options, language: requestOpts.language ?? null }));
+      return send<AnalysisResult>((id) => ({
+        type: "analyse",
+        id,
+        priority: requestOpts.priority ?? "batch",
+        text,
+        options,
+        language: requestOpts.language ?? null,
+      }));
     },
 
     restartWorker() {

@@ -94,7 +94,11 @@ describe("live transcriber", () => {
 
   test("a recording longer than maxDurationS is an AUDIO_TOO_LONG error, partial and final", async () => {
     const messages: LiveServerMessage[] = [];
-    const t = createLiveTranscriber({ transcribe: (audio) => client.transcribe(audio, { priority: "live", maxDurationS: 1 }), send: (m) => messages.push(m), intervalMs: 0 });
+    const t = createLiveTranscriber({
+      transcribe: (audio) => client.transcribe(audio, { priority: "live", maxDurationS: 1 }),
+      send: (m) => messages.push(m),
+      intervalMs: 0,
+    });
     t.push(await webmFixture()); // 1.5 s
     for (let i = 0; i < 100 && messages.length === 0; i++) await Bun.sleep(20);
     expect(messages).toEqual([{ type: "error", code: "AUDIO_TOO_LONG", message: "The recording is longer than this question allows." }]);

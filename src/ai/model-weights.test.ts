@@ -48,7 +48,12 @@ describe("the loaders on a folder holding only the 8-bit weights", () => {
     rmSync(path.join(dir, "onnx", "encoder_model.onnx"));
     rmSync(path.join(dir, "onnx", "encoder_model_quantized.onnx"));
     const { pcm } = await decodeAudio(await speechWav(scratch.dir));
-    const err = await createAsr(scratch.dir, "whisper-none", 1).transcribe(pcm).then(() => null, (e: unknown) => e);
+    const err = await createAsr(scratch.dir, "whisper-none", 1)
+      .transcribe(pcm)
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(err).toBeInstanceOf(ModelMissingError);
     expect((err as ModelMissingError).path).toBe(path.join(dir, "onnx", "encoder_model_quantized.onnx"));
   });

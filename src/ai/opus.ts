@@ -83,9 +83,11 @@ export async function decodeOpusContainer(bytes: Uint8Array, format: "webm" | "o
     const config = await track.getDecoderConfig();
     const description = config?.description;
     const head = parseOpusHead(
-      description === undefined ? undefined : ArrayBuffer.isView(description)
-        ? new Uint8Array(description.buffer, description.byteOffset, description.byteLength)
-        : new Uint8Array(description),
+      description === undefined
+        ? undefined
+        : ArrayBuffer.isView(description)
+          ? new Uint8Array(description.buffer, description.byteOffset, description.byteLength)
+          : new Uint8Array(description),
       track.numberOfChannels,
     );
     if (head.channels > MAX_CHANNELS) {
@@ -135,7 +137,11 @@ class OpusStream {
   private errors = 0;
   private firstError: string | undefined;
 
-  constructor(head: OpusHead, private readonly name: string, private readonly limitS: number) {
+  constructor(
+    head: OpusHead,
+    private readonly name: string,
+    private readonly limitS: number,
+  ) {
     this.decoder = new OpusDecoder({ sampleRate: TARGET_SAMPLE_RATE_HZ, ...head });
     this.limitSamples = Math.ceil(limitS * TARGET_SAMPLE_RATE_HZ);
   }

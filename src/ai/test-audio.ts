@@ -7,7 +7,17 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ALL_FORMATS, BufferSource, BufferTarget, EncodedAudioPacketSource, EncodedPacket, EncodedPacketSink, Input, Output, WebMOutputFormat } from "mediabunny";
+import {
+  ALL_FORMATS,
+  BufferSource,
+  BufferTarget,
+  EncodedAudioPacketSource,
+  EncodedPacket,
+  EncodedPacketSink,
+  Input,
+  Output,
+  WebMOutputFormat,
+} from "mediabunny";
 import { WaveFile } from "wavefile";
 
 // The fixtures are named once, in test/helpers/fixtures.ts.

@@ -105,7 +105,9 @@ async function loadInsights(cfg: WorkerConfig): Promise<InsightsEngine> {
 /** No installed insights engine knows the answer's language (ai/insights-languages.ts). */
 class UnsupportedInsightsLanguage extends Error {
   constructor(language: string, sentimentModel: string) {
-    super(`No installed insights engine knows the language "${language}" (the sentiment model "${sentimentModel}" and the built-in engines are English only; a multilingual one: earshot models fetch --model Xenova/twitter-xlm-roberta-base-sentiment, then EARSHOT_SENTIMENT_MODEL).`);
+    super(
+      `No installed insights engine knows the language "${language}" (the sentiment model "${sentimentModel}" and the built-in engines are English only; a multilingual one: earshot models fetch --model Xenova/twitter-xlm-roberta-base-sentiment, then EARSHOT_SENTIMENT_MODEL).`,
+    );
   }
 }
 

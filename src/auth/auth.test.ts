@@ -40,7 +40,15 @@ describe("API keys", () => {
     expect(created.json.masked_key).toBe(maskApiKey(created.json.key));
     const list = await api.call("GET", "/api/v1/tokens/");
     const listed = list.json.results.find((t: any) => t.uuid === created.json.uuid);
-    expect(listed).toEqual({ uuid: created.json.uuid, name: "CI key", masked_key: created.json.masked_key, scopes: ["links:read"], date_created: created.json.date_created, last_used_at: null, created_by: null });
+    expect(listed).toEqual({
+      uuid: created.json.uuid,
+      name: "CI key",
+      masked_key: created.json.masked_key,
+      scopes: ["links:read"],
+      date_created: created.json.date_created,
+      last_used_at: null,
+      created_by: null,
+    });
     expect(list.text).not.toContain(created.json.key);
     expect((await api.call("GET", "/api/v1/links/", { key: created.json.key })).status).toBe(200);
     const used = (await api.call("GET", "/api/v1/tokens/")).json.results.find((t: any) => t.uuid === created.json.uuid);

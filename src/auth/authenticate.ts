@@ -18,7 +18,16 @@ import type { RateLimiter } from "./rate-limit.ts";
 import { createUsageRecorder, type UsageRecorder } from "./usage.ts";
 import { ROLE_SCOPES, type Role } from "./roles.ts";
 import { SESSION_IDLE_S, SESSION_TOUCH_S, assertSameOrigin, clientAddress, isStateChanging, readCookie, safeEqual, sha256Hex } from "./sessions.ts";
-import { deleteSession, findMembership, findSession, findUserByUuid, isSessionActive, touchSession, type SessionRow, type UserRow } from "../modules/users/repository.ts";
+import {
+  deleteSession,
+  findMembership,
+  findSession,
+  findUserByUuid,
+  isSessionActive,
+  touchSession,
+  type SessionRow,
+  type UserRow,
+} from "../modules/users/repository.ts";
 
 /** Who acted, for the audit log: a key (uuid + name) or a console user (uuid + name). */
 export type Actor = { type: "key" | "user"; uuid: string; name: string };

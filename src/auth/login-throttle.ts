@@ -142,7 +142,10 @@ function createSharedLoginThrottle(db: Kysely<Database>, clock: Clock): LoginThr
     async begin(account, address, nowMs = clock.nowMs()) {
       if (nowMs - lastSweep >= LOGIN_WINDOW_MS) {
         lastSweep = nowMs;
-        await db.deleteFrom("login_failures").where("at_ms", "<=", nowMs - LOGIN_WINDOW_MS).execute();
+        await db
+          .deleteFrom("login_failures")
+          .where("at_ms", "<=", nowMs - LOGIN_WINDOW_MS)
+          .execute();
       }
       const accountKey = `a:${account}`;
       const addressKey = `ip:${address ?? "unknown"}`;
@@ -167,7 +170,10 @@ function createSharedLoginThrottle(db: Kysely<Database>, clock: Clock): LoginThr
       return {
         attempt: {
           async succeeded() {
-            await db.deleteFrom("login_failures").where((eb) => eb.or([eb("key", "=", accountKey), eb("id", "=", ids.address)])).execute();
+            await db
+              .deleteFrom("login_failures")
+              .where((eb) => eb.or([eb("key", "=", accountKey), eb("id", "=", ids.address)]))
+              .execute();
           },
         },
       };

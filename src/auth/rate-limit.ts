@@ -94,7 +94,10 @@ function createSharedRateLimiter(db: Kysely<Database>, clock: Clock): RateLimite
     async take(key, limit, nowMs = clock.nowMs()) {
       if (nowMs - lastSweep > WINDOW_MS) {
         lastSweep = nowMs;
-        await db.deleteFrom("rate_limit_windows").where("window_start_ms", "<=", nowMs - 2 * WINDOW_MS).execute();
+        await db
+          .deleteFrom("rate_limit_windows")
+          .where("window_start_ms", "<=", nowMs - 2 * WINDOW_MS)
+          .execute();
       }
       const ended = sql<boolean>`${nowMs} - rate_limit_windows.window_start_ms >= ${WINDOW_MS}`;
       // The count may lose its last moments in a database crash (DESIGN §5 accepts that for usage

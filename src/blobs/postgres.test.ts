@@ -72,31 +72,41 @@ function rssMeter(gcEvery: number) {
   };
 }
 
-test.skipIf(!onPostgres)("a 64 MiB blob goes into PostgreSQL and back out in 256 KiB chunks with bounded memory", async () => {
-  const store = createPostgresBlobStore(db);
-  const inHash = createHash("sha256");
-  const writing = rssMeter(64); // a 64 KiB piece per sample: every 4 MiB
-  const { key, size } = await store.putStream("audio", pattern(64 * MiB, inHash, () => writing.sample()));
-  expect(size).toBe(64 * MiB);
-  const { rows } = await sql<{ n: number; biggest: number }>`select count(*)::int as n, max(length(data))::int as biggest from blob_chunks where key = ${key}`.execute(db);
-  expect(rows[0]).toEqual({ n: (64 * MiB) / CHUNK_BYTES, biggest: CHUNK_BYTES });
-  expect(await store.size(key)).toBe(64 * MiB);
+test.skipIf(!onPostgres)(
+  "a 64 MiB blob goes into PostgreSQL and back out in 256 KiB chunks with bounded memory",
+  async () => {
+    const store = createPostgresBlobStore(db);
+    const inHash = createHash("sha256");
+    const writing = rssMeter(64); // a 64 KiB piece per sample: every 4 MiB
+    const { key, size } = await store.putStream(
+      "audio",
+      pattern(64 * MiB, inHash, () => writing.sample()),
+    );
+    expect(size).toBe(64 * MiB);
+    const { rows } = await sql<{
+      n: number;
+      biggest: number;
+    }>`select count(*)::int as n, max(length(data))::int as biggest from blob_chunks where key = ${key}`.execute(db);
+    expect(rows[0]).toEqual({ n: (64 * MiB) / CHUNK_BYTES, biggest: CHUNK_BYTES });
+    expect(await store.size(key)).toBe(64 * MiB);
 
-  const reading = rssMeter(8); // a 256 KiB chunk per sample: every 2 MiB
-  const outHash = createHash("sha256");
-  let read = 0;
-  for await (const piece of chunksOf((await store.stream(key))!)) {
-    outHash.update(piece);
-    read += piece.byteLength;
-    reading.sample();
-  }
-  expect(read).toBe(64 * MiB);
-  expect(outHash.digest("hex")).toBe(inHash.digest("hex"));
-  // Holding the blob whole would add at least 64 MiB; chunk by chunk stays far below.
-  expect(writing.peakMiB).toBeLessThan(40);
-  expect(reading.peakMiB).toBeLessThan(40);
-  console.log(`64 MiB blob: peak RSS +${writing.peakMiB.toFixed(1)} MiB writing, +${reading.peakMiB.toFixed(1)} MiB reading`);
-}, 120_000);
+    const reading = rssMeter(8); // a 256 KiB chunk per sample: every 2 MiB
+    const outHash = createHash("sha256");
+    let read = 0;
+    for await (const piece of chunksOf((await store.stream(key))!)) {
+      outHash.update(piece);
+      read += piece.byteLength;
+      reading.sample();
+    }
+    expect(read).toBe(64 * MiB);
+    expect(outHash.digest("hex")).toBe(inHash.digest("hex"));
+    // Holding the blob whole would add at least 64 MiB; chunk by chunk stays far below.
+    expect(writing.peakMiB).toBeLessThan(40);
+    expect(reading.peakMiB).toBeLessThan(40);
+    console.log(`64 MiB blob: peak RSS +${writing.peakMiB.toFixed(1)} MiB writing, +${reading.peakMiB.toFixed(1)} MiB reading`);
+  },
+  120_000,
+);
 
 test.skipIf(!onPostgres)("put, get, head and size agree; deleting a blob deletes its chunks", async () => {
   const store = createPostgresBlobStore(db);

@@ -118,7 +118,10 @@ export async function writeBlob(database: Kysely<any>, key: string, source: Byte
   let size = 0;
   const flush = async () => {
     if (!filled) return;
-    await db.insertInto("blob_chunks").values({ key, seq: seq++, data: Buffer.from(buffer.buffer, 0, filled) }).execute();
+    await db
+      .insertInto("blob_chunks")
+      .values({ key, seq: seq++, data: Buffer.from(buffer.buffer, 0, filled) })
+      .execute();
     filled = 0;
   };
   try {
@@ -135,7 +138,11 @@ export async function writeBlob(database: Kysely<any>, key: string, source: Byte
     await flush();
     await db.updateTable("blobs").set({ size, chunks: seq, complete: 1 }).where("key", "=", key).execute();
   } catch (err) {
-    await db.deleteFrom("blobs").where("key", "=", key).execute().catch(() => {});
+    await db
+      .deleteFrom("blobs")
+      .where("key", "=", key)
+      .execute()
+      .catch(() => {});
     throw err;
   }
   return size;
@@ -143,7 +150,12 @@ export async function writeBlob(database: Kysely<any>, key: string, source: Byte
 
 /** Size of a complete blob under `key` in the database, or null (missing or incomplete). */
 export async function storedBlobSize(database: Kysely<any>, key: string): Promise<number | null> {
-  const row = await (database as Kysely<BlobTables>).selectFrom("blobs").select("size").where("key", "=", checkKey(key)).where("complete", "=", 1).executeTakeFirst();
+  const row = await (database as Kysely<BlobTables>)
+    .selectFrom("blobs")
+    .select("size")
+    .where("key", "=", checkKey(key))
+    .where("complete", "=", 1)
+    .executeTakeFirst();
   return row ? Number(row.size) : null;
 }
 

@@ -41,10 +41,18 @@ export function registerAccountCommands(program: Command, workspace: Command, wi
       const view = await withDb(async (db, cfg) => {
         await updateWorkspace(db, uuid, { plan: o.plan as Plan | undefined, linksLimit, requestsPerMinute: o.requestsPerMinute });
         const ws = (await findWorkspaceByUuid(db, uuid))!;
-        await recordAudit(db, { workspaceUuid: uuid, actor: { type: "system", uuid: null, name: "earshot CLI" }, action: "workspace.updated", target: { type: "workspace", uuid, label: ws.name }, clientAddress: null });
+        await recordAudit(db, {
+          workspaceUuid: uuid,
+          actor: { type: "system", uuid: null, name: "earshot CLI" },
+          action: "workspace.updated",
+          target: { type: "workspace", uuid, label: ws.name },
+          clientAddress: null,
+        });
         return getWorkspaceView(db, cfg.publicUrl, uuid);
       });
-      process.stdout.write(`Workspace ${view.slug} (${view.uuid}): plan ${view.plan}, links ${view.limits.links ?? "unlimited"}, ${view.limits.requests_per_minute} requests/min per key\n`);
+      process.stdout.write(
+        `Workspace ${view.slug} (${view.uuid}): plan ${view.plan}, links ${view.limits.links ?? "unlimited"}, ${view.limits.requests_per_minute} requests/min per key\n`,
+      );
     });
 
   const user = program.command("user").description("manage console accounts");
@@ -59,7 +67,9 @@ export function registerAccountCommands(program: Command, workspace: Command, wi
     .action(async (o: { email: string; name?: string; workspace?: string; role?: string; passwordStdin?: boolean; json?: boolean }) => {
       if (o.role !== undefined && !isRole(o.role)) throw new InvalidArgumentError(`--role must be one of ${ROLES.join(", ")}`);
       const password = o.passwordStdin ? await readStdin() : undefined;
-      const created = await withDb((db, cfg) => createUser(db, cfg.publicUrl, { email: o.email, name: o.name, workspaceUuid: o.workspace, role: o.role as Role | undefined, password }));
+      const created = await withDb((db, cfg) =>
+        createUser(db, cfg.publicUrl, { email: o.email, name: o.name, workspaceUuid: o.workspace, role: o.role as Role | undefined, password }),
+      );
       const lines = [`User ${created.email} (${created.uuid}) is ${created.role} of workspace ${created.workspace_uuid}.`];
       if (created.reset_url) lines.push(`Set the password here (single use, 24 hours): ${created.reset_url}`);
       process.stdout.write(o.json ? JSON.stringify(created) + "\n" : lines.join("\n") + "\n");
@@ -69,7 +79,11 @@ export function registerAccountCommands(program: Command, workspace: Command, wi
     .option("--json", "print JSON")
     .action(async (o: { json?: boolean }) => {
       const users = await withDb((db) => listUsers(db));
-      const text = users.map((u) => `${u.uuid}  ${u.email}  ${u.name}${u.disabled ? "  (disabled)" : ""}  ${u.memberships.map((m) => `${m.role}@${m.workspace_uuid}`).join(" ")}`).join("\n");
+      const text = users
+        .map(
+          (u) => `${u.uuid}  ${u.email}  ${u.name}${u.disabled ? "  (disabled)" : ""}  ${u.memberships.map((m) => `${m.role}@${m.workspace_uuid}`).join(" ")}`,
+        )
+        .join("\n");
       process.stdout.write(o.json ? JSON.stringify(users) + "\n" : (text || "No users.") + "\n");
     });
   user

@@ -149,21 +149,33 @@ export function registerInferenceCommands(program: Command, config: () => Config
     .option("--clarity-threshold <n>", "0..1 (default 0.6)", Number)
     .option("--max-follow-ups <n>", "0..5 (default 1)", Number)
     .option("--custom-fields <names>", "comma-separated field names to extract")
-    .action(async (text: string | undefined, o: { json?: boolean; jsonl?: boolean; prompt?: string; probe?: boolean; clarityThreshold?: number; maxFollowUps?: number; customFields?: string }) => {
-      if (o.jsonl) {
-        if (text !== undefined) throw new Error("give either TEXT or --jsonl (stdin), not both");
-        await withClient(config, analyseJsonl);
-        return;
-      }
-      if (text === undefined) throw new Error("give the TEXT to analyse, or --jsonl to read JSON lines from stdin");
-      await withClient(config, async (client) => {
-        const evaluatorConfig = {
-          ...(o.clarityThreshold !== undefined ? { clarity_threshold: o.clarityThreshold } : {}),
-          ...(o.maxFollowUps !== undefined ? { max_follow_ups: o.maxFollowUps } : {}),
-          ...(o.customFields ? { custom_fields: o.customFields.split(",").map((s) => s.trim()).filter(Boolean) } : {}),
-        };
-        const result = await client.analyse(text, { prompt: o.prompt, enableDynamicProbing: !!o.probe, evaluatorConfig }, { priority: "live" });
-        process.stdout.write((o.json ? JSON.stringify(result) : describeAnalysis(result)) + "\n");
-      });
-    });
+    .action(
+      async (
+        text: string | undefined,
+        o: { json?: boolean; jsonl?: boolean; prompt?: string; probe?: boolean; clarityThreshold?: number; maxFollowUps?: number; customFields?: string },
+      ) => {
+        if (o.jsonl) {
+          if (text !== undefined) throw new Error("give either TEXT or --jsonl (stdin), not both");
+          await withClient(config, analyseJsonl);
+          return;
+        }
+        if (text === undefined) throw new Error("give the TEXT to analyse, or --jsonl to read JSON lines from stdin");
+        await withClient(config, async (client) => {
+          const evaluatorConfig = {
+            ...(o.clarityThreshold !== undefined ? { clarity_threshold: o.clarityThreshold } : {}),
+            ...(o.maxFollowUps !== undefined ? { max_follow_ups: o.maxFollowUps } : {}),
+            ...(o.customFields
+              ? {
+                  custom_fields: o.customFields
+                    .split(",")
+                    .map((s) => s.trim())
+                    .filter(Boolean),
+                }
+              : {}),
+          };
+          const result = await client.analyse(text, { prompt: o.prompt, enableDynamicProbing: !!o.probe, evaluatorConfig }, { priority: "live" });
+          process.stdout.write((o.json ? JSON.stringify(result) : describeAnalysis(result)) + "\n");
+        });
+      },
+    );
 }

@@ -68,11 +68,12 @@ export function registerInsightsCommands(program: Command, withDb: WithDb): void
   insights
     .command("evaluate")
     .description("score the installed engines on a labelled JSONL file (and on a workspace's corrections)")
-    .requiredOption("--labelled <file>", "JSONL, one {\"text\",\"sentiment\",\"actionable\"} a line")
+    .requiredOption("--labelled <file>", 'JSONL, one {"text","sentiment","actionable"} a line')
     .option("--workspace <uuid>", "also score on this workspace's corrections")
     .option("--json", "print JSON")
     .action(async (o: { labelled: string; workspace?: string; json?: boolean }) => {
-      const { createInsightsEngine, embeddedModel, formatReport, hasLocalModel, installedModelPath, readLabelledFile, readModelFile, scoreModel } = await insightsCode();
+      const { createInsightsEngine, embeddedModel, formatReport, hasLocalModel, installedModelPath, readLabelledFile, readModelFile, scoreModel } =
+        await insightsCode();
       let labelled: LabelledAnswer[];
       try {
         labelled = readLabelledFile(o.labelled);
@@ -133,8 +134,18 @@ export function registerInsightsCommands(program: Command, withDb: WithDb): void
         current_model: r.current.id,
         corrections: r.corrections.count,
         heldout: {
-          current: { accuracy: r.heldout.current.accuracy, macro_f1: r.heldout.current.macroF1, actionable_f1: r.heldout.current.actionable.f1, score: heldoutScore(r.heldout.current) },
-          candidate: { accuracy: r.heldout.candidate.accuracy, macro_f1: r.heldout.candidate.macroF1, actionable_f1: r.heldout.candidate.actionable.f1, score: heldoutScore(r.heldout.candidate) },
+          current: {
+            accuracy: r.heldout.current.accuracy,
+            macro_f1: r.heldout.current.macroF1,
+            actionable_f1: r.heldout.current.actionable.f1,
+            score: heldoutScore(r.heldout.current),
+          },
+          candidate: {
+            accuracy: r.heldout.candidate.accuracy,
+            macro_f1: r.heldout.candidate.macroF1,
+            actionable_f1: r.heldout.candidate.actionable.f1,
+            score: heldoutScore(r.heldout.candidate),
+          },
         },
       };
       if (o.json) process.stdout.write(JSON.stringify(summary) + "\n");
@@ -147,7 +158,9 @@ export function registerInsightsCommands(program: Command, withDb: WithDb): void
             ...(r.corrections.current && r.corrections.candidate
               ? [formatReport(`corrections, current`, r.corrections.current), formatReport(`corrections, candidate`, r.corrections.candidate)]
               : []),
-            file ? `Installed ${file}; the worker uses it within a minute.` : `Not installed: the candidate scores worse on the held-out set than ${r.current.id}.`,
+            file
+              ? `Installed ${file}; the worker uses it within a minute.`
+              : `Not installed: the candidate scores worse on the held-out set than ${r.current.id}.`,
           ].join("\n") + "\n",
         );
       }

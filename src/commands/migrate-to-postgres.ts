@@ -121,14 +121,24 @@ async function rowsOnlyInTarget(source: Kysely<any>, target: Kysely<any>, table:
 }
 
 /** Copies one table in batches (upserts by primary key). @returns rows read from the appliance */
-async function copyTable(source: Kysely<any>, target: Kysely<any>, table: TargetTable, sourceColumns: Set<string>, progress: (done: number) => void): Promise<number> {
+async function copyTable(
+  source: Kysely<any>,
+  target: Kysely<any>,
+  table: TargetTable,
+  sourceColumns: Set<string>,
+  progress: (done: number) => void,
+): Promise<number> {
   const columns = table.columns.map((c) => c.name).filter((c) => sourceColumns.has(c));
   const pk = table.primaryKey;
   const select = columns.map(quote).join(", ");
   let after = Number.MIN_SAFE_INTEGER;
   let done = 0;
   for (;;) {
-    const { rows } = await sql<Record<string, unknown>>`select _rowid_ as "__rowid", ${sql.raw(select)} from ${sql.raw(quote(table.name))} where _rowid_ > ${after} order by _rowid_ limit ${BATCH}`.execute(source);
+    const { rows } = await sql<
+      Record<string, unknown>
+    >`select _rowid_ as "__rowid", ${sql.raw(select)} from ${sql.raw(quote(table.name))} where _rowid_ > ${after} order by _rowid_ limit ${BATCH}`.execute(
+      source,
+    );
     if (!rows.length) return done;
     after = Number(rows[rows.length - 1]!.__rowid);
     const values = rows.map((r) => Object.fromEntries(columns.map((c) => [c, r[c] ?? null])));
@@ -150,7 +160,9 @@ async function copyTable(source: Kysely<any>, target: Kysely<any>, table: Target
 async function resetIdentities(target: Kysely<any>, tables: TargetTable[]): Promise<void> {
   for (const t of tables) {
     for (const c of t.columns.filter((col) => col.identity)) {
-      await sql`select setval(pg_get_serial_sequence(${quote(t.name)}, ${c.name}), coalesce((select max(${sql.raw(quote(c.name))}) from ${sql.raw(quote(t.name))}), 0) + 1, false)`.execute(target);
+      await sql`select setval(pg_get_serial_sequence(${quote(t.name)}, ${c.name}), coalesce((select max(${sql.raw(quote(c.name))}) from ${sql.raw(quote(t.name))}), 0) + 1, false)`.execute(
+        target,
+      );
     }
   }
 }
@@ -180,8 +192,13 @@ export async function migrateToPostgres(source: Db, target: Db, blobsDir: string
   await migrateToLatest(source);
   await migrateToLatest(target);
   const inTarget = await targetTables(target);
-  const sourceTables = (await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(source)).rows.map((r) => r.name);
-  const names = await foreignKeyOrder(target, sourceTables.filter((n) => inTarget.has(n) && !NOT_COPIED.has(n)));
+  const sourceTables = (await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(source)).rows.map(
+    (r) => r.name,
+  );
+  const names = await foreignKeyOrder(
+    target,
+    sourceTables.filter((n) => inTarget.has(n) && !NOT_COPIED.has(n)),
+  );
 
   const counts = new Map<string, number>();
   const extra: string[] = [];
@@ -221,7 +238,10 @@ export async function migrateToPostgres(source: Db, target: Db, blobsDir: string
     });
     log(`${name}: ${total} rows`);
   }
-  await resetIdentities(target, names.map((n) => inTarget.get(n)!));
+  await resetIdentities(
+    target,
+    names.map((n) => inTarget.get(n)!),
+  );
 
   const keys = await referencedBlobs(source);
   const local = createLocalBlobStore(blobsDir);
@@ -251,7 +271,11 @@ export async function migrateToPostgres(source: Db, target: Db, blobsDir: string
   for (const key of keys) {
     if (!blobs.missing.includes(key) && (await storedBlobSize(target, key)) !== (await local.size(key))) differ.push(`blob ${key}`);
   }
-  if (differ.length) throw new AppError("VALIDATION_ERROR", `Counts differ after copying: ${differ.join(", ")}. The appliance may have changed meanwhile: stop it and run again.`);
+  if (differ.length)
+    throw new AppError(
+      "VALIDATION_ERROR",
+      `Counts differ after copying: ${differ.join(", ")}. The appliance may have changed meanwhile: stop it and run again.`,
+    );
   return { tables, blobs };
 }
 
@@ -285,7 +309,10 @@ export function registerMigrateToPostgresCommand(program: Command, config: () =>
             ? `${JSON.stringify(report)}\n`
             : `Copied ${rows} rows in ${report.tables.length} tables and ${report.blobs.referenced - report.blobs.missing.length} blobs in ${seconds} s; counts verified.\n`,
         );
-        if (report.blobs.missing.length) process.stderr.write(`warning: ${report.blobs.missing.length} referenced blobs were missing in ${cfg.blobsDir}: ${report.blobs.missing.slice(0, 5).join(", ")}\n`);
+        if (report.blobs.missing.length)
+          process.stderr.write(
+            `warning: ${report.blobs.missing.length} referenced blobs were missing in ${cfg.blobsDir}: ${report.blobs.missing.slice(0, 5).join(", ")}\n`,
+          );
       } finally {
         await source.destroy();
         await target.destroy();

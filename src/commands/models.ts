@@ -17,7 +17,10 @@ import { hasProblems, verifyModels, type VerifiedModel } from "../model-store/ve
 
 /** What the models commands read besides the config: `EARSHOT_MODELS_HUB_URL`. */
 
-const hubUrlSchema = z.string().url().refine((u) => /^https?:\/\//.test(u), "must be an http(s) URL");
+const hubUrlSchema = z
+  .string()
+  .url()
+  .refine((u) => /^https?:\/\//.test(u), "must be an http(s) URL");
 
 /**
  * The hub base URL: `--hub-url`, else `EARSHOT_MODELS_HUB_URL`, else https://huggingface.co.
@@ -72,11 +75,12 @@ function progressReporter(json: boolean, bars: typeof import("cli-progress")): I
 function describeInstalled(r: InstalledFile): string {
   const name = `${r.model}/${r.path}`;
   if (r.action === "absent-optional") return `skipped ${name} (optional, not in the source)`;
-  const check = r.checkedAgainst === "manifest"
-    ? "sha256 matches the manifest"
-    : r.checkedAgainst === "recorded"
-      ? "sha256 matches the recorded hash"
-      : "no published sha256: size and sha256 recorded";
+  const check =
+    r.checkedAgainst === "manifest"
+      ? "sha256 matches the manifest"
+      : r.checkedAgainst === "recorded"
+        ? "sha256 matches the recorded hash"
+        : "no published sha256: size and sha256 recorded";
   return `${r.action.padEnd(10)} ${name} (${mb(r.size)}, ${check})`;
 }
 

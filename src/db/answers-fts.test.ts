@@ -40,11 +40,18 @@ async function addResponse(db: Db, uuid: string) {
 async function addAnswer(db: Db, rowid: number, uuid: string, responseUuid: string, text: string) {
   await sql`INSERT INTO answers (rowid, uuid, response_uuid, question_uuid, field_key, response_type, question_text, position, value, text,
       transcription_status, follow_ups, custom_fields, date_created, date_updated)
-    VALUES (${rowid}, ${uuid}, ${responseUuid}, ${`q-${uuid}`}, 'f', 'text', 'Q', 0, ${JSON.stringify(text)}, ${text}, 'not_applicable', '[]', '{}', ${NOW}, ${NOW})`.execute(db);
+    VALUES (${rowid}, ${uuid}, ${responseUuid}, ${`q-${uuid}`}, 'f', 'text', 'Q', 0, ${JSON.stringify(text)}, ${text}, 'not_applicable', '[]', '{}', ${NOW}, ${NOW})`.execute(
+    db,
+  );
 }
 
 const matches = async (db: Db, word: string) =>
-  (await sql<{ rowid: number; response_uuid: string }>`SELECT rowid, response_uuid FROM answers_fts WHERE answers_fts MATCH ${`"${word}"*`} ORDER BY rowid`.execute(db)).rows;
+  (
+    await sql<{
+      rowid: number;
+      response_uuid: string;
+    }>`SELECT rowid, response_uuid FROM answers_fts WHERE answers_fts MATCH ${`"${word}"*`} ORDER BY rowid`.execute(db)
+  ).rows;
 
 test.skipIf(onPostgres)("the index row of an answer has the answer's rowid, no copy of its text, and follows corrections and deletes", async () => {
   const db = freshDb();

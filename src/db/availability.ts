@@ -9,9 +9,21 @@
 /** SQLSTATE classes and codes that mean the server is not there (08 connection, 57P0x shutdown, 53300 too many connections). */
 const UNAVAILABLE_SQLSTATE = /^(08...|57P01|57P02|57P03|53300)$/;
 /** Socket-level errno codes of a refused, reset or unreachable connection. */
-const UNAVAILABLE_ERRNO = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN", "ConnectionRefused", "ConnectionClosed"]);
+const UNAVAILABLE_ERRNO = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ConnectionRefused",
+  "ConnectionClosed",
+]);
 /** Messages `pg` gives lost or never-made connections (it sets no code on these). */
-const UNAVAILABLE_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|the database system is (starting up|shutting down)|terminating connection due to administrator command/i;
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|the database system is (starting up|shutting down)|terminating connection due to administrator command/i;
 
 /** True when `err` (or its `cause`) says the database server cannot be reached right now. */
 export function isDatabaseUnavailable(err: unknown): boolean {

@@ -105,7 +105,15 @@ test.skipIf(!onPostgres)("PostgreSQL: text sorts bytewise (C collation) even in 
     const { rows } = await sql<{ icu: boolean }>`select 'B' < 'a' as icu`.execute(icu);
     expect(rows[0]!.icu).toBe(false); // the database's own order puts "a" first
     await migrateToLatest(icu);
-    await icu.insertInto("settings").values([{ key: "a", value: "1" }, { key: "B", value: "2" }, { key: "link.", value: "3" }, { key: "link-x", value: "4" }]).execute();
+    await icu
+      .insertInto("settings")
+      .values([
+        { key: "a", value: "1" },
+        { key: "B", value: "2" },
+        { key: "link.", value: "3" },
+        { key: "link-x", value: "4" },
+      ])
+      .execute();
     expect((await icu.selectFrom("settings").select("key").orderBy("key").execute()).map((r) => r.key)).toEqual(["B", "a", "link-x", "link."]);
   } finally {
     await icu.destroy();

@@ -104,7 +104,10 @@ export function jsonNumber(db: Q, column: string): RawBuilder<number> {
  */
 export function jsonElements(db: Q, column: string, path: JsonPath = "$"): RawBuilder<{ value: unknown; type: string }> {
   if (isPostgres(db)) {
-    return sql<{ value: unknown; type: string }>`LATERAL (SELECT el.e #>> '{}' AS value, CASE jsonb_typeof(el.e) WHEN 'string' THEN 'text' ELSE jsonb_typeof(el.e) END AS type FROM ${pgElements(column, path)} AS el(e))`;
+    return sql<{
+      value: unknown;
+      type: string;
+    }>`LATERAL (SELECT el.e #>> '{}' AS value, CASE jsonb_typeof(el.e) WHEN 'string' THEN 'text' ELSE jsonb_typeof(el.e) END AS type FROM ${pgElements(column, path)} AS el(e))`;
   }
   return eachOf(db, column, path) as RawBuilder<{ value: unknown; type: string }>;
 }

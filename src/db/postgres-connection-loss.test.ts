@@ -31,21 +31,30 @@ await admin.destroy();
 console.log(JSON.stringify({ caught, one: rows[0].one }));
 `;
 
-test.skipIf(!onPostgres)("a connection terminated mid-transaction fails that transaction, not the process (PostgreSQL only: SQLite has no connections to lose)", async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "review-connloss-"));
-  const file = path.join(dir, "loss.ts");
-  fs.writeFileSync(file, script);
-  try {
-    const url = (await testDatabaseUrl(dir))!;
-    const child = Bun.spawnSync([process.execPath, file], { cwd: path.resolve(import.meta.dir, "../.."), env: { ...process.env, URL: url }, stderr: "pipe", stdout: "pipe" });
-    const out = child.stdout.toString();
-    const err = child.stderr.toString();
-    expect(JSON.parse(out.trim().split("\n").pop()!)).toMatchObject({ one: 1 });
-    expect(out).not.toContain('"caught":""');
-    expect(err).not.toContain("Connection terminated unexpectedly");
-    expect(child.exitCode).toBe(0);
-  } finally {
-    await dropTestDatabase(dir);
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}, 60_000);
+test.skipIf(!onPostgres)(
+  "a connection terminated mid-transaction fails that transaction, not the process (PostgreSQL only: SQLite has no connections to lose)",
+  async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "review-connloss-"));
+    const file = path.join(dir, "loss.ts");
+    fs.writeFileSync(file, script);
+    try {
+      const url = (await testDatabaseUrl(dir))!;
+      const child = Bun.spawnSync([process.execPath, file], {
+        cwd: path.resolve(import.meta.dir, "../.."),
+        env: { ...process.env, URL: url },
+        stderr: "pipe",
+        stdout: "pipe",
+      });
+      const out = child.stdout.toString();
+      const err = child.stderr.toString();
+      expect(JSON.parse(out.trim().split("\n").pop()!)).toMatchObject({ one: 1 });
+      expect(out).not.toContain('"caught":""');
+      expect(err).not.toContain("Connection terminated unexpectedly");
+      expect(child.exitCode).toBe(0);
+    } finally {
+      await dropTestDatabase(dir);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  },
+  60_000,
+);

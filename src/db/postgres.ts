@@ -157,7 +157,10 @@ export function openPostgres(url: string, options: { max?: number } = {}): Kysel
  * so columns added by later migrations are covered too.
  */
 export async function useBinaryCollation(db: Kysely<any>): Promise<void> {
-  const { rows } = await sql<{ collate: string; provider: string }>`SELECT datcollate AS collate, datlocprovider::text AS provider FROM pg_database WHERE datname = current_database()`.execute(db);
+  const { rows } = await sql<{
+    collate: string;
+    provider: string;
+  }>`SELECT datcollate AS collate, datlocprovider::text AS provider FROM pg_database WHERE datname = current_database()`.execute(db);
   if (rows[0]?.provider === "c" && /^(C|POSIX|C\.UTF-?8)$/i.test(rows[0].collate)) return;
   await sql`DO $$ DECLARE r record; BEGIN
     FOR r IN SELECT c.table_name, c.column_name FROM information_schema.columns c

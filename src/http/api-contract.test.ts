@@ -18,7 +18,13 @@ const documented = (method: string, path: string, status: number) => doc.paths[p
 
 test("a less_than condition with a string value says what is wrong, at /condition/value", async () => {
   const r = await api.call("POST", "/api/v1/links/", {
-    body: { name: "A", questions: [{ prompt: "Score", field_key: "s", type: "number" }, { prompt: "Why?", condition: { show_if: "field_value", field: "s", operator: "less_than", value: "3" } }] },
+    body: {
+      name: "A",
+      questions: [
+        { prompt: "Score", field_key: "s", type: "number" },
+        { prompt: "Why?", condition: { show_if: "field_value", field: "s", operator: "less_than", value: "3" } },
+      ],
+    },
   });
   expect(r.status).toBe(400);
   expect(r.json.errors).toEqual([{ pointer: "/questions/1/condition/value", message: expect.stringContaining("less_than needs a numeric value") }]);
@@ -35,7 +41,14 @@ test("intake endpoints answer 413 and 415 where the document says they do", asyn
     ["post", base, tpl, "application/json", big, 413],
     ["put", `${base}${s.json.session_id}/answers/${q}/`, `${tpl}{session_id}/answers/{question_uuid}/`, "application/json", big, 413],
     ["put", `${base}${s.json.session_id}/answers/${q}/`, `${tpl}{session_id}/answers/{question_uuid}/`, "text/plain", "{}", 415],
-    ["put", `${base}${s.json.session_id}/answers/${q}/follow-ups/0/`, `${tpl}{session_id}/answers/{question_uuid}/follow-ups/{index}/`, "text/plain", "{}", 415],
+    [
+      "put",
+      `${base}${s.json.session_id}/answers/${q}/follow-ups/0/`,
+      `${tpl}{session_id}/answers/{question_uuid}/follow-ups/{index}/`,
+      "text/plain",
+      "{}",
+      415,
+    ],
     ["post", `${base}${s.json.session_id}/submit/`, `${tpl}{session_id}/submit/`, "application/json", big, 413],
   ];
   for (const [method, url, path, type, body, status] of cases) {
@@ -44,7 +57,9 @@ test("intake endpoints answer 413 and 415 where the document says they do", asyn
     expect(documented(method, path, status)?.content["application/problem+json"]).toBeDefined();
   }
   expect(doc.paths[`${tpl}{session_id}/submit/`].post.requestBody.content["application/json"].schema.maxProperties).toBe(0);
-  expect(doc.paths[`${tpl}{session_id}/answers/{question_uuid}/file/`].post.requestBody.content["multipart/form-data"].schema.properties.file.format).toBe("binary");
+  expect(doc.paths[`${tpl}{session_id}/answers/{question_uuid}/file/`].post.requestBody.content["multipart/form-data"].schema.properties.file.format).toBe(
+    "binary",
+  );
 });
 
 test("401 carries WWW-Authenticate, keyed answers RateLimit-*, a missing slash 301 + Location, a wrong method 405 + Allow — all documented", async () => {

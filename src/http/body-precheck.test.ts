@@ -14,7 +14,14 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const post = (path: string, headers: Record<string, string>, body: BodyInit) =>
-  t.app.handle(new Request(`http://localhost${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body, duplex: "half" } as RequestInit));
+  t.app.handle(
+    new Request(`http://localhost${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body,
+      duplex: "half",
+    } as RequestInit),
+  );
 
 test("a made-up session cookie is refused before the body is read or parsed", async () => {
   const invalid = "{" + "x".repeat(900_000);

@@ -171,6 +171,8 @@ export async function parseMultipart(bytes: Uint8Array, contentTypeHeader: strin
   try {
     return await new Response(bytes as BodyInit, { headers: { "content-type": contentTypeHeader } }).formData();
   } catch {
-    throw new AppError("VALIDATION_ERROR", "The request body is not well-formed multipart/form-data.", { errors: [{ pointer: "", message: "Malformed multipart/form-data." }] });
+    throw new AppError("VALIDATION_ERROR", "The request body is not well-formed multipart/form-data.", {
+      errors: [{ pointer: "", message: "Malformed multipart/form-data." }],
+    });
   }
 }

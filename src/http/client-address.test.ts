@@ -10,12 +10,19 @@ import { clientAddress as intakeClientAddress } from "../modules/intake/limits.t
 import { forwardedClientAddress } from "./client-address.ts";
 
 const PROXIES = ["10.0.0.1", "10.0.0.2"];
-const config = loadConfig({ EARSHOT_TRUSTED_PROXIES: PROXIES.join(","), EARSHOT_PUBLIC_URL: "https://feedback.example", EARSHOT_LOG_LEVEL: "silent" }, { dataDir: "/tmp/earshot-unused" });
+const config = loadConfig(
+  { EARSHOT_TRUSTED_PROXIES: PROXIES.join(","), EARSHOT_PUBLIC_URL: "https://feedback.example", EARSHOT_LOG_LEVEL: "silent" },
+  { dataDir: "/tmp/earshot-unused" },
+);
 const request = (xff?: string) => new Request("https://feedback.example/api/v1/auth/login/", { headers: xff ? { "x-forwarded-for": xff } : {} });
 
 test("behind two trusted proxies, sign-in throttling and the intake see the same client, never the inner proxy", () => {
   // client → 10.0.0.2 → 10.0.0.1 (the peer); a client-supplied entry on the left is ignored.
-  for (const [xff, client] of [["203.0.113.7, 10.0.0.2", "203.0.113.7"], ["198.51.100.9, 10.0.0.2", "198.51.100.9"], ["1.2.3.4, 203.0.113.7, 10.0.0.2", "203.0.113.7"]] as const) {
+  for (const [xff, client] of [
+    ["203.0.113.7, 10.0.0.2", "203.0.113.7"],
+    ["198.51.100.9, 10.0.0.2", "198.51.100.9"],
+    ["1.2.3.4, 203.0.113.7, 10.0.0.2", "203.0.113.7"],
+  ] as const) {
     expect(sessionClientAddress(request(xff), "10.0.0.1", config)).toBe(client);
     expect(intakeClientAddress(request(xff), "10.0.0.1", config.trustedProxies)).toBe(client);
   }

@@ -22,7 +22,15 @@ async function snapshot(): Promise<string> {
   return JSON.stringify({ counts, links });
 }
 
-const BAD_IDS = ["not-a-uuid", "1", "00000000-0000-0000-0000-00000000000g", "%27%20OR%201%3D1%20--", "..%2F..%2Fetc%2Fpasswd", "a".repeat(300), crypto.randomUUID()];
+const BAD_IDS = [
+  "not-a-uuid",
+  "1",
+  "00000000-0000-0000-0000-00000000000g",
+  "%27%20OR%201%3D1%20--",
+  "..%2F..%2Fetc%2Fpasswd",
+  "a".repeat(300),
+  crypto.randomUUID(),
+];
 const ID_ROUTES: [string, (id: string) => string, unknown?][] = [
   ["GET", (id) => `/api/v1/links/${id}/`],
   ["PATCH", (id) => `/api/v1/links/${id}/`, { name: "x" }],
@@ -53,18 +61,29 @@ const ID_ROUTES: [string, (id: string) => string, unknown?][] = [
   ["PUT", (id) => `/api/v1/intake/{wss}/target/sessions/${id}/answers/${id}/follow-ups/0/`, { value: "x" }],
 ];
 
-test.each(ID_ROUTES.flatMap(([m, p, b]) => BAD_IDS.map((id) => [m, p(id), b] as const)))("%s %s with a malformed or unknown id → 404", async (method, path, body) => {
-  const before = await snapshot();
-  const r = await api.call(method, path.replace("{ws}", api.ws.workspace_uuid).replace("{wss}", api.ws.workspace_slug), { body });
-  expect(r.status).toBe(404);
-  expect(r.json.code).toBe("NOT_FOUND");
-  expect(r.text).not.toMatch(/node_modules|\.ts:\d+|at async/);
-  expect(await snapshot()).toBe(before);
-});
+test.each(ID_ROUTES.flatMap(([m, p, b]) => BAD_IDS.map((id) => [m, p(id), b] as const)))(
+  "%s %s with a malformed or unknown id → 404",
+  async (method, path, body) => {
+    const before = await snapshot();
+    const r = await api.call(method, path.replace("{ws}", api.ws.workspace_uuid).replace("{wss}", api.ws.workspace_slug), { body });
+    expect(r.status).toBe(404);
+    expect(r.json.code).toBe("NOT_FOUND");
+    expect(r.text).not.toMatch(/node_modules|\.ts:\d+|at async/);
+    expect(await snapshot()).toBe(before);
+  },
+);
 
-const LISTS = ["/api/v1/links/", "/api/v1/tokens/", "/api/v1/responses/", () => `/api/v1/links/${link.uuid}/responses/`, () => `/api/v1/workspaces/${api.ws.workspace_uuid}/webhooks/`];
+const LISTS = [
+  "/api/v1/links/",
+  "/api/v1/tokens/",
+  "/api/v1/responses/",
+  () => `/api/v1/links/${link.uuid}/responses/`,
+  () => `/api/v1/workspaces/${api.ws.workspace_uuid}/webhooks/`,
+];
 const BAD_QUERIES = ["page=0", "page=-3", "page=abc", "page=1e3", "page_size=0", "page_size=-1", "page_size=ten", "page=99999999999", "page=%00"];
-test.each(LISTS.flatMap((l) => BAD_QUERIES.map((q) => [typeof l === "string" ? l : l.toString().includes("webhooks") ? "webhooks" : "link responses", l, q] as const)))("GET %s ?%s → 400", async (_label, l, q) => {
+test.each(
+  LISTS.flatMap((l) => BAD_QUERIES.map((q) => [typeof l === "string" ? l : l.toString().includes("webhooks") ? "webhooks" : "link responses", l, q] as const)),
+)("GET %s ?%s → 400", async (_label, l, q) => {
   const before = await snapshot();
   const r = await api.call("GET", `${typeof l === "string" ? l : l()}?${q}`);
   expect([q, r.status, r.json.code]).toEqual([q, 400, "VALIDATION_ERROR"]);
@@ -126,7 +145,12 @@ test.each([
     expect([JSON.stringify(body), r.status]).toEqual([JSON.stringify(body), 400]);
     expect(["VALIDATION_ERROR", "NAME_REQUIRED"]).toContain(r.json.code);
   }
-  for (const [raw, type, status] of [["{", "application/json", 400], ["", "text/plain", 415], ["<xml/>", "application/xml", 415], ["a=b", "application/x-www-form-urlencoded", 415]] as const) {
+  for (const [raw, type, status] of [
+    ["{", "application/json", 400],
+    ["", "text/plain", 415],
+    ["<xml/>", "application/xml", 415],
+    ["a=b", "application/x-www-form-urlencoded", 415],
+  ] as const) {
     const r = await api.call(method, path, { raw, headers: { "content-type": type } });
     expect([raw, r.status]).toEqual([raw, status]);
   }

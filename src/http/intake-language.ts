@@ -87,7 +87,12 @@ export function negotiateLanguage(headers: Headers, linkLanguage: string | null 
  * (cookie), or when nothing matches.
  * @param translated the language tags the link or any of its questions has translations for
  */
-export function contentLanguageOf(headers: Headers, linkLanguage: string | null | undefined, translated: readonly string[], pageLanguage: string): string | null {
+export function contentLanguageOf(
+  headers: Headers,
+  linkLanguage: string | null | undefined,
+  translated: readonly string[],
+  pageLanguage: string,
+): string | null {
   if (translated.length === 0 || chosenLanguage(headers.get("cookie"))) return null;
   const primary = (tag: string) => tag.toLowerCase().split(/[-_]/)[0]!;
   const match = (tag: string) => translated.find((k) => k.toLowerCase() === tag.toLowerCase()) ?? translated.find((k) => primary(k) === primary(tag));

@@ -12,7 +12,6 @@ export function sniffAudioMime(bytes: Uint8Array): string | null {
   return format ? AUDIO_MIME_TYPES[format] : null;
 }
 
-
 /**
  * The `file-type` library, loaded at the first uploaded file: with its tokenizer, inflate and
  * `debug` it was ~15 % of the server's start (bench/startup.ts).
@@ -20,7 +19,17 @@ export function sniffAudioMime(bytes: Uint8Array): string | null {
 const fileType = (): Promise<typeof import("file-type")> => import("file-type");
 
 /** Extensions that name the same format as file-type's canonical one. */
-const EXTENSION_ALIASES: Record<string, string> = { jpeg: "jpg", jpe: "jpg", jfif: "jpg", tiff: "tif", htm: "html", mpeg: "mpg", oga: "ogg", opus: "ogg", m4v: "mp4" };
+const EXTENSION_ALIASES: Record<string, string> = {
+  jpeg: "jpg",
+  jpe: "jpg",
+  jfif: "jpg",
+  tiff: "tif",
+  htm: "html",
+  mpeg: "mpg",
+  oga: "ogg",
+  opus: "ogg",
+  m4v: "mp4",
+};
 
 /** What an uploaded file is by its bytes: `ext` is null when file-type does not recognise it. */
 export type SniffedFile = { mime: string; ext: string | null };

@@ -73,7 +73,17 @@ export async function main(baseUrl: string, key: string) {
 `;
 
 const TSCONFIG = {
-  compilerOptions: { strict: true, noUncheckedIndexedAccess: true, target: "ES2022", module: "ESNext", moduleResolution: "bundler", lib: ["ES2022", "DOM"], types: [], noEmit: true, skipLibCheck: true },
+  compilerOptions: {
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    target: "ES2022",
+    module: "ESNext",
+    moduleResolution: "bundler",
+    lib: ["ES2022", "DOM"],
+    types: [],
+    noEmit: true,
+    skipLibCheck: true,
+  },
   files: ["client.ts"],
 };
 

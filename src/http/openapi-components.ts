@@ -26,9 +26,7 @@ function configurationObject(type: QuestionType): z.ZodType {
 }
 
 /** Returned question of one type: `response_type` fixed, `configuration` that type's schema. */
-const questionVariants = QUESTION_TYPES.map((t) =>
-  questionSchema.extend({ response_type: z.literal(t), configuration: configurationObject(t) }),
-);
+const questionVariants = QUESTION_TYPES.map((t) => questionSchema.extend({ response_type: z.literal(t), configuration: configurationObject(t) }));
 
 /** A returned question: one variant per `response_type` (documentation only). */
 export const questionDocSchema = z.discriminatedUnion("response_type", questionVariants as never);
@@ -111,8 +109,17 @@ export const COMPONENT_NAMES: ReadonlyArray<readonly [z.ZodType, string]> = [
 ];
 
 const DATE_TIME_FIELDS = new Set([
-  "date_created", "date_updated", "submitted_at", "last_used_at", "last_login_at", "expires_at", "last_delivery_at",
-  "next_attempt_at", "previous_secret_expires_at", "timestamp", "at",
+  "date_created",
+  "date_updated",
+  "submitted_at",
+  "last_used_at",
+  "last_login_at",
+  "expires_at",
+  "last_delivery_at",
+  "next_attempt_at",
+  "previous_secret_expires_at",
+  "timestamp",
+  "at",
 ]);
 // Not media_url: a selected_card whose card was since removed carries "" (responses/service.ts).
 const URI_FIELDS = new Set(["public_url", "audio_url", "next", "previous", "url", "redirectUrl", "redirect_url"]);
@@ -167,6 +174,10 @@ export function annotateComponents(schemas: Record<string, Record<string, any>>)
   if (schemas.Settings) addSettingsDefaults(schemas.Settings);
   for (const prefix of ["", "Public"]) {
     const union = schemas[`${prefix}Question`];
-    if (union) union.discriminator = { propertyName: "response_type", mapping: Object.fromEntries(QUESTION_TYPES.map((t) => [t, `#/components/schemas/${prefix}${pascal(t)}Question`])) };
+    if (union)
+      union.discriminator = {
+        propertyName: "response_type",
+        mapping: Object.fromEntries(QUESTION_TYPES.map((t) => [t, `#/components/schemas/${prefix}${pascal(t)}Question`])),
+      };
   }
 }

@@ -28,7 +28,10 @@ test("Redocly lint passes on the served document (recommended rules, trailing sl
       env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1" },
     });
     const [out] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-    const report = JSON.parse(out) as { totals: { errors: number }; problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[] };
+    const report = JSON.parse(out) as {
+      totals: { errors: number };
+      problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[];
+    };
     const problems = report.problems.map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`);
     // The one accepted warning: the live-transcript WebSocket answers 101 Switching Protocols,
     // which OpenAPI can document but Redocly wants a 2xx beside.

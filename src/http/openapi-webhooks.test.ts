@@ -30,7 +30,9 @@ afterAll(async () => {
 });
 
 test("response.started, response.submitted and webhook.test deliveries match the document's webhooks section", async () => {
-  const hook = await api.call("POST", `/api/v1/workspaces/${api.ws.workspace_uuid}/webhooks/`, { body: { url: receiver.url, events: ["response.started", "response.submitted"] } });
+  const hook = await api.call("POST", `/api/v1/workspaces/${api.ws.workspace_uuid}/webhooks/`, {
+    body: { url: receiver.url, events: ["response.started", "response.submitted"] },
+  });
   expect(hook.status).toBe(201);
   const link = await api.call("POST", "/api/v1/links/", {
     body: {
@@ -47,7 +49,8 @@ test("response.started, response.submitted and webhook.test deliveries match the
   const s = await api.call("POST", base, { body: {}, key: null });
   expect(s.status).toBe(201);
   const values = { rating: 9, image_choice: "a", multiple_choice: "Pro" } as Record<string, unknown>;
-  for (const q of link.json.questions) expect((await api.call("PUT", `${base}${s.json.session_id}/answers/${q.uuid}/`, { body: { value: values[q.response_type] }, key: null })).status).toBe(200);
+  for (const q of link.json.questions)
+    expect((await api.call("PUT", `${base}${s.json.session_id}/answers/${q.uuid}/`, { body: { value: values[q.response_type] }, key: null })).status).toBe(200);
   expect((await api.call("POST", `${base}${s.json.session_id}/submit/`, { body: {}, key: null })).status).toBe(200);
   expect((await api.call("POST", `/api/v1/workspaces/${api.ws.workspace_uuid}/webhooks/${hook.json.uuid}/test/`)).status).toBe(202);
 

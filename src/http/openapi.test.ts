@@ -73,9 +73,16 @@ test("Question is a union on response_type carrying each type's configuration; P
   expect(s.RatingConfiguration.properties.scale_type.enum).toEqual(["stars", "emojis", "nps", "numbers"]);
   expect(s.ImageChoiceConfiguration.properties.cards.items.properties.media_type.enum).toEqual(["image", "video"]);
   const create = doc.paths["/links/"].post.requestBody.content["application/json"].schema;
-  const inputs = create.properties.questions.items.anyOf as { properties: { type: { const: string }; configuration: { properties?: Record<string, { enum?: string[] }> } } }[];
+  const inputs = create.properties.questions.items.anyOf as {
+    properties: { type: { const: string }; configuration: { properties?: Record<string, { enum?: string[] }> } };
+  }[];
   expect(inputs.map((q) => q.properties.type.const)).toHaveLength(11);
-  expect(inputs.find((q) => q.properties.type.const === "rating")!.properties.configuration.properties!.scale_type!.enum).toEqual(["stars", "emojis", "nps", "numbers"]);
+  expect(inputs.find((q) => q.properties.type.const === "rating")!.properties.configuration.properties!.scale_type!.enum).toEqual([
+    "stars",
+    "emojis",
+    "nps",
+    "numbers",
+  ]);
   expect(create.properties.settings.properties.thankYouMessage.default).toBe("Thanks for your response!");
   expect(s.Problem.properties.code.enum).toEqual(Object.keys(ERROR_CODES));
   expect(s.Answer.properties.transcription_status.enum).toContain("waiting_for_model");
@@ -88,7 +95,11 @@ test("Question is a union on response_type carrying each type's configuration; P
   const page = doc.paths["/links/"].get.parameters.find((p: { name: string }) => p.name === "page_size");
   expect(page.schema).toMatchObject({ type: "integer", default: 20, maximum: 100 });
   expect(Object.keys(doc.webhooks)).toEqual(["response.started", "response.submitted", "webhook.test"]);
-  expect(doc.webhooks["response.submitted"].post.parameters.map((p: { name: string }) => p.name)).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"]);
+  expect(doc.webhooks["response.submitted"].post.parameters.map((p: { name: string }) => p.name)).toEqual([
+    "webhook-id",
+    "webhook-timestamp",
+    "webhook-signature",
+  ]);
   expect(Object.keys(doc.paths["/links/{link_uuid}/responses/export/"].get.responses["200"].content)).toEqual(["text/csv", "application/x-ndjson"]);
   expect(doc.paths["/links/"].get.responses["429"].headers["Retry-After"]).toBeDefined();
   expect(doc.paths["/links/"].get.responses["401"].headers["WWW-Authenticate"]).toBeDefined();

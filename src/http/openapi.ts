@@ -150,7 +150,8 @@ class Components {
       const def = JSON.parse(JSON.stringify(raw).replace(/"#\/\$defs\/([A-Za-z0-9_]+)"/g, '"#/components/schemas/$1"')) as Record<string, unknown>;
       delete def.id;
       addFieldFormats(def);
-      if (id in this.schemas && !this.pending.has(id) && JSON.stringify(this.schemas[id]) !== JSON.stringify(def)) throw new Error(`OpenAPI component ${id} has two shapes`);
+      if (id in this.schemas && !this.pending.has(id) && JSON.stringify(this.schemas[id]) !== JSON.stringify(def))
+        throw new Error(`OpenAPI component ${id} has two shapes`);
       this.schemas[id] = def;
     }
     if (JSON.stringify([s, defs]).includes('"#/$defs/Question"')) this.ref("Question", questionDocSchema);
@@ -187,13 +188,24 @@ export function toOpenApiPath(path: string): string {
 }
 
 const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
-const RATE_HEADERS = { "RateLimit-Limit": header("RateLimit-Limit"), "RateLimit-Remaining": header("RateLimit-Remaining"), "RateLimit-Reset": header("RateLimit-Reset") };
+const RATE_HEADERS = {
+  "RateLimit-Limit": header("RateLimit-Limit"),
+  "RateLimit-Remaining": header("RateLimit-Remaining"),
+  "RateLimit-Reset": header("RateLimit-Reset"),
+};
 const PROBLEM_CONTENT = { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } };
 
 /** A query parameter's schema; `page` and `page_size` are documented as the integers they are. */
 function queryParamSchema(name: string, s: z.ZodType, components: Components): Record<string, unknown> {
   if (name === "page") return { type: "integer", minimum: 1, default: 1, description: "1-based page number" };
-  if (name === "page_size") return { type: "integer", minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: `Items per page; larger values are treated as ${MAX_PAGE_SIZE}` };
+  if (name === "page_size")
+    return {
+      type: "integer",
+      minimum: 1,
+      maximum: MAX_PAGE_SIZE,
+      default: DEFAULT_PAGE_SIZE,
+      description: `Items per page; larger values are treated as ${MAX_PAGE_SIZE}`,
+    };
   return components.convert(s, "input");
 }
 
@@ -212,7 +224,13 @@ function requestBody(op: Operation, components: Components): Record<string, unkn
   for (const t of op.rawBody) {
     content[t] =
       t === "multipart/form-data"
-        ? { schema: { type: "object", properties: { file: { type: "string", format: "binary", description: "The file; its type is judged by its bytes" } }, required: ["file"] } }
+        ? {
+            schema: {
+              type: "object",
+              properties: { file: { type: "string", format: "binary", description: "The file; its type is judged by its bytes" } },
+              required: ["file"],
+            },
+          }
         : { schema: { type: "string", format: "binary" } };
   }
   return { required: true, content };
@@ -224,15 +242,24 @@ function responses(op: Operation, components: Components): Record<string, unknow
     if (!op.success.schema) return undefined;
     const types = op.success.mediaTypes ?? [op.success.mediaType ?? "application/json"];
     const isJson = (t: string) => t === "application/json";
-    return Object.fromEntries(types.map((t) => [t, { schema: isJson(t) ? components.convert(op.success.schema!, "output") : { type: "string", format: "binary" } }]));
+    return Object.fromEntries(
+      types.map((t) => [t, { schema: isJson(t) ? components.convert(op.success.schema!, "output") : { type: "string", format: "binary" } }]),
+    );
   })();
   const out: Record<string, Record<string, unknown>> = {
-    [String(op.success.status)]: { description: op.success.description, ...(keyed ? { headers: RATE_HEADERS } : {}), ...(successContent ? { content: successContent } : {}) },
+    [String(op.success.status)]: {
+      description: op.success.description,
+      ...(keyed ? { headers: RATE_HEADERS } : {}),
+      ...(successContent ? { content: successContent } : {}),
+    },
   };
   if (op.conditional) {
     const etag = { ETag: { description: "Weak tag of the workspace's data; send it back in If-None-Match", schema: { type: "string" } } };
     out[String(op.success.status)]!.headers = { ...(out[String(op.success.status)]!.headers as object), ...etag };
-    out["304"] = { description: "Not Modified: nothing changed since the ETag sent in If-None-Match (no body)", headers: { ...etag, ...(keyed ? RATE_HEADERS : {}) } };
+    out["304"] = {
+      description: "Not Modified: nothing changed since the ETag sent in If-None-Match (no body)",
+      headers: { ...etag, ...(keyed ? RATE_HEADERS : {}) },
+    };
   }
   for (const code of [...op.errors, "INTERNAL"]) {
     const status = String(ERROR_CODES[code as keyof typeof ERROR_CODES] ?? 400);
@@ -250,16 +277,39 @@ function responses(op: Operation, components: Components): Record<string, unknow
 }
 
 function operationObject(op: Operation, p: string, components: Components): Record<string, unknown> {
-  const params: Record<string, unknown>[] = [...p.matchAll(/\{([a-z_]+)\}/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: pathParamSchema(m[1]!) }));
-  if (op.query) for (const [name, s] of Object.entries(op.query.shape)) params.push({ name, in: "query", required: false, schema: queryParamSchema(name, s as z.ZodType, components) });
-  if (op.conditional) params.push({ name: "If-None-Match", in: "header", required: false, schema: { type: "string" }, description: "An ETag from an earlier answer: 304 while nothing changed" });
+  const params: Record<string, unknown>[] = [...p.matchAll(/\{([a-z_]+)\}/g)].map((m) => ({
+    name: m[1],
+    in: "path",
+    required: true,
+    schema: pathParamSchema(m[1]!),
+  }));
+  if (op.query)
+    for (const [name, s] of Object.entries(op.query.shape))
+      params.push({ name, in: "query", required: false, schema: queryParamSchema(name, s as z.ZodType, components) });
+  if (op.conditional)
+    params.push({
+      name: "If-None-Match",
+      in: "header",
+      required: false,
+      schema: { type: "string" },
+      description: "An ETag from an earlier answer: 304 while nothing changed",
+    });
   if (op.signedUrl) {
-    params.push({ name: "exp", in: "query", required: false, description: "Signed URL: expiry (Unix seconds); with `sig` instead of a key", schema: { type: "integer" } });
+    params.push({
+      name: "exp",
+      in: "query",
+      required: false,
+      description: "Signed URL: expiry (Unix seconds); with `sig` instead of a key",
+      schema: { type: "integer" },
+    });
     params.push({ name: "sig", in: "query", required: false, description: "Signed URL: signature of the path and `exp`", schema: { type: "string" } });
   }
   const security = op.scope === "public" ? [] : [{ bearer: op.scope ? [op.scope] : [] }, { session: [] }, ...(op.signedUrl ? [{ signed_url: [] }] : [])];
   const operation: Record<string, unknown> = {
-    operationId: `${op.method}_${p.replace(/[{}]/g, "").replace(/[^a-z0-9]+/gi, "_").replace(/^_|_$/g, "")}`,
+    operationId: `${op.method}_${p
+      .replace(/[{}]/g, "")
+      .replace(/[^a-z0-9]+/gi, "_")
+      .replace(/^_|_$/g, "")}`,
     summary: op.summary,
     tags: [op.tag],
     parameters: params,
@@ -275,13 +325,20 @@ function operationObject(op: Operation, p: string, components: Components): Reco
 /** The `webhooks` section: what Earshot POSTs to a registered URL (docs/webhooks.md). */
 function webhooks(components: Components): Record<string, unknown> {
   const parameters = [
-    { name: "webhook-id", in: "header", required: true, description: "The event id: the same on every attempt and redelivery (drop duplicates)", schema: { type: "string", pattern: "^msg_[0-9a-f]{32}$" } },
+    {
+      name: "webhook-id",
+      in: "header",
+      required: true,
+      description: "The event id: the same on every attempt and redelivery (drop duplicates)",
+      schema: { type: "string", pattern: "^msg_[0-9a-f]{32}$" },
+    },
     { name: "webhook-timestamp", in: "header", required: true, description: "Unix seconds of this attempt", schema: { type: "string", pattern: "^[0-9]+$" } },
     {
       name: "webhook-signature",
       in: "header",
       required: true,
-      description: 'Space-separated `v1,<base64 HMAC-SHA256(key, "{webhook-id}.{webhook-timestamp}.{body}")>` (two during a secret rotation); Standard Webhooks',
+      description:
+        'Space-separated `v1,<base64 HMAC-SHA256(key, "{webhook-id}.{webhook-timestamp}.{body}")>` (two during a secret rotation); Standard Webhooks',
       schema: { type: "string", pattern: "^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)*$" },
     },
   ];
@@ -341,9 +398,19 @@ export function buildOpenApiDocument(operations: readonly Operation[], serverUrl
     components: {
       securitySchemes: {
         bearer: { type: "http", scheme: "bearer", description: "API key `sk_live_` + 40 letters and digits (pattern `^sk_live_[A-Za-z0-9]{40}$`, DESIGN §5)" },
-        session: { type: "apiKey", in: "cookie", name: "earshot_session", description: "Console session (DESIGN §10): the role's scopes apply; writes need `X-CSRF-Token` and the same origin" },
+        session: {
+          type: "apiKey",
+          in: "cookie",
+          name: "earshot_session",
+          description: "Console session (DESIGN §10): the role's scopes apply; writes need `X-CSRF-Token` and the same origin",
+        },
         signed_url: { type: "apiKey", in: "query", name: "sig", description: "A recording's signed `audio_url` (query `exp` and `sig`, no key) until `exp`" },
-        webhook_signature: { type: "apiKey", in: "header", name: "webhook-signature", description: "Earshot signs each webhook delivery with the webhook's secret (Standard Webhooks); verify it before trusting the body" },
+        webhook_signature: {
+          type: "apiKey",
+          in: "header",
+          name: "webhook-signature",
+          description: "Earshot signs each webhook delivery with the webhook's secret (Standard Webhooks); verify it before trusting the body",
+        },
       },
       headers: {
         "RateLimit-Limit": { description: "Requests allowed per minute for this key", schema: { type: "integer" } },

@@ -16,7 +16,12 @@ export const REFERENCE_CSS = css as unknown as string;
 export const REFERENCE_CSS_PATH = "/api/docs/reference.css";
 
 type Json = Record<string, any>;
-type Doc = { info: { title: string; version: string; description: string }; servers: { url: string }[]; paths: Record<string, Record<string, Json>>; components?: { schemas?: Record<string, Json> } };
+type Doc = {
+  info: { title: string; version: string; description: string };
+  servers: { url: string }[];
+  paths: Record<string, Record<string, Json>>;
+  components?: { schemas?: Record<string, Json> };
+};
 
 const esc = (s: unknown) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 /** `code spans` of the document's prose become <code>. */
@@ -44,7 +49,10 @@ function typeLabel(doc: Doc, raw: Json): string {
   if (ref) label = ref;
   else if (s.enum) label = s.enum.map((v: unknown) => JSON.stringify(v)).join(" | ");
   else if (s.const !== undefined) label = JSON.stringify(s.const);
-  else if (variantsOf(s).length) label = variantsOf(s).map((v) => typeLabel(doc, v)).join(" | ");
+  else if (variantsOf(s).length)
+    label = variantsOf(s)
+      .map((v) => typeLabel(doc, v))
+      .join(" | ");
   else if (s.type === "array" || (Array.isArray(s.type) && s.type.includes("array"))) label = `${typeLabel(doc, s.items ?? {})}[]`;
   else {
     const t = Array.isArray(s.type) ? s.type.filter((x: string) => x !== "null").join(" | ") : (s.type ?? "any");
@@ -62,7 +70,10 @@ function fieldRows(doc: Doc, raw: Json, prefix = "", depth = 0): string[] {
   const s = deref(doc, raw);
   const variants = variantsOf(s);
   if (variants.length > 1 && variants.every((v) => deref(doc, v).properties)) {
-    return variants.flatMap((v, i) => [`<tr class="variant"><td colspan="3">${prefix ? `<code>${esc(prefix)}</code> ` : ""}variant ${i + 1}${v.$ref ? `: ${esc(v.$ref.split("/").pop())}` : ""}</td></tr>`, ...fieldRows(doc, v, prefix, depth + 1)]);
+    return variants.flatMap((v, i) => [
+      `<tr class="variant"><td colspan="3">${prefix ? `<code>${esc(prefix)}</code> ` : ""}variant ${i + 1}${v.$ref ? `: ${esc(v.$ref.split("/").pop())}` : ""}</td></tr>`,
+      ...fieldRows(doc, v, prefix, depth + 1),
+    ]);
   }
   const obj = variants.length === 1 ? deref(doc, variants[0]) : s;
   const props: Record<string, Json> = obj.properties ?? {};
@@ -71,11 +82,20 @@ function fieldRows(doc: Doc, raw: Json, prefix = "", depth = 0): string[] {
   for (const [name, prop] of Object.entries(props)) {
     const p = deref(doc, prop);
     const full = prefix ? `${prefix}.${name}` : name;
-    const notes = [p.description ? prose(p.description) : "", p.default !== undefined ? `Default <code>${esc(JSON.stringify(p.default))}</code>.` : "", p.pattern ? `Pattern <code>${esc(p.pattern)}</code>.` : ""].filter(Boolean).join(" ");
-    rows.push(`<tr><td><code>${esc(full)}</code>${required.has(name) ? ' <span class="req">required</span>' : ""}</td><td>${esc(typeLabel(doc, prop))}</td><td>${notes}</td></tr>`);
+    const notes = [
+      p.description ? prose(p.description) : "",
+      p.default !== undefined ? `Default <code>${esc(JSON.stringify(p.default))}</code>.` : "",
+      p.pattern ? `Pattern <code>${esc(p.pattern)}</code>.` : "",
+    ]
+      .filter(Boolean)
+      .join(" ");
+    rows.push(
+      `<tr><td><code>${esc(full)}</code>${required.has(name) ? ' <span class="req">required</span>' : ""}</td><td>${esc(typeLabel(doc, prop))}</td><td>${notes}</td></tr>`,
+    );
     if (depth >= MAX_DEPTH || prop.$ref) continue;
     const inner = p.type === "array" ? deref(doc, p.items) : p;
-    if (inner.properties || variantsOf(inner).some((v) => deref(doc, v).properties)) rows.push(...fieldRows(doc, inner, p.type === "array" ? `${full}[]` : full, depth + 1));
+    if (inner.properties || variantsOf(inner).some((v) => deref(doc, v).properties))
+      rows.push(...fieldRows(doc, inner, p.type === "array" ? `${full}[]` : full, depth + 1));
   }
   return rows;
 }
@@ -100,7 +120,9 @@ export function exampleOf(doc: Doc, raw: Json, depth = 0): unknown {
   if (type === "object" || s.properties) {
     if (depth > MAX_DEPTH) return {};
     const required = new Set<string>(s.required ?? []);
-    const entries = Object.entries((s.properties ?? {}) as Record<string, Json>).filter(([k]) => depth === 0 || required.has(k) || Object.keys(s.properties).length <= 6);
+    const entries = Object.entries((s.properties ?? {}) as Record<string, Json>).filter(
+      ([k]) => depth === 0 || required.has(k) || Object.keys(s.properties).length <= 6,
+    );
     return Object.fromEntries(entries.map(([k, v]) => [k, exampleOf(doc, v, depth + 1)]));
   }
   if (type === "array") return depth > MAX_DEPTH ? [] : [exampleOf(doc, s.items ?? {}, depth + 1)];
@@ -114,10 +136,17 @@ export function exampleOf(doc: Doc, raw: Json, depth = 0): unknown {
 
 function operationSection(doc: Doc, base: string, path: string, method: string, op: Json): string {
   const id = esc(op.operationId);
-  const scope = op["x-required-scope"] ? `<span class="badge">${esc(op["x-required-scope"])}</span>` : op.security?.length === 0 ? '<span class="badge public">public</span>' : '<span class="badge">any key</span>';
+  const scope = op["x-required-scope"]
+    ? `<span class="badge">${esc(op["x-required-scope"])}</span>`
+    : op.security?.length === 0
+      ? '<span class="badge public">public</span>'
+      : '<span class="badge">any key</span>';
   const params = (op.parameters ?? []) as Json[];
   const paramRows = params
-    .map((p) => `<tr><td><code>${esc(p.name)}</code> <span class="muted">${esc(p.in)}</span>${p.required ? ' <span class="req">required</span>' : ""}</td><td>${esc(typeLabel(doc, p.schema ?? {}))}</td><td>${prose(p.description ?? p.schema?.description ?? "")}${p.schema?.default !== undefined ? ` Default <code>${esc(JSON.stringify(p.schema.default))}</code>.` : ""}</td></tr>`)
+    .map(
+      (p) =>
+        `<tr><td><code>${esc(p.name)}</code> <span class="muted">${esc(p.in)}</span>${p.required ? ' <span class="req">required</span>' : ""}</td><td>${esc(typeLabel(doc, p.schema ?? {}))}</td><td>${prose(p.description ?? p.schema?.description ?? "")}${p.schema?.default !== undefined ? ` Default <code>${esc(JSON.stringify(p.schema.default))}</code>.` : ""}</td></tr>`,
+    )
     .join("");
   const bodyContent = op.requestBody?.content ?? {};
   const jsonBody = bodyContent["application/json"]?.schema;
@@ -130,7 +159,12 @@ function operationSection(doc: Doc, base: string, path: string, method: string, 
     .map(([status, r]) => {
       const [type, media] = Object.entries((r.content ?? {}) as Record<string, Json>)[0] ?? [];
       const schema = media?.schema;
-      const detail = schema && type === "application/json" ? `<details><summary>Fields</summary>${fieldTable(doc, schema)}<pre>${esc(JSON.stringify(exampleOf(doc, schema), null, 2))}</pre></details>` : type ? ` <code>${esc(type)}</code>` : "";
+      const detail =
+        schema && type === "application/json"
+          ? `<details><summary>Fields</summary>${fieldTable(doc, schema)}<pre>${esc(JSON.stringify(exampleOf(doc, schema), null, 2))}</pre></details>`
+          : type
+            ? ` <code>${esc(type)}</code>`
+            : "";
       return `<li><strong>${esc(status)}</strong> ${prose(r.description)}${detail}</li>`;
     })
     .join("");
@@ -152,7 +186,11 @@ export function renderReferencePage(doc: Doc): string {
       const tag = (op.tags?.[0] as string | undefined) ?? "other";
       if (!byTag.has(tag)) byTag.set(tag, []), toc.set(tag, []);
       byTag.get(tag)!.push(operationSection(doc, base, path, method, op));
-      toc.get(tag)!.push(`<li><a href="#${esc(op.operationId)}" title="${esc(method.toUpperCase())} ${esc(path)}"><span class="m m-${esc(method)}">${esc(method.toUpperCase())}</span> ${esc(op.summary ?? path)}</a></li>`);
+      toc
+        .get(tag)!
+        .push(
+          `<li><a href="#${esc(op.operationId)}" title="${esc(method.toUpperCase())} ${esc(path)}"><span class="m m-${esc(method)}">${esc(method.toUpperCase())}</span> ${esc(op.summary ?? path)}</a></li>`,
+        );
     }
   }
   const tagId = (tag: string) => `tag-${tag.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;

@@ -32,7 +32,14 @@ async function serverWithLink(env: Record<string, string> = {}): Promise<Running
     body: JSON.stringify({ name: LINK_NAME, questions: [{ prompt: "Anything to add?", type: "text" }] }),
   });
   const link = (await res.json()) as { slug: string };
-  const r = { server, dataDir, key: ws.api_key, slug: link.slug, wsSlug: ws.workspace_slug, pageUrl: `${server.baseUrl}/w/${ws.workspace_slug}/i/${link.slug}` };
+  const r = {
+    server,
+    dataDir,
+    key: ws.api_key,
+    slug: link.slug,
+    wsSlug: ws.workspace_slug,
+    pageUrl: `${server.baseUrl}/w/${ws.workspace_slug}/i/${link.slug}`,
+  };
   running.push(r);
   return r;
 }
@@ -44,9 +51,12 @@ beforeAll(() => {
     hostname: "127.0.0.1",
     fetch(req) {
       const src = new URL(req.url).searchParams.get("src") ?? "";
-      return new Response(`<!doctype html><title>Parent</title><iframe title="embedded" src="${src.replace(/"/g, "&quot;")}" width="600" height="400"></iframe>`, {
-        headers: { "content-type": "text/html" },
-      });
+      return new Response(
+        `<!doctype html><title>Parent</title><iframe title="embedded" src="${src.replace(/"/g, "&quot;")}" width="600" height="400"></iframe>`,
+        {
+          headers: { "content-type": "text/html" },
+        },
+      );
     },
   });
 });
@@ -136,7 +146,11 @@ test("the intake page cannot be framed by another origin unless EARSHOT_FRAME_AN
       const frame = tab.frames().find((f) => f !== tab.mainFrame());
       expect(frame).toBeDefined();
       await Bun.sleep(300);
-      const heading = await frame!.locator("h1").first().textContent({ timeout: 2_000 }).catch(() => null);
+      const heading = await frame!
+        .locator("h1")
+        .first()
+        .textContent({ timeout: 2_000 })
+        .catch(() => null);
       return { url: frame!.url(), heading: heading?.trim() ?? null };
     } finally {
       await tab.close();

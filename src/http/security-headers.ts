@@ -103,7 +103,8 @@ export function securityHeadersFor(pathname: string, frameAncestors: string): Re
   let policy: string;
   if (INTAKE_PAGE_PATH.test(pathname)) policy = contentSecurityPolicy(INTAKE_PAGE_DIRECTIVES, { "frame-ancestors": frameAncestors });
   else if (CONSOLE_PATH.test(pathname)) policy = CONSOLE_POLICY;
-  else if ((pathname.startsWith("/api/") && !pathname.startsWith(REFERENCE_PAGE_PATH)) || pathname.startsWith("/assets/")) policy = contentSecurityPolicy(NON_PAGE_DIRECTIVES);
+  else if ((pathname.startsWith("/api/") && !pathname.startsWith(REFERENCE_PAGE_PATH)) || pathname.startsWith("/assets/"))
+    policy = contentSecurityPolicy(NON_PAGE_DIRECTIVES);
   else policy = contentSecurityPolicy(PAGE_DIRECTIVES);
   return {
     "content-security-policy": policy,

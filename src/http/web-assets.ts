@@ -63,7 +63,10 @@ export async function buildWebAssets(): Promise<WebAssets> {
   // the console learns its content hash at build time (`?v=`), so an upgrade never mixes them.
   const chartsJs = await bundle(path.join(WEB_DIR, "console", "charts.ts"), "console charts");
   const chartsCss = new Uint8Array(
-    Buffer.concat([await Bun.file(path.join(WEB_DIR, "..", "node_modules", "uplot", "dist", "uPlot.min.css")).bytes(), await Bun.file(path.join(WEB_DIR, "console", "charts.css")).bytes()]),
+    Buffer.concat([
+      await Bun.file(path.join(WEB_DIR, "..", "node_modules", "uplot", "dist", "uPlot.min.css")).bytes(),
+      await Bun.file(path.join(WEB_DIR, "console", "charts.css")).bytes(),
+    ]),
   );
   const chartsVersion = new Bun.CryptoHasher("sha256").update(chartsJs).update(chartsCss).digest("hex").slice(0, 12);
   const [intakeJs, consoleJs] = await Promise.all([
@@ -162,11 +165,17 @@ ${body}
  *   page's language (http/intake-language.ts `contentLanguageOf`), or null
  * @param data.assetVersions content versions of intake.js and intake.css (`?v=`)
  */
-export function renderIntakePage(data: { title: string; apiBase: string; link: unknown; description?: string | null; language?: string; contentLanguage?: string | null; assetVersions?: IntakeAssetVersions }): string {
+export function renderIntakePage(data: {
+  title: string;
+  apiBase: string;
+  link: unknown;
+  description?: string | null;
+  language?: string;
+  contentLanguage?: string | null;
+  assetVersions?: IntakeAssetVersions;
+}): string {
   const lang = data.language ?? "en";
-  const description = data.description?.trim()
-    ? `<p class="description">${escapeHtml(data.description.trim())}</p>\n`
-    : "";
+  const description = data.description?.trim() ? `<p class="description">${escapeHtml(data.description.trim())}</p>\n` : "";
   const meta = data.description?.trim() ? `<meta name="description" content="${escapeHtml(data.description.trim())}">\n` : "";
   return page(
     data.title,

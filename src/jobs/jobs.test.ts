@@ -6,7 +6,19 @@ import type { Db } from "../db/client.ts";
 import { dropTestDatabase, openTestDatabase } from "../../test/helpers/db.ts";
 import { createLogger } from "../logger.ts";
 import { createManualClock } from "../clock.ts";
-import { claimJob, completeJob, enqueueJob, exhaustedJobs, failJob, JOB_LEASE_S, JOB_RETENTION_DAYS, jobCounts, pruneJobs, recoverRunningJobs, renewJobLease } from "./queue.ts";
+import {
+  claimJob,
+  completeJob,
+  enqueueJob,
+  exhaustedJobs,
+  failJob,
+  JOB_LEASE_S,
+  JOB_RETENTION_DAYS,
+  jobCounts,
+  pruneJobs,
+  recoverRunningJobs,
+  renewJobLease,
+} from "./queue.ts";
 import { createJobRunner, PermanentJobError } from "./runner.ts";
 
 let dir: string;
@@ -22,10 +34,13 @@ afterEach(async () => {
 });
 
 test("a job written in a rolled-back transaction never exists", async () => {
-  await db.transaction().execute(async (trx) => {
-    await enqueueJob(trx, "transcribe", { answer_uuid: "a" });
-    throw new Error("the submission failed");
-  }).catch(() => {});
+  await db
+    .transaction()
+    .execute(async (trx) => {
+      await enqueueJob(trx, "transcribe", { answer_uuid: "a" });
+      throw new Error("the submission failed");
+    })
+    .catch(() => {});
   expect(await jobCounts(db)).toEqual({});
 });
 

@@ -36,7 +36,10 @@ beforeAll(async () => {
   const wav = path.join(api.dataDir, "speech.wav");
   await $`espeak-ng -w ${wav} "the checkout page keeps crashing"`.quiet();
   speech = new Uint8Array(fs.readFileSync(wav));
-  ({ runner, inference } = await createProcessing(api, { modelsDir, resume: { kind: "transcribe", ready: () => isModelInstalled(modelsDir, ASR), everyMs: 200 } }));
+  ({ runner, inference } = await createProcessing(api, {
+    modelsDir,
+    resume: { kind: "transcribe", ready: () => isModelInstalled(modelsDir, ASR), everyMs: 200 },
+  }));
 });
 afterAll(async () => {
   await runner.stop();
@@ -49,13 +52,19 @@ afterAll(async () => {
 async function recordedSession(name: string) {
   const link = (
     await api.call("POST", "/api/v1/links/", {
-      body: { name, questions: [{ prompt: "What happened?", type: "voice", enable_dynamic_probing: true }], on_finished: { webhook_url: "https://receiver.example/hook", webhook_secret: "s" } },
+      body: {
+        name,
+        questions: [{ prompt: "What happened?", type: "voice", enable_dynamic_probing: true }],
+        on_finished: { webhook_url: "https://receiver.example/hook", webhook_secret: "s" },
+      },
     })
   ).json;
   const base = `/api/v1/intake/${api.ws.workspace_slug}/${link.slug}`;
   const sid = (await api.call("POST", `${base}/sessions/`, { key: null, body: {} })).json.session_id as string;
   const q = link.questions[0].uuid as string;
-  expect((await api.call("POST", `${base}/sessions/${sid}/answers/${q}/audio/`, { key: null, raw: speech, headers: { "content-type": "audio/wav" } })).status).toBe(200);
+  expect(
+    (await api.call("POST", `${base}/sessions/${sid}/answers/${q}/audio/`, { key: null, raw: speech, headers: { "content-type": "audio/wav" } })).status,
+  ).toBe(200);
   const submit = async () => {
     const r = await api.call("POST", `${base}/sessions/${sid}/submit/`, { key: null, body: {} });
     expect(r.status).toBe(200);
@@ -83,10 +92,14 @@ describe("no ASR model installed", () => {
     const s = await recordedSession("Waits for the model");
     const responseUuid = await s.submit();
     const answerOf = async () => (await api.call("GET", `/api/v1/responses/${responseUuid}/`)).json.answers[0];
-    const waiting = await waitFor(async () => {
-      const a = await answerOf();
-      return a.transcription_status === "waiting_for_model" ? a : null;
-    }, 60_000, "waiting_for_model");
+    const waiting = await waitFor(
+      async () => {
+        const a = await answerOf();
+        return a.transcription_status === "waiting_for_model" ? a : null;
+      },
+      60_000,
+      "waiting_for_model",
+    );
     expect(waiting.transcription_error).toBe(WAITING_FOR_MODEL);
     expect(waiting.transcription_error).not.toContain(modelsDir); // no server path to clients
     // It stays waiting without using attempts or failing, and the webhook event waits with it.
@@ -100,10 +113,14 @@ describe("no ASR model installed", () => {
 
     // "Install" the model: copy the fixture's files into the models directory.
     fs.cpSync(path.join(FIXTURE_MODELS_DIR, ASR), path.join(modelsDir, ASR), { recursive: true });
-    const done = await waitFor(async () => {
-      const a = await answerOf();
-      return a.transcription_status === "completed" ? a : null;
-    }, 60_000, "transcription after install");
+    const done = await waitFor(
+      async () => {
+        const a = await answerOf();
+        return a.transcription_status === "completed" ? a : null;
+      },
+      60_000,
+      "transcription after install",
+    );
     expect(done.transcription).toBe(FIXTURE_TRANSCRIPT);
     expect(done.transcription_error).toBeNull();
     await waitFor(async () => (await submittedEvents(responseUuid)) === 1, 30_000, "response.submitted");
@@ -135,13 +152,20 @@ describe("reprocess", () => {
     expect(r.json).toEqual({ response_uuid: responseUuid, queued: [{ answer_uuid: answerUuid, job: "transcribe" }] });
     const jobs = await api.db.selectFrom("jobs").selectAll().where("state", "in", ["queued", "failed"]).execute();
     expect(jobs.map((j) => [j.state, j.attempts])).toEqual([["queued", 0]]);
-    expect((await api.call("GET", `/api/v1/responses/${responseUuid}/`)).json.answers[0]).toMatchObject({ transcription_status: "pending", transcription_error: null });
+    expect((await api.call("GET", `/api/v1/responses/${responseUuid}/`)).json.answers[0]).toMatchObject({
+      transcription_status: "pending",
+      transcription_error: null,
+    });
     // Nothing left to queue: a second call queues nothing.
     expect((await api.call("POST", `/api/v1/responses/${responseUuid}/reprocess/`, { body: {} })).json.queued).toEqual([]);
 
     fs.cpSync(path.join(FIXTURE_MODELS_DIR, ASR), path.join(modelsDir, ASR), { recursive: true });
     await runner.start();
-    await waitFor(async () => (await api.call("GET", `/api/v1/responses/${responseUuid}/`)).json.answers[0].transcription_status === "completed", 60_000, "reprocessed");
+    await waitFor(
+      async () => (await api.call("GET", `/api/v1/responses/${responseUuid}/`)).json.answers[0].transcription_status === "completed",
+      60_000,
+      "reprocessed",
+    );
     await runner.stop();
     fs.rmSync(path.join(modelsDir, ASR), { recursive: true, force: true });
   });
@@ -153,7 +177,11 @@ describe("reprocess", () => {
     let r = await cli([]);
     expect([r.code, r.stdout.trim()]).toEqual([0, "Nothing to reprocess."]);
     // Without flags: answers waiting for the model (as the server would leave them).
-    await api.db.updateTable("answers").set({ transcription_status: "waiting_for_model", transcription_error: WAITING_FOR_MODEL }).where("uuid", "=", a.answerUuid).execute();
+    await api.db
+      .updateTable("answers")
+      .set({ transcription_status: "waiting_for_model", transcription_error: WAITING_FOR_MODEL })
+      .where("uuid", "=", a.answerUuid)
+      .execute();
     r = await cli([]);
     expect([r.code, r.stdout.trim()]).toEqual([0, "Queued 1 answer again (1 transcription, 0 analyses)."]);
     await api.db.updateTable("answers").set({ transcription_status: "failed", transcription_error: "boom" }).where("uuid", "=", a.answerUuid).execute();

@@ -79,7 +79,13 @@ const DEFAULT_PRIORITY: Record<JobKind, number> = { analyse: 1, transcribe: 0 };
  * Queues a job; call with the transaction of the change that causes it.
  * @param priority higher runs first (batch work is 0)
  */
-export async function enqueueJob(db: Q, kind: JobKind, payload: Record<string, unknown>, priority = DEFAULT_PRIORITY[kind], clock: Clock = systemClock): Promise<void> {
+export async function enqueueJob(
+  db: Q,
+  kind: JobKind,
+  payload: Record<string, unknown>,
+  priority = DEFAULT_PRIORITY[kind],
+  clock: Clock = systemClock,
+): Promise<void> {
   const now = clock.nowIso();
   await db
     .insertInto("jobs")
@@ -112,12 +118,7 @@ export async function claimJob(db: Kysely<Database>, leaseS = JOB_LEASE_S, clock
     q
       .selectFrom("jobs")
       .select("id")
-      .where((eb) =>
-        eb.or([
-          eb.and([eb("state", "=", "queued"), eb("run_at", "<=", now)]),
-          eb.and([eb("state", "=", "running"), eb("lease_until", "<", now)]),
-        ]),
-      )
+      .where((eb) => eb.or([eb.and([eb("state", "=", "queued"), eb("run_at", "<=", now)]), eb.and([eb("state", "=", "running"), eb("lease_until", "<", now)])]))
       .whereRef("attempts", "<", "max_attempts")
       .orderBy("priority", "desc")
       .orderBy("run_at")
@@ -153,12 +154,7 @@ export async function exhaustedJobs(db: Q, limit = 10, clock: Clock = systemCloc
   const rows = await db
     .selectFrom("jobs")
     .select(["id", "kind", "payload", "attempts", "max_attempts", "lease_until"])
-    .where((eb) =>
-      eb.or([
-        eb("state", "=", "queued"),
-        eb.and([eb("state", "=", "running"), eb("lease_until", "<", now)]),
-      ]),
-    )
+    .where((eb) => eb.or([eb("state", "=", "queued"), eb.and([eb("state", "=", "running"), eb("lease_until", "<", now)])]))
     .whereRef("attempts", ">=", "max_attempts")
     .orderBy("id")
     .limit(limit)
@@ -177,7 +173,10 @@ function stillOurs<T extends { where: (...a: any[]) => T }>(q: T, job: Pick<Job,
  * @returns false when the lease was lost (another claimer has the job now; nothing is changed)
  */
 export async function completeJob(db: Q, job: Pick<Job, "id" | "leaseUntil">, clock: Clock = systemClock): Promise<boolean> {
-  const r = await stillOurs(db.updateTable("jobs").set({ state: "done", lease_until: null, last_error: null, date_updated: clock.nowIso() }), job).executeTakeFirst();
+  const r = await stillOurs(
+    db.updateTable("jobs").set({ state: "done", lease_until: null, last_error: null, date_updated: clock.nowIso() }),
+    job,
+  ).executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 
@@ -209,7 +208,13 @@ export async function failJob(db: Q, job: Job, error: string, permanent: boolean
  */
 export async function parkJob(db: Q, job: Job, reason: string, clock: Clock = systemClock): Promise<void> {
   await stillOurs(
-    db.updateTable("jobs").set((eb) => ({ state: "waiting", attempts: eb("attempts", "-", 1), lease_until: null, last_error: reason.slice(0, 2000), date_updated: clock.nowIso() })),
+    db.updateTable("jobs").set((eb) => ({
+      state: "waiting",
+      attempts: eb("attempts", "-", 1),
+      lease_until: null,
+      last_error: reason.slice(0, 2000),
+      date_updated: clock.nowIso(),
+    })),
     job,
   ).execute();
 }
@@ -226,7 +231,12 @@ export async function renewJobLease(db: Q, job: Job, leaseS = JOB_LEASE_S, clock
 
 /** How many jobs of `kind` are parked as `waiting`. */
 export async function countWaitingJobs(db: Q, kind: JobKind): Promise<number> {
-  const r = await db.selectFrom("jobs").select((eb) => eb.fn.countAll<number>().as("n")).where("state", "=", "waiting").where("kind", "=", kind).executeTakeFirstOrThrow();
+  const r = await db
+    .selectFrom("jobs")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("state", "=", "waiting")
+    .where("kind", "=", kind)
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
@@ -236,7 +246,12 @@ export async function countWaitingJobs(db: Q, kind: JobKind): Promise<number> {
  */
 export async function resumeWaitingJobs(db: Q, kind: JobKind, clock: Clock = systemClock): Promise<number> {
   const now = clock.nowIso();
-  const r = await db.updateTable("jobs").set({ state: "queued", run_at: now, date_updated: now }).where("state", "=", "waiting").where("kind", "=", kind).executeTakeFirst();
+  const r = await db
+    .updateTable("jobs")
+    .set({ state: "queued", run_at: now, date_updated: now })
+    .where("state", "=", "waiting")
+    .where("kind", "=", kind)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows);
 }
 
@@ -258,7 +273,11 @@ export async function recoverRunningJobs(db: Q, clock: Clock = systemClock): Pro
 export async function pruneJobs(db: Q, retention: { done: number; failed: number } = JOB_RETENTION_DAYS, clock: Clock = systemClock): Promise<number> {
   let n = 0;
   for (const state of ["done", "failed"] as const) {
-    const r = await db.deleteFrom("jobs").where("state", "=", state).where("date_updated", "<", clock.isoAfter(-retention[state] * 86_400)).executeTakeFirst();
+    const r = await db
+      .deleteFrom("jobs")
+      .where("state", "=", state)
+      .where("date_updated", "<", clock.isoAfter(-retention[state] * 86_400))
+      .executeTakeFirst();
     n += Number(r.numDeletedRows);
   }
   return n;

@@ -120,14 +120,17 @@ export function createJobRunner(opts: {
     let current = job;
     let lost = false;
     let beating: Promise<void> = Promise.resolve();
-    const timer = setInterval(() => {
-      beating = beating.then(async () => {
-        if (lost) return;
-        const next = await renewJobLease(db, current, leaseS, clock).catch(() => current); // a failed write: try again next beat
-        if (next) renewed((current = next));
-        else lost = true;
-      });
-    }, Math.max(10, (leaseS * 1000) / 3));
+    const timer = setInterval(
+      () => {
+        beating = beating.then(async () => {
+          if (lost) return;
+          const next = await renewJobLease(db, current, leaseS, clock).catch(() => current); // a failed write: try again next beat
+          if (next) renewed((current = next));
+          else lost = true;
+        });
+      },
+      Math.max(10, (leaseS * 1000) / 3),
+    );
     try {
       await work();
     } finally {
@@ -140,7 +143,11 @@ export function createJobRunner(opts: {
   async function runOne(claimed: Job): Promise<void> {
     let job = claimed;
     try {
-      await withHeartbeat(claimed, () => opts.handlers[claimed.kind](claimed), (j) => (job = j));
+      await withHeartbeat(
+        claimed,
+        () => opts.handlers[claimed.kind](claimed),
+        (j) => (job = j),
+      );
       if (!(await completeJob(db, job, clock))) {
         log.warn("job finished after losing its lease; another claimer has it", { id: job.id, kind: job.kind, attempt: job.attempts });
       }

@@ -13,18 +13,7 @@
 import { mkdir, open, readdir, rename, rm, rmdir } from "node:fs/promises";
 import path from "node:path";
 import { downloadResumable, DownloadError, type ByteProgress } from "./download.ts";
-import {
-  chunksOf,
-  expectationOf,
-  filePath,
-  lockKey,
-  readLock,
-  sha256OfFile,
-  sizeOf,
-  writeLock,
-  type Expectation,
-  type LockFile,
-} from "./files.ts";
+import { chunksOf, expectationOf, filePath, lockKey, readLock, sha256OfFile, sizeOf, writeLock, type Expectation, type LockFile } from "./files.ts";
 import type { ManifestFile, ManifestModel } from "./manifest.ts";
 
 /** The public Hugging Face hub; `EARSHOT_MODELS_HUB_URL` replaces it (a mirror on the LAN). */
@@ -189,12 +178,24 @@ export function mismatch(got: { size: number; sha256: string }, expected: { size
   return null;
 }
 
-async function record(modelsDir: string, lock: LockFile, model: ManifestModel, file: ManifestFile, seen: { size: number; sha256: string; source: string }): Promise<void> {
+async function record(
+  modelsDir: string,
+  lock: LockFile,
+  model: ManifestModel,
+  file: ManifestFile,
+  seen: { size: number; sha256: string; source: string },
+): Promise<void> {
   lock.files[lockKey(model, file)] = { ...seen, recorded_at: new Date().toISOString() };
   await writeLock(modelsDir, lock);
 }
 
-async function downloadFile(opts: InstallOptions, url: string, part: string, model: ManifestModel, file: ManifestFile): Promise<{ size: number; sha256: string } | null> {
+async function downloadFile(
+  opts: InstallOptions,
+  url: string,
+  part: string,
+  model: ManifestModel,
+  file: ManifestFile,
+): Promise<{ size: number; sha256: string } | null> {
   let started = false;
   try {
     return await downloadResumable(url, part, {
@@ -215,7 +216,13 @@ async function downloadFile(opts: InstallOptions, url: string, part: string, mod
   }
 }
 
-async function copyFile(opts: InstallOptions, source: string, part: string, model: ManifestModel, file: ManifestFile): Promise<{ size: number; sha256: string } | null> {
+async function copyFile(
+  opts: InstallOptions,
+  source: string,
+  part: string,
+  model: ManifestModel,
+  file: ManifestFile,
+): Promise<{ size: number; sha256: string } | null> {
   const total = await sizeOf(source);
   if (total === null) {
     if (file.optional) return null;

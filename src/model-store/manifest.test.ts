@@ -21,7 +21,15 @@ describe("the bundled manifest", () => {
       expect(model.license === null ? model.license_note : model.license).toBeTruthy();
       if (model.task === "automatic-speech-recognition") {
         const paths = model.files.map((f) => f.path);
-        for (const p of ["config.json", "generation_config.json", "preprocessor_config.json", "tokenizer.json", "tokenizer_config.json", "onnx/encoder_model_quantized.onnx", "onnx/decoder_model_merged_quantized.onnx"]) {
+        for (const p of [
+          "config.json",
+          "generation_config.json",
+          "preprocessor_config.json",
+          "tokenizer.json",
+          "tokenizer_config.json",
+          "onnx/encoder_model_quantized.onnx",
+          "onnx/decoder_model_merged_quantized.onnx",
+        ]) {
           expect(paths).toContain(p);
         }
       }
@@ -96,7 +104,7 @@ describe("parseManifest", () => {
     }
   });
 
-  test("a sha256 goes with verify \"sha256\", an unknown one with the recorded mode", () => {
+  test('a sha256 goes with verify "sha256", an unknown one with the recorded mode', () => {
     const m = structuredClone(valid);
     m.models[0]!.files[0]!.sha256 = null;
     expect(() => parseManifest(m)).toThrow(/verify/);

@@ -13,12 +13,10 @@ import defaultManifestJson from "../../models/manifest.json" with { type: "json"
 /** One folder or file name: no empty, "." or ".." segments, no separators. */
 const SEGMENT = /^(?!\.{1,2}$)[A-Za-z0-9._-]+$/;
 const relativePath = (what: string, maxSegments: number) =>
-  z
-    .string()
-    .refine((p) => {
-      const parts = p.split("/");
-      return parts.length <= maxSegments && parts.every((s) => SEGMENT.test(s));
-    }, `${what} must be a relative path of plain names (no "..", no leading "/")`);
+  z.string().refine((p) => {
+    const parts = p.split("/");
+    return parts.length <= maxSegments && parts.every((s) => SEGMENT.test(s));
+  }, `${what} must be a relative path of plain names (no "..", no leading "/")`);
 
 /** How a file is checked. */
 export const VERIFY_MODES = ["sha256", "size-and-sha256-recorded-on-first-fetch"] as const;
@@ -30,7 +28,10 @@ const fileSchema = z
     /** Bytes; null when unknown until the first fetch. */
     size: z.number().int().nonnegative().nullable(),
     /** Lower-case hex; null when unknown until the first fetch. */
-    sha256: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+    sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .nullable(),
     verify: z.enum(VERIFY_MODES),
     /** Fetched only with `--all-files` (e.g. full-precision weights). */
     optional: z.boolean().default(false),
@@ -48,7 +49,10 @@ const modelSchema = z.object({
   default: z.boolean().default(false),
   description: z.string().default(""),
   source: z.string().url(),
-  revision: z.string().regex(/^[A-Za-z0-9._-]+$/).default("main"),
+  revision: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/)
+    .default("main"),
   /** SPDX id, or null when the upstream declares none (`license_note` says so). */
   license: z.string().nullable(),
   license_note: z.string().optional(),

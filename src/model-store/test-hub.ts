@@ -74,7 +74,11 @@ export async function startTestHub(root: string = FIXTURE_MODELS_DIR): Promise<T
     if (range) {
       const start = Number(range[1]);
       if (start >= bytes.length) return answer(416, { "content-range": `bytes */${bytes.length}` });
-      return answer(206, { "content-range": `bytes ${start}-${bytes.length - 1}/${bytes.length}`, "content-length": bytes.length - start }, bytes.subarray(start));
+      return answer(
+        206,
+        { "content-range": `bytes ${start}-${bytes.length - 1}/${bytes.length}`, "content-length": bytes.length - start },
+        bytes.subarray(start),
+      );
     }
     const cutAt = cuts.get(key);
     if (cutAt !== undefined) {

@@ -49,10 +49,7 @@ export const DELIVERY_PRUNE_EVERY_MS = 3_600_000;
 /** Event types that reach a webhook even while it is disabled (so an operator can check it). */
 const DELIVERED_WHEN_DISABLED = new Set(["webhook.test"]);
 
-export type DispatcherConfig = Pick<
-  Config,
-  "webhookAllowHosts" | "webhookCaFile" | "webhookRetryScheduleS" | "webhookDisableAfterS" | "outboxPollMs"
-> &
+export type DispatcherConfig = Pick<Config, "webhookAllowHosts" | "webhookCaFile" | "webhookRetryScheduleS" | "webhookDisableAfterS" | "outboxPollMs"> &
   Partial<Pick<Config, "deliveryLogRetentionDays">>;
 
 export interface Dispatcher {
@@ -104,13 +101,21 @@ export function createDispatcher(opts: {
     const headers = webhookHeaders(secretsOf(d), d.eventUuid, Math.floor(clock.nowMs() / 1000), d.body);
     const result = await sendWebhook(d.url, headers, d.body, { allowHosts: config.webhookAllowHosts, caPem, timeoutMs: opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS });
     const failingForS = d.failingSince ? (clock.nowMs() - Date.parse(d.failingSince)) / 1000 : 0;
-    const decision = decideAfterAttempt(result, d.attempts + 1, failingForS, { scheduleS: config.webhookRetryScheduleS, disableAfterS: config.webhookDisableAfterS });
-    const recorded = await recordAttempt(db, d, {
-      ...result,
-      state: decision.state,
-      nextAttemptAt: decision.state === "pending" ? clock.isoAfter(decision.retryInS) : null,
-      disableReason: decision.state === "failed" ? decision.disableReason : null,
-    }, clock);
+    const decision = decideAfterAttempt(result, d.attempts + 1, failingForS, {
+      scheduleS: config.webhookRetryScheduleS,
+      disableAfterS: config.webhookDisableAfterS,
+    });
+    const recorded = await recordAttempt(
+      db,
+      d,
+      {
+        ...result,
+        state: decision.state,
+        nextAttemptAt: decision.state === "pending" ? clock.isoAfter(decision.retryInS) : null,
+        disableReason: decision.state === "failed" ? decision.disableReason : null,
+      },
+      clock,
+    );
     const fields = { delivery: d.uuid, event: d.eventUuid, webhook: d.webhookUuid, attempt: d.attempts + 1, status: result.statusCode, state: decision.state };
     if (!recorded) log.warn("webhook attempt not recorded: the delivery was deleted, re-leased or cancelled by an erasure", fields);
     else if (decision.state === "succeeded") log.debug("webhook delivered", fields);
@@ -142,16 +147,19 @@ export function createDispatcher(opts: {
       for (const d of claimed) track(d);
       return false;
     },
-    periodic: config.deliveryLogRetentionDays === undefined ? [] : [
-      {
-        name: "prune delivery logs",
-        everyMs: DELIVERY_PRUNE_EVERY_MS,
-        run: async () => {
-          const n = await pruneDeliveryLogs(db, config.deliveryLogRetentionDays!, clock);
-          if (n) log.info("pruned webhook delivery logs", { count: n, retention_days: config.deliveryLogRetentionDays });
-        },
-      },
-    ],
+    periodic:
+      config.deliveryLogRetentionDays === undefined
+        ? []
+        : [
+            {
+              name: "prune delivery logs",
+              everyMs: DELIVERY_PRUNE_EVERY_MS,
+              run: async () => {
+                const n = await pruneDeliveryLogs(db, config.deliveryLogRetentionDays!, clock);
+                if (n) log.info("pruned webhook delivery logs", { count: n, retention_days: config.deliveryLogRetentionDays });
+              },
+            },
+          ],
   });
 
   return {

@@ -27,7 +27,15 @@ async function insertEvent(trx: Transaction<Database>, workspaceUuid: string, ty
   const responseUuid = (data.response as { uuid?: unknown } | undefined)?.uuid;
   await trx
     .insertInto("outbox_events")
-    .values({ uuid: id, workspace_uuid: workspaceUuid, type, payload: JSON.stringify(body), response_uuid: typeof responseUuid === "string" ? responseUuid : null, erased_at: null, date_created: now })
+    .values({
+      uuid: id,
+      workspace_uuid: workspaceUuid,
+      type,
+      payload: JSON.stringify(body),
+      response_uuid: typeof responseUuid === "string" ? responseUuid : null,
+      erased_at: null,
+      date_created: now,
+    })
     .execute();
   return id;
 }

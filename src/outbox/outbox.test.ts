@@ -38,7 +38,10 @@ describe("retry policy", () => {
 
   test("2xx succeeds, 410 disables, a long failure streak disables, the last attempt fails", () => {
     expect(decideAfterAttempt({ statusCode: 204, error: null }, 1, 0, policy)).toEqual({ state: "succeeded" });
-    expect(decideAfterAttempt({ statusCode: 410, error: null }, 1, 0, policy)).toMatchObject({ state: "failed", disableReason: expect.stringContaining("410") });
+    expect(decideAfterAttempt({ statusCode: 410, error: null }, 1, 0, policy)).toMatchObject({
+      state: "failed",
+      disableReason: expect.stringContaining("410"),
+    });
     expect(decideAfterAttempt({ statusCode: 500, error: null }, 1, 3601, policy)).toMatchObject({ state: "failed", disableReason: expect.any(String) });
     expect(decideAfterAttempt({ statusCode: 302, error: null }, 1, 0, policy)).toMatchObject({ state: "pending" });
     expect(decideAfterAttempt({ statusCode: null, error: "timeout" }, 4, 10, policy)).toEqual({ state: "failed", disableReason: null });
@@ -47,12 +50,22 @@ describe("retry policy", () => {
 
 describe("outbound address rules", () => {
   test.each([
-    ["127.0.0.1", "loopback"], ["::1", "loopback"], ["::ffff:127.0.0.1", "loopback"], ["0.0.0.0", "unspecified"], ["::", "unspecified"],
-    ["169.254.169.254", "link-local (cloud metadata)"], ["fe80::1", "link-local"], ["fd00:ec2::254", "cloud metadata"],
-    ["100.100.100.200", "cloud metadata"], ["64:ff9b::a9fe:a9fe", "link-local (cloud metadata)"], ["224.0.0.1", "multicast"],
+    ["127.0.0.1", "loopback"],
+    ["::1", "loopback"],
+    ["::ffff:127.0.0.1", "loopback"],
+    ["0.0.0.0", "unspecified"],
+    ["::", "unspecified"],
+    ["169.254.169.254", "link-local (cloud metadata)"],
+    ["fe80::1", "link-local"],
+    ["fd00:ec2::254", "cloud metadata"],
+    ["100.100.100.200", "cloud metadata"],
+    ["64:ff9b::a9fe:a9fe", "link-local (cloud metadata)"],
+    ["224.0.0.1", "multicast"],
   ])("%s is refused (%s)", (ip, reason) => expect(forbiddenReason(ip)).toBe(reason));
 
-  test.each(["10.0.0.5", "192.168.1.20", "172.16.0.1", "fd12:3456::1", "93.184.216.34", "2001:db8::1"])("%s is allowed", (ip) => expect(forbiddenReason(ip)).toBeNull());
+  test.each(["10.0.0.5", "192.168.1.20", "172.16.0.1", "fd12:3456::1", "93.184.216.34", "2001:db8::1"])("%s is allowed", (ip) =>
+    expect(forbiddenReason(ip)).toBeNull(),
+  );
 
   test("allow list entries: names, addresses, CIDRs", () => {
     expect(isAllowedHost("LocalHost", ["localhost"])).toBe(true);

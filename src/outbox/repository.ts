@@ -128,13 +128,25 @@ async function runFairChoice(trx: Transaction<Database>, p: FairParams): Promise
   const pg = isPostgres(trx);
   let c = compiledFair.get(pg);
   if (!c) {
-    const marks: Record<keyof FairParams, string> = { now: "\u0000now", perWebhook: "\u0000perWebhook", perWorkspace: "\u0000perWorkspace", limit: "\u0000limit" };
+    const marks: Record<keyof FairParams, string> = {
+      now: "\u0000now",
+      perWebhook: "\u0000perWebhook",
+      perWorkspace: "\u0000perWorkspace",
+      limit: "\u0000limit",
+    };
     const compiled = fairChoice({ ...(marks as unknown as FairParams), pg }).compile(trx);
     const byMark = new Map(Object.entries(marks).map(([k, v]) => [v, k as keyof FairParams]));
     c = { text: compiled.sql, order: compiled.parameters.map((v) => byMark.get(v as string)!) };
     compiledFair.set(pg, c);
   }
-  return (await trx.executeQuery<FairRow>(CompiledQuery.raw(c.text, c.order.map((k) => p[k])))).rows;
+  return (
+    await trx.executeQuery<FairRow>(
+      CompiledQuery.raw(
+        c.text,
+        c.order.map((k) => p[k]),
+      ),
+    )
+  ).rows;
 }
 
 /**
@@ -147,8 +159,14 @@ async function runFairChoice(trx: Transaction<Database>, p: FairParams): Promise
  * @param limits a number means `{ limit: n }` with the default per-webhook and per-workspace caps
  * @returns the leased deliveries (at most `limit`), each with what sending it needs
  */
-export async function claimDueDeliveries(db: Kysely<Database>, limits: number | ClaimLimits, leaseS: number, clock: Clock = systemClock): Promise<ClaimedDelivery[]> {
-  const { limit, perWebhook, perWorkspace } = typeof limits === "number" ? { limit: limits, perWebhook: PER_WEBHOOK_IN_FLIGHT, perWorkspace: PER_WORKSPACE_IN_FLIGHT } : limits;
+export async function claimDueDeliveries(
+  db: Kysely<Database>,
+  limits: number | ClaimLimits,
+  leaseS: number,
+  clock: Clock = systemClock,
+): Promise<ClaimedDelivery[]> {
+  const { limit, perWebhook, perWorkspace } =
+    typeof limits === "number" ? { limit: limits, perWebhook: PER_WEBHOOK_IN_FLIGHT, perWorkspace: PER_WORKSPACE_IN_FLIGHT } : limits;
   const now = clock.nowIso();
   const leaseUntil = clock.isoAfter(leaseS);
   const pg = isPostgres(db);
@@ -245,9 +263,11 @@ export async function recordAttempt(db: Kysely<Database>, d: ClaimedDelivery, a:
 const RECORD_SQL = {
   delivery:
     "UPDATE webhook_deliveries SET state = ?, attempts = ?, next_attempt_at = ?, lease_until = NULL, last_status_code = ?, last_response_excerpt = ?, last_duration_ms = ?, last_error = ?, date_updated = ? WHERE uuid = ? AND lease_until = ?",
-  attempt: "INSERT INTO webhook_attempts (uuid, delivery_uuid, attempt, status_code, response_excerpt, duration_ms, error, date_created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  attempt:
+    "INSERT INTO webhook_attempts (uuid, delivery_uuid, attempt, status_code, response_excerpt, duration_ms, error, date_created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   // failing_since: kept while failing (COALESCE), cleared by a success (NULL passed as the new value).
-  webhook: "UPDATE webhooks SET last_delivery_at = ?, last_delivery_status = ?, failing_since = CASE WHEN CAST(? AS text) IS NULL THEN NULL ELSE COALESCE(failing_since, ?) END WHERE uuid = ?",
+  webhook:
+    "UPDATE webhooks SET last_delivery_at = ?, last_delivery_status = ?, failing_since = CASE WHEN CAST(? AS text) IS NULL THEN NULL ELSE COALESCE(failing_since, ?) END WHERE uuid = ?",
   disable:
     "UPDATE webhooks SET last_delivery_at = ?, last_delivery_status = ?, failing_since = CASE WHEN CAST(? AS text) IS NULL THEN NULL ELSE COALESCE(failing_since, ?) END, enabled = 0, disabled_reason = ?, date_updated = ? WHERE uuid = ?",
 } as const;

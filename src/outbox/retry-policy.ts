@@ -15,10 +15,7 @@ export const RETRY_JITTER_RATIO = 0.1;
 /** The result of one attempt: an HTTP status, or none when no response came (error set). */
 export type AttemptOutcome = { statusCode: number | null; error: string | null };
 
-export type Decision =
-  | { state: "succeeded" }
-  | { state: "pending"; retryInS: number }
-  | { state: "failed"; disableReason: string | null };
+export type Decision = { state: "succeeded" } | { state: "pending"; retryInS: number } | { state: "failed"; disableReason: string | null };
 
 /** True for a 2xx status: the receiver accepted the event. */
 export function isSuccess(statusCode: number | null): boolean {

@@ -122,7 +122,14 @@ export interface PollingLoop {
  * loop when due by `clock` (first run one period after start); a failing step or task is logged
  * and the loop goes on.
  */
-export function createPollingLoop(opts: { name: string; pollMs: number; log: Logger; clock: Clock; step: () => Promise<boolean>; periodic?: PeriodicTask[] }): PollingLoop {
+export function createPollingLoop(opts: {
+  name: string;
+  pollMs: number;
+  log: Logger;
+  clock: Clock;
+  step: () => Promise<boolean>;
+  periodic?: PeriodicTask[];
+}): PollingLoop {
   let running = false;
   let signaled = false;
   let wake: (() => void) | null = null;

@@ -17,7 +17,6 @@ const STANDALONE_ROOT = "/$bunfs/root";
 /** Base name of the embedded web folder: scripts/build.ts embeds `dist/web`. */
 export const EMBEDDED_WEB_DIR = "web";
 
-
 function listFiles(dir: string, prefix = ""): [string, string][] {
   if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry): [string, string][] => {

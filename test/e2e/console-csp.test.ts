@@ -73,7 +73,11 @@ function apiWrite(page: Page, method: string, apiPath: string, body?: unknown): 
   return page.evaluate(
     async ({ method, apiPath, body }) => {
       const s = await (await fetch("/api/v1/auth/session/")).json();
-      const res = await fetch(`/api/v1/${apiPath}`, { method, headers: { "content-type": "application/json", "x-csrf-token": s.csrf_token }, body: JSON.stringify(body) });
+      const res = await fetch(`/api/v1/${apiPath}`, {
+        method,
+        headers: { "content-type": "application/json", "x-csrf-token": s.csrf_token },
+        body: JSON.stringify(body),
+      });
       return { status: res.status, body: await res.json().catch(() => null) };
     },
     { method, apiPath, body },
@@ -86,8 +90,13 @@ async function respond(workspaceSlug: string, link: any, cardId: string, withRec
   const json = { "content-type": "application/json" };
   const s = await (await fetch(base, { method: "POST", headers: json, body: "{}" })).json();
   const [voice, image] = link.questions;
-  if (withRecording) expect((await fetch(`${base}${s.session_id}/answers/${voice.uuid}/audio/`, { method: "POST", headers: { "content-type": "audio/wav" }, body: wav })).status).toBe(200);
-  expect((await fetch(`${base}${s.session_id}/answers/${image.uuid}/`, { method: "PUT", headers: json, body: JSON.stringify({ value: cardId }) })).status).toBe(200);
+  if (withRecording)
+    expect(
+      (await fetch(`${base}${s.session_id}/answers/${voice.uuid}/audio/`, { method: "POST", headers: { "content-type": "audio/wav" }, body: wav })).status,
+    ).toBe(200);
+  expect((await fetch(`${base}${s.session_id}/answers/${image.uuid}/`, { method: "PUT", headers: json, body: JSON.stringify({ value: cardId }) })).status).toBe(
+    200,
+  );
   expect((await fetch(`${base}${s.session_id}/submit/`, { method: "POST", headers: json, body: "{}" })).status).toBe(200);
   return s.response_uuid;
 }

@@ -79,7 +79,10 @@ async function nav(page: Page, link: string, heading: string | RegExp): Promise<
 }
 
 /** Server + browser + owner signed in through the setup URL. */
-async function start(bin?: string[], env: Record<string, string> = {}): Promise<{ server: RunningServer; browser: BrowserContext; page: Page; origin: string; requests: string[]; dataDir: string; wav: string }> {
+async function start(
+  bin?: string[],
+  env: Record<string, string> = {},
+): Promise<{ server: RunningServer; browser: BrowserContext; page: Page; origin: string; requests: string[]; dataDir: string; wav: string }> {
   const dataDir = await makeDataDir();
   const wav = await makeSpeechWav("The checkout was slow, but the support team was friendly and helpful.", path.join(dataDir, "speech.wav"));
   const server = await startServer({ dataDir, bin, env });
@@ -288,7 +291,11 @@ async function buildAllTypesLink(page: Page, origin: string, shots: boolean): Pr
   // A server validation error appears beside the field its pointer names.
   await page.getByRole("button", { name: "Save link" }).click();
   const redirect = page.getByLabel("Redirect URL");
-  await eventually(() => redirect.getAttribute("aria-invalid"), (v) => v === "true", "redirect URL marked invalid");
+  await eventually(
+    () => redirect.getAttribute("aria-invalid"),
+    (v) => v === "true",
+    "redirect URL marked invalid",
+  );
   expect(await page.locator("#link-redirect-error").textContent()).toContain("http");
   await redirect.fill("");
   await shootAll(page, "builder", shots);
@@ -394,8 +401,18 @@ async function runWalk(bin: string[] | undefined, shots: boolean): Promise<void>
     const textItem = page.locator("li.answer").filter({ has: page.getByRole("heading", { name: Q_TEXT }) });
     const topics = await page.getByRole("list", { name: "Topics" }).locator("li").allTextContents();
     expect(topics.length).toBeGreaterThan(0);
-    expect(await page.locator("li.answer").filter({ has: page.getByRole("heading", { name: Q_NPS }) }).textContent()).toContain("9");
-    expect(await page.locator("li.answer").filter({ has: page.getByRole("heading", { name: Q_YESNO }) }).textContent()).toContain("Yes");
+    expect(
+      await page
+        .locator("li.answer")
+        .filter({ has: page.getByRole("heading", { name: Q_NPS }) })
+        .textContent(),
+    ).toContain("9");
+    expect(
+      await page
+        .locator("li.answer")
+        .filter({ has: page.getByRole("heading", { name: Q_YESNO }) })
+        .textContent(),
+    ).toContain("Yes");
     expect(await page.getByRole("img", { name: "Calm" }).count()).toBe(1);
     await page.getByRole("link", { name: "Download screen.png" }).waitFor();
     void textItem;
@@ -405,7 +422,9 @@ async function runWalk(bin: string[] | undefined, shots: boolean): Promise<void>
     await voiceItem.getByRole("button", { name: "Save correction" }).click();
     await voiceItem.getByText("Correction saved.").waitFor();
     await voiceItem.getByText("corrected by Ada Lovelace").waitFor({ timeout: STEP_MS });
-    const corrected = (await apiGet(page, `responses/${(await apiGet(page, `links/${link.uuid}/responses/`)).results[0].uuid}/`)).answers.find((a: any) => a.question_text === Q_VOICE);
+    const corrected = (await apiGet(page, `responses/${(await apiGet(page, `links/${link.uuid}/responses/`)).results[0].uuid}/`)).answers.find(
+      (a: any) => a.question_text === Q_VOICE,
+    );
     expect(corrected.ai_insights).toMatchObject({ actionable: true, sentiment: sentimentValue });
     // (No tab-through here: the audio element's own controls take many Tab stops of their own.)
     await shootAll(page, "response", shots);
@@ -419,7 +438,11 @@ async function runWalk(bin: string[] | undefined, shots: boolean): Promise<void>
     await page.getByRole("heading", { level: 1, name: /Dashboard/ }).waitFor();
     const stats = await apiGet(page, `links/${link.uuid}/stats/`);
     expect(stats.responses.completed).toBe(1);
-    await eventually(() => figure(page, "Responses"), (v) => v === String(stats.responses.completed), "Responses figure");
+    await eventually(
+      () => figure(page, "Responses"),
+      (v) => v === String(stats.responses.completed),
+      "Responses figure",
+    );
     expect(await figure(page, "Completion rate")).toBe(`${Math.round(stats.responses.completion_rate * 100)} %`);
     const nps = stats.questions.find((q: any) => q.nps);
     expect(await figure(page, "NPS")).toBe(String(nps.nps.score));
@@ -514,12 +537,19 @@ async function runWalk(bin: string[] | undefined, shots: boolean): Promise<void>
     await shootAll(page, "erase-confirm", shots);
     await dialog.getByRole("button", { name: "Erase response" }).click();
     await page.getByRole("heading", { level: 1, name: "Responses to Product feedback" }).waitFor();
-    await page.getByText(/No response|No responses yet/).first().waitFor();
+    await page
+      .getByText(/No response|No responses yet/)
+      .first()
+      .waitFor();
     await page.goto(`${origin}/console/links/${link.uuid}/responses/`);
     await page.getByText("No responses yet.").waitFor();
     expect((await exported()).length).toBe(0);
     await page.goto(`${origin}/console/links/${link.uuid}/dashboard/`);
-    await eventually(() => figure(page, "Responses"), (v) => v === "0", "Responses after erasure");
+    await eventually(
+      () => figure(page, "Responses"),
+      (v) => v === "0",
+      "Responses after erasure",
+    );
     expect((await apiGet(page, `links/${link.uuid}/stats/`)).responses.completed).toBe(0);
 
     expectSameOrigin(requests, origin);
@@ -560,7 +590,11 @@ describe("console links, responses and dashboard", () => {
         expect(created.status).toBe(201);
         // The dashboard stays open while the respondent answers: its figures follow without a reload.
         await page.goto(`${origin}/console/links/${created.body.uuid}/dashboard/`);
-        await eventually(() => figure(page, "Responses"), (v) => v === "0", "Responses before");
+        await eventually(
+          () => figure(page, "Responses"),
+          (v) => v === "0",
+          "Responses before",
+        );
         await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
         const respondent = await browser.newPage();
         await respondent.goto(created.body.public_url);
@@ -572,7 +606,11 @@ describe("console links, responses and dashboard", () => {
         await respondent.getByRole("button", { name: "Submit" }).click();
         await respondent.getByText("Thanks for your response!").waitFor({ timeout: STEP_MS });
         await respondent.close();
-        await eventually(() => figure(page, "Responses"), (v) => v === "1", "Responses after the answer");
+        await eventually(
+          () => figure(page, "Responses"),
+          (v) => v === "1",
+          "Responses after the answer",
+        );
         expect(await figure(page, "Completion rate")).toBe("100 %");
         expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
 
@@ -616,11 +654,18 @@ describe("console links, responses and dashboard", () => {
         const base = `${origin}/api/v1/intake/${new URL(link.public_url).pathname.split("/")[2]}/${link.slug}/`;
         const session = await (await fetch(`${base}sessions/`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json();
         const put = (q: any, value: unknown) =>
-          fetch(`${base}sessions/${session.session_id}/answers/${q.uuid}/`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ value }) });
+          fetch(`${base}sessions/${session.session_id}/answers/${q.uuid}/`, {
+            method: "PUT",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ value }),
+          });
         expect((await put(link.questions[0], "Quick and easy")).status).toBeLessThan(300);
         expect((await put(link.questions[1], 4)).status).toBeLessThan(300);
         expect((await put(link.questions[2], true)).status).toBeLessThan(300);
-        expect((await fetch(`${base}sessions/${session.session_id}/submit/`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBeLessThan(300);
+        expect(
+          (await fetch(`${base}sessions/${session.session_id}/submit/`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }))
+            .status,
+        ).toBeLessThan(300);
 
         await page.goto(`${origin}/console/links/${link.uuid}/`);
         await page.getByRole("heading", { level: 1, name: "Checkout survey" }).waitFor();
@@ -655,7 +700,12 @@ describe("console links, responses and dashboard", () => {
         await page.getByRole("status").filter({ hasText: "Link saved." }).waitFor();
 
         const after = await apiGet(page, `links/${link.uuid}/`);
-        expect(after.questions.map((q: any) => q.prompt)).toEqual(["How was the checkout today?", "Would you pay again?", "Rate the checkout", "Anything else?"]);
+        expect(after.questions.map((q: any) => q.prompt)).toEqual([
+          "How was the checkout today?",
+          "Would you pay again?",
+          "Rate the checkout",
+          "Anything else?",
+        ]);
         const uuids = new Set(after.questions.map((q: any) => q.uuid));
         for (const q of link.questions) expect(uuids.has(q.uuid)).toBe(true);
         expect(after.questions.find((q: any) => q.uuid === link.questions[1].uuid).configuration).toEqual({ scale_type: "stars", max_value: 5 });

@@ -38,7 +38,13 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
     const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
     return (await axe.run()).violations
       .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(" | ")}`);
+      .map(
+        (v) =>
+          `${v.impact} ${v.id}: ${v.nodes
+            .map((n) => n.target.join(" "))
+            .slice(0, 3)
+            .join(" | ")}`,
+      );
   });
   expect({ page: label, violations }).toEqual({ page: label, violations: [] });
 }
@@ -209,7 +215,15 @@ export async function runConsoleWalk(opts: { bin?: string[]; screenshots?: boole
       await expect(nav.getByRole("link", { name, exact: true }).isVisible()).resolves.toBe(true);
     }
     // The setup URL works once.
-    expect((await fetch(`${origin}/api/v1/auth/setup/`, { method: "POST", headers: { "content-type": "application/json", origin }, body: JSON.stringify({ token: new URL(setupUrl).searchParams.get("token"), name: "X", email: "x@example.com", password: "xxxxxxxxxxxxxxxx" }) })).status).not.toBeLessThan(400);
+    expect(
+      (
+        await fetch(`${origin}/api/v1/auth/setup/`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin },
+          body: JSON.stringify({ token: new URL(setupUrl).searchParams.get("token"), name: "X", email: "x@example.com", password: "xxxxxxxxxxxxxxxx" }),
+        })
+      ).status,
+    ).not.toBeLessThan(400);
 
     await signOut(page);
     await shootAll(page, "sign-in", shots);
@@ -243,16 +257,41 @@ export async function runConsoleWalk(opts: { bin?: string[]; screenshots?: boole
     expect(await row.textContent()).toContain("responses:read");
     expect(await row.textContent()).toContain(`${key.slice(8, 12)}`);
     expect(await row.textContent()).not.toContain(key);
-    await eventually(() => figure(page, "Keys created"), (n) => n === before.created + 1, "Keys created");
-    await eventually(() => figure(page, "Active keys"), (n) => n === before.active + 1, "Active keys");
+    await eventually(
+      () => figure(page, "Keys created"),
+      (n) => n === before.created + 1,
+      "Keys created",
+    );
+    await eventually(
+      () => figure(page, "Active keys"),
+      (n) => n === before.active + 1,
+      "Active keys",
+    );
     const callsBefore = await figure(page, "API calls today");
     const bearer = { authorization: `Bearer ${key}` };
     expect((await fetch(`${origin}/api/v1/links/`, { headers: bearer })).status).toBe(200);
     expect((await fetch(`${origin}/api/v1/workspace/`, { headers: bearer })).status).toBe(200);
     // A key with links:read only cannot write.
-    expect((await fetch(`${origin}/api/v1/links/`, { method: "POST", headers: { ...bearer, "content-type": "application/json" }, body: JSON.stringify({ name: "x" }) })).status).toBe(403);
-    await eventually(() => figure(page, "API calls today"), (n) => n >= callsBefore + 2, "API calls today", page);
-    const lastUsed = page.getByRole("row").filter({ hasText: "CI" }).locator("time").filter({ hasText: /ago|now/ });
+    expect(
+      (
+        await fetch(`${origin}/api/v1/links/`, {
+          method: "POST",
+          headers: { ...bearer, "content-type": "application/json" },
+          body: JSON.stringify({ name: "x" }),
+        })
+      ).status,
+    ).toBe(403);
+    await eventually(
+      () => figure(page, "API calls today"),
+      (n) => n >= callsBefore + 2,
+      "API calls today",
+      page,
+    );
+    const lastUsed = page
+      .getByRole("row")
+      .filter({ hasText: "CI" })
+      .locator("time")
+      .filter({ hasText: /ago|now/ });
     await lastUsed.waitFor();
     expect(Date.parse((await lastUsed.getAttribute("datetime"))!)).toBeGreaterThan(Date.now() - 60_000);
     expect(await lastUsed.getAttribute("title")).toMatch(/\d{1,2}:\d{2}:\d{2}/); // the exact time on hover
@@ -264,7 +303,11 @@ export async function runConsoleWalk(opts: { bin?: string[]; screenshots?: boole
     await page.getByRole("dialog").getByRole("button", { name: "Revoke key" }).click();
     await page.getByRole("status").filter({ hasText: "revoked" }).waitFor();
     expect((await fetch(`${origin}/api/v1/links/`, { headers: bearer })).status).toBe(401);
-    await eventually(() => figure(page, "Active keys"), (n) => n === before.active, "Active keys after revoke");
+    await eventually(
+      () => figure(page, "Active keys"),
+      (n) => n === before.active,
+      "Active keys after revoke",
+    );
     expect(await figure(page, "Keys created")).toBe(before.created + 1);
     await shootAll(page, "keys", shots);
 
@@ -293,7 +336,11 @@ export async function runConsoleWalk(opts: { bin?: string[]; screenshots?: boole
     await log.getByRole("button", { name: "Redeliver" }).first().click();
     const again = await receiver.waitFor((r) => r.length >= 2);
     expect(again[1]!.headers["webhook-id"]).toBe(first!.headers["webhook-id"]);
-    await eventually(() => log.getByRole("row").filter({ hasText: "succeeded" }).count(), (n) => n >= 2, "two succeeded deliveries");
+    await eventually(
+      () => log.getByRole("row").filter({ hasText: "succeeded" }).count(),
+      (n) => n >= 2,
+      "two succeeded deliveries",
+    );
     await shootAll(page, "webhook", shots);
     await expectKeyboardReachable(page, "Webhook");
 
@@ -318,7 +365,9 @@ export async function runConsoleWalk(opts: { bin?: string[]; screenshots?: boole
     await shootAll(page, "settings", shots);
     await expectKeyboardReachable(page, "Settings");
     // Links and Responses list real data: a link made with the owner's session shows up.
-    expect((await sessionFetch(page, "POST", "links/", { name: "Product feedback", questions: [{ prompt: "What should we improve?", type: "text" }] })).status).toBe(201);
+    expect(
+      (await sessionFetch(page, "POST", "links/", { name: "Product feedback", questions: [{ prompt: "What should we improve?", type: "text" }] })).status,
+    ).toBe(201);
     await openNav(page, "Links", "Links");
     const linkRow = page.getByRole("table", { name: "Links" }).getByRole("row").filter({ hasText: "Product feedback" });
     await linkRow.waitFor();
@@ -371,7 +420,10 @@ export async function runConsoleWalk(opts: { bin?: string[]; screenshots?: boole
     const second = await runCli(["workspace", "create", "--name", "Second workspace", "--json"], { dataDir, bin: opts.bin });
     expect(second.code).toBe(0);
     const secondUuid = (JSON.parse(second.stdout) as { workspace_uuid: string }).workspace_uuid;
-    const lin = await runCli(["user", "create", "--email", "lin@example.com", "--name", "Lin", "--workspace", secondUuid, "--role", "owner"], { dataDir, bin: opts.bin });
+    const lin = await runCli(["user", "create", "--email", "lin@example.com", "--name", "Lin", "--workspace", secondUuid, "--role", "owner"], {
+      dataDir,
+      bin: opts.bin,
+    });
     expect(lin.code).toBe(0);
     const linReset = /\/console\/reset\/\?token=[^\s'"]+/.exec(lin.stdout)?.[0];
     expect(linReset).toBeDefined();
@@ -384,7 +436,10 @@ export async function runConsoleWalk(opts: { bin?: string[]; screenshots?: boole
     await page.goto(`${origin}/console/settings/`);
     await page.getByRole("heading", { level: 1, name: "Settings" }).waitFor();
     await page.getByLabel(`Role of ${VIEWER.name}`).selectOption("member");
-    await page.getByRole("status").filter({ hasText: `${VIEWER.name} is now member.` }).waitFor();
+    await page
+      .getByRole("status")
+      .filter({ hasText: `${VIEWER.name} is now member.` })
+      .waitFor();
     await page.getByLabel("Invite email").fill("lin@example.com");
     await page.getByLabel("Invite role").selectOption("admin");
     await page.getByRole("button", { name: "Create invite" }).click();
@@ -403,7 +458,11 @@ export async function runConsoleWalk(opts: { bin?: string[]; screenshots?: boole
     const seenKeys: Record<string, string> = {};
     for (const o of [...options].reverse()) {
       await switcher.selectOption(o.value);
-      await eventually(() => switcher.inputValue(), (v) => v === o.value, `switched to ${o.text}`);
+      await eventually(
+        () => switcher.inputValue(),
+        (v) => v === o.value,
+        `switched to ${o.text}`,
+      );
       await page.getByRole("table", { name: "Active API keys" }).getByRole("row").nth(1).waitFor();
       seenKeys[o.value] = await eventually(keysIn, (t) => t.includes("sk_live_") && !Object.values(seenKeys).includes(t), `keys of ${o.text}`);
     }

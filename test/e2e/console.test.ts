@@ -14,7 +14,10 @@ import { expectAccessible, runConsoleWalk } from "./console-walk.ts";
 import { makeDataDir, removeDir } from "./voice-flow.ts";
 
 /** An IPv4 address of this machine that is not loopback (the server listens on 0.0.0.0). */
-const LAN_ADDRESS = Object.values(networkInterfaces()).flat().find((a) => a && a.family === "IPv4" && !a.internal)?.address ?? null;
+const LAN_ADDRESS =
+  Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === "IPv4" && !a.internal)?.address ?? null;
 const BINARY = process.env.EARSHOT_BIN ? path.resolve(process.env.EARSHOT_BIN) : null;
 const WALK_TIMEOUT_MS = 240_000;
 

@@ -54,7 +54,13 @@ async function axeViolations(page: Page, label: string): Promise<string[]> {
       const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] } });
       return result.violations
         .filter((v) => v.impact === "serious" || v.impact === "critical")
-        .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(" | ")}`);
+        .map(
+          (v) =>
+            `${v.impact} ${v.id}: ${v.nodes
+              .map((n) => n.target.join(" "))
+              .slice(0, 3)
+              .join(" | ")}`,
+        );
     });
     found.push(...violations.map((v) => `${label} (${colorScheme}): ${v}`));
   }
@@ -110,7 +116,12 @@ function everyTypeLink() {
       {
         prompt: P.cards,
         type: "image_choice",
-        configuration: { cards: [{ id: "sea", label: "Sea", media_url: media("sea") }, { id: "forest", label: "Forest", media_url: media("forest") }] },
+        configuration: {
+          cards: [
+            { id: "sea", label: "Sea", media_url: media("sea") },
+            { id: "forest", label: "Forest", media_url: media("forest") },
+          ],
+        },
       },
       { prompt: P.email, type: "email" },
       { prompt: P.date, type: "date" },
@@ -123,158 +134,208 @@ function everyTypeLink() {
 }
 
 describe("intake page accessibility", () => {
-  test("axe: every question type and state, light and dark, English and Arabic; reflow at 320 px and 200 %; reduced motion", async () => {
-    const problems: string[] = [];
-    for (const lang of ["en", "ar"]) {
-      // Arabic comes from the respondent (Accept-Language), not from the link: the link's own
-      // language would keep the English-only insights engine from asking the follow-up whose
-      // state is checked here (docs/intake.md, "Spoken answers and follow-ups").
-      const link = await api(server, apiKey, "POST", "links/", { ...everyTypeLink(), settings: { ...everyTypeLink().settings, language: lang === "en" ? "en" : null } });
+  test(
+    "axe: every question type and state, light and dark, English and Arabic; reflow at 320 px and 200 %; reduced motion",
+    async () => {
+      const problems: string[] = [];
+      for (const lang of ["en", "ar"]) {
+        // Arabic comes from the respondent (Accept-Language), not from the link: the link's own
+        // language would keep the English-only insights engine from asking the follow-up whose
+        // state is checked here (docs/intake.md, "Spoken answers and follow-ups").
+        const link = await api(server, apiKey, "POST", "links/", {
+          ...everyTypeLink(),
+          settings: { ...everyTypeLink().settings, language: lang === "en" ? "en" : null },
+        });
+        const page = await browser.newPage();
+        await page.setExtraHTTPHeaders({ "accept-language": lang });
+        await page.setViewportSize({ width: 1024, height: 800 });
+        const next = () => page.locator("button[type=submit]").click();
+        const check = async (label: string) => {
+          problems.push(...(await axeViolations(page, `${lang} ${label}`)), ...(await horizontalScroll(page, `${lang} ${label}`)));
+        };
+        try {
+          await page.goto(link.public_url);
+          await page.locator(".question").first().waitFor({ timeout: STEP_MS });
+          expect([await page.locator("html").getAttribute("lang"), await page.locator("html").getAttribute("dir")]).toEqual([
+            lang,
+            lang === "ar" ? "rtl" : "ltr",
+          ]);
+          await check("text");
+          // Error state: required and empty.
+          await next();
+          await page.getByRole("alert").filter({ hasText: /./ }).waitFor({ timeout: STEP_MS });
+          await check("error");
+          await page.locator("textarea").fill("Curiosity.");
+          await next();
+          // Follow-up state (dynamic probing asks because the clarity threshold is 0.99).
+          await page.waitForFunction(() => document.querySelector(".progress-text")?.textContent?.includes("2"));
+          await page.locator("textarea").fill("ok");
+          await next();
+          await page.locator(".question-follow-up").waitFor({ timeout: STEP_MS });
+          await check("follow-up");
+          await page.locator(".question-follow-up textarea").fill("The export was slow on large files.");
+          await next();
+          for (const label of [
+            "multiple choice (several)",
+            "multiple choice (one)",
+            "number",
+            "stars",
+            "faces",
+            "nps",
+            "image cards",
+            "email",
+            "date",
+            "yes/no",
+            "file upload",
+          ]) {
+            await page.waitForFunction(
+              (n) => document.querySelector(".progress-text")?.textContent?.includes(String(n)),
+              3 +
+                [
+                  "multiple choice (several)",
+                  "multiple choice (one)",
+                  "number",
+                  "stars",
+                  "faces",
+                  "nps",
+                  "image cards",
+                  "email",
+                  "date",
+                  "yes/no",
+                  "file upload",
+                ].indexOf(label),
+            );
+            await check(label);
+            await next();
+          }
+          // Voice: idle, recording (and reduced motion), recorded.
+          const record = page.locator(".record-button");
+          await record.waitFor({ timeout: STEP_MS });
+          await check("voice");
+          await record.click();
+          await page.locator('[data-phase="recording"]').waitFor({ timeout: STEP_MS });
+          await check("recording");
+          const pulse = () => page.locator(".record-dot").evaluate((el) => getComputedStyle(el).animationName);
+          expect(await pulse()).toBe("pulse");
+          await page.emulateMedia({ reducedMotion: "reduce" });
+          expect(await pulse()).toBe("none");
+          await page.emulateMedia({ reducedMotion: "no-preference" });
+          await page.waitForTimeout(1200);
+          await record.click();
+          await page.locator('[data-phase="saved"]').waitFor({ timeout: STEP_MS });
+          await check("recorded");
+          await next();
+          await page.locator(".record-button").waitFor({ timeout: STEP_MS });
+          await check("voice with text fallback");
+          await next();
+          await page.locator(".thanks").waitFor({ timeout: STEP_MS });
+          await check("thank-you");
+        } finally {
+          await page.close();
+        }
+      }
+      expect(problems).toEqual([]);
+    },
+    TIMEOUT_MS * 2,
+  );
+
+  test(
+    "a whole link with the keyboard only: focus moves into each new question, errors are announced",
+    async () => {
+      const link = await api(server, apiKey, "POST", "links/", {
+        name: "Keyboard",
+        questions: [
+          { prompt: P.text, type: "text", required: true },
+          { prompt: P.single, type: "multiple_choice", required: true, configuration: { options: ["Free", "Team", "Enterprise"] } },
+          { prompt: P.stars, type: "rating", required: true, configuration: { scale_type: "stars", max_value: 5 } },
+          { prompt: P.choice, type: "multiple_choice", configuration: { options: ["Links", "Webhooks", "Exports"], allow_multiple: true } },
+          { prompt: P.email, type: "email" },
+          { prompt: P.yesNo, type: "yes_no", required: true },
+        ],
+      });
       const page = await browser.newPage();
-      await page.setExtraHTTPHeaders({ "accept-language": lang });
-      await page.setViewportSize({ width: 1024, height: 800 });
-      const next = () => page.locator("button[type=submit]").click();
-      const check = async (label: string) => {
-        problems.push(...(await axeViolations(page, `${lang} ${label}`)), ...(await horizontalScroll(page, `${lang} ${label}`)));
+      const focused = () =>
+        page.evaluate(() => {
+          const el = document.activeElement as HTMLElement | null;
+          const label = el?.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null;
+          return { tag: el?.tagName ?? "", text: (label ?? el?.textContent ?? "").trim(), inQuestion: Boolean(el?.closest(".question-slot")) };
+        });
+      /** Presses Tab until the focused element's text (or its label's) is `text`. */
+      const tabTo = async (text: string) => {
+        for (let i = 0; i < 30; i++) {
+          await page.keyboard.press("Tab");
+          if ((await focused()).text === text) return;
+        }
+        throw new Error(`Tab never reached "${text}"`);
       };
       try {
         await page.goto(link.public_url);
-        await page.locator(".question").first().waitFor({ timeout: STEP_MS });
-        expect([await page.locator("html").getAttribute("lang"), await page.locator("html").getAttribute("dir")]).toEqual([lang, lang === "ar" ? "rtl" : "ltr"]);
-        await check("text");
-        // Error state: required and empty.
-        await next();
-        await page.getByRole("alert").filter({ hasText: /./ }).waitFor({ timeout: STEP_MS });
-        await check("error");
-        await page.locator("textarea").fill("Curiosity.");
-        await next();
-        // Follow-up state (dynamic probing asks because the clarity threshold is 0.99).
-        await page.waitForFunction(() => document.querySelector(".progress-text")?.textContent?.includes("2"));
-        await page.locator("textarea").fill("ok");
-        await next();
-        await page.locator(".question-follow-up").waitFor({ timeout: STEP_MS });
-        await check("follow-up");
-        await page.locator(".question-follow-up textarea").fill("The export was slow on large files.");
-        await next();
-        for (const label of ["multiple choice (several)", "multiple choice (one)", "number", "stars", "faces", "nps", "image cards", "email", "date", "yes/no", "file upload"]) {
-          await page.waitForFunction((n) => document.querySelector(".progress-text")?.textContent?.includes(String(n)), 3 + ["multiple choice (several)", "multiple choice (one)", "number", "stars", "faces", "nps", "image cards", "email", "date", "yes/no", "file upload"].indexOf(label));
-          await check(label);
-          await next();
-        }
-        // Voice: idle, recording (and reduced motion), recorded.
-        const record = page.locator(".record-button");
-        await record.waitFor({ timeout: STEP_MS });
-        await check("voice");
-        await record.click();
-        await page.locator('[data-phase="recording"]').waitFor({ timeout: STEP_MS });
-        await check("recording");
-        const pulse = () => page.locator(".record-dot").evaluate((el) => getComputedStyle(el).animationName);
-        expect(await pulse()).toBe("pulse");
-        await page.emulateMedia({ reducedMotion: "reduce" });
-        expect(await pulse()).toBe("none");
-        await page.emulateMedia({ reducedMotion: "no-preference" });
-        await page.waitForTimeout(1200);
-        await record.click();
-        await page.locator('[data-phase="saved"]').waitFor({ timeout: STEP_MS });
-        await check("recorded");
-        await next();
-        await page.locator(".record-button").waitFor({ timeout: STEP_MS });
-        await check("voice with text fallback");
-        await next();
-        await page.locator(".thanks").waitFor({ timeout: STEP_MS });
-        await check("thank-you");
+        await page.locator("textarea").waitFor({ timeout: STEP_MS });
+        await page.keyboard.press("Tab"); // the language switcher
+        expect((await focused()).tag).toBe("SELECT");
+        await page.keyboard.press("Tab");
+        expect(await focused()).toMatchObject({ tag: "TEXTAREA", inQuestion: true });
+        // Next on an empty required question: the error is announced and tied to the control.
+        await tabTo("Next");
+        await page.keyboard.press("Enter");
+        const alert = page.getByRole("alert");
+        await expect(alert.textContent()).resolves.toBe("Please answer this question to continue.");
+        const errorId = await alert.getAttribute("id");
+        const textarea = page.getByLabel(P.text);
+        expect([await textarea.getAttribute("aria-invalid"), await textarea.getAttribute("aria-errormessage")]).toEqual(["true", errorId]);
+        await textarea.focus(); // what a keyboard user does: Shift+Tab back
+        await page.keyboard.type("Keyboard only.");
+        await tabTo("Next");
+        await page.keyboard.press("Enter");
+        // Focus moved to the new question's first option; arrows choose.
+        await page.getByRole("radiogroup", { name: P.single }).waitFor({ timeout: STEP_MS });
+        expect(await focused()).toMatchObject({ tag: "INPUT", text: "Free", inQuestion: true });
+        await page.keyboard.press("Space");
+        await page.keyboard.press("ArrowDown");
+        expect(await page.getByRole("radio", { name: "Team" }).isChecked()).toBe(true);
+        await tabTo("Next");
+        await page.keyboard.press("Enter");
+        await page.getByRole("radiogroup", { name: P.stars }).waitFor({ timeout: STEP_MS });
+        expect(await focused()).toMatchObject({ tag: "INPUT", inQuestion: true });
+        await page.keyboard.press("Space");
+        for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
+        expect(await page.getByRole("radio", { name: "4 stars" }).isChecked()).toBe(true);
+        await tabTo("Next");
+        await page.keyboard.press("Enter");
+        await page.getByRole("group", { name: P.choice }).waitFor({ timeout: STEP_MS });
+        expect(await focused()).toMatchObject({ tag: "INPUT", text: "Links", inQuestion: true });
+        await page.keyboard.press("Space");
+        await page.keyboard.press("Tab");
+        await page.keyboard.press("Tab");
+        await page.keyboard.press("Space");
+        await tabTo("Next");
+        await page.keyboard.press("Enter");
+        await page.getByLabel(P.email).waitFor({ timeout: STEP_MS });
+        expect(await focused()).toMatchObject({ tag: "INPUT", inQuestion: true });
+        await page.keyboard.type("kim@example.com");
+        await page.keyboard.press("Enter"); // implicit submission = Next
+        await page.getByRole("radiogroup", { name: P.yesNo }).waitFor({ timeout: STEP_MS });
+        expect(await focused()).toMatchObject({ tag: "INPUT", text: "Yes", inQuestion: true });
+        await page.keyboard.press("Space");
+        await tabTo("Submit");
+        await page.keyboard.press("Enter");
+        await page.getByText("Thanks for your response!").waitFor({ timeout: STEP_MS });
+        // The thank-you heading takes focus, so it is read out.
+        expect(await page.evaluate(() => document.activeElement?.classList.contains("thanks-message"))).toBe(true);
       } finally {
         await page.close();
       }
-    }
-    expect(problems).toEqual([]);
-  }, TIMEOUT_MS * 2);
-
-  test("a whole link with the keyboard only: focus moves into each new question, errors are announced", async () => {
-    const link = await api(server, apiKey, "POST", "links/", {
-      name: "Keyboard",
-      questions: [
-        { prompt: P.text, type: "text", required: true },
-        { prompt: P.single, type: "multiple_choice", required: true, configuration: { options: ["Free", "Team", "Enterprise"] } },
-        { prompt: P.stars, type: "rating", required: true, configuration: { scale_type: "stars", max_value: 5 } },
-        { prompt: P.choice, type: "multiple_choice", configuration: { options: ["Links", "Webhooks", "Exports"], allow_multiple: true } },
-        { prompt: P.email, type: "email" },
-        { prompt: P.yesNo, type: "yes_no", required: true },
-      ],
-    });
-    const page = await browser.newPage();
-    const focused = () => page.evaluate(() => {
-      const el = document.activeElement as HTMLElement | null;
-      const label = el?.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null;
-      return { tag: el?.tagName ?? "", text: (label ?? el?.textContent ?? "").trim(), inQuestion: Boolean(el?.closest(".question-slot")) };
-    });
-    /** Presses Tab until the focused element's text (or its label's) is `text`. */
-    const tabTo = async (text: string) => {
-      for (let i = 0; i < 30; i++) {
-        await page.keyboard.press("Tab");
-        if ((await focused()).text === text) return;
-      }
-      throw new Error(`Tab never reached "${text}"`);
-    };
-    try {
-      await page.goto(link.public_url);
-      await page.locator("textarea").waitFor({ timeout: STEP_MS });
-      await page.keyboard.press("Tab"); // the language switcher
-      expect((await focused()).tag).toBe("SELECT");
-      await page.keyboard.press("Tab");
-      expect(await focused()).toMatchObject({ tag: "TEXTAREA", inQuestion: true });
-      // Next on an empty required question: the error is announced and tied to the control.
-      await tabTo("Next");
-      await page.keyboard.press("Enter");
-      const alert = page.getByRole("alert");
-      await expect(alert.textContent()).resolves.toBe("Please answer this question to continue.");
-      const errorId = await alert.getAttribute("id");
-      const textarea = page.getByLabel(P.text);
-      expect([await textarea.getAttribute("aria-invalid"), await textarea.getAttribute("aria-errormessage")]).toEqual(["true", errorId]);
-      await textarea.focus(); // what a keyboard user does: Shift+Tab back
-      await page.keyboard.type("Keyboard only.");
-      await tabTo("Next");
-      await page.keyboard.press("Enter");
-      // Focus moved to the new question's first option; arrows choose.
-      await page.getByRole("radiogroup", { name: P.single }).waitFor({ timeout: STEP_MS });
-      expect(await focused()).toMatchObject({ tag: "INPUT", text: "Free", inQuestion: true });
-      await page.keyboard.press("Space");
-      await page.keyboard.press("ArrowDown");
-      expect(await page.getByRole("radio", { name: "Team" }).isChecked()).toBe(true);
-      await tabTo("Next");
-      await page.keyboard.press("Enter");
-      await page.getByRole("radiogroup", { name: P.stars }).waitFor({ timeout: STEP_MS });
-      expect(await focused()).toMatchObject({ tag: "INPUT", inQuestion: true });
-      await page.keyboard.press("Space");
-      for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
-      expect(await page.getByRole("radio", { name: "4 stars" }).isChecked()).toBe(true);
-      await tabTo("Next");
-      await page.keyboard.press("Enter");
-      await page.getByRole("group", { name: P.choice }).waitFor({ timeout: STEP_MS });
-      expect(await focused()).toMatchObject({ tag: "INPUT", text: "Links", inQuestion: true });
-      await page.keyboard.press("Space");
-      await page.keyboard.press("Tab");
-      await page.keyboard.press("Tab");
-      await page.keyboard.press("Space");
-      await tabTo("Next");
-      await page.keyboard.press("Enter");
-      await page.getByLabel(P.email).waitFor({ timeout: STEP_MS });
-      expect(await focused()).toMatchObject({ tag: "INPUT", inQuestion: true });
-      await page.keyboard.type("kim@example.com");
-      await page.keyboard.press("Enter"); // implicit submission = Next
-      await page.getByRole("radiogroup", { name: P.yesNo }).waitFor({ timeout: STEP_MS });
-      expect(await focused()).toMatchObject({ tag: "INPUT", text: "Yes", inQuestion: true });
-      await page.keyboard.press("Space");
-      await tabTo("Submit");
-      await page.keyboard.press("Enter");
-      await page.getByText("Thanks for your response!").waitFor({ timeout: STEP_MS });
-      // The thank-you heading takes focus, so it is read out.
-      expect(await page.evaluate(() => document.activeElement?.classList.contains("thanks-message"))).toBe(true);
-    } finally {
-      await page.close();
-    }
-    const [response] = (await api(server, apiKey, "GET", `responses/?link=${link.uuid}`)).results;
-    const values = Object.fromEntries(response.answers.map((a: { question_text: string; value: unknown }) => [a.question_text, a.value]));
-    expect(values).toEqual({ [P.text]: "Keyboard only.", [P.single]: "Team", [P.stars]: 4, [P.choice]: ["Links", "Exports"], [P.email]: "kim@example.com", [P.yesNo]: true });
-  }, TIMEOUT_MS);
+      const [response] = (await api(server, apiKey, "GET", `responses/?link=${link.uuid}`)).results;
+      const values = Object.fromEntries(response.answers.map((a: { question_text: string; value: unknown }) => [a.question_text, a.value]));
+      expect(values).toEqual({
+        [P.text]: "Keyboard only.",
+        [P.single]: "Team",
+        [P.stars]: 4,
+        [P.choice]: ["Links", "Exports"],
+        [P.email]: "kim@example.com",
+        [P.yesNo]: true,
+      });
+    },
+    TIMEOUT_MS,
+  );
 });

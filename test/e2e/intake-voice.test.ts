@@ -47,9 +47,13 @@ afterAll(async () => {
 });
 
 describe("intake page, voice answer, transcription", () => {
-  test("from source: answers are stored and the recording is transcribed", async () => {
-    await runVoiceFlow({}, { wav: speechWav });
-  }, FLOW_TIMEOUT_MS);
+  test(
+    "from source: answers are stored and the recording is transcribed",
+    async () => {
+      await runVoiceFlow({}, { wav: speechWav });
+    },
+    FLOW_TIMEOUT_MS,
+  );
 
   test.skipIf(!BINARY)(
     `single executable${BINARY ? "" : " (skipped: set EARSHOT_BIN or build dist/earshot)"}: same flow`,
@@ -59,33 +63,37 @@ describe("intake page, voice answer, transcription", () => {
     FLOW_TIMEOUT_MS,
   );
 
-  test("a queued transcription survives kill -9 and completes after restart", async () => {
-    const dataDir = await makeDataDir();
-    const servers: RunningServer[] = [];
-    try {
-      const ws = await createWorkspace(dataDir);
-      const paused = await startServer({ dataDir, env: { EARSHOT_JOBS_PAUSED: "1" } });
-      servers.push(paused);
-      const link = await createVoiceLink(paused, ws.api_key);
-      await answerInBrowser(link.public_url, speechWav, 2000);
+  test(
+    "a queued transcription survives kill -9 and completes after restart",
+    async () => {
+      const dataDir = await makeDataDir();
+      const servers: RunningServer[] = [];
+      try {
+        const ws = await createWorkspace(dataDir);
+        const paused = await startServer({ dataDir, env: { EARSHOT_JOBS_PAUSED: "1" } });
+        servers.push(paused);
+        const link = await createVoiceLink(paused, ws.api_key);
+        await answerInBrowser(link.public_url, speechWav, 2000);
 
-      const [queued] = await listResponses(paused, ws.api_key, link.uuid);
-      expect(queued.status).toBe("completed");
-      expect(answerTo(queued, VOICE_PROMPT).transcription_status).toBe("pending");
+        const [queued] = await listResponses(paused, ws.api_key, link.uuid);
+        expect(queued.status).toBe("completed");
+        expect(answerTo(queued, VOICE_PROMPT).transcription_status).toBe("pending");
 
-      paused.kill9();
-      await paused.proc.exited;
+        paused.kill9();
+        await paused.proc.exited;
 
-      const restarted = await startServer({ dataDir });
-      servers.push(restarted);
-      const response = await waitForResponse(restarted, ws.api_key, link.uuid, isTranscribed);
-      expect(response.uuid).toBe(queued.uuid);
-      expectAnswers(response, (text) => expect(text).toBe(FIXTURE_TRANSCRIPT));
-    } finally {
-      for (const server of servers) await server.stop();
-      await removeDir(dataDir);
-    }
-  }, FLOW_TIMEOUT_MS);
+        const restarted = await startServer({ dataDir });
+        servers.push(restarted);
+        const response = await waitForResponse(restarted, ws.api_key, link.uuid, isTranscribed);
+        expect(response.uuid).toBe(queued.uuid);
+        expectAnswers(response, (text) => expect(text).toBe(FIXTURE_TRANSCRIPT));
+      } finally {
+        for (const server of servers) await server.stop();
+        await removeDir(dataDir);
+      }
+    },
+    FLOW_TIMEOUT_MS,
+  );
 
   test.skipIf(!REAL_MODELS_DIR)(
     `real Whisper weights${REAL_MODELS_DIR ? "" : " (skipped: set EARSHOT_TEST_REAL_MODELS_DIR to a models directory holding Xenova/whisper-tiny.en)"}: the spoken words come back`,

@@ -46,7 +46,10 @@ export function removeDir(dir: string): Promise<void> {
 }
 
 /** `workspace create --json` through the CLI; returns its one JSON object. */
-export async function createWorkspace(dataDir: string, bin?: string[]): Promise<{ workspace_uuid: string; workspace_slug: string; api_key: string; token_uuid: string }> {
+export async function createWorkspace(
+  dataDir: string,
+  bin?: string[],
+): Promise<{ workspace_uuid: string; workspace_slug: string; api_key: string; token_uuid: string }> {
   const result = await runCli(["workspace", "create", "--name", "E2E Voice", "--plan", "enterprise", "--json"], { dataDir, bin });
   if (result.code !== 0) throw new Error(`workspace create exited ${result.code}: ${result.stderr}${result.stdout}`);
   const created = JSON.parse(result.stdout);

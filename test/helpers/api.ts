@@ -18,7 +18,6 @@ import { outputChecker } from "./openapi-check.ts";
 import { dropTestDatabase, testDatabaseUrl } from "./db.ts";
 import { FIXTURE_MODELS_DIR } from "./fixtures.ts";
 
-
 export type ApiReply = { status: number; headers: Headers; json: any; text: string };
 
 export type TestApi = {
@@ -30,7 +29,11 @@ export type TestApi = {
   dataDir: string;
   ws: CreatedWorkspace;
   /** Sends a request; `key` defaults to the workspace's key, `null` sends none. */
-  call(method: string, urlPath: string, opts?: { body?: unknown; raw?: BodyInit | Uint8Array; key?: string | null; headers?: Record<string, string> }): Promise<ApiReply>;
+  call(
+    method: string,
+    urlPath: string,
+    opts?: { body?: unknown; raw?: BodyInit | Uint8Array; key?: string | null; headers?: Record<string, string> },
+  ): Promise<ApiReply>;
   /** Creates another workspace (for isolation tests). */
   newWorkspace(name: string, plan?: Plan): Promise<CreatedWorkspace>;
   close(): Promise<void>;
@@ -43,7 +46,10 @@ export async function createTestApi(env: Record<string, string> = {}, plan: Plan
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-api-"));
   // The test engine (test/helpers/db.ts): this data directory's own PostgreSQL database, or its SQLite file.
   const databaseUrl = await testDatabaseUrl(dataDir);
-  const config = loadConfig({ EARSHOT_ALLOW_INSECURE_HTTP: "1", EARSHOT_PUBLIC_URL: BASE, EARSHOT_LOG_LEVEL: "silent", ...env }, { dataDir, ...(databaseUrl ? { databaseUrl } : {}) });
+  const config = loadConfig(
+    { EARSHOT_ALLOW_INSECURE_HTTP: "1", EARSHOT_PUBLIC_URL: BASE, EARSHOT_LOG_LEVEL: "silent", ...env },
+    { dataDir, ...(databaseUrl ? { databaseUrl } : {}) },
+  );
   // The real worker over the fixture models, started lazily on the first request that needs it.
   const inference = createInferenceClient({ modelsDir: FIXTURE_MODELS_DIR, asrModel: "whisper-tiny-random", sentimentModel: "tiny-sentiment-3class" });
   const { app, db, deps, close } = await createAppDeps(config, { inference, webAssets: new Map() });
@@ -96,7 +102,12 @@ export const ALL_TYPE_QUESTIONS = [
   {
     prompt: "Pick a design",
     type: "image_choice",
-    configuration: { cards: [{ id: "a", label: "Design A", media_url: "https://example.com/a.png", media_type: "image" }, { id: "b", label: "Design B", media_url: "https://example.com/b.mp4", media_type: "video" }] },
+    configuration: {
+      cards: [
+        { id: "a", label: "Design A", media_url: "https://example.com/a.png", media_type: "image" },
+        { id: "b", label: "Design B", media_url: "https://example.com/b.mp4", media_type: "video" },
+      ],
+    },
   },
   { prompt: "Your email", type: "email" },
   { prompt: "When did it happen?", type: "date" },

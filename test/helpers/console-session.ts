@@ -13,7 +13,12 @@ export const PASSWORD = "correct horse battery staple";
 /** Creates a user with `role` in the workspace (default: the test workspace). */
 export async function addUser(api: TestApi, email: string, role: Role, opts: { workspaceUuid?: string; password?: string } = {}) {
   const user = await insertNewUser(api.db, { email, name: email.split("@")[0]!, passwordHash: await hashPassword(opts.password ?? PASSWORD) });
-  await insertMembership(api.db, { user_uuid: user.uuid, workspace_uuid: opts.workspaceUuid ?? api.ws.workspace_uuid, role, date_created: new Date().toISOString() });
+  await insertMembership(api.db, {
+    user_uuid: user.uuid,
+    workspace_uuid: opts.workspaceUuid ?? api.ws.workspace_uuid,
+    role,
+    date_created: new Date().toISOString(),
+  });
   return user;
 }
 
@@ -23,12 +28,21 @@ export function cookieOf(reply: ApiReply): string | null {
   return /earshot_session=([^;]*)/.exec(header)?.[1] || null;
 }
 
-export type Signed = { cookie: string; csrf: string; reply: ApiReply; call: (method: string, path: string, opts?: { body?: unknown; headers?: Record<string, string> }) => Promise<ApiReply> };
+export type Signed = {
+  cookie: string;
+  csrf: string;
+  reply: ApiReply;
+  call: (method: string, path: string, opts?: { body?: unknown; headers?: Record<string, string> }) => Promise<ApiReply>;
+};
 
 /** A session's request function: cookie, CSRF token and `Origin` set (each overridable). */
 export function sessionCaller(api: TestApi, cookie: string, csrf: string): Signed["call"] {
   return (method, path, opts = {}) =>
-    api.call(method, path, { key: null, body: opts.body, headers: { cookie: `earshot_session=${cookie}`, "x-csrf-token": csrf, origin: BASE, ...opts.headers } });
+    api.call(method, path, {
+      key: null,
+      body: opts.body,
+      headers: { cookie: `earshot_session=${cookie}`, "x-csrf-token": csrf, origin: BASE, ...opts.headers },
+    });
 }
 
 /** Signs in; throws unless it answered 200 with a cookie. */

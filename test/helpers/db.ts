@@ -171,14 +171,19 @@ export async function dropTestDatabase(dataDir: string): Promise<void> {
 export async function storedBlobCount(db: Db, blobsDir: string): Promise<number> {
   const files = fs.existsSync(blobsDir) ? fs.readdirSync(blobsDir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).length : 0;
   if (!isPostgres(db)) return files;
-  const row = await db.selectFrom("blobs" as never).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("blobs" as never)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   return files + Number((row as { n: number }).n);
 }
 
 /** Names of every table of the database (on SQLite FTS5's shadow tables included), for scans that look for leftover data. */
 export async function tableNames(db: Db): Promise<string[]> {
   const { rows } = isPostgres(db)
-    ? await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`.execute(db)
+    ? await sql<{
+        name: string;
+      }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`.execute(db)
     : await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table'`.execute(db);
   return rows.map((r) => r.name);
 }

@@ -27,16 +27,40 @@ async function openssl(args: string[], cwd: string): Promise<void> {
 export async function createTestCertificates(): Promise<TestCertificates> {
   const dir = await mkdtemp(path.join(tmpdir(), "earshot-pki-"));
   const ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"];
-  await openssl(["req", "-x509", ...ec, "-keyout", "ca.key", "-out", "ca.crt", "-days", "2", "-subj", "/CN=Earshot Test CA",
-    "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"], dir);
+  await openssl(
+    [
+      "req",
+      "-x509",
+      ...ec,
+      "-keyout",
+      "ca.key",
+      "-out",
+      "ca.crt",
+      "-days",
+      "2",
+      "-subj",
+      "/CN=Earshot Test CA",
+      "-addext",
+      "basicConstraints=critical,CA:TRUE",
+      "-addext",
+      "keyUsage=critical,keyCertSign,cRLSign",
+    ],
+    dir,
+  );
   await openssl(["req", ...ec, "-keyout", "leaf.key", "-out", "leaf.csr", "-subj", "/CN=localhost"], dir);
-  await writeFile(path.join(dir, "leaf.ext"), [
-    "basicConstraints=critical,CA:FALSE",
-    "keyUsage=critical,digitalSignature",
-    "extendedKeyUsage=serverAuth",
-    "subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1",
-  ].join("\n"));
-  await openssl(["x509", "-req", "-in", "leaf.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", "leaf.crt", "-days", "2", "-extfile", "leaf.ext"], dir);
+  await writeFile(
+    path.join(dir, "leaf.ext"),
+    [
+      "basicConstraints=critical,CA:FALSE",
+      "keyUsage=critical,digitalSignature",
+      "extendedKeyUsage=serverAuth",
+      "subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1",
+    ].join("\n"),
+  );
+  await openssl(
+    ["x509", "-req", "-in", "leaf.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", "leaf.crt", "-days", "2", "-extfile", "leaf.ext"],
+    dir,
+  );
   return { dir, caFile: path.join(dir, "ca.crt"), certFile: path.join(dir, "leaf.crt"), keyFile: path.join(dir, "leaf.key") };
 }
 
@@ -77,8 +101,7 @@ export async function startHttpsReceiver(opts: { certs?: TestCertificates; port?
   const ANY = "*";
   const queued = new Map<string, Behavior[]>();
   const defaults = new Map<string, Behavior>();
-  const next = (path: string): Behavior =>
-    queued.get(path)?.shift() ?? queued.get(ANY)?.shift() ?? defaults.get(path) ?? defaults.get(ANY) ?? {};
+  const next = (path: string): Behavior => queued.get(path)?.shift() ?? queued.get(ANY)?.shift() ?? defaults.get(path) ?? defaults.get(ANY) ?? {};
   let server: Server<undefined> | null = null;
   const tls = { cert: Bun.file(certs.certFile), key: Bun.file(certs.keyFile) };
 

@@ -36,7 +36,9 @@ class OutputChecker {
     if (this.cache.has(key)) return this.cache.get(key)!;
     const content = this.doc.paths[path]?.[method]?.responses[String(status)]?.content;
     const pointer = (...parts: string[]) => parts.map((p) => p.replaceAll("~", "~0").replaceAll("/", "~1")).join("/");
-    const v = content?.["application/json"] ? this.ajv.compile({ $ref: `doc#/paths/${pointer(path, method, "responses", String(status), "content", "application/json", "schema")}` }) : null;
+    const v = content?.["application/json"]
+      ? this.ajv.compile({ $ref: `doc#/paths/${pointer(path, method, "responses", String(status), "content", "application/json", "schema")}` })
+      : null;
     this.cache.set(key, v);
     return v;
   }
@@ -55,7 +57,8 @@ class OutputChecker {
     const m = method.toLowerCase();
     const route = this.routes.find((r) => r.re.test(rel) && this.doc.paths[r.path]?.[m]);
     if (!route) throw new Error(`OpenAPI drift: ${method} ${pathname} answered ${status} JSON but is not documented`);
-    if (!this.doc.paths[route.path]![m]!.responses[String(status)]) throw new Error(`OpenAPI drift: ${method} ${route.path} answered ${status}, which is not documented`);
+    if (!this.doc.paths[route.path]![m]!.responses[String(status)])
+      throw new Error(`OpenAPI drift: ${method} ${route.path} answered ${status}, which is not documented`);
     const v = this.validator(m, route.path, status);
     if (!v) throw new Error(`OpenAPI drift: ${method} ${route.path} ${status} answered JSON, documented as another media type`);
     if (!v(json)) {
@@ -63,7 +66,6 @@ class OutputChecker {
       throw new Error(`OpenAPI drift: ${method} ${route.path} ${status} body does not match its documented schema:\n  ${errors.join("\n  ")}`);
     }
   }
-
 
   /**
    * Checks one webhook delivery against the document's `webhooks` section: its body (by `type`)

@@ -22,8 +22,15 @@ export type ProcessingOptions = { modelsDir?: string; resume?: Parameters<typeof
  * The real job runner and inference worker over `api`'s database, wired as `earshot serve` wires
  * them, not started (a test may start and stop the runner itself); `stop()` stops both.
  */
-export async function createProcessing(api: TestApi, opts: ProcessingOptions = {}): Promise<{ runner: JobRunner; inference: InferenceClient; stop(): Promise<void> }> {
-  const inference = createInferenceClient({ modelsDir: opts.modelsDir ?? FIXTURE_MODELS_DIR, asrModel: "whisper-tiny-random", sentimentModel: "tiny-sentiment-3class" });
+export async function createProcessing(
+  api: TestApi,
+  opts: ProcessingOptions = {},
+): Promise<{ runner: JobRunner; inference: InferenceClient; stop(): Promise<void> }> {
+  const inference = createInferenceClient({
+    modelsDir: opts.modelsDir ?? FIXTURE_MODELS_DIR,
+    asrModel: "whisper-tiny-random",
+    sentimentModel: "tiny-sentiment-3class",
+  });
   let runner: JobRunner | null = null;
   // As src/server.ts wires them, over the test app's database, blob store and signing secret.
   const deps = processingDepsOf({ ...api.deps, inference, nudgeJobs: () => runner?.nudge(), nudgeOutbox: () => {} });

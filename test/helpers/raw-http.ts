@@ -36,7 +36,16 @@ function parseHead(head: string): { status: number; headers: Record<string, stri
  */
 export function rawRequest(
   port: number,
-  opts: { method: string; path: string; headers?: Record<string, string>; total: number; chunked?: boolean; declared?: number; prefix?: Uint8Array; fill?: number },
+  opts: {
+    method: string;
+    path: string;
+    headers?: Record<string, string>;
+    total: number;
+    chunked?: boolean;
+    declared?: number;
+    prefix?: Uint8Array;
+    fill?: number;
+  },
 ): Promise<RawReply> {
   return new Promise((resolve, reject) => {
     const sock = net.connect(port, "127.0.0.1");
@@ -77,9 +86,14 @@ export function rawRequest(
       const headers: Record<string, string> = { host: "127.0.0.1", ...opts.headers };
       if (opts.chunked) headers["transfer-encoding"] = "chunked";
       else headers["content-length"] = String(opts.declared ?? opts.total);
-      sock.write(`${opts.method} ${opts.path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join("\r\n")}\r\n\r\n`);
+      sock.write(
+        `${opts.method} ${opts.path} HTTP/1.1\r\n${Object.entries(headers)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join("\r\n")}\r\n\r\n`,
+      );
       const piece = Buffer.alloc(64 * 1024, opts.fill ?? 0x61);
-      const write = (buf: Uint8Array) => (opts.chunked ? sock.write(Buffer.concat([Buffer.from(`${buf.length.toString(16)}\r\n`), buf, Buffer.from("\r\n")])) : sock.write(buf));
+      const write = (buf: Uint8Array) =>
+        opts.chunked ? sock.write(Buffer.concat([Buffer.from(`${buf.length.toString(16)}\r\n`), buf, Buffer.from("\r\n")])) : sock.write(buf);
       if (opts.prefix) {
         write(opts.prefix);
         sent += opts.prefix.length;
@@ -89,7 +103,11 @@ export function rawRequest(
         const flushed = write(n === piece.length ? piece : piece.subarray(0, n));
         sent += n;
         if (sent % (16 * piece.length) < piece.length) await Bun.sleep(20);
-        if (!flushed) await new Promise<void>((r) => { sock.once("drain", r); sock.once("close", r); });
+        if (!flushed)
+          await new Promise<void>((r) => {
+            sock.once("drain", r);
+            sock.once("close", r);
+          });
       }
       if (!done && opts.chunked) sock.write("0\r\n\r\n");
     });
@@ -100,11 +118,26 @@ export function rawRequest(
  * A WebSocket handshake on a raw socket. On 101 the socket stays open (close it with `close()`);
  * otherwise the answer's status, headers and body are returned and the socket is closed.
  */
-export function rawUpgrade(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string>; body: string; close(): void }> {
+export function rawUpgrade(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string>; body: string; close(): void }> {
   return new Promise((resolve, reject) => {
     const sock = net.connect(port, "127.0.0.1", () => {
-      const all = { host: "127.0.0.1", upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64"), "sec-websocket-version": "13", ...headers };
-      sock.write(`GET ${path} HTTP/1.1\r\n${Object.entries(all).map(([k, v]) => `${k}: ${v}`).join("\r\n")}\r\n\r\n`);
+      const all = {
+        host: "127.0.0.1",
+        upgrade: "websocket",
+        connection: "Upgrade",
+        "sec-websocket-key": Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64"),
+        "sec-websocket-version": "13",
+        ...headers,
+      };
+      sock.write(
+        `GET ${path} HTTP/1.1\r\n${Object.entries(all)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join("\r\n")}\r\n\r\n`,
+      );
     });
     let data = Buffer.alloc(0);
     let settled = false;

@@ -32,7 +32,18 @@ export async function seedResponses(
       uuids.push(uuid);
       await trx
         .insertInto("responses")
-        .values({ uuid, workspace_uuid: workspaceUuid, link_uuid: link.uuid, session_id: crypto.randomUUID(), status: "completed", respondent_email: null, date_created: at, date_updated: at, submitted_at: at, submitted_event_at: at })
+        .values({
+          uuid,
+          workspace_uuid: workspaceUuid,
+          link_uuid: link.uuid,
+          session_id: crypto.randomUUID(),
+          status: "completed",
+          respondent_email: null,
+          date_created: at,
+          date_updated: at,
+          submitted_at: at,
+          submitted_event_at: at,
+        })
         .execute();
       for (const [position, q] of link.questions.entries()) {
         const value = text(i, position);

@@ -15,7 +15,12 @@ export const VARIED_LINK = {
   questions: [
     { prompt: "Tell us about your visit", type: "voice", field_key: "visit" },
     { prompt: "Anything else?", type: "text", field_key: "notes" },
-    { prompt: "Which features do you use?", type: "multiple_choice", field_key: "features", configuration: { options: ["Search", "Export", "Alerts", "Reports"], allow_multiple: true } },
+    {
+      prompt: "Which features do you use?",
+      type: "multiple_choice",
+      field_key: "features",
+      configuration: { options: ["Search", "Export", "Alerts", "Reports"], allow_multiple: true },
+    },
     { prompt: "Which plan are you on?", type: "multiple_choice", field_key: "plan", configuration: { options: ["Free", "Pro", "Team"] } },
     { prompt: "How likely are you to recommend us?", type: "rating", field_key: "nps", configuration: { scale_type: "nps" } },
     { prompt: "Rate the support", type: "rating", field_key: "support", configuration: { scale_type: "stars", max_value: 5 } },
@@ -24,7 +29,12 @@ export const VARIED_LINK = {
       prompt: "Pick a design",
       type: "image_choice",
       field_key: "design",
-      configuration: { cards: [{ id: "a", label: "Classic", media_url: "https://example.com/a.png" }, { id: "b", label: "Modern", media_url: "https://example.com/b.png" }] },
+      configuration: {
+        cards: [
+          { id: "a", label: "Classic", media_url: "https://example.com/a.png" },
+          { id: "b", label: "Modern", media_url: "https://example.com/b.png" },
+        ],
+      },
     },
     { prompt: "How many people are in your team?", type: "number", field_key: "team_size", configuration: { min: 1, max: 500 } },
     { prompt: "When did you start?", type: "date", field_key: "started_on" },
@@ -41,10 +51,22 @@ export type SeededAnswer = {
   text: string | null;
   insights: { sentiment: "positive" | "neutral" | "negative"; actionable: boolean; key_topics: string[]; summary: string } | null;
 };
-export type SeededResponse = { uuid: string; status: "started" | "completed"; date_created: string; submitted_at: string | null; email: string | null; answers: SeededAnswer[] };
+export type SeededResponse = {
+  uuid: string;
+  status: "started" | "completed";
+  date_created: string;
+  submitted_at: string | null;
+  email: string | null;
+  answers: SeededAnswer[];
+};
 
 const SAYINGS: { text: string; sentiment: "positive" | "neutral" | "negative"; actionable: boolean; topics: string[] }[] = [
-  { text: "The checkout was slow and the page froze twice, please fix the payment step.", sentiment: "negative", actionable: true, topics: ["checkout", "performance"] },
+  {
+    text: "The checkout was slow and the page froze twice, please fix the payment step.",
+    sentiment: "negative",
+    actionable: true,
+    topics: ["checkout", "performance"],
+  },
   { text: "Support answered within minutes and solved my problem, great team.", sentiment: "positive", actionable: false, topics: ["support"] },
   { text: "Pricing is confusing, I could not tell which plan includes exports.", sentiment: "negative", actionable: true, topics: ["pricing", "exports"] },
   { text: "It works as expected, nothing special to report.", sentiment: "neutral", actionable: false, topics: [] },
@@ -96,7 +118,12 @@ export async function seedVariedResponses(
       const add = (key: string, value: unknown, text: string | null, insights: SeededAnswer["insights"] = null) =>
         answers.push({ uuid: crypto.randomUUID(), question_uuid: q(key).uuid, field_key: key, response_type: q(key).response_type, value, text, insights });
       const said = pick(SAYINGS);
-      const insightsOf = (s: (typeof SAYINGS)[number]) => ({ sentiment: s.sentiment, actionable: s.actionable, key_topics: [...s.topics], summary: s.text.split(",")[0]! });
+      const insightsOf = (s: (typeof SAYINGS)[number]) => ({
+        sentiment: s.sentiment,
+        actionable: s.actionable,
+        key_topics: [...s.topics],
+        summary: s.text.split(",")[0]!,
+      });
       add("visit", null, said.text, insightsOf(said));
       if (!started || rand() < 0.5) {
         if (rand() < 0.4) {
@@ -127,7 +154,18 @@ export async function seedVariedResponses(
       out.push({ uuid, status, date_created: created, submitted_at: submitted, email, answers });
       await trx
         .insertInto("responses")
-        .values({ uuid, workspace_uuid: workspaceUuid, link_uuid: link.uuid, session_id: crypto.randomUUID(), status, respondent_email: email, date_created: created, date_updated: submitted ?? created, submitted_at: submitted, submitted_event_at: submitted })
+        .values({
+          uuid,
+          workspace_uuid: workspaceUuid,
+          link_uuid: link.uuid,
+          session_id: crypto.randomUUID(),
+          status,
+          respondent_email: email,
+          date_created: created,
+          date_updated: submitted ?? created,
+          submitted_at: submitted,
+          submitted_event_at: submitted,
+        })
         .execute();
       for (const [position, a] of answers.entries()) {
         const voice = a.response_type === "voice";
@@ -151,7 +189,9 @@ export async function seedVariedResponses(
             transcription_status: voice ? "completed" : "not_applicable",
             transcription_error: null,
             duration: voice ? 4.2 : null,
-            ai_insights: a.insights ? JSON.stringify({ ...a.insights, sentiment_score: a.insights.sentiment === "positive" ? 0.6 : a.insights.sentiment === "negative" ? -0.6 : 0 }) : null,
+            ai_insights: a.insights
+              ? JSON.stringify({ ...a.insights, sentiment_score: a.insights.sentiment === "positive" ? 0.6 : a.insights.sentiment === "negative" ? -0.6 : 0 })
+              : null,
             analysis_engine: a.insights ? JSON.stringify({ sentiment: "seed", text: "seed", llm: false, clarity: 0.8 }) : null,
             analysis_status: a.insights ? "completed" : "not_applicable",
             follow_ups: "[]",

@@ -62,7 +62,16 @@ describe("earshot transcribe", () => {
 
 describe("earshot analyse", () => {
   test("--json TEXT prints the insights, with the engine that produced them", async () => {
-    const r = await earshot(["analyse", "--json", "--probe", "--prompt", "What should we improve?", "--custom-fields", "feature", "The checkout page keeps crashing when I pay with my card"]);
+    const r = await earshot([
+      "analyse",
+      "--json",
+      "--probe",
+      "--prompt",
+      "What should we improve?",
+      "--custom-fields",
+      "feature",
+      "The checkout page keeps crashing when I pay with my card",
+    ]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.ai_insights).toMatchObject({ sentiment: "negative", actionable: true });
@@ -78,15 +87,24 @@ describe("earshot analyse", () => {
   });
 
   test("--jsonl: one result per input line, in order; bad lines get an error object and exit 1", async () => {
-    const input = [
-      JSON.stringify({ text: "I love the new dashboard" }),
-      "",
-      JSON.stringify({ text: "it was ok", prompt: "How was it?", enable_dynamic_probing: true, evaluator_config: { clarity_threshold: 0.95, max_follow_ups: 1 } }),
-      ...Array.from({ length: 12 }, (_, i) => JSON.stringify({ text: `Answer number ${i}: the export is broken` })),
-    ].join("\n") + "\n";
+    const input =
+      [
+        JSON.stringify({ text: "I love the new dashboard" }),
+        "",
+        JSON.stringify({
+          text: "it was ok",
+          prompt: "How was it?",
+          enable_dynamic_probing: true,
+          evaluator_config: { clarity_threshold: 0.95, max_follow_ups: 1 },
+        }),
+        ...Array.from({ length: 12 }, (_, i) => JSON.stringify({ text: `Answer number ${i}: the export is broken` })),
+      ].join("\n") + "\n";
     const r = await earshotWithStdin(["analyse", "--jsonl"], input);
     expect(r.code).toBe(0);
-    const out = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const out = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(out).toHaveLength(14);
     expect(out[0].ai_insights.sentiment).toBe("positive");
     expect(out[1].follow_up_questions).toHaveLength(1);
@@ -94,7 +112,10 @@ describe("earshot analyse", () => {
 
     const bad = await earshotWithStdin(["analyse", "--jsonl"], `{"text": "fine"}\nnot json\n{"nope": 1}\n`);
     expect(bad.code).toBe(1);
-    const lines = bad.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const lines = bad.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines[1]).toEqual({ error: "not JSON", line: 2 });
     expect(lines[2]).toEqual({ error: 'expected an object with a string "text"', line: 3 });
   });

@@ -37,7 +37,12 @@ async function api(method: string, p: string, body?: unknown): Promise<any> {
 }
 
 async function makeLink(slug: string, live: boolean, configuration: Record<string, unknown> = {}) {
-  const link = await api("POST", "links/", { name: slug, slug, settings: { live_transcription: live }, questions: [{ prompt: "Tell us more", type: "voice", configuration }] });
+  const link = await api("POST", "links/", {
+    name: slug,
+    slug,
+    settings: { live_transcription: live },
+    questions: [{ prompt: "Tell us more", type: "voice", configuration }],
+  });
   const session = await api("POST", `intake/${wsSlug}/${slug}/sessions/`, {});
   return { slug, questionUuid: link.questions[0].uuid as string, sessionId: session.session_id as string };
 }
@@ -179,15 +184,29 @@ describe("live transcription WebSocket", () => {
     try {
       const ws = JSON.parse((await runCli(["workspace", "create", "--name", "Bare", "--slug", "bare-ws", "--json"], { dataDir: otherData })).stdout);
       const call = async (method: string, p: string, body: unknown) =>
-        (await fetch(`${bare.baseUrl}/api/v1/${p}`, { method, headers: { authorization: `Bearer ${ws.api_key}`, "content-type": "application/json" }, body: JSON.stringify(body) })).json() as Promise<any>;
-      const link = await call("POST", "links/", { name: "nomodel", slug: "nomodel", settings: { live_transcription: true }, questions: [{ prompt: "Tell us more", type: "voice" }] });
+        (
+          await fetch(`${bare.baseUrl}/api/v1/${p}`, {
+            method,
+            headers: { authorization: `Bearer ${ws.api_key}`, "content-type": "application/json" },
+            body: JSON.stringify(body),
+          })
+        ).json() as Promise<any>;
+      const link = await call("POST", "links/", {
+        name: "nomodel",
+        slug: "nomodel",
+        settings: { live_transcription: true },
+        questions: [{ prompt: "Tell us more", type: "voice" }],
+      });
       const session = await call("POST", `intake/bare-ws/nomodel/sessions/`, {});
       const url = `${bare.baseUrl.replace("http", "ws")}/api/v1/intake/bare-ws/nomodel/sessions/${session.session_id}/live/?question_uuid=${link.questions[0].uuid}`;
       const { messages } = await streamRecording(url, new Uint8Array(await Bun.file(WEBM).arrayBuffer()));
       const errors = messages.filter((m) => m.type === "error");
       expect(errors.length).toBeGreaterThanOrEqual(1);
       for (const e of errors) {
-        expect(e).toMatchObject({ code: "MODEL_MISSING", message: "Live transcription is not available right now; your recording is still saved when you continue." });
+        expect(e).toMatchObject({
+          code: "MODEL_MISSING",
+          message: "Live transcription is not available right now; your recording is still saved when you continue.",
+        });
       }
       const sent = JSON.stringify(messages);
       expect(sent).not.toContain(emptyModels);

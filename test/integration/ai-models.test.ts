@@ -19,7 +19,12 @@ const dataDir = path.join(scratch, "data");
 let hub: TestHub;
 
 const earshot = (args: string[], env: Record<string, string> = {}) => runCli(args, { dataDir, env });
-const jsonLines = (stdout: string) => stdout.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+const jsonLines = (stdout: string) =>
+  stdout
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
 beforeAll(async () => {
   writeFileSync(manifestFile, JSON.stringify(fixtureManifest()));
@@ -45,7 +50,10 @@ describe("models fetch --from DIR (air-gapped)", () => {
     expect(existsSync(path.join(modelsDir, "whisper-tiny-random", "onnx", "encoder_model.onnx"))).toBe(false); // optional
     const lock = JSON.parse(readFileSync(path.join(modelsDir, LOCK_FILE_NAME), "utf8"));
     expect(Object.keys(lock.files)).toEqual(["whisper-tiny-random/special_tokens_map.json"]);
-    expect(lock.files["whisper-tiny-random/special_tokens_map.json"]).toMatchObject({ size: 1717, sha256: "7da611d517fe29e77335b8d8384e71795fb7b37cbf95bdc3b5252fa7e09dd1f8" });
+    expect(lock.files["whisper-tiny-random/special_tokens_map.json"]).toMatchObject({
+      size: 1717,
+      sha256: "7da611d517fe29e77335b8d8384e71795fb7b37cbf95bdc3b5252fa7e09dd1f8",
+    });
 
     const v = await earshot(["models", "verify", "--manifest", manifestFile, "--models-dir", modelsDir]);
     expect(v.code).toBe(0);
@@ -126,7 +134,11 @@ describe("models fetch from the hub (EARSHOT_MODELS_HUB_URL)", () => {
     const offset = Number(/^bytes=(\d+)-$/.exec(tokenizerRequests[1]!.range ?? "")?.[1]);
     expect(offset).toBeGreaterThan(0);
     expect(offset).toBeLessThanOrEqual(900_000);
-    expect(readFileSync(path.join(modelsDir, "whisper-tiny-random", "tokenizer.json")).equals(readFileSync(path.join(FIXTURE_MODELS_DIR, "whisper-tiny-random", "tokenizer.json")))).toBe(true);
+    expect(
+      readFileSync(path.join(modelsDir, "whisper-tiny-random", "tokenizer.json")).equals(
+        readFileSync(path.join(FIXTURE_MODELS_DIR, "whisper-tiny-random", "tokenizer.json")),
+      ),
+    ).toBe(true);
     expect(existsSync(path.join(modelsDir, "whisper-tiny-random", "tokenizer.json.part"))).toBe(false);
     expect((await earshot(["models", "verify", "--manifest", manifestFile, "--models-dir", modelsDir])).code).toBe(0);
 
@@ -147,7 +159,9 @@ describe("models fetch from the hub (EARSHOT_MODELS_HUB_URL)", () => {
 
     // A second fetch finds everything in place and downloads nothing.
     const again = hub.requests.length;
-    const r2 = await earshot(["models", "fetch", "--manifest", manifestFile, "--models-dir", modelsDir, "--all-files", "--json"], { EARSHOT_MODELS_HUB_URL: hub.url });
+    const r2 = await earshot(["models", "fetch", "--manifest", manifestFile, "--models-dir", modelsDir, "--all-files", "--json"], {
+      EARSHOT_MODELS_HUB_URL: hub.url,
+    });
     expect(r2.code).toBe(0);
     expect(jsonLines(r2.stdout).every((f) => f.action === "present")).toBe(true);
     expect(hub.requests.length).toBe(again);
@@ -156,7 +170,9 @@ describe("models fetch from the hub (EARSHOT_MODELS_HUB_URL)", () => {
   test("bytes that differ from the manifest's sha256 are refused and discarded", async () => {
     const dir = path.join(scratch, "corrupt");
     hub.corrupt("tiny-sentiment-3class/onnx/model.onnx");
-    const r = await earshot(["models", "fetch", "--manifest", manifestFile, "--models-dir", dir, "--model", "tiny-sentiment-3class"], { EARSHOT_MODELS_HUB_URL: hub.url });
+    const r = await earshot(["models", "fetch", "--manifest", manifestFile, "--models-dir", dir, "--model", "tiny-sentiment-3class"], {
+      EARSHOT_MODELS_HUB_URL: hub.url,
+    });
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain("tiny-sentiment-3class/onnx/model.onnx");
     expect(r.stderr).toContain("expected 9068117d0edcbe7a17d288abe8a2a020b363856a9e419697672adb71561839e1");
@@ -165,7 +181,18 @@ describe("models fetch from the hub (EARSHOT_MODELS_HUB_URL)", () => {
     // Its three good files were fetched, but the model folder appears only when every file is.
     expect(existsSync(path.join(dir, "tiny-sentiment-3class"))).toBe(false);
     expect(existsSync(path.join(dir, ".staging", "tiny-sentiment-3class", "config.json"))).toBe(true);
-    const fromDir = await earshot(["models", "fetch", "--manifest", manifestFile, "--models-dir", dir, "--model", "tiny-sentiment-3class", "--from", FIXTURE_MODELS_DIR]);
+    const fromDir = await earshot([
+      "models",
+      "fetch",
+      "--manifest",
+      manifestFile,
+      "--models-dir",
+      dir,
+      "--model",
+      "tiny-sentiment-3class",
+      "--from",
+      FIXTURE_MODELS_DIR,
+    ]);
     expect(fromDir.code).toBe(0);
     expect(existsSync(path.join(dir, "tiny-sentiment-3class", "onnx", "model.onnx"))).toBe(true);
     expect(existsSync(path.join(dir, ".staging"))).toBe(false);

@@ -52,16 +52,26 @@ afterAll(async () => {
 
 test("the HTTP server stays responsive while the worker is busy", async () => {
   const auth = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
-  const link = (await (await fetch(`${server.baseUrl}/api/v1/links/`, {
-    method: "POST",
-    headers: auth,
-    body: JSON.stringify({ name: "Busy", slug: "busy-link", questions: [{ prompt: "Tell us everything", type: "voice", configuration: { max_duration: 600 } }] }),
-  })).json()) as { questions: { uuid: string }[] };
+  const link = (await (
+    await fetch(`${server.baseUrl}/api/v1/links/`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({
+        name: "Busy",
+        slug: "busy-link",
+        questions: [{ prompt: "Tell us everything", type: "voice", configuration: { max_duration: 600 } }],
+      }),
+    })
+  ).json()) as { questions: { uuid: string }[] };
   const base = `${server.baseUrl}/api/v1/intake/${wsSlug}/busy-link/`;
   const session = (await (await fetch(`${base}sessions/`, { method: "POST", headers: auth, body: "{}" })).json()) as { session_id: string };
   const questionUuid = link.questions[0]!.uuid;
   const wav = longSpeech(SPEECH_S);
-  const upload = await fetch(`${base}sessions/${session.session_id}/answers/${questionUuid}/audio/`, { method: "POST", headers: { "content-type": "audio/wav" }, body: wav });
+  const upload = await fetch(`${base}sessions/${session.session_id}/answers/${questionUuid}/audio/`, {
+    method: "POST",
+    headers: { "content-type": "audio/wav" },
+    body: wav,
+  });
   expect(upload.status).toBe(200);
   expect((await fetch(`${base}sessions/${session.session_id}/submit/`, { method: "POST", headers: auth, body: "{}" })).status).toBe(200);
 
@@ -89,7 +99,9 @@ test("the HTTP server stays responsive while the worker is busy", async () => {
   expect(sawProcessing).toBe(true);
   const sorted = busy.sort((a, b) => a - b);
   const p99 = percentile(sorted, 99);
-  console.log(`GETs while transcribing ${SPEECH_S} s of speech: n=${sorted.length}, p50=${percentile(sorted, 50).toFixed(1)} ms, p99=${p99.toFixed(1)} ms, max=${sorted.at(-1)!.toFixed(1)} ms`);
+  console.log(
+    `GETs while transcribing ${SPEECH_S} s of speech: n=${sorted.length}, p50=${percentile(sorted, 50).toFixed(1)} ms, p99=${p99.toFixed(1)} ms, max=${sorted.at(-1)!.toFixed(1)} ms`,
+  );
   expect(sorted.length).toBeGreaterThanOrEqual(MIN_SAMPLES);
   expect(p99).toBeLessThan(P99_LIMIT_MS);
 }, 180_000);

@@ -135,60 +135,70 @@ describe("dist/earshot alone in an empty folder", () => {
     expect(created.api_key).toMatch(/^sk_live_[A-Za-z0-9]{40}$/);
   });
 
-  test("serve answers: problem+json 401 without a key, and the embedded intake assets", async () => {
-    await startServer();
-    console.log(`binary: start to first /healthz 200 in ${startMs.toFixed(0)} ms`);
+  test(
+    "serve answers: problem+json 401 without a key, and the embedded intake assets",
+    async () => {
+      await startServer();
+      console.log(`binary: start to first /healthz 200 in ${startMs.toFixed(0)} ms`);
 
-    const res = await fetch(`${baseUrl}/api/v1/workspace/`);
-    expect(res.status).toBe(401);
-    expect(res.headers.get("content-type")).toContain("application/problem+json");
-    expect(((await res.json()) as { status: number }).status).toBe(401);
+      const res = await fetch(`${baseUrl}/api/v1/workspace/`);
+      expect(res.status).toBe(401);
+      expect(res.headers.get("content-type")).toContain("application/problem+json");
+      expect(((await res.json()) as { status: number }).status).toBe(401);
 
-    // docs/intake.md "Pages": the page's only script and stylesheet, served from the binary.
-    for (const [asset, type] of [["intake.js", "javascript"], ["intake.css", "text/css"]] as const) {
-      const res = await fetch(`${baseUrl}/assets/${asset}`);
-      expect(res.status, `/assets/${asset}`).toBe(200);
-      expect(res.headers.get("content-type")).toContain(type);
-      expect((await res.text()).length).toBeGreaterThan(100);
-    }
-  }, START_TIMEOUT_MS + 5_000);
+      // docs/intake.md "Pages": the page's only script and stylesheet, served from the binary.
+      for (const [asset, type] of [
+        ["intake.js", "javascript"],
+        ["intake.css", "text/css"],
+      ] as const) {
+        const res = await fetch(`${baseUrl}/assets/${asset}`);
+        expect(res.status, `/assets/${asset}`).toBe(200);
+        expect(res.headers.get("content-type")).toContain(type);
+        expect((await res.text()).length).toBeGreaterThan(100);
+      }
+    },
+    START_TIMEOUT_MS + 5_000,
+  );
 
-  test("a recorded answer is transcribed by the worker (WebM/Opus → Whisper in ONNX Runtime)", async () => {
-    expect(server).not.toBeNull();
-    const keyRun = earshot(["workspace", "create", "--name", "Transcription check", "--json", "--data", "./data"]);
-    const { api_key: apiKey, workspace_slug: workspaceSlug } = JSON.parse(keyRun.stdout.trim()) as Record<string, string>;
+  test(
+    "a recorded answer is transcribed by the worker (WebM/Opus → Whisper in ONNX Runtime)",
+    async () => {
+      expect(server).not.toBeNull();
+      const keyRun = earshot(["workspace", "create", "--name", "Transcription check", "--json", "--data", "./data"]);
+      const { api_key: apiKey, workspace_slug: workspaceSlug } = JSON.parse(keyRun.stdout.trim()) as Record<string, string>;
 
-    const created = await fetch(`${baseUrl}/api/v1/links/`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: "Binary voice", questions: [{ prompt: "How was your visit?", type: "voice" }] }),
-    });
-    expect(created.status, await created.clone().text()).toBe(201);
-    const link = (await created.json()) as { slug: string; questions: { uuid: string }[] };
-    const questionUuid = link.questions[0]!.uuid;
-    const intake = `${baseUrl}/api/v1/intake/${workspaceSlug}/${link.slug}/`;
+      const created = await fetch(`${baseUrl}/api/v1/links/`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ name: "Binary voice", questions: [{ prompt: "How was your visit?", type: "voice" }] }),
+      });
+      expect(created.status, await created.clone().text()).toBe(201);
+      const link = (await created.json()) as { slug: string; questions: { uuid: string }[] };
+      const questionUuid = link.questions[0]!.uuid;
+      const intake = `${baseUrl}/api/v1/intake/${workspaceSlug}/${link.slug}/`;
 
-    const post = (url: string, body: BodyInit, type = "application/json") =>
-      fetch(url, { method: "POST", headers: { "content-type": type }, body });
-    const session = (await (await post(`${intake}sessions/`, "{}")).json()) as { session_id: string; response_uuid: string };
-    const sessionUrl = `${intake}sessions/${session.session_id}/`;
-    const upload = await post(`${sessionUrl}answers/${questionUuid}/audio/`, Bun.file(WEBM_FIXTURE), "audio/webm");
-    expect(upload.status, await upload.clone().text()).toBe(200);
-    // Submitting queues the transcription job (docs/intake.md); the worker then runs Whisper.
-    const submitted = await post(`${sessionUrl}submit/`, "{}");
-    expect(submitted.status, await submitted.clone().text()).toBe(200);
+      const post = (url: string, body: BodyInit, type = "application/json") => fetch(url, { method: "POST", headers: { "content-type": type }, body });
+      const session = (await (await post(`${intake}sessions/`, "{}")).json()) as { session_id: string; response_uuid: string };
+      const sessionUrl = `${intake}sessions/${session.session_id}/`;
+      const upload = await post(`${sessionUrl}answers/${questionUuid}/audio/`, Bun.file(WEBM_FIXTURE), "audio/webm");
+      expect(upload.status, await upload.clone().text()).toBe(200);
+      // Submitting queues the transcription job (docs/intake.md); the worker then runs Whisper.
+      const submitted = await post(`${sessionUrl}submit/`, "{}");
+      expect(submitted.status, await submitted.clone().text()).toBe(200);
 
-    type Answer = { question_uuid: string; transcription_status: string; transcription: string | null };
-    const deadline = Date.now() + TRANSCRIPTION_TIMEOUT_MS;
-    let answer: Answer | undefined;
-    while (Date.now() < deadline) {
-      const res = await fetch(`${baseUrl}/api/v1/responses/${session.response_uuid}/`, { headers: { authorization: `Bearer ${apiKey}` } });
-      expect(res.status).toBe(200);
-      answer = ((await res.json()) as { answers: Answer[] }).answers.find((a) => a.question_uuid === questionUuid);
-      if (answer && answer.transcription_status !== "pending" && answer.transcription_status !== "processing") break;
-      await Bun.sleep(100);
-    }
-    expect(answer?.transcription_status, serverOutput.join("")).toBe("completed");
-    expect(answer?.transcription?.trim()).toBe(FIXTURE_TRANSCRIPT);
-  }, TRANSCRIPTION_TIMEOUT_MS + 10_000);
+      type Answer = { question_uuid: string; transcription_status: string; transcription: string | null };
+      const deadline = Date.now() + TRANSCRIPTION_TIMEOUT_MS;
+      let answer: Answer | undefined;
+      while (Date.now() < deadline) {
+        const res = await fetch(`${baseUrl}/api/v1/responses/${session.response_uuid}/`, { headers: { authorization: `Bearer ${apiKey}` } });
+        expect(res.status).toBe(200);
+        answer = ((await res.json()) as { answers: Answer[] }).answers.find((a) => a.question_uuid === questionUuid);
+        if (answer && answer.transcription_status !== "pending" && answer.transcription_status !== "processing") break;
+        await Bun.sleep(100);
+      }
+      expect(answer?.transcription_status, serverOutput.join("")).toBe("completed");
+      expect(answer?.transcription?.trim()).toBe(FIXTURE_TRANSCRIPT);
+    },
+    TRANSCRIPTION_TIMEOUT_MS + 10_000,
+  );
 });

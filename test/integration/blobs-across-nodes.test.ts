@@ -34,7 +34,10 @@ afterAll(async () => {
 /** An app on the test engine's database of `dataDir`; on PostgreSQL with its own data directory `nodeDir`. */
 async function appNode(nodeDir: string) {
   const databaseUrl = await testDatabaseUrl(dataDir);
-  const config = loadConfig({ EARSHOT_ALLOW_INSECURE_HTTP: "1", EARSHOT_PUBLIC_URL: BASE, EARSHOT_LOG_LEVEL: "silent" }, { dataDir: databaseUrl ? nodeDir : dataDir, ...(databaseUrl ? { databaseUrl } : {}) });
+  const config = loadConfig(
+    { EARSHOT_ALLOW_INSECURE_HTTP: "1", EARSHOT_PUBLIC_URL: BASE, EARSHOT_LOG_LEVEL: "silent" },
+    { dataDir: databaseUrl ? nodeDir : dataDir, ...(databaseUrl ? { databaseUrl } : {}) },
+  );
   const inference = createInferenceClient({ modelsDir: FIXTURE_MODELS_DIR, asrModel: "whisper-tiny-random", sentimentModel: "tiny-sentiment-3class" });
   const wiring = await createAppDeps(config, { inference, webAssets: new Map() });
   wirings.push(wiring);
@@ -53,7 +56,18 @@ test("a signed audio URL minted by one node is served by another node on the sam
   const b = await appNode(otherDir);
   expect(wirings[1]!.deps.blobs.kind).toBe(onPostgres ? "postgres" : "local");
 
-  const link = await (await a("POST", "/api/v1/links/", { key: ws.api_key, body: { name: "Voice", questions: [{ prompt: "Say it", type: "voice" }, { prompt: "Attach", type: "file_upload" }] } })).json();
+  const link = await (
+    await a("POST", "/api/v1/links/", {
+      key: ws.api_key,
+      body: {
+        name: "Voice",
+        questions: [
+          { prompt: "Say it", type: "voice" },
+          { prompt: "Attach", type: "file_upload" },
+        ],
+      },
+    })
+  ).json();
   const base = `/api/v1/intake/${ws.workspace_slug}/${link.slug}/sessions/`;
   const sid = (await (await a("POST", base, { body: {} })).json()).session_id;
   expect((await a("POST", `${base}${sid}/answers/${link.questions[0].uuid}/audio/`, { raw: WEBM, type: "audio/webm" })).status).toBe(200);
@@ -83,7 +97,9 @@ test("a signed audio URL minted by one node is served by another node on the sam
 
   // Erasing the response through B removes its blobs (on PostgreSQL: the chunk rows) for A as well.
   const db = wirings[0]!.db;
-  const keys = (await db.selectFrom("answers").select(["audio_blob", "file_blob"]).where("response_uuid", "=", response.uuid).execute()).flatMap((r) => [r.audio_blob, r.file_blob]).filter((k): k is string => !!k);
+  const keys = (await db.selectFrom("answers").select(["audio_blob", "file_blob"]).where("response_uuid", "=", response.uuid).execute())
+    .flatMap((r) => [r.audio_blob, r.file_blob])
+    .filter((k): k is string => !!k);
   expect(keys.length).toBe(2);
   expect((await b("DELETE", `/api/v1/responses/${response.uuid}/`, { key: ws.api_key })).status).toBe(200);
   for (const key of keys) expect(await wirings[0]!.deps.blobs.size(key)).toBeNull();

@@ -26,7 +26,11 @@ afterAll(async () => {
 });
 
 async function post(urlPath: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(server.baseUrl + urlPath, { method: "POST", headers: { "content-type": "application/json", origin: server.baseUrl, ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(server.baseUrl + urlPath, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: server.baseUrl, ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   seen.push(text);
   return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : null };
@@ -60,13 +64,20 @@ test("first start: enterprise default workspace, a setup URL that works once, a 
   expect((await post("/api/v1/auth/login/", { email: "olive@example.com", password: "a wrong passphrase" })).status).toBe(401);
 
   const health = await (await fetch(`${server.baseUrl}/healthz`)).json();
-  expect(health).toMatchObject({ status: "ok", models: { asr: { id: "whisper-tiny-random", status: "installed" } }, jobs: { pending: 0, running: 0, failed: 0 } });
+  expect(health).toMatchObject({
+    status: "ok",
+    models: { asr: { id: "whisper-tiny-random", status: "installed" } },
+    jobs: { pending: 0, running: 0, failed: 0 },
+  });
   expect(["installed", "missing"]).toContain(health.models.sentiment.status);
 });
 
 test("user create, list, reset-password and workspace update keep their contract", async () => {
   const ws = JSON.parse((await runCli(["workspace", "list", "--json"], { dataDir })).stdout)[0];
-  const created = await runCli(["user", "create", "--email", "Cleo@Example.com", "--name", "Cleo", "--role", "admin", "--password-stdin", "--json"], { dataDir, stdin: `${CLI_PASSWORD}\n` });
+  const created = await runCli(["user", "create", "--email", "Cleo@Example.com", "--name", "Cleo", "--role", "admin", "--password-stdin", "--json"], {
+    dataDir,
+    stdin: `${CLI_PASSWORD}\n`,
+  });
   expect(created.code).toBe(0);
   const user = JSON.parse(created.stdout);
   expect(user).toMatchObject({ email: "Cleo@Example.com", name: "Cleo", role: "admin", workspace_uuid: ws.uuid, reset_url: null });

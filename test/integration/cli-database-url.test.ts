@@ -32,6 +32,8 @@ test.skipIf(!onPostgres)("--database-url on workspace create and token create re
   expect(token.code).toBe(0);
   expect(fs.existsSync(path.join(dataDir, "earshot.db"))).toBe(false);
   // The same database through the environment variable.
-  const tokens = JSON.parse((await runCli(["token", "list", "--workspace", ws.workspace_uuid, "--json"], { dataDir, env: { EARSHOT_DATABASE_URL: url } })).stdout);
+  const tokens = JSON.parse(
+    (await runCli(["token", "list", "--workspace", ws.workspace_uuid, "--json"], { dataDir, env: { EARSHOT_DATABASE_URL: url } })).stdout,
+  );
   expect(tokens).toHaveLength(2);
 });

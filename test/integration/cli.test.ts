@@ -30,7 +30,10 @@ test("workspace, token, migrate and backup commands keep their contract", async 
   const list = JSON.parse((await runCli(["workspace", "list", "--json"], { dataDir })).stdout);
   expect(list.map((w: { slug: string }) => w.slug)).toEqual(["acme-research"]);
 
-  const token = JSON.parse((await runCli(["token", "create", "--workspace", ws.workspace_uuid, "--name", "CI", "--scopes", "links:read,responses:read", "--json"], { dataDir })).stdout);
+  const token = JSON.parse(
+    (await runCli(["token", "create", "--workspace", ws.workspace_uuid, "--name", "CI", "--scopes", "links:read,responses:read", "--json"], { dataDir }))
+      .stdout,
+  );
   expect(token).toMatchObject({ name: "CI", scopes: ["links:read", "responses:read"] });
   expect(token.key).toMatch(/^sk_live_/);
   const badScope = await runCli(["token", "create", "--workspace", ws.workspace_uuid, "--name", "x", "--scopes", "root"], { dataDir });

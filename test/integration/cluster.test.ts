@@ -82,10 +82,16 @@ test.skipIf(!onPostgres)(
     for (let i = 0; i < 3; i++) nodes[i] = await start(i);
 
     const link = (
-      await send(nodes[0]!, "POST", "/api/v1/links/", { key: ws.api_key, body: { name: "Cluster voice", questions: [{ prompt: "What should we fix?", type: "voice" }] } })
+      await send(nodes[0]!, "POST", "/api/v1/links/", {
+        key: ws.api_key,
+        body: { name: "Cluster voice", questions: [{ prompt: "What should we fix?", type: "voice" }] },
+      })
     ).json;
     expect(link.uuid).toBeString();
-    const hook = await send(nodes[1]!, "POST", `/api/v1/workspaces/${ws.workspace_uuid}/webhooks/`, { key: ws.api_key, body: { url: receiver.url, events: ["response.submitted"] } });
+    const hook = await send(nodes[1]!, "POST", `/api/v1/workspaces/${ws.workspace_uuid}/webhooks/`, {
+      key: ws.api_key,
+      body: { url: receiver.url, events: ["response.submitted"] },
+    });
     expect(hook.status).toBe(201);
     const wav = new Uint8Array(fs.readFileSync(await makeSpeechWav("the checkout page", path.join(root, "answer.wav"), 0.1)));
     const base = `/api/v1/intake/${ws.workspace_slug}/${link.slug}/sessions/`;
@@ -160,28 +166,52 @@ test.skipIf(!onPostgres)(
       if (now < last) [last, since] = [now, Date.now()];
       else if (Date.now() - since > 60_000) {
         const probe = await openTestDatabase(sharedDir);
-        const jobs = await probe.selectFrom("jobs").select(["state", (eb) => eb.fn.countAll<number>().as("n")]).groupBy("state").execute();
-        const deliveries = await probe.selectFrom("webhook_deliveries").select(["state", (eb) => eb.fn.countAll<number>().as("n")]).groupBy("state").execute();
+        const jobs = await probe
+          .selectFrom("jobs")
+          .select(["state", (eb) => eb.fn.countAll<number>().as("n")])
+          .groupBy("state")
+          .execute();
+        const deliveries = await probe
+          .selectFrom("webhook_deliveries")
+          .select(["state", (eb) => eb.fn.countAll<number>().as("n")])
+          .groupBy("state")
+          .execute();
         await probe.destroy();
         throw new Error(`${now} events not delivered, no progress for 60 s; jobs ${JSON.stringify(jobs)}, deliveries ${JSON.stringify(deliveries)}`);
       }
     }
 
     // The run time is mostly the fixture transcriptions (~0.3 s of CPU each) on a shared machine.
-    console.log(`cluster: ${SUBMISSIONS} submissions in ${burstS.toFixed(1)} s; every event delivered ${((Date.now() - burstStart) / 1000).toFixed(1)} s after the first`);
+    console.log(
+      `cluster: ${SUBMISSIONS} submissions in ${burstS.toFixed(1)} s; every event delivered ${((Date.now() - burstStart) / 1000).toFixed(1)} s after the first`,
+    );
     const db = await openTestDatabase(sharedDir);
     try {
-      const responses = await db.selectFrom("responses").select(["uuid", "status"]).where("link_uuid", "=", link.uuid).where("status", "=", "completed").execute();
+      const responses = await db
+        .selectFrom("responses")
+        .select(["uuid", "status"])
+        .where("link_uuid", "=", link.uuid)
+        .where("status", "=", "completed")
+        .execute();
       const completed = new Set(responses.map((r) => r.uuid));
       for (const uuid of acknowledged) expect(completed.has(uuid)).toBe(true);
       expect(completed.size).toBe(responses.length);
       expect(completed.size).toBe(acknowledged.size); // a submit lost with the killed node was retried: 409 ALREADY_SUBMITTED
-      const answers = await db.selectFrom("answers").select(["uuid", "response_uuid", "transcription_status", "transcription"]).where("response_uuid", "in", [...completed]).execute();
+      const answers = await db
+        .selectFrom("answers")
+        .select(["uuid", "response_uuid", "transcription_status", "transcription"])
+        .where("response_uuid", "in", [...completed])
+        .execute();
       expect(answers.length).toBe(completed.size); // one voice answer each, stored once
       for (const a of answers) expect([a.transcription_status, a.transcription]).toEqual(["completed", "This is a fixture transcript."]);
 
       // One response.submitted event per response; every copy delivered carries its id.
-      const events = await db.selectFrom("outbox_events").select(["uuid", "response_uuid"]).where("type", "=", "response.submitted").where("response_uuid", "in", [...completed]).execute();
+      const events = await db
+        .selectFrom("outbox_events")
+        .select(["uuid", "response_uuid"])
+        .where("type", "=", "response.submitted")
+        .where("response_uuid", "in", [...completed])
+        .execute();
       expect(events.length).toBe(completed.size);
       const delivered = submittedTo(receiver.requests);
       for (const e of events) {

@@ -37,37 +37,41 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-test.skipIf(!onPostgres)("a node answers 503 DATABASE_UNAVAILABLE while PostgreSQL is down and recovers by itself when it returns", async () => {
-  const links = () => fetch(`${server.baseUrl}/api/v1/links/`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(10_000) });
-  const health = () => fetch(`${server.baseUrl}/healthz`, { signal: AbortSignal.timeout(10_000) });
+test.skipIf(!onPostgres)(
+  "a node answers 503 DATABASE_UNAVAILABLE while PostgreSQL is down and recovers by itself when it returns",
+  async () => {
+    const links = () => fetch(`${server.baseUrl}/api/v1/links/`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(10_000) });
+    const health = () => fetch(`${server.baseUrl}/healthz`, { signal: AbortSignal.timeout(10_000) });
 
-  const before = await links();
-  expect(before.status).toBe(200);
-  expect(await (await health()).json()).toMatchObject({ status: "ok", database: { kind: "postgres", reachable: true } });
+    const before = await links();
+    expect(before.status).toBe(200);
+    expect(await (await health()).json()).toMatchObject({ status: "ok", database: { kind: "postgres", reachable: true } });
 
-  pauseCluster(cluster.dir);
-  const down = await links();
-  expect(down.status).toBe(503);
-  expect(down.headers.get("content-type")).toBe("application/problem+json");
-  expect(down.headers.get("retry-after")).toBe("5");
-  const problem = (await down.json()) as Record<string, unknown>;
-  expect(problem).toMatchObject({ status: 503, code: "DATABASE_UNAVAILABLE" });
-  expect(JSON.stringify(problem)).not.toMatch(/\bat |\/work\/|\/tmp\/|node_modules|ECONNREFUSED/);
-  const h = await health();
-  expect(h.status).toBe(503);
-  expect(await h.json()).toMatchObject({ status: "unavailable", database: { kind: "postgres", reachable: false }, jobs: null });
-  // A few seconds down: the job runner and the webhook dispatcher keep polling a dead database.
-  await Bun.sleep(3000);
-  expect(server.proc.exitCode).toBeNull();
+    pauseCluster(cluster.dir);
+    const down = await links();
+    expect(down.status).toBe(503);
+    expect(down.headers.get("content-type")).toBe("application/problem+json");
+    expect(down.headers.get("retry-after")).toBe("5");
+    const problem = (await down.json()) as Record<string, unknown>;
+    expect(problem).toMatchObject({ status: 503, code: "DATABASE_UNAVAILABLE" });
+    expect(JSON.stringify(problem)).not.toMatch(/\bat |\/work\/|\/tmp\/|node_modules|ECONNREFUSED/);
+    const h = await health();
+    expect(h.status).toBe(503);
+    expect(await h.json()).toMatchObject({ status: "unavailable", database: { kind: "postgres", reachable: false }, jobs: null });
+    // A few seconds down: the job runner and the webhook dispatcher keep polling a dead database.
+    await Bun.sleep(3000);
+    expect(server.proc.exitCode).toBeNull();
 
-  resumeCluster(cluster.dir);
-  let after = await links();
-  for (let i = 0; i < 50 && after.status !== 200; i++) {
-    await Bun.sleep(200);
-    after = await links();
-  }
-  expect(after.status).toBe(200);
-  expect(await after.json()).toEqual(await before.json());
-  expect(await (await health()).json()).toMatchObject({ status: "ok", database: { kind: "postgres", reachable: true } });
-  expect(server.proc.exitCode).toBeNull();
-}, 120_000);
+    resumeCluster(cluster.dir);
+    let after = await links();
+    for (let i = 0; i < 50 && after.status !== 200; i++) {
+      await Bun.sleep(200);
+      after = await links();
+    }
+    expect(after.status).toBe(200);
+    expect(await after.json()).toEqual(await before.json());
+    expect(await (await health()).json()).toMatchObject({ status: "ok", database: { kind: "postgres", reachable: true } });
+    expect(server.proc.exitCode).toBeNull();
+  },
+  120_000,
+);

@@ -31,7 +31,9 @@ beforeAll(async () => {
       { text: "The app crashes every time I open the camera.", sentiment: "negative", actionable: true },
       { text: "The staff were lovely and the room was spotless.", sentiment: "positive", actionable: false },
       { text: "Works fine; an export to Excel would save us time.", sentiment: "neutral", actionable: true },
-    ].map((r) => JSON.stringify(r)).join("\n") + "\n",
+    ]
+      .map((r) => JSON.stringify(r))
+      .join("\n") + "\n",
   );
   const db = await openTestDatabase(dataDir);
   workspaceUuid = (await createWorkspace(db, { name: "Insights CLI", plan: "enterprise" })).workspace_uuid;
@@ -48,7 +50,11 @@ describe("earshot insights evaluate", () => {
     expect(out.engines.map((e: any) => e.engine)).toEqual(["lexicon:vader", "trained:linear-v1"]);
     const trained = out.engines[1].labelled;
     expect(trained.accuracy).toBe(1);
-    expect(trained.confusion).toEqual([[1, 0, 0], [0, 1, 0], [0, 0, 1]]);
+    expect(trained.confusion).toEqual([
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ]);
   });
 
   test("a malformed file is an error naming the line", async () => {
@@ -76,28 +82,35 @@ describe("earshot insights train", () => {
   test("refuses a model that corrections made worse on the held-out set, and keeps the installed one", async () => {
     // 400 answers corrected to the opposite of their labels: a team that labels wrongly.
     const db = await openTestDatabase(dataDir);
-    const flipped = trainingCorpus().filter((e) => e.sentiment !== "neutral").slice(0, 400);
+    const flipped = trainingCorpus()
+      .filter((e) => e.sentiment !== "neutral")
+      .slice(0, 400);
     const link = { uuid: crypto.randomUUID(), questions: [{ uuid: crypto.randomUUID(), field_key: "comment", prompt: "Comment" }] };
-    await db.insertInto("links").values(await linkRow(link.uuid)).execute();
+    await db
+      .insertInto("links")
+      .values(await linkRow(link.uuid))
+      .execute();
     const responses = await seedResponses(db, workspaceUuid, link, flipped.length, (i) => flipped[i]!.text);
     const answers = await db.selectFrom("answers").select(["uuid", "response_uuid"]).execute();
     const now = new Date().toISOString();
     await db
       .insertInto("insight_corrections")
-      .values(responses.map((response, i) => ({
-        uuid: crypto.randomUUID(),
-        workspace_uuid: workspaceUuid,
-        response_uuid: response,
-        answer_uuid: answers.find((a) => a.response_uuid === response)!.uuid,
-        original_sentiment: flipped[i]!.sentiment,
-        original_actionable: flipped[i]!.actionable ? 1 : 0,
-        sentiment: flipped[i]!.sentiment === "positive" ? "negative" as const : "positive" as const,
-        actionable: flipped[i]!.actionable ? 0 : 1,
-        actor_type: "key" as const,
-        actor_uuid: "test",
-        actor_name: "test",
-        date_created: now,
-      })))
+      .values(
+        responses.map((response, i) => ({
+          uuid: crypto.randomUUID(),
+          workspace_uuid: workspaceUuid,
+          response_uuid: response,
+          answer_uuid: answers.find((a) => a.response_uuid === response)!.uuid,
+          original_sentiment: flipped[i]!.sentiment,
+          original_actionable: flipped[i]!.actionable ? 1 : 0,
+          sentiment: flipped[i]!.sentiment === "positive" ? ("negative" as const) : ("positive" as const),
+          actionable: flipped[i]!.actionable ? 0 : 1,
+          actor_type: "key" as const,
+          actor_uuid: "test",
+          actor_name: "test",
+          date_created: now,
+        })),
+      )
       .execute();
     await db.destroy();
 
@@ -129,5 +142,14 @@ describe("earshot insights train", () => {
 /** A minimal link row owned by the test workspace. */
 async function linkRow(uuid: string) {
   const now = new Date().toISOString();
-  return { uuid, workspace_uuid: workspaceUuid, name: "Corrections", slug: `c-${uuid.slice(0, 8)}`, status: "active", settings: "{}", date_created: now, date_updated: now } as any;
+  return {
+    uuid,
+    workspace_uuid: workspaceUuid,
+    name: "Corrections",
+    slug: `c-${uuid.slice(0, 8)}`,
+    status: "active",
+    settings: "{}",
+    date_created: now,
+    date_updated: now,
+  } as any;
 }

@@ -18,7 +18,13 @@ test("answers and a submission acknowledged just before kill -9 are stored", asy
     const created = await fetch(`${server.baseUrl}/api/v1/links/`, {
       method: "POST",
       headers: { authorization: `Bearer ${ws.api_key}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: "Durable", questions: [{ prompt: "What went well?", type: "text" }, { prompt: "Score", type: "rating", configuration: { scale_type: "stars", max_value: 5 } }] }),
+      body: JSON.stringify({
+        name: "Durable",
+        questions: [
+          { prompt: "What went well?", type: "text" },
+          { prompt: "Score", type: "rating", configuration: { scale_type: "stars", max_value: 5 } },
+        ],
+      }),
     });
     const link = await created.json();
     const [, wsSlug, linkSlug] = /\/w\/([^/]+)\/i\/([^/]+)/.exec(link.public_url)!;
@@ -29,8 +35,24 @@ test("answers and a submission acknowledged just before kill -9 are stored", asy
     let open = "";
     for (let i = 0; i < 6; i++) {
       const s = await (await fetch(`${base}sessions/`, { method: "POST", headers: json, body: "{}" })).json();
-      expect((await fetch(`${base}sessions/${s.session_id}/answers/${link.questions[0].uuid}/`, { method: "PUT", headers: json, body: JSON.stringify({ value: `Answer ${i}` }) })).status).toBe(200);
-      expect((await fetch(`${base}sessions/${s.session_id}/answers/${link.questions[1].uuid}/`, { method: "PUT", headers: json, body: JSON.stringify({ value: 4 }) })).status).toBe(200);
+      expect(
+        (
+          await fetch(`${base}sessions/${s.session_id}/answers/${link.questions[0].uuid}/`, {
+            method: "PUT",
+            headers: json,
+            body: JSON.stringify({ value: `Answer ${i}` }),
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        (
+          await fetch(`${base}sessions/${s.session_id}/answers/${link.questions[1].uuid}/`, {
+            method: "PUT",
+            headers: json,
+            body: JSON.stringify({ value: 4 }),
+          })
+        ).status,
+      ).toBe(200);
       if (i === 5) {
         open = s.response_uuid;
         break;

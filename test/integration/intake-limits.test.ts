@@ -80,7 +80,13 @@ describe("request bodies are refused before they are read", () => {
       { method: "POST", path: "/api/v1/links/", headers: { "content-type": "application/octet-stream" }, total: 100 * MB },
       { method: "POST", path: "/api/v1/links/", headers: { "content-type": "application/json" }, total: 100 * MB, chunked: true },
       { method: "PATCH", path: `/api/v1/links/${link.uuid}/`, headers: { "content-type": "text/plain" }, total: 100 * MB },
-      { method: "POST", path: "/api/v1/links/", headers: { "content-type": "application/json", authorization: "Bearer sk_live_nope" }, total: 100 * MB, chunked: true },
+      {
+        method: "POST",
+        path: "/api/v1/links/",
+        headers: { "content-type": "application/json", authorization: "Bearer sk_live_nope" },
+        total: 100 * MB,
+        chunked: true,
+      },
     ];
     const replies = await Promise.all([...kinds, ...kinds].map((k) => rawRequest(server.port, k)));
     for (const r of replies) {
@@ -90,7 +96,13 @@ describe("request bodies are refused before they are read", () => {
       expect(r.sentBeforeReply).toBeLessThan(100 * MB);
     }
     // A route that does not exist never reads its body either.
-    const unknown = await rawRequest(server.port, { method: "POST", path: "/api/v1/nothing-here/", headers: { "content-type": "application/json" }, total: 100 * MB, chunked: true });
+    const unknown = await rawRequest(server.port, {
+      method: "POST",
+      path: "/api/v1/nothing-here/",
+      headers: { "content-type": "application/json" },
+      total: 100 * MB,
+      chunked: true,
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.sentBeforeReply).toBeLessThan(100 * MB);
     expect(rssOf(server.proc.pid) - before).toBeLessThan(80 * MB);
@@ -98,12 +110,17 @@ describe("request bodies are refused before they are read", () => {
 
   test("a 100 MB recording for a 10 s question is refused with 413 from its declared length, before reading", async () => {
     const sid = await newSession();
-    const r = await rawRequest(server.port, { method: "POST", path: `${base}/sessions/${sid}/answers/${link.questions[0].uuid}/audio/`, headers: { "content-type": "audio/wav" }, total: 100 * MB });
+    const r = await rawRequest(server.port, {
+      method: "POST",
+      path: `${base}/sessions/${sid}/answers/${link.questions[0].uuid}/audio/`,
+      headers: { "content-type": "audio/wav" },
+      total: 100 * MB,
+    });
     isProblem(r, 413, "PAYLOAD_TOO_LARGE");
     expect(r.sentBeforeReply).toBeLessThan(100 * MB);
   }, 60_000);
 
-  test("3 MB of \"€\" in a JSON body (1 M characters, 3 M bytes) is refused with 413: the limit counts bytes", async () => {
+  test('3 MB of "€" in a JSON body (1 M characters, 3 M bytes) is refused with 413: the limit counts bytes', async () => {
     const sid = await newSession();
     const json = new TextEncoder().encode(JSON.stringify({ value: "€".repeat(1_000_000) }));
     expect(json.length).toBeGreaterThan(3 * MB);
@@ -121,7 +138,9 @@ describe("request bodies are refused before they are read", () => {
   test("a chunked upload over the question's file cap is cut off with 413 problem+json while the client is still sending", async () => {
     const sid = await newSession();
     const boundary = "----earshotlimits";
-    const head = new TextEncoder().encode(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="big.bin"\r\ncontent-type: application/octet-stream\r\n\r\n`);
+    const head = new TextEncoder().encode(
+      `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="big.bin"\r\ncontent-type: application/octet-stream\r\n\r\n`,
+    );
     const before = rssOf(server.proc.pid);
     const r = await rawRequest(server.port, {
       method: "POST",
@@ -137,7 +156,13 @@ describe("request bodies are refused before they are read", () => {
   }, 60_000);
 
   test("a body over the global limit (200 MB declared) gets a problem+json 413, not Bun's empty one", async () => {
-    const r = await rawRequest(server.port, { method: "POST", path: `${base}/sessions/`, headers: { "content-type": "application/json" }, total: 1 * MB, declared: 200 * 1024 * 1024 });
+    const r = await rawRequest(server.port, {
+      method: "POST",
+      path: `${base}/sessions/`,
+      headers: { "content-type": "application/json" },
+      total: 1 * MB,
+      declared: 200 * 1024 * 1024,
+    });
     expect(r.status).toBe(413);
     isProblem(r, 413, "PAYLOAD_TOO_LARGE");
   }, 60_000);

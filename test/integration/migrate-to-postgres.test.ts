@@ -29,7 +29,10 @@ let targetUrl = "";
 let dataDir = "";
 let admin: pg.Client;
 
-type Node = { wiring: AppWiring; request(method: string, p: string, opts?: { body?: unknown; raw?: BodyInit; type?: string; key?: string | null }): Promise<Response> };
+type Node = {
+  wiring: AppWiring;
+  request(method: string, p: string, opts?: { body?: unknown; raw?: BodyInit; type?: string; key?: string | null }): Promise<Response>;
+};
 
 function node(databaseUrl: string | null, dir: string, key: () => string): Promise<Node> {
   const env = { EARSHOT_ALLOW_INSECURE_HTTP: "1", EARSHOT_PUBLIC_URL: BASE, EARSHOT_LOG_LEVEL: "silent" };
@@ -69,7 +72,14 @@ afterAll(async () => {
 /** The GETs compared across engines; signatures and usage stamps, which the requests themselves change, are left out. */
 async function snapshot(n: Node, linkUuid: string, wsUuid: string): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
-  for (const p of ["/api/v1/links/", `/api/v1/links/${linkUuid}/`, `/api/v1/links/${linkUuid}/responses/`, "/api/v1/responses/?status=all", `/api/v1/workspaces/${wsUuid}/webhooks/`, "/api/v1/tokens/"]) {
+  for (const p of [
+    "/api/v1/links/",
+    `/api/v1/links/${linkUuid}/`,
+    `/api/v1/links/${linkUuid}/responses/`,
+    "/api/v1/responses/?status=all",
+    `/api/v1/workspaces/${wsUuid}/webhooks/`,
+    "/api/v1/tokens/",
+  ]) {
     const r = await n.request("GET", p);
     expect([p, r.status]).toEqual([p, 200]);
     out[p] = JSON.parse((await r.text()).replace(/([?&])exp=\d+&sig=[\w-]+/g, "$1signed"), (k, v) => (k === "last_used_at" ? undefined : v));
@@ -77,74 +87,106 @@ async function snapshot(n: Node, linkUuid: string, wsUuid: string): Promise<Reco
   return out;
 }
 
-test.skipIf(!onPostgres)("an appliance with every question type, voice answers, a file, webhooks and keys is copied to PostgreSQL; the API answers the same; a re-run is harmless", async () => {
-  // The appliance: SQLite in dataDir, blobs under dataDir/blobs.
-  let ws: CreatedWorkspace;
-  const source = await node(null, dataDir, () => ws.api_key);
-  ws = await createWorkspace(source.wiring.db, { name: "Appliance", plan: "enterprise" });
-  const link = await (await source.request("POST", "/api/v1/links/", { body: { name: "All types", questions: ALL_TYPE_QUESTIONS, on_finished: { webhook_url: "https://hooks.example.com/a", webhook_secret: "s3cret" } } })).json();
-  expect(link.uuid).toBeString();
-  expect((await source.request("POST", `/api/v1/workspaces/${ws.workspace_uuid}/webhooks/`, { body: { url: "https://hooks.example.com/b", events: ["response.submitted", "response.started"] } })).status).toBe(201);
-  expect((await source.request("POST", "/api/v1/tokens/", { body: { name: "reader", scopes: ["responses:read"] } })).status).toBe(201);
-  const intake = `/api/v1/intake/${ws.workspace_slug}/${link.slug}/sessions/`;
-  for (let i = 0; i < 3; i++) {
-    const sid = (await (await source.request("POST", intake, { body: {}, key: null })).json()).session_id;
-    const q = (n: number) => link.questions[n].uuid;
-    expect((await source.request("POST", `${intake}${sid}/answers/${q(0)}/audio/`, { raw: WEBM, type: "audio/webm", key: null })).status).toBe(200);
-    for (const [n, value] of [[1, "typed fallback"], [2, `Answer ${i}`], [3, "Pro"], [4, 12 + i], [5, 4], [6, "b"], [7, `ada${i}@example.com`], [8, "2026-11-01"], [9, i % 2 === 0]] as const) {
-      expect((await source.request("PUT", `${intake}${sid}/answers/${q(n)}/`, { body: { value }, key: null })).status).toBe(200);
+test.skipIf(!onPostgres)(
+  "an appliance with every question type, voice answers, a file, webhooks and keys is copied to PostgreSQL; the API answers the same; a re-run is harmless",
+  async () => {
+    // The appliance: SQLite in dataDir, blobs under dataDir/blobs.
+    let ws: CreatedWorkspace;
+    const source = await node(null, dataDir, () => ws.api_key);
+    ws = await createWorkspace(source.wiring.db, { name: "Appliance", plan: "enterprise" });
+    const link = await (
+      await source.request("POST", "/api/v1/links/", {
+        body: { name: "All types", questions: ALL_TYPE_QUESTIONS, on_finished: { webhook_url: "https://hooks.example.com/a", webhook_secret: "s3cret" } },
+      })
+    ).json();
+    expect(link.uuid).toBeString();
+    expect(
+      (
+        await source.request("POST", `/api/v1/workspaces/${ws.workspace_uuid}/webhooks/`, {
+          body: { url: "https://hooks.example.com/b", events: ["response.submitted", "response.started"] },
+        })
+      ).status,
+    ).toBe(201);
+    expect((await source.request("POST", "/api/v1/tokens/", { body: { name: "reader", scopes: ["responses:read"] } })).status).toBe(201);
+    const intake = `/api/v1/intake/${ws.workspace_slug}/${link.slug}/sessions/`;
+    for (let i = 0; i < 3; i++) {
+      const sid = (await (await source.request("POST", intake, { body: {}, key: null })).json()).session_id;
+      const q = (n: number) => link.questions[n].uuid;
+      expect((await source.request("POST", `${intake}${sid}/answers/${q(0)}/audio/`, { raw: WEBM, type: "audio/webm", key: null })).status).toBe(200);
+      for (const [n, value] of [
+        [1, "typed fallback"],
+        [2, `Answer ${i}`],
+        [3, "Pro"],
+        [4, 12 + i],
+        [5, 4],
+        [6, "b"],
+        [7, `ada${i}@example.com`],
+        [8, "2026-11-01"],
+        [9, i % 2 === 0],
+      ] as const) {
+        expect((await source.request("PUT", `${intake}${sid}/answers/${q(n)}/`, { body: { value }, key: null })).status).toBe(200);
+      }
+      const form = new FormData();
+      form.append("file", new Blob([PNG], { type: "image/png" }), `shot-${i}.png`);
+      expect((await source.wiring.app.handle(new Request(`${BASE}${intake}${sid}/answers/${q(10)}/file/`, { method: "POST", body: form }))).status).toBe(200);
+      if (i < 2) expect((await source.request("POST", `${intake}${sid}/submit/`, { body: {}, key: null })).status).toBe(200);
     }
-    const form = new FormData();
-    form.append("file", new Blob([PNG], { type: "image/png" }), `shot-${i}.png`);
-    expect((await source.wiring.app.handle(new Request(`${BASE}${intake}${sid}/answers/${q(10)}/file/`, { method: "POST", body: form }))).status).toBe(200);
-    if (i < 2) expect((await source.request("POST", `${intake}${sid}/submit/`, { body: {}, key: null })).status).toBe(200);
-  }
-  const before = await snapshot(source, link.uuid, ws.workspace_uuid);
-  const responses = (before["/api/v1/responses/?status=all"] as { results: any[] }).results;
-  expect(responses.length).toBe(3);
-  const sourceList = await (await source.request("GET", "/api/v1/responses/?status=all")).json();
-  const signedAudioUrl: string = sourceList.results.find((r: any) => r.status === "completed").answers.find((a: any) => a.response_type === "voice").audio_url;
-  expect(signedAudioUrl).toContain("sig=");
-  await source.wiring.close();
+    const before = await snapshot(source, link.uuid, ws.workspace_uuid);
+    const responses = (before["/api/v1/responses/?status=all"] as { results: any[] }).results;
+    expect(responses.length).toBe(3);
+    const sourceList = await (await source.request("GET", "/api/v1/responses/?status=all")).json();
+    const signedAudioUrl: string = sourceList.results
+      .find((r: any) => r.status === "completed")
+      .answers.find((a: any) => a.response_type === "voice").audio_url;
+    expect(signedAudioUrl).toContain("sig=");
+    await source.wiring.close();
 
-  const run = () => runCli(["migrate-to-postgres", "--to", targetUrl, "--json"], { dataDir });
-  const first = await run();
-  expect(first.stderr).toContain("answers: ");
-  expect(first.code).toBe(0);
-  const report = JSON.parse(first.stdout);
-  expect(report.blobs).toEqual({ referenced: 6, copied: 6, already: 0, missing: [] });
-  for (const t of report.tables) expect([t.table, t.target]).toEqual([t.table, t.source]);
-  expect(report.tables.find((t: any) => t.table === "answers").source).toBe(33);
+    const run = () => runCli(["migrate-to-postgres", "--to", targetUrl, "--json"], { dataDir });
+    const first = await run();
+    expect(first.stderr).toContain("answers: ");
+    expect(first.code).toBe(0);
+    const report = JSON.parse(first.stdout);
+    expect(report.blobs).toEqual({ referenced: 6, copied: 6, already: 0, missing: [] });
+    for (const t of report.tables) expect([t.table, t.target]).toEqual([t.table, t.source]);
+    expect(report.tables.find((t: any) => t.table === "answers").source).toBe(33);
 
-  // A re-run (as after stopping the appliance): nothing new to copy, the same counts.
-  const second = await run();
-  expect([second.code, second.stderr.split("\n").filter((l) => l.startsWith("earshot:"))]).toEqual([0, []]);
-  expect(JSON.parse(second.stdout).blobs).toEqual({ referenced: 6, copied: 0, already: 6, missing: [] });
-  expect(JSON.parse(second.stdout).tables).toEqual(report.tables);
+    // A re-run (as after stopping the appliance): nothing new to copy, the same counts.
+    const second = await run();
+    expect([second.code, second.stderr.split("\n").filter((l) => l.startsWith("earshot:"))]).toEqual([0, []]);
+    expect(JSON.parse(second.stdout).blobs).toEqual({ referenced: 6, copied: 0, already: 6, missing: [] });
+    expect(JSON.parse(second.stdout).tables).toEqual(report.tables);
 
-  const target = await node(targetUrl, fs.mkdtempSync(path.join(os.tmpdir(), "earshot-migrated-")), () => ws.api_key);
-  try {
-    expect(target.wiring.deps.blobs.kind).toBe("postgres");
-    expect(await snapshot(target, link.uuid, ws.workspace_uuid)).toEqual(before);
-    // The appliance's signed URL works on PostgreSQL (the signing secret came along) and the bytes are the same.
-    const audio = await target.request("GET", new URL(signedAudioUrl).pathname + new URL(signedAudioUrl).search, { key: null });
-    expect(audio.status).toBe(200);
-    expect(new Uint8Array(await audio.arrayBuffer())).toEqual(WEBM);
-    const fileAnswer = responses[0].answers.find((a: any) => a.response_type === "file_upload");
-    const file = await target.request("GET", `/api/v1/responses/${responses[0].uuid}/answers/${fileAnswer.uuid}/file/`);
-    expect(new Uint8Array(await file.arrayBuffer())).toEqual(PNG);
-    // Search over the copied answers works (answers_search is filled as they arrive).
-    const found = await (await target.request("GET", "/api/v1/responses/?status=all&search=ada1")).json();
-    expect(found.results.length).toBe(1);
+    const target = await node(targetUrl, fs.mkdtempSync(path.join(os.tmpdir(), "earshot-migrated-")), () => ws.api_key);
+    try {
+      expect(target.wiring.deps.blobs.kind).toBe("postgres");
+      expect(await snapshot(target, link.uuid, ws.workspace_uuid)).toEqual(before);
+      // The appliance's signed URL works on PostgreSQL (the signing secret came along) and the bytes are the same.
+      const audio = await target.request("GET", new URL(signedAudioUrl).pathname + new URL(signedAudioUrl).search, { key: null });
+      expect(audio.status).toBe(200);
+      expect(new Uint8Array(await audio.arrayBuffer())).toEqual(WEBM);
+      const fileAnswer = responses[0].answers.find((a: any) => a.response_type === "file_upload");
+      const file = await target.request("GET", `/api/v1/responses/${responses[0].uuid}/answers/${fileAnswer.uuid}/file/`);
+      expect(new Uint8Array(await file.arrayBuffer())).toEqual(PNG);
+      // Search over the copied answers works (answers_search is filled as they arrive).
+      const found = await (await target.request("GET", "/api/v1/responses/?status=all&search=ada1")).json();
+      expect(found.results.length).toBe(1);
 
-
-    // A target with rows of its own is refused before anything is copied.
-    expect((await runCli(["workspace", "create", "--name", "Elsewhere", "--json"], { dataDir: target.wiring.deps.config.dataDir, env: { EARSHOT_DATABASE_URL: targetUrl } })).code).toBe(0);
-    const refused = await run();
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("The target database has rows the appliance does not: ");
-    expect(refused.stderr).toContain("workspaces (2 there, 1 here)");
-  } finally {
-    await target.wiring.close();
-  }
-}, 120_000);
+      // A target with rows of its own is refused before anything is copied.
+      expect(
+        (
+          await runCli(["workspace", "create", "--name", "Elsewhere", "--json"], {
+            dataDir: target.wiring.deps.config.dataDir,
+            env: { EARSHOT_DATABASE_URL: targetUrl },
+          })
+        ).code,
+      ).toBe(0);
+      const refused = await run();
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("The target database has rows the appliance does not: ");
+      expect(refused.stderr).toContain("workspaces (2 there, 1 here)");
+    } finally {
+      await target.wiring.close();
+    }
+  },
+  120_000,
+);

@@ -40,7 +40,10 @@ test("npm start, with EARSHOT_PORT and EARSHOT_PUBLIC_URL as the README says, se
   try {
     let status = 0;
     for (const deadline = Date.now() + 60_000; Date.now() < deadline && status !== 200; ) {
-      status = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => 0);
+      status = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.status,
+        () => 0,
+      );
       if (status !== 200) await Bun.sleep(200);
     }
     expect(status).toBe(200);

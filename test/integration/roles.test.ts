@@ -51,10 +51,14 @@ test("an api node queues jobs without running them; a worker node on the same da
 
     const worker = await startServer({ dataDir, env: { ...fast, EARSHOT_ROLE: "worker" } });
     servers.push(worker);
-    await waitFor(async () => {
-      const states = await jobStates();
-      return states.length === 2 && states.every((s) => s === "done"); // transcribe, then analyse
-    }, 60_000, "the worker runs the jobs");
+    await waitFor(
+      async () => {
+        const states = await jobStates();
+        return states.length === 2 && states.every((s) => s === "done"); // transcribe, then analyse
+      },
+      60_000,
+      "the worker runs the jobs",
+    );
     const answer = (await call(api, "GET", `/api/v1/responses/${session.response_uuid}/`)).json.answers[0];
     expect(answer).toMatchObject({ transcription_status: "completed", transcription: "This is a fixture transcript." });
 

@@ -58,7 +58,12 @@ test("response.submitted carries the transcript and insights of a voice answer",
   expect(answer.transcription_status).toBe("completed");
   expect(answer.transcription).toBe("This is a fixture transcript.");
   expect(answer.duration).toBeGreaterThan(0.5);
-  expect(answer.ai_insights).toMatchObject({ sentiment: expect.stringMatching(/^(positive|neutral|negative)$/), key_topics: expect.any(Array), summary: expect.any(String), actionable: expect.any(Boolean) });
+  expect(answer.ai_insights).toMatchObject({
+    sentiment: expect.stringMatching(/^(positive|neutral|negative)$/),
+    key_topics: expect.any(Array),
+    summary: expect.any(String),
+    actionable: expect.any(Boolean),
+  });
   expect(answer.audio_url).toContain("sig=");
   // The signed audio_url works for the consumer without an API key.
   const audio = await fetch(answer.audio_url.replace(/^http:\/\/localhost:\d+/, server.baseUrl));

@@ -27,9 +27,29 @@ describe("webhook records", () => {
     const r = await api.call("POST", path, { body: { url: URL_OK, events: ["response.submitted", "response.started", "response.submitted"] } });
     expect(r.status).toBe(201);
     expect(Object.keys(r.json).sort()).toEqual(
-      ["uuid", "url", "events", "enabled", "link_uuid", "disabled_reason", "date_created", "date_updated", "last_delivery_at", "last_delivery_status", "secret"].sort(),
+      [
+        "uuid",
+        "url",
+        "events",
+        "enabled",
+        "link_uuid",
+        "disabled_reason",
+        "date_created",
+        "date_updated",
+        "last_delivery_at",
+        "last_delivery_status",
+        "secret",
+      ].sort(),
     );
-    expect(r.json).toMatchObject({ url: URL_OK, events: ["response.submitted", "response.started"], enabled: true, link_uuid: null, disabled_reason: null, last_delivery_at: null, last_delivery_status: null });
+    expect(r.json).toMatchObject({
+      url: URL_OK,
+      events: ["response.submitted", "response.started"],
+      enabled: true,
+      link_uuid: null,
+      disabled_reason: null,
+      last_delivery_at: null,
+      last_delivery_status: null,
+    });
     expect(r.json.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect(Buffer.from(r.json.secret.slice(6), "base64").length).toBe(24);
     expect(r.json.date_created).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
@@ -84,9 +104,16 @@ describe("webhook records", () => {
 
   test("PATCH updates url, events and enabled; DELETE answers 200 with a message", async () => {
     const created = (await api.call("POST", path, { body: { url: URL_OK, events: ["response.started"] } })).json;
-    const patched = await api.call("PATCH", `${path}${created.uuid}/`, { body: { url: "https://other.example.com/h", events: ["response.submitted"], enabled: false } });
+    const patched = await api.call("PATCH", `${path}${created.uuid}/`, {
+      body: { url: "https://other.example.com/h", events: ["response.submitted"], enabled: false },
+    });
     expect(patched.status).toBe(200);
-    expect(patched.json).toMatchObject({ url: "https://other.example.com/h", events: ["response.submitted"], enabled: false, disabled_reason: "Disabled through the API." });
+    expect(patched.json).toMatchObject({
+      url: "https://other.example.com/h",
+      events: ["response.submitted"],
+      enabled: false,
+      disabled_reason: "Disabled through the API.",
+    });
     expect(patched.json.date_updated > created.date_updated).toBe(true);
     const bad = await api.call("PATCH", `${path}${created.uuid}/`, { body: { url: "http://x.example.com/" } });
     expect(bad.json).toMatchObject({ code: "VALIDATION_ERROR", errors: [{ pointer: "/url" }] });
@@ -126,12 +153,24 @@ describe("scopes and isolation", () => {
   test("another workspace's uuid, in either position, answers 404", async () => {
     const other = await api.newWorkspace("Other");
     const mine = (await api.call("POST", path, { body: { url: URL_OK, events: ["response.started"] } })).json;
-    const theirs = (await api.call("POST", `/api/v1/workspaces/${other.workspace_uuid}/webhooks/`, { key: other.api_key, body: { url: URL_OK, events: ["response.started"] } })).json;
+    const theirs = (
+      await api.call("POST", `/api/v1/workspaces/${other.workspace_uuid}/webhooks/`, {
+        key: other.api_key,
+        body: { url: URL_OK, events: ["response.started"] },
+      })
+    ).json;
     const foreignPath = `/api/v1/workspaces/${other.workspace_uuid}/webhooks/`;
     expect((await api.call("GET", foreignPath)).json.code).toBe("NOT_FOUND");
     expect((await api.call("POST", foreignPath, { body: { url: URL_OK, events: ["response.started"] } })).status).toBe(404);
     expect((await api.call("GET", `${foreignPath}${mine.uuid}/`)).status).toBe(404);
-    for (const [method, suffix] of [["GET", ""], ["PATCH", ""], ["DELETE", ""], ["POST", "rotate-secret/"], ["POST", "test/"], ["GET", "deliveries/"]] as const) {
+    for (const [method, suffix] of [
+      ["GET", ""],
+      ["PATCH", ""],
+      ["DELETE", ""],
+      ["POST", "rotate-secret/"],
+      ["POST", "test/"],
+      ["GET", "deliveries/"],
+    ] as const) {
       const r = await api.call(method, `${path}${theirs.uuid}/${suffix}`, method === "PATCH" ? { body: { enabled: false } } : {});
       expect(r.status, `${method} ${suffix}`).toBe(404);
       expect(r.json.code).toBe("NOT_FOUND");
@@ -151,7 +190,20 @@ describe("delivery log endpoints", () => {
     const sent = await api.call("POST", `${path}${hook.uuid}/test/`);
     expect(sent.status).toBe(202);
     expect(Object.keys(sent.json).sort()).toEqual(
-      ["uuid", "event_id", "event_type", "state", "attempts", "last_status_code", "response_excerpt", "duration_ms", "last_error", "next_attempt_at", "date_created", "date_updated"].sort(),
+      [
+        "uuid",
+        "event_id",
+        "event_type",
+        "state",
+        "attempts",
+        "last_status_code",
+        "response_excerpt",
+        "duration_ms",
+        "last_error",
+        "next_attempt_at",
+        "date_created",
+        "date_updated",
+      ].sort(),
     );
     expect(sent.json).toMatchObject({ event_type: "webhook.test", state: "pending", attempts: 0, event_id: expect.stringMatching(/^msg_/) });
     const list = await api.call("GET", `${path}${hook.uuid}/deliveries/?state=pending`);

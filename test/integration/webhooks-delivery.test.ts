@@ -45,7 +45,9 @@ async function harness(env: Record<string, string> = {}, timeoutMs = 2000): Prom
 /** Creates a webhook on its own receiver path (several webhooks get the same event id). */
 async function createHook(h: Harness, body: Record<string, unknown> = {}) {
   const path = `/hook/${crypto.randomUUID().slice(0, 8)}`;
-  const r = await h.api.call("POST", h.wsPath, { body: { url: h.receiver.url.replace("/hook", path), events: ["response.started", "response.submitted"], ...body } });
+  const r = await h.api.call("POST", h.wsPath, {
+    body: { url: h.receiver.url.replace("/hook", path), events: ["response.started", "response.submitted"], ...body },
+  });
   expect(r.status).toBe(201);
   return { ...(r.json as { uuid: string; secret: string }), path };
 }
@@ -55,7 +57,11 @@ const to = (hook: { path: string }, rs: ReceivedRequest[]) => rs.filter((r) => r
 
 const QUESTIONS = [
   { prompt: "How would you rate us?", type: "rating", configuration: { scale_type: "stars", max_value: 5 } },
-  { prompt: "Pick a design", type: "image_choice", configuration: { cards: [{ id: "a", label: "Design A", media_url: "https://example.com/a.png", media_type: "image" }] } },
+  {
+    prompt: "Pick a design",
+    type: "image_choice",
+    configuration: { cards: [{ id: "a", label: "Design A", media_url: "https://example.com/a.png", media_type: "image" }] },
+  },
   { prompt: "Which plan?", type: "multiple_choice", configuration: { options: ["Free", "Pro"] } },
 ];
 
@@ -171,7 +177,10 @@ describe("delivery", () => {
 
   test("5xx and a timeout are retried; only 4 KiB of an answer is kept; a 3xx is a failure, not followed", async () => {
     const hook = await createHook(h);
-    h.receiver.queueBehaviors([{ status: 500, body: "x".repeat(10_000) }, { delayMs: 3000 }, { status: 302, headers: { location: "https://localhost/elsewhere" } }], hook.path);
+    h.receiver.queueBehaviors(
+      [{ status: 500, body: "x".repeat(10_000) }, { delayMs: 3000 }, { status: 302, headers: { location: "https://localhost/elsewhere" } }],
+      hook.path,
+    );
     const sent = await h.api.call("POST", `${h.wsPath}${hook.uuid}/test/`);
     expect(sent.status).toBe(202);
     expect(sent.json).toMatchObject({ event_type: "webhook.test", state: "pending" });
@@ -292,7 +301,15 @@ describe("outbound safety (SSRF)", () => {
   afterAll(() => h.close());
 
   test("literal loopback, link-local, metadata and unspecified addresses are refused at creation", async () => {
-    for (const url of ["https://127.0.0.1/hook", "https://169.254.169.254/latest/meta-data/", "https://[::1]:8443/", "https://[fd00:ec2::254]/", "https://100.100.100.200/", "https://0.0.0.0/", "https://0x7f.1/"]) {
+    for (const url of [
+      "https://127.0.0.1/hook",
+      "https://169.254.169.254/latest/meta-data/",
+      "https://[::1]:8443/",
+      "https://[fd00:ec2::254]/",
+      "https://100.100.100.200/",
+      "https://0.0.0.0/",
+      "https://0x7f.1/",
+    ]) {
       const r = await h.api.call("POST", h.wsPath, { body: { url, events: ["response.submitted"] } });
       expect(r.status, url).toBe(400);
       expect(r.json.code).toBe("VALIDATION_ERROR");
@@ -313,7 +330,9 @@ describe("outbound safety (SSRF)", () => {
 
   test("a link's on_finished naming the metadata address is refused at creation", async () => {
     const before = (await h.api.call("GET", "/api/v1/links/")).json.count;
-    const r = await h.api.call("POST", "/api/v1/links/", { body: { name: "Metadata", on_finished: { webhook_url: "https://169.254.169.254/latest/meta-data/" } } });
+    const r = await h.api.call("POST", "/api/v1/links/", {
+      body: { name: "Metadata", on_finished: { webhook_url: "https://169.254.169.254/latest/meta-data/" } },
+    });
     expect([r.status, r.json.code, r.json.errors[0].pointer]).toEqual([400, "VALIDATION_ERROR", "/on_finished/webhook_url"]);
     expect(r.json.detail).toMatch(/169\.254\.169\.254.*link-local/);
     expect((await h.api.call("GET", "/api/v1/links/")).json.count).toBe(before);

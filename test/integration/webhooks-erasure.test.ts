@@ -109,7 +109,13 @@ test("erasing a response removes every copy of its data, cancels its pending del
   receiver.setBehavior({ status: 503 }, "/failing");
 
   const link = await api.call("POST", "/api/v1/links/", {
-    body: { name: "Erasure", questions: [{ prompt: "Your email", type: "email" }, { prompt: "What went wrong?", type: "text" }] },
+    body: {
+      name: "Erasure",
+      questions: [
+        { prompt: "Your email", type: "email" },
+        { prompt: "What went wrong?", type: "text" },
+      ],
+    },
   });
   expect(link.status).toBe(201);
   const base = `/api/v1/intake/${api.ws.workspace_slug}/${link.json.slug}/sessions/`;
@@ -122,7 +128,8 @@ test("erasing a response removes every copy of its data, cancels its pending del
   const responseUuid = s.json.response_uuid as string;
 
   // Both events reached the healthy receivers with the data; the failing one waits for a retry.
-  const submittedTo = (path: string) => (rs: { path: string; body: string }[]) => rs.some((r) => r.path === path && r.body.includes(EMAIL) && r.body.includes(TEXT));
+  const submittedTo = (path: string) => (rs: { path: string; body: string }[]) =>
+    rs.some((r) => r.path === path && r.body.includes(EMAIL) && r.body.includes(TEXT));
   await receiver.waitFor((rs) => submittedTo("/ok")(rs) && submittedTo("/echo")(rs), 60_000);
   const delivered = await until(async () => {
     const ds = await deliveries(echo.uuid);
@@ -134,7 +141,15 @@ test("erasing a response removes every copy of its data, cancels its pending del
     return ds.length === 2 && ds.every((d) => d.state === "pending" && d.attempts >= 1) && ds;
   });
   // The scans see the data while it is there (so they can fail).
-  expect(await tablesHolding(NEEDLES)).toEqual(expect.arrayContaining(["responses.respondent_email", "answers.text", "outbox_events.payload", "webhook_deliveries.last_response_excerpt", "webhook_attempts.response_excerpt"]));
+  expect(await tablesHolding(NEEDLES)).toEqual(
+    expect.arrayContaining([
+      "responses.respondent_email",
+      "answers.text",
+      "outbox_events.payload",
+      "webhook_deliveries.last_response_excerpt",
+      "webhook_attempts.response_excerpt",
+    ]),
+  );
 
   const erased = await api.call("DELETE", `/api/v1/responses/${responseUuid}/`);
   expect(erased.status).toBe(200);
@@ -154,7 +169,10 @@ test("erasing a response removes every copy of its data, cancels its pending del
   expect(echoed.json.attempt_log.map((a: { response_excerpt: unknown }) => a.response_excerpt)).toEqual([null]);
 
   // Redelivering any of its events answers 410 problem+json, for a finished or a cancelled delivery.
-  for (const [hook, d] of [[ok, (await deliveries(ok.uuid))[0]], [failing, cancelled[0]]] as const) {
+  for (const [hook, d] of [
+    [ok, (await deliveries(ok.uuid))[0]],
+    [failing, cancelled[0]],
+  ] as const) {
     const r = await api.call("POST", `${wsPath}${hook.uuid}/deliveries/${d.uuid}/redeliver/`);
     expect(r.status).toBe(410);
     expect(r.headers.get("content-type")).toContain("application/problem+json");
@@ -168,14 +186,24 @@ test("erasing a response removes every copy of its data, cancels its pending del
 test("the purge of an abandoned session leaves no trace of its answers, the search index included", async () => {
   const WORDS = "Abandoned draft about the Xylophorbquux invoice";
   const needles = [WORDS, "xylophorbquux"];
-  const link = await api.call("POST", "/api/v1/links/", { body: { name: "Abandoned", questions: [{ prompt: "Anything?", type: "text" }, { prompt: "More?", type: "text" }] } });
+  const link = await api.call("POST", "/api/v1/links/", {
+    body: {
+      name: "Abandoned",
+      questions: [
+        { prompt: "Anything?", type: "text" },
+        { prompt: "More?", type: "text" },
+      ],
+    },
+  });
   expect(link.status).toBe(201);
   const base = `/api/v1/intake/${api.ws.workspace_slug}/${link.json.slug}/sessions/`;
   const s = await api.call("POST", base, { body: {}, key: null });
   const [first, second] = link.json.questions;
   expect((await api.call("PUT", `${base}${s.json.session_id}/answers/${first.uuid}/`, { body: { value: WORDS }, key: null })).status).toBe(200);
   // A corrected answer: the old words must not linger in the index either.
-  expect((await api.call("PUT", `${base}${s.json.session_id}/answers/${second.uuid}/`, { body: { value: "first Xylophorbquux thought" }, key: null })).status).toBe(200);
+  expect(
+    (await api.call("PUT", `${base}${s.json.session_id}/answers/${second.uuid}/`, { body: { value: "first Xylophorbquux thought" }, key: null })).status,
+  ).toBe(200);
   expect((await api.call("PUT", `${base}${s.json.session_id}/answers/${second.uuid}/`, { body: { value: "nothing more" }, key: null })).status).toBe(200);
   expect(await tablesHolding(needles)).toEqual(expect.arrayContaining(["answers.text"]));
 

@@ -41,7 +41,10 @@ afterAll(async () => {
 async function tenant(key: string, workspaceUuid: string, hookPath: string) {
   const link = await api.call("POST", "/api/v1/links/", { key, body: { name: `Link ${hookPath}`, questions: [{ prompt: "Anything else?", type: "text" }] } });
   expect(link.status).toBe(201);
-  const hook = await api.call("POST", `/api/v1/workspaces/${workspaceUuid}/webhooks/`, { key, body: { url: receiver.url.replace("/hook", hookPath), events: ["response.started"] } });
+  const hook = await api.call("POST", `/api/v1/workspaces/${workspaceUuid}/webhooks/`, {
+    key,
+    body: { url: receiver.url.replace("/hook", hookPath), events: ["response.started"] },
+  });
   expect(hook.status).toBe(201);
   return link.json as { slug: string };
 }
@@ -71,7 +74,11 @@ test("a receiver that hangs with 40 queued events does not delay another workspa
   expect(delayMs).toBeLessThan(2000);
 
   // The hung receiver holds no more than its webhook's cap of deliveries at a time.
-  const inFlight = await api.db.selectFrom("webhook_deliveries").select((eb) => eb.fn.countAll<number>().as("n")).where("state", "=", "delivering").executeTakeFirstOrThrow();
+  const inFlight = await api.db
+    .selectFrom("webhook_deliveries")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("state", "=", "delivering")
+    .executeTakeFirstOrThrow();
   expect(Number(inFlight.n)).toBeLessThanOrEqual(2);
   // Counted before the first of them can time out: on a slow machine the timed-out ones are
   // retried later, which is not more at a time.
@@ -85,13 +92,18 @@ test("a claim is round-robin across workspaces and webhooks and respects both ca
   try {
     const other = await own.newWorkspace("Other");
     const hook = async (key: string, ws: string) =>
-      (await own.call("POST", `/api/v1/workspaces/${ws}/webhooks/`, { key, body: { url: "https://hooks.example.com/x", events: ["response.started"] } })).json.uuid as string;
+      (await own.call("POST", `/api/v1/workspaces/${ws}/webhooks/`, { key, body: { url: "https://hooks.example.com/x", events: ["response.started"] } })).json
+        .uuid as string;
     const a1 = await hook(own.ws.api_key, own.ws.workspace_uuid);
     const a2 = await hook(own.ws.api_key, own.ws.workspace_uuid);
     const b1 = await hook(other.api_key, other.workspace_uuid);
     const owner = new Map<string, string>();
     // Workspace A's events are all older than B's.
-    for (const [h, key, ws] of [[a1, own.ws.api_key, own.ws.workspace_uuid], [a2, own.ws.api_key, own.ws.workspace_uuid], [b1, other.api_key, other.workspace_uuid]] as const) {
+    for (const [h, key, ws] of [
+      [a1, own.ws.api_key, own.ws.workspace_uuid],
+      [a2, own.ws.api_key, own.ws.workspace_uuid],
+      [b1, other.api_key, other.workspace_uuid],
+    ] as const) {
       for (let i = 0; i < 5; i++) owner.set((await own.call("POST", `/api/v1/workspaces/${ws}/webhooks/${h}/test/`, { key })).json.uuid, h);
     }
     const limits = { limit: 3, perWebhook: 2, perWorkspace: 3 };

@@ -88,4 +88,3 @@ export async function refreshSession(): Promise<void> {
     sessionChecked.value = true;
   }
 }
-

@@ -50,7 +50,10 @@ export function ErrorNote({ error }: { error: ApiError | null }) {
       {error.errors.length > 0 && (
         <ul>
           {error.errors.map((e) => (
-            <li key={`${e.pointer}${e.message ?? e.detail}`}>{e.pointer ? `${e.pointer.replace(/^\//, "")}: ` : ""}{e.message ?? e.detail}</li>
+            <li key={`${e.pointer}${e.message ?? e.detail}`}>
+              {e.pointer ? `${e.pointer.replace(/^\//, "")}: ` : ""}
+              {e.message ?? e.detail}
+            </li>
           ))}
         </ul>
       )}
@@ -242,7 +245,6 @@ export function useAction() {
   };
   return { busy, error, message, run };
 }
-
 
 /** A horizontally scrollable table container; focusable so keyboard users can scroll it. */
 export function TableWrap({ label, children }: { label: string; children: ComponentChildren }) {

@@ -79,8 +79,7 @@ export function createIntakeApi(apiBase: string): IntakeApi {
     startSession: () => request(`${base}sessions/`, json("POST", {})),
     getSession: (id) => request(session(id), { method: "GET" }),
     saveAnswer: (id, q, value) => request(answer(id, q), json("PUT", { value })),
-    uploadAudio: (id, q, audio, durationS) =>
-      request(`${answer(id, q)}audio/?duration=${encodeURIComponent(durationS.toFixed(2))}`, audioBody(audio)),
+    uploadAudio: (id, q, audio, durationS) => request(`${answer(id, q)}audio/?duration=${encodeURIComponent(durationS.toFixed(2))}`, audioBody(audio)),
     uploadFile: (id, q, file) => {
       const form = new FormData();
       form.append("file", file, file.name);

@@ -23,10 +23,7 @@ export function hasCondition(condition: Condition | null | undefined): condition
  * testing a hidden question is hidden too (the server only counts visible answers).
  * @param valueOfQuestion the value of a question as conditions see it (null when unanswered)
  */
-export function visibleQuestions(
-  questions: readonly PublicQuestion[],
-  valueOfQuestion: (q: PublicQuestion) => unknown,
-): PublicQuestion[] {
+export function visibleQuestions(questions: readonly PublicQuestion[], valueOfQuestion: (q: PublicQuestion) => unknown): PublicQuestion[] {
   const shownKeys = new Map<string, PublicQuestion>();
   const shown: PublicQuestion[] = [];
   for (const q of questions) {

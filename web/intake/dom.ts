@@ -10,11 +10,7 @@ type Child = Node | string | null | undefined | false;
  * Creates an element. Attributes whose value is `false`, `null` or `undefined` are left out,
  * `true` sets an empty attribute, and `on<event>` keys add listeners.
  */
-export function h<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attrs: Attrs = {},
-  ...children: Child[]
-): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
     if (value === false || value === null || value === undefined) continue;
@@ -38,4 +34,3 @@ export function uniqueId(prefix: string): string {
   idCounter += 1;
   return `${prefix}-${idCounter}`;
 }
-

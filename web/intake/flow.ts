@@ -112,9 +112,7 @@ export class IntakeFlow {
       if (this.state.link.settings.tts_enabled) {
         // Browsers may refuse speech before the first click; the button replays it on demand.
         const prompt = followUp?.question ?? promptOf(q, language());
-        this.slot.append(
-          h("button", { type: "button", class: "link-button speak-button", onclick: () => speakPrompt(prompt) }, t("nav.readAloud")),
-        );
+        this.slot.append(h("button", { type: "button", class: "link-button speak-button", onclick: () => speakPrompt(prompt) }, t("nav.readAloud")));
         speakPrompt(prompt);
       }
     }

@@ -30,7 +30,13 @@ export interface FollowUpView extends RenderedQuestion {
 export function renderFollowUp({ question: q, state, api }: QuestionContext, followUp: { index: number; question: string }): FollowUpView {
   const { index } = followUp;
   const stored = () => state.followUps(q)[index];
-  const area = h("textarea", { id: uniqueId("follow-up"), rows: 3, maxlength: MAX_CHARACTERS, placeholder: t("question.typePlaceholder"), autocomplete: "off" });
+  const area = h("textarea", {
+    id: uniqueId("follow-up"),
+    rows: 3,
+    maxlength: MAX_CHARACTERS,
+    placeholder: t("question.typePlaceholder"),
+    autocomplete: "off",
+  });
   area.value = stored()?.has_audio ? "" : (stored()?.answer ?? "");
   let uploadError: string | null = null;
 

@@ -54,7 +54,9 @@ describe("intake message catalogs", () => {
   }
 
   test("no unused key, and every key the source uses exists", () => {
-    const source = sourceFiles().map((f) => readFileSync(f, "utf8")).join("\n");
+    const source = sourceFiles()
+      .map((f) => readFileSync(f, "utf8"))
+      .join("\n");
     const unused = Object.keys(en).filter((key) => !source.includes(`"${key}"`));
     expect(unused).toEqual([]);
     const used = [...source.matchAll(/\b(?:t|pageText)\((?:lang, )?"([\w.]+)"/g)].map((m) => m[1]!);

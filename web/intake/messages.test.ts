@@ -13,9 +13,23 @@ import { describeFileTypes, emailMessage, isEmailAddress, respondentMessage } fr
 import type { PublicQuestion } from "./types.ts";
 
 const ADDRESSES = [
-  "ann@example.com", "ann.lee+news@mail.example.co.uk", " ann@example.org ", "o'neil@example.ie", "a_b-c@sub-domain.example.io",
-  "ann@example", "ann@", "@example.com", "ann example@example.com", "ann..lee@example.com", ".ann@example.com",
-  "ann.@example.com", "ann@-example.com", "ann@example.c", "ann@@example.com", "ann@exa_mple.com", "",
+  "ann@example.com",
+  "ann.lee+news@mail.example.co.uk",
+  " ann@example.org ",
+  "o'neil@example.ie",
+  "a_b-c@sub-domain.example.io",
+  "ann@example",
+  "ann@",
+  "@example.com",
+  "ann example@example.com",
+  "ann..lee@example.com",
+  ".ann@example.com",
+  "ann.@example.com",
+  "ann@-example.com",
+  "ann@example.c",
+  "ann@@example.com",
+  "ann@exa_mple.com",
+  "",
   `${"a".repeat(310)}@example.com`,
 ];
 
@@ -50,14 +64,18 @@ describe("respondent-facing messages", () => {
     expect(respondentMessage(invalid("Expected a valid email address."), { question: question("email") })).toBe(emailMessage());
     expect(respondentMessage(invalid("At most 500."), { question: question("number", { min: 1, max: 500 }) })).toBe("Please enter a number from 1 to 500.");
     const file = question("file_upload", { allowed_types: ["image/*", ".pdf"], max_size_mb: 10 });
-    expect(respondentMessage(new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", "Accepted file types: image/*, .pdf."), { question: file }))
-      .toBe("This kind of file can't be used here. Please choose images or PDF files.");
-    expect(respondentMessage(new ApiError(413, "PAYLOAD_TOO_LARGE", "Files may be at most 10 MiB."), { question: file }))
-      .toBe("This file is too large. Files can be up to 10 MB.");
-    expect(respondentMessage(new ApiError(400, "AUDIO_TOO_LONG", "The recording is 95.2 s long; the limit is 62 s."), { recordingMaxS: 60 }))
-      .toBe("This recording is too long. Please keep it under 1 minute.");
-    expect(respondentMessage(new ApiError(429, "RATE_LIMITED", "Too many sessions from 10.0.0.1.")))
-      .toBe("Too many attempts in a short time. Please wait a minute and try again.");
+    expect(respondentMessage(new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", "Accepted file types: image/*, .pdf."), { question: file })).toBe(
+      "This kind of file can't be used here. Please choose images or PDF files.",
+    );
+    expect(respondentMessage(new ApiError(413, "PAYLOAD_TOO_LARGE", "Files may be at most 10 MiB."), { question: file })).toBe(
+      "This file is too large. Files can be up to 10 MB.",
+    );
+    expect(respondentMessage(new ApiError(400, "AUDIO_TOO_LONG", "The recording is 95.2 s long; the limit is 62 s."), { recordingMaxS: 60 })).toBe(
+      "This recording is too long. Please keep it under 1 minute.",
+    );
+    expect(respondentMessage(new ApiError(429, "RATE_LIMITED", "Too many sessions from 10.0.0.1."))).toBe(
+      "Too many attempts in a short time. Please wait a minute and try again.",
+    );
     expect(respondentMessage(new ApiError(500, "INTERNAL", "TypeError at /srv/earshot/src/x.ts:12"))).not.toContain("/srv");
     expect(respondentMessage(new Error("fetch failed: ECONNRESET"))).toBe("Something went wrong. Please try again.");
   });

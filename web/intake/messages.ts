@@ -78,7 +78,10 @@ function typeWords(pattern: string): string {
   const known = TYPE_WORDS[key] ?? TYPE_WORDS[ext];
   if (known) return t(known);
   if (ext === "*") return t("file.namedFiles", { name: key.split("/")[0]! });
-  const name = ext.replace(/^x-/, "").replace(/\+xml$/, "").toUpperCase();
+  const name = ext
+    .replace(/^x-/, "")
+    .replace(/\+xml$/, "")
+    .toUpperCase();
   return IMAGE_EXTENSIONS.has(ext) || key.startsWith("image/") ? t("file.namedImages", { name }) : t("file.namedFiles", { name });
 }
 

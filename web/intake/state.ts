@@ -136,7 +136,11 @@ export class IntakeState {
     } else {
       this.local.set(q.uuid, isEmptyValue(value) ? null : value);
       clearTimeout(this.timers.get(q.uuid));
-      if (delayMs > 0) this.timers.set(q.uuid, setTimeout(() => void this.save(q.uuid), delayMs));
+      if (delayMs > 0)
+        this.timers.set(
+          q.uuid,
+          setTimeout(() => void this.save(q.uuid), delayMs),
+        );
       else void this.save(q.uuid);
     }
     this.notify(q.uuid);

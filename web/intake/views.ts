@@ -35,9 +35,7 @@ export function showThankYou(root: HTMLElement, message: string, redirectUrl: st
       heading,
       sentAt ? h("p", { class: "thanks-time" }, t("thanks.sentAt", { date: formatDateTime(sentAt) })) : null,
       safeRedirect ? h("p", {}, `${t("thanks.redirecting")} `, h("a", { href: safeRedirect }, t("thanks.continue"))) : null,
-      !safeRedirect && startAgain
-        ? h("button", { type: "button", class: "link-button", onclick: startAgain }, t("thanks.again"))
-        : null,
+      !safeRedirect && startAgain ? h("button", { type: "button", class: "link-button", onclick: startAgain }, t("thanks.again")) : null,
     ),
   );
   heading.focus();

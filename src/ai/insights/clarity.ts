@@ -22,9 +22,31 @@ const MAX_HEDGE_PENALTY = 0.45;
 
 /** Hedges on normal forms (wink splits "don't" into "do not"). */
 export const HEDGES = [
-  "do not know", "dont know", "dunno", "idk", "not sure", "maybe", "perhaps", "i guess", "kind of",
-  "sort of", "stuff", "things", "whatever", "something like that", "or something", "hmm", "um",
-  "uh", "i suppose", "no idea", "not really", "meh", "etc", "i think", "somewhat",
+  "do not know",
+  "dont know",
+  "dunno",
+  "idk",
+  "not sure",
+  "maybe",
+  "perhaps",
+  "i guess",
+  "kind of",
+  "sort of",
+  "stuff",
+  "things",
+  "whatever",
+  "something like that",
+  "or something",
+  "hmm",
+  "um",
+  "uh",
+  "i suppose",
+  "no idea",
+  "not really",
+  "meh",
+  "etc",
+  "i think",
+  "somewhat",
 ];
 
 /**
@@ -32,7 +54,10 @@ export const HEDGES = [
  * @returns hedge phrases from {@link HEDGES}, in list order.
  */
 export function findHedges(parsed: ParsedText): string[] {
-  const joined = ` ${parsed.tokens.filter((t) => t.type === "word").map((t) => t.normal).join(" ")} `;
+  const joined = ` ${parsed.tokens
+    .filter((t) => t.type === "word")
+    .map((t) => t.normal)
+    .join(" ")} `;
   return HEDGES.filter((h) => joined.includes(` ${h} `));
 }
 

@@ -35,8 +35,24 @@ export interface FieldContext {
 
 const INTENT_PREFIXES = new Set(["wants", "want", "needs", "need", "requests", "requested", "asks", "asked", "mentions"]);
 const STATE_PREFIXES = new Set([
-  "is", "has", "had", "did", "does", "was", "can", "will", "should", "would", "likes", "liked",
-  "recommends", "expects", "plans", "prefers", "uses", "used",
+  "is",
+  "has",
+  "had",
+  "did",
+  "does",
+  "was",
+  "can",
+  "will",
+  "should",
+  "would",
+  "likes",
+  "liked",
+  "recommends",
+  "expects",
+  "plans",
+  "prefers",
+  "uses",
+  "used",
 ]);
 const SYNONYMS: Record<string, string[]> = {
   callback: ["callback", "call back", "call me", "phone me", "ring me", "give me a call", "contact me"],
@@ -51,29 +67,91 @@ const SYNONYMS: Record<string, string[]> = {
   upgrade: ["upgrade"],
   help: ["help", "support", "assist"],
 };
-const NUMERIC_WORDS = new Set([
-  "count", "number", "num", "rating", "score", "nps", "age", "price", "amount", "cost", "total",
-  "quantity", "duration", "wait",
-]);
-const UNITS = ["minutes", "hours", "days", "weeks", "months", "years", "times", "stars", "people", "guests", "nights", "seconds", "items", "euros", "dollars", "pounds"];
+const NUMERIC_WORDS = new Set(["count", "number", "num", "rating", "score", "nps", "age", "price", "amount", "cost", "total", "quantity", "duration", "wait"]);
+const UNITS = [
+  "minutes",
+  "hours",
+  "days",
+  "weeks",
+  "months",
+  "years",
+  "times",
+  "stars",
+  "people",
+  "guests",
+  "nights",
+  "seconds",
+  "items",
+  "euros",
+  "dollars",
+  "pounds",
+];
 const WORD_NUMBERS: Record<string, number> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9,
-  ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16,
-  seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50,
-  sixty: 60, seventy: 70, eighty: 80, ninety: 90, a: 1, an: 1, half: 0.5,
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+  a: 1,
+  an: 1,
+  half: 0.5,
 };
 const PERSON_WORDS = new Set(["name", "brand", "competitor", "company", "person", "staff", "employee", "agent", "waiter", "vendor"]);
 const PROBLEM_WORDS = new Set(["issue", "problem", "complaint", "bug", "defect"]);
 const REQUEST_WORDS = new Set(["request", "suggestion", "wish", "idea", "improvement"]);
 const THING_WORDS = new Set([
-  "product", "feature", "item", "device", "dish", "meal", "topic", "subject", "category",
-  "service", "location", "place", "room", "area", "mentioned", "model", "plan", "app", "page",
+  "product",
+  "feature",
+  "item",
+  "device",
+  "dish",
+  "meal",
+  "topic",
+  "subject",
+  "category",
+  "service",
+  "location",
+  "place",
+  "room",
+  "area",
+  "mentioned",
+  "model",
+  "plan",
+  "app",
+  "page",
 ]);
 const FILLER = new Set(["to", "a", "an", "the", "of", "for", "be", "get", "me", "us"]);
 
 /** Splits a field name into lowercase words: "wantsCallback" → ["wants", "callback"]. */
 export function fieldNameWords(name: string): string[] {
-  return name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 }
 
 function singular(word: string): string {
@@ -157,8 +235,7 @@ function numeric(words: string[], parsed: ParsedText): number | null {
 
 function isNumericName(words: string[]): boolean {
   const joined = words.join("_");
-  return words.some((w) => NUMERIC_WORDS.has(w) || UNITS.includes(w)) ||
-    joined.startsWith("how_many") || joined.startsWith("number_of");
+  return words.some((w) => NUMERIC_WORDS.has(w) || UNITS.includes(w)) || joined.startsWith("how_many") || joined.startsWith("number_of");
 }
 
 function properNoun(parsed: ParsedText): string | null {
@@ -171,7 +248,10 @@ function properNoun(parsed: ParsedText): string | null {
     if (t.pos !== "PROPN" || !isCapitalised || isSentenceStart || inCompound || t.normal === "i") continue;
     let end = i;
     while (tokens[end + 1]?.pos === "PROPN" && /^\p{Lu}/u.test(tokens[end + 1]!.value)) end++;
-    return tokens.slice(i, end + 1).map((x) => x.value).join(" ");
+    return tokens
+      .slice(i, end + 1)
+      .map((x) => x.value)
+      .join(" ");
   }
   return null;
 }
@@ -217,11 +297,7 @@ export function extractCustomField(name: string, parsed: ParsedText, ctx: FieldC
  *   ignored).
  * @returns an object with one key per name.
  */
-export function extractCustomFields(
-  names: readonly unknown[] | undefined,
-  parsed: ParsedText,
-  ctx: FieldContext,
-): Record<string, CustomFieldValue> {
+export function extractCustomFields(names: readonly unknown[] | undefined, parsed: ParsedText, ctx: FieldContext): Record<string, CustomFieldValue> {
   const out: Record<string, CustomFieldValue> = {};
   for (const name of names ?? []) {
     if (typeof name !== "string" || name.trim() === "") continue;

@@ -27,7 +27,11 @@ export function removeDisfluencies(text: string): string {
     const before = t;
     t = t.replace(FILLER_IN_COMMAS, " ").replace(LIKE_IN_COMMAS, " ").replace(FILLERS, "$1").replace(COMMA_MARKERS, ",").replace(STUTTER, "$1");
     t = t.replace(OPENERS, "$1").replace(LEADING_MARKER, "$1");
-    t = t.replace(/\s+,/g, ",").replace(/,\s*,/g, ",").replace(/([.!?])\s*,/g, "$1").replace(/^,\s*/, "");
+    t = t
+      .replace(/\s+,/g, ",")
+      .replace(/,\s*,/g, ",")
+      .replace(/([.!?])\s*,/g, "$1")
+      .replace(/^,\s*/, "");
     t = t.replace(/\s{2,}/g, " ").trim();
     if (t === before) break;
   }

@@ -125,10 +125,9 @@ describe("options through the engine", () => {
   });
 
   test("custom fields are extracted per name", async () => {
-    const result = await engine.analyse(
-      "The Wi-Fi in room 12 dropped for 40 minutes. Please call me back tomorrow.",
-      { evaluatorConfig: { custom_fields: ["wants_callback", "wait_minutes", "product_mentioned", "favourite_colour"] } },
-    );
+    const result = await engine.analyse("The Wi-Fi in room 12 dropped for 40 minutes. Please call me back tomorrow.", {
+      evaluatorConfig: { custom_fields: ["wants_callback", "wait_minutes", "product_mentioned", "favourite_colour"] },
+    });
     expect(result.custom_fields).toEqual({
       wants_callback: true,
       wait_minutes: 40,

@@ -68,10 +68,7 @@ export function createInsightsEngine(opts: InsightsEngineOptions): InsightsEngin
     const actionable = mood.trained ? mood.trained.actionable : isActionable(parsed, cues);
     const clarity = scoreClarity(parsed);
     const probing = resolveProbing(options.enableDynamicProbing, options.evaluatorConfig);
-    const followUps = generateFollowUps(
-      { clarity, topics, sentiment: mood.sentiment, actionable, prompt: options.prompt },
-      probing,
-    );
+    const followUps = generateFollowUps({ clarity, topics, sentiment: mood.sentiment, actionable, prompt: options.prompt }, probing);
     return {
       ai_insights: {
         sentiment: mood.sentiment,

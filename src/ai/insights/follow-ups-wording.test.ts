@@ -53,8 +53,9 @@ describe("follow-up wording", () => {
     expect(promptSubject("What brought you here today?")).toBeNull();
     expect(promptSubject("Anything else? Speak or type.")).toBeNull();
     expect(promptSubject("How likely are you to recommend us?")).toBeNull();
-    expect(generateFollowUps(input("Tell us more in your own words"), resolveProbing(true, {})))
-      .toEqual(["Could you tell us a bit more — what specifically stood out to you?"]);
+    expect(generateFollowUps(input("Tell us more in your own words"), resolveProbing(true, {}))).toEqual([
+      "Could you tell us a bit more — what specifically stood out to you?",
+    ]);
   });
 
   test("the answer's topics come first and are cleaned of quotes and punctuation", () => {

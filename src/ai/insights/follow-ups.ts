@@ -49,9 +49,36 @@ const GENERIC_QUESTIONS = [
  * type"): a follow-up about them would sound odd.
  */
 const NOT_A_SUBJECT = new Set([
-  "word", "words", "today", "type", "time", "times", "way", "ways", "thing", "things", "anything",
-  "something", "bit", "lot", "answer", "question", "minute", "minutes", "second", "seconds", "day",
-  "days", "us", "you", "one", "example", "detail", "details", "more", "scale",
+  "word",
+  "words",
+  "today",
+  "type",
+  "time",
+  "times",
+  "way",
+  "ways",
+  "thing",
+  "things",
+  "anything",
+  "something",
+  "bit",
+  "lot",
+  "answer",
+  "question",
+  "minute",
+  "minutes",
+  "second",
+  "seconds",
+  "day",
+  "days",
+  "us",
+  "you",
+  "one",
+  "example",
+  "detail",
+  "details",
+  "more",
+  "scale",
 ]);
 
 /** The subject a prompt asks about ("What did you think of the product?" → "product"), or null. */
@@ -63,13 +90,19 @@ export function promptSubject(prompt: string | undefined): string | null {
 
 /** A topic as it may appear inside a sentence: no quotes, no edge punctuation, single spaces. */
 function cleanTopic(topic: string): string | null {
-  const cleaned = topic.replace(/["“”‘’«»]/g, "").replace(/\s+/g, " ").replace(/^[\s\p{P}]+|[\s\p{P}]+$/gu, "");
+  const cleaned = topic
+    .replace(/["“”‘’«»]/g, "")
+    .replace(/\s+/g, " ")
+    .replace(/^[\s\p{P}]+|[\s\p{P}]+$/gu, "");
   return cleaned === "" ? null : cleaned;
 }
 
 /** One question as it is shown: single spaces, and one final "?" whatever came before it. */
 export function tidyQuestion(question: string): string {
-  const text = question.replace(/\s+/g, " ").trim().replace(/[\s"“”‘’'.!?…,;:—–-]+$/u, "");
+  const text = question
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[\s"“”‘’'.!?…,;:—–-]+$/u, "");
   return `${text}?`;
 }
 
@@ -119,19 +152,12 @@ export function generateFollowUps(input: FollowUpInput, settings: ProbingSetting
  * Resolves a link's evaluator settings, clamping out-of-range values instead of failing.
  * @returns threshold in 0..1 (default 0.6) and an integer 0..5 follow-ups (default 1).
  */
-export function resolveProbing(
-  enabled: boolean | undefined,
-  config: { clarity_threshold?: number; max_follow_ups?: number } | undefined,
-): ProbingSettings {
+export function resolveProbing(enabled: boolean | undefined, config: { clarity_threshold?: number; max_follow_ups?: number } | undefined): ProbingSettings {
   const threshold = config?.clarity_threshold;
   const max = config?.max_follow_ups;
   return {
     enabled: enabled === true,
-    clarityThreshold: typeof threshold === "number" && Number.isFinite(threshold)
-      ? Math.max(0, Math.min(1, threshold))
-      : DEFAULT_CLARITY_THRESHOLD,
-    maxFollowUps: typeof max === "number" && Number.isFinite(max)
-      ? Math.max(0, Math.min(MAX_FOLLOW_UPS_CAP, Math.floor(max)))
-      : DEFAULT_MAX_FOLLOW_UPS,
+    clarityThreshold: typeof threshold === "number" && Number.isFinite(threshold) ? Math.max(0, Math.min(1, threshold)) : DEFAULT_CLARITY_THRESHOLD,
+    maxFollowUps: typeof max === "number" && Number.isFinite(max) ? Math.max(0, Math.min(MAX_FOLLOW_UPS_CAP, Math.floor(max))) : DEFAULT_MAX_FOLLOW_UPS,
   };
 }

@@ -91,8 +91,7 @@ describe("LLM endpoint", () => {
   });
 
   test("a good reply improves summary, follow-ups and custom fields", async () => {
-    const local = await createInsightsEngine({ modelsDir: FIXTURE_MODELS_DIR, sentimentModel: "tiny-sentiment-3class" })
-      .analyse(VAGUE, OPTIONS);
+    const local = await createInsightsEngine({ modelsDir: FIXTURE_MODELS_DIR, sentimentModel: "tiny-sentiment-3class" }).analyse(VAGUE, OPTIONS);
     const result = await engineFor("good").analyse(VAGUE, OPTIONS);
     expect(result.engine).toEqual({
       sentiment: "transformer:tiny-sentiment-3class",

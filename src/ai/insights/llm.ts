@@ -72,7 +72,10 @@ function buildMessages(req: LlmRequest): { role: "system" | "user"; content: str
       clarity,
     },
   });
-  return [{ role: "system", content: system }, { role: "user", content: user }];
+  return [
+    { role: "system", content: system },
+    { role: "user", content: user },
+  ];
 }
 
 /** Finds the JSON object in a reply that may wrap it in prose or a ``` fence. */

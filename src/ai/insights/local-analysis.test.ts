@@ -17,15 +17,13 @@ function analyse(text: string) {
 
 describe("key topics", () => {
   test("noun phrases, lowercase, longest form, no opinion words", () => {
-    expect(analyse("The checkout page keeps crashing when I pay with my card.").topics)
-      .toEqual(["checkout page", "card"]);
+    expect(analyse("The checkout page keeps crashing when I pay with my card.").topics).toEqual(["checkout page", "card"]);
     expect(analyse("Great hotel, friendly staff. The Wi-Fi was slow.").topics).toEqual(["hotel", "staff", "wi-fi"]);
   });
 
   test("deduplicated by lemma, most frequent first, at most five", () => {
     const { topics } = analyse(
-      "The invoice was wrong. The app, the dashboard, the export, the login page and the search " +
-        "all need work, and the invoices never match the receipts.",
+      "The invoice was wrong. The app, the dashboard, the export, the login page and the search " + "all need work, and the invoices never match the receipts.",
     );
     expect(topics[0]).toBe("invoice");
     expect(topics.length).toBe(5);
@@ -120,26 +118,22 @@ describe("clarity", () => {
 });
 
 describe("follow-up questions", () => {
-  const input = (topics: string[], sentiment: Sentiment = "neutral", clarity = 0.3) =>
-    ({ clarity, topics, sentiment, actionable: false });
+  const input = (topics: string[], sentiment: Sentiment = "neutral", clarity = 0.3) => ({ clarity, topics, sentiment, actionable: false });
 
   test("none unless probing is on and clarity is below the threshold", () => {
     expect(generateFollowUps(input(["checkout"]), resolveProbing(false, {}))).toEqual([]);
     expect(generateFollowUps(input(["checkout"], "neutral", 0.6), resolveProbing(true, {}))).toEqual([]);
-    expect(generateFollowUps(input(["checkout"], "neutral", 0.7), resolveProbing(true, { clarity_threshold: 0.8 })))
-      .toHaveLength(1);
+    expect(generateFollowUps(input(["checkout"], "neutral", 0.7), resolveProbing(true, { clarity_threshold: 0.8 }))).toHaveLength(1);
     expect(generateFollowUps(input(["checkout"]), resolveProbing(true, { max_follow_ups: 0 }))).toEqual([]);
   });
 
   test("from the answer's topics, by tone, up to max_follow_ups", () => {
-    expect(generateFollowUps(input(["checkout"], "negative"), resolveProbing(true, {})))
-      .toEqual(["You mentioned the checkout — what exactly happened?"]);
-    expect(generateFollowUps(input(["room", "staff"], "positive"), resolveProbing(true, { max_follow_ups: 3 })))
-      .toEqual([
-        "You mentioned the room — what did you like most about it?",
-        "You mentioned the staff — what did you like most about it?",
-        "Could you tell us a bit more — what specifically stood out to you?",
-      ]);
+    expect(generateFollowUps(input(["checkout"], "negative"), resolveProbing(true, {}))).toEqual(["You mentioned the checkout — what exactly happened?"]);
+    expect(generateFollowUps(input(["room", "staff"], "positive"), resolveProbing(true, { max_follow_ups: 3 }))).toEqual([
+      "You mentioned the room — what did you like most about it?",
+      "You mentioned the staff — what did you like most about it?",
+      "Could you tell us a bit more — what specifically stood out to you?",
+    ]);
   });
 
   test("generic when there are no topics, about the prompt's subject when it has one", () => {
@@ -148,13 +142,11 @@ describe("follow-up questions", () => {
       "Could you tell us a bit more — what specifically stood out to you?",
       "Could you give an example of what you mean?",
     ]);
-    expect(generateFollowUps({ ...input([]), prompt: "How was the food at the hotel?" }, settings)[0])
-      .toBe("What stood out to you about the food?");
+    expect(generateFollowUps({ ...input([]), prompt: "How was the food at the hotel?" }, settings)[0]).toBe("What stood out to you about the food?");
   });
 
   test("out-of-range settings are clamped", () => {
-    expect(resolveProbing(true, { clarity_threshold: 7, max_follow_ups: 99 }))
-      .toEqual({ enabled: true, clarityThreshold: 1, maxFollowUps: 5 });
+    expect(resolveProbing(true, { clarity_threshold: 7, max_follow_ups: 99 })).toEqual({ enabled: true, clarityThreshold: 1, maxFollowUps: 5 });
     expect(resolveProbing(undefined, undefined)).toEqual({ enabled: false, clarityThreshold: 0.6, maxFollowUps: 1 });
   });
 });
@@ -173,20 +165,23 @@ describe("custom fields", () => {
   test("yes/no fields: mentioned, negated, silent", () => {
     expect(extract("Could someone ring me about this?", ["wants_callback"])).toEqual({ wants_callback: true });
     expect(extract("No need to call me back, it is fixed.", ["wants_callback"])).toEqual({ wants_callback: false });
-    expect(extract("The room was fine.", ["wants_callback", "is_returning_customer"]))
-      .toEqual({ wants_callback: false, is_returning_customer: null });
+    expect(extract("The room was fine.", ["wants_callback", "is_returning_customer"])).toEqual({ wants_callback: false, is_returning_customer: null });
     expect(extract("I want my money back.", ["wants_refund"])).toEqual({ wants_refund: true });
   });
 
   test("numbers, things, people, contact details, unknown names", () => {
-    expect(extract("Our table for 4 people waited forty five minutes.", ["wait_minutes", "people_count", "rating"]))
-      .toEqual({ wait_minutes: 45, people_count: 4, rating: 4 });
+    expect(extract("Our table for 4 people waited forty five minutes.", ["wait_minutes", "people_count", "rating"])).toEqual({
+      wait_minutes: 45,
+      people_count: 4,
+      rating: 4,
+    });
     expect(extract("We waited half an hour.", ["wait_hours"])).toEqual({ wait_hours: 0.5 });
-    expect(extract("The espresso machine stopped working.", ["product_mentioned", "issue"]))
-      .toEqual({ product_mentioned: "espresso machine", issue: "espresso machine" });
+    expect(extract("The espresso machine stopped working.", ["product_mentioned", "issue"])).toEqual({
+      product_mentioned: "espresso machine",
+      issue: "espresso machine",
+    });
     expect(extract("Our waiter, Marco, was great.", ["staff_name"], "positive")).toEqual({ staff_name: "Marco" });
     expect(extract("Write to jo@example.com please.", ["contact_email"])).toEqual({ contact_email: "jo@example.com" });
-    expect(extract("Lovely.", ["sentiment", "favourite_colour", ""], "positive"))
-      .toEqual({ sentiment: "positive", favourite_colour: null });
+    expect(extract("Lovely.", ["sentiment", "favourite_colour", ""], "positive")).toEqual({ sentiment: "positive", favourite_colour: null });
   });
 });

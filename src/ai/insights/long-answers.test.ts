@@ -14,14 +14,18 @@ const FILLER = /\b(?:um+|uh+|erm+|you know)\b|,\s*like,/i;
 
 function transcript(file: string): { text: string; topics: string[] } {
   const [head, text] = readFileSync(path.join(LONG_DIR, file), "utf8").split("\n---\n") as [string, string];
-  return { text, topics: /^topics: (.*)$/m.exec(head)![1]!.split(";").map((t) => t.trim()) };
+  return {
+    text,
+    topics: /^topics: (.*)$/m
+      .exec(head)![1]!
+      .split(";")
+      .map((t) => t.trim()),
+  };
 }
 
 describe("removeDisfluencies", () => {
   test("drops fillers, comma-set markers, openers and false starts", () => {
-    expect(removeDisfluencies("Okay, so, um, it was, you know, it was fine, and the, the app is, like, slow.")).toBe(
-      "It was fine, and the app is slow.",
-    );
+    expect(removeDisfluencies("Okay, so, um, it was, you know, it was fine, and the, the app is, like, slow.")).toBe("It was fine, and the app is slow.");
     expect(removeDisfluencies("Maybe, uh, maybe a note on the booking.")).toBe("Maybe a note on the booking.");
   });
 

@@ -26,16 +26,89 @@ export const MAX_PHRASE_WORDS = 3;
 
 /** Lemmas that never stand alone as a topic: they name nothing the team can look at. */
 export const GENERIC_NOUNS = new Set([
-  "thing", "stuff", "lot", "bit", "way", "time", "day", "kind", "sort", "one", "everything",
-  "nothing", "something", "anything", "experience", "people", "person", "guy", "week", "month",
-  "year", "minute", "hour", "second", "opinion", "feeling", "fact", "job", "ok", "okay", "thanks",
-  "thank", "yeah", "um", "uh", "hmm", "problem", "issue", "overall", "quality", "money", "start",
-  "finish", "part", "idea", "point", "question", "answer", "end", "dunno", "idk", "alright",
-  "lol", "meh", "service", "name",
+  "thing",
+  "stuff",
+  "lot",
+  "bit",
+  "way",
+  "time",
+  "day",
+  "kind",
+  "sort",
+  "one",
+  "everything",
+  "nothing",
+  "something",
+  "anything",
+  "experience",
+  "people",
+  "person",
+  "guy",
+  "week",
+  "month",
+  "year",
+  "minute",
+  "hour",
+  "second",
+  "opinion",
+  "feeling",
+  "fact",
+  "job",
+  "ok",
+  "okay",
+  "thanks",
+  "thank",
+  "yeah",
+  "um",
+  "uh",
+  "hmm",
+  "problem",
+  "issue",
+  "overall",
+  "quality",
+  "money",
+  "start",
+  "finish",
+  "part",
+  "idea",
+  "point",
+  "question",
+  "answer",
+  "end",
+  "dunno",
+  "idk",
+  "alright",
+  "lol",
+  "meh",
+  "service",
+  "name",
   // Time and family words and contractions tagged as nouns in spoken answers (long transcripts).
-  "morning", "evening", "night", "weekend", "today", "tomorrow", "yesterday", "mum", "mom", "dad",
-  "husband", "wife", "kid", "kids", "family", "friend", "i'm", "it's", "that's", "home", "work",
-  "place", "side", "case", "number", "couple",
+  "morning",
+  "evening",
+  "night",
+  "weekend",
+  "today",
+  "tomorrow",
+  "yesterday",
+  "mum",
+  "mom",
+  "dad",
+  "husband",
+  "wife",
+  "kid",
+  "kids",
+  "family",
+  "friend",
+  "i'm",
+  "it's",
+  "that's",
+  "home",
+  "work",
+  "place",
+  "side",
+  "case",
+  "number",
+  "couple",
 ]);
 
 /** Nouns VADER scores (support 0.40, help 0.40) that are still things a team looks after. */
@@ -43,8 +116,28 @@ const VALENCED_TOPIC_NOUNS = new Set(["support", "help", "care", "security", "sa
 
 /** Modifiers that add nothing to a topic ("new editor" is the editor). */
 const GENERIC_MODIFIERS = new Set([
-  "new", "old", "same", "other", "last", "first", "whole", "own", "such", "only", "several",
-  "many", "much", "few", "next", "entire", "overall", "certain", "little", "big", "real", "main",
+  "new",
+  "old",
+  "same",
+  "other",
+  "last",
+  "first",
+  "whole",
+  "own",
+  "such",
+  "only",
+  "several",
+  "many",
+  "much",
+  "few",
+  "next",
+  "entire",
+  "overall",
+  "certain",
+  "little",
+  "big",
+  "real",
+  "main",
 ]);
 
 interface Unit {
@@ -73,22 +166,29 @@ function toUnits(tokens: Token[]): (Unit | null)[] {
     }
     let end = i;
     while (
-      tokens[end + 1]?.value === "-" && !tokens[end + 1]!.hasSpaceBefore &&
-      tokens[end + 2]?.type === "word" && !tokens[end + 2]!.hasSpaceBefore &&
+      tokens[end + 1]?.value === "-" &&
+      !tokens[end + 1]!.hasSpaceBefore &&
+      tokens[end + 2]?.type === "word" &&
+      !tokens[end + 2]!.hasSpaceBefore &&
       tokens[end + 2]!.sentence === first.sentence
-    ) end += 2;
+    )
+      end += 2;
     const last = tokens[end]!;
     const parts = tokens.slice(i, end + 1).filter((t) => t.value !== "-");
     const kind = isNominal(last.pos) ? "noun" : last.pos === "ADJ" || end > i ? "modifier" : null;
-    units.push(kind === null ? null : {
-      text: parts.map((t) => t.normal).join("-"),
-      lemma: end > i ? parts.map((t) => t.normal).join("-") : first.lemma,
-      kind,
-      start: i,
-      end,
-      sentence: first.sentence,
-      pos: first.pos,
-    });
+    units.push(
+      kind === null
+        ? null
+        : {
+            text: parts.map((t) => t.normal).join("-"),
+            lemma: end > i ? parts.map((t) => t.normal).join("-") : first.lemma,
+            kind,
+            start: i,
+            end,
+            sentence: first.sentence,
+            pos: first.pos,
+          },
+    );
     i = end;
   }
   return units;
@@ -146,11 +246,12 @@ export function findNounPhrases(tokens: Token[]): Phrase[] {
   };
   for (const unit of toUnits(tokens)) {
     const previous = run[run.length - 1];
-    const breaksRun = !unit || (previous && (
-      previous.sentence !== unit.sentence ||
-      // A modifier after a noun starts a new phrase ("room clean bed" → "room", "clean bed").
-      (previous.kind === "noun" && unit.kind === "modifier")
-    ));
+    const breaksRun =
+      !unit ||
+      (previous &&
+        (previous.sentence !== unit.sentence ||
+          // A modifier after a noun starts a new phrase ("room clean bed" → "room", "clean bed").
+          (previous.kind === "noun" && unit.kind === "modifier")));
     if (breaksRun) flush();
     if (unit) run.push(unit);
   }

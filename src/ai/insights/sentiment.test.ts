@@ -4,25 +4,41 @@ import { labelPolarity, mapClassifierOutput } from "./sentiment-transformer.ts";
 
 describe("classifier label mapping", () => {
   test("3-class negative/neutral/positive: argmax label, expected polarity score", () => {
-    expect(mapClassifierOutput([
-      { label: "negative", score: 0.7214 },
-      { label: "neutral", score: 0.2654 },
-      { label: "positive", score: 0.0132 },
-    ])).toEqual({ sentiment: "negative", score: -0.708 });
-    expect(mapClassifierOutput([
-      { label: "neutral", score: 0.576 },
-      { label: "negative", score: 0.212 },
-      { label: "positive", score: 0.212 },
-    ])).toEqual({ sentiment: "neutral", score: 0 });
+    expect(
+      mapClassifierOutput([
+        { label: "negative", score: 0.7214 },
+        { label: "neutral", score: 0.2654 },
+        { label: "positive", score: 0.0132 },
+      ]),
+    ).toEqual({ sentiment: "negative", score: -0.708 });
+    expect(
+      mapClassifierOutput([
+        { label: "neutral", score: 0.576 },
+        { label: "negative", score: 0.212 },
+        { label: "positive", score: 0.212 },
+      ]),
+    ).toEqual({ sentiment: "neutral", score: 0 });
   });
 
   test("2-class NEGATIVE/POSITIVE: neutral band around 0", () => {
-    expect(mapClassifierOutput([{ label: "NEGATIVE", score: 0.98 }, { label: "POSITIVE", score: 0.02 }]))
-      .toEqual({ sentiment: "negative", score: -0.96 });
-    expect(mapClassifierOutput([{ label: "NEGATIVE", score: 0.55 }, { label: "POSITIVE", score: 0.45 }]).sentiment)
-      .toBe("neutral");
-    expect(mapClassifierOutput([{ label: "POSITIVE", score: 0.9 }, { label: "NEGATIVE", score: 0.1 }]).sentiment)
-      .toBe("positive");
+    expect(
+      mapClassifierOutput([
+        { label: "NEGATIVE", score: 0.98 },
+        { label: "POSITIVE", score: 0.02 },
+      ]),
+    ).toEqual({ sentiment: "negative", score: -0.96 });
+    expect(
+      mapClassifierOutput([
+        { label: "NEGATIVE", score: 0.55 },
+        { label: "POSITIVE", score: 0.45 },
+      ]).sentiment,
+    ).toBe("neutral");
+    expect(
+      mapClassifierOutput([
+        { label: "POSITIVE", score: 0.9 },
+        { label: "NEGATIVE", score: 0.1 },
+      ]).sentiment,
+    ).toBe("positive");
   });
 
   test("LABEL_n by position and star ratings", () => {
@@ -32,10 +48,15 @@ describe("classifier label mapping", () => {
     expect(labelPolarity("5 stars", 5)).toBe(1);
     expect(labelPolarity("1 star", 5)).toBe(-1);
     expect(labelPolarity("joy", 6)).toBeNull();
-    expect(mapClassifierOutput([
-      { label: "1 star", score: 0.05 }, { label: "2 stars", score: 0.05 }, { label: "3 stars", score: 0.1 },
-      { label: "4 stars", score: 0.3 }, { label: "5 stars", score: 0.5 },
-    ]).sentiment).toBe("positive");
+    expect(
+      mapClassifierOutput([
+        { label: "1 star", score: 0.05 },
+        { label: "2 stars", score: 0.05 },
+        { label: "3 stars", score: 0.1 },
+        { label: "4 stars", score: 0.3 },
+        { label: "5 stars", score: 0.5 },
+      ]).sentiment,
+    ).toBe("positive");
     expect(mapClassifierOutput([{ label: "joy", score: 1 }])).toEqual({ sentiment: "neutral", score: 0 });
   });
 });

@@ -10,12 +10,7 @@
 import { LEXICON_ENGINE_ID, lexiconSentiment } from "./sentiment-lexicon.ts";
 import { createModelSource, TRAINED_ENGINE_PREFIX } from "./trained/loader.ts";
 import { predict, type Prediction } from "./trained/model.ts";
-import {
-  type ClassifyFn,
-  hasLocalModel,
-  loadTransformerClassifier,
-  mapClassifierOutput,
-} from "./sentiment-transformer.ts";
+import { type ClassifyFn, hasLocalModel, loadTransformerClassifier, mapClassifierOutput } from "./sentiment-transformer.ts";
 import type { SentimentResult } from "./types.ts";
 
 /** A sentiment result and the engine that produced it. */
@@ -63,9 +58,7 @@ export function createSentimentAnalyser(opts: {
   const load = (): Promise<ClassifyFn | null> => {
     loading ??= hasLocalModel(opts.modelsDir, opts.sentimentModel)
       ? loadTransformerClassifier(opts.modelsDir, opts.sentimentModel).catch((error: unknown) => {
-          opts.onWarning?.(
-            `sentiment model ${opts.sentimentModel} failed to load, using the ${useLexicon ? "lexicon" : "trained"} engine: ${String(error)}`,
-          );
+          opts.onWarning?.(`sentiment model ${opts.sentimentModel} failed to load, using the ${useLexicon ? "lexicon" : "trained"} engine: ${String(error)}`);
           return null;
         })
       : Promise.resolve(null);

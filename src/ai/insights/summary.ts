@@ -49,9 +49,7 @@ export function summarise(parsed: ParsedText, cues: Cue[]): string {
   const cueSentences = new Set(cues.map((c) => c.sentence));
   const scored = sentences.map((text, index) => {
     const lemmas = content.filter((t) => t.sentence === index).map((t) => t.lemma);
-    const weight = lemmas.length === 0
-      ? 0
-      : lemmas.reduce((sum, l) => sum + (frequency.get(l) ?? 0), 0) / Math.sqrt(lemmas.length);
+    const weight = lemmas.length === 0 ? 0 : lemmas.reduce((sum, l) => sum + (frequency.get(l) ?? 0), 0) / Math.sqrt(lemmas.length);
     const bonus = (cueSentences.has(index) ? CUE_BONUS : 0) + (index === 0 ? FIRST_SENTENCE_BONUS : 0);
     const words = text.split(/\s+/).length;
     return { text, index, score: (weight + bonus) / Math.max(1, words / LONG_SENTENCE_WORDS) };

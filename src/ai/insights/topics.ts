@@ -36,9 +36,7 @@ export function extractKeyTopics(parsed: ParsedText): string[] {
       byKey.delete(key);
     }
   }
-  const ranked = [...byKey.values()].sort(
-    (a, b) => b.count - a.count || b.phrase.words - a.phrase.words || a.phrase.start - b.phrase.start,
-  );
+  const ranked = [...byKey.values()].sort((a, b) => b.count - a.count || b.phrase.words - a.phrase.words || a.phrase.start - b.phrase.start);
   const chosen: Phrase[] = [];
   for (const { phrase } of ranked) {
     const inside = chosen.some((c) => c.words > phrase.words && ` ${c.text} `.includes(` ${phrase.text} `));

@@ -208,7 +208,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // Full-text search over typed text and transcripts (DESIGN §7), one row per answer, kept in
   // step by triggers so no code path can forget it.
   if (pg) return createPostgresSearch(db);
-  await sql`CREATE VIRTUAL TABLE answers_fts USING fts5(body, answer_uuid UNINDEXED, response_uuid UNINDEXED, tokenize = 'unicode61 remove_diacritics 2')`.execute(db);
+  await sql`CREATE VIRTUAL TABLE answers_fts USING fts5(body, answer_uuid UNINDEXED, response_uuid UNINDEXED, tokenize = 'unicode61 remove_diacritics 2')`.execute(
+    db,
+  );
   await sql`CREATE TRIGGER answers_fts_ai AFTER INSERT ON answers BEGIN
     INSERT INTO answers_fts(body, answer_uuid, response_uuid)
     VALUES (coalesce(new.text, '') || ' ' || coalesce(new.transcription, ''), new.uuid, new.response_uuid);

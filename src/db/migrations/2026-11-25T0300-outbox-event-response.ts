@@ -13,7 +13,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable("outbox_events").addColumn("erased_at", "text").execute();
   // No PostgreSQL database predates this migration (migrate-to-postgres copies the column), so
   // there is nothing to backfill there.
-  if (!isPostgres(db)) await sql`UPDATE outbox_events SET response_uuid = json_extract(payload, '$.data.response.uuid')
+  if (!isPostgres(db))
+    await sql`UPDATE outbox_events SET response_uuid = json_extract(payload, '$.data.response.uuid')
     WHERE json_valid(payload) AND json_type(payload, '$.data.response.uuid') = 'text'`.execute(db);
   await db.schema.createIndex("outbox_events_response").on("outbox_events").columns(["response_uuid"]).execute();
 }

@@ -45,7 +45,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     // An answer's workspace is its response's; when the response is already gone (erasure), its
     // own trigger has counted the change.
     await sql
-      .raw(`CREATE TRIGGER answers_change_${event.toLowerCase()} AFTER ${event} ON answers BEGIN ${bump(`SELECT workspace_uuid, 1 FROM responses WHERE uuid = ${row}.response_uuid`)} END`)
+      .raw(
+        `CREATE TRIGGER answers_change_${event.toLowerCase()} AFTER ${event} ON answers BEGIN ${bump(`SELECT workspace_uuid, 1 FROM responses WHERE uuid = ${row}.response_uuid`)} END`,
+      )
       .execute(db);
   }
 }

@@ -25,6 +25,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql`CREATE INDEX answers_response_sentiment ON answers (response_uuid, json_extract(ai_insights, '$.sentiment'))`.execute(db);
     await sql`CREATE INDEX answers_response_actionable ON answers (response_uuid, json_extract(ai_insights, '$.actionable'))`.execute(db);
   }
-  await sql.raw(`CREATE INDEX answers_response_values ON answers (response_uuid, question_uuid, response_type, value) WHERE response_type IN ${DISTRIBUTED_TYPES_SQL}`).execute(db);
+  await sql
+    .raw(`CREATE INDEX answers_response_values ON answers (response_uuid, question_uuid, response_type, value) WHERE response_type IN ${DISTRIBUTED_TYPES_SQL}`)
+    .execute(db);
   await sql.raw(`CREATE INDEX answers_response_answered ON answers (response_uuid, question_uuid) WHERE ${ANSWERED_SQL}`).execute(db);
 }

@@ -12,7 +12,9 @@ import { isPostgres } from "../dialect.ts";
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`DROP INDEX IF EXISTS answers_response_answered`.execute(db);
-  await sql`CREATE INDEX answers_response_holds ON answers (response_uuid, question_uuid, (value <> 'null' OR text IS NOT NULL OR audio_blob IS NOT NULL OR file_blob IS NOT NULL))`.execute(db);
+  await sql`CREATE INDEX answers_response_holds ON answers (response_uuid, question_uuid, (value <> 'null' OR text IS NOT NULL OR audio_blob IS NOT NULL OR file_blob IS NOT NULL))`.execute(
+    db,
+  );
   if (isPostgres(db)) {
     // A GIN index would serve `@>` containment, which the filters do not use; the topics filter
     // tests `IS NOT NULL` on the same expression as SQLite's index (db/json.ts).

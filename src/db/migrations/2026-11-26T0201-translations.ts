@@ -6,6 +6,12 @@
 import { sql, type Kysely } from "kysely";
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable("links").addColumn("translations", "text", (c) => c.notNull().defaultTo(sql`'{}'`)).execute();
-  await db.schema.alterTable("questions").addColumn("translations", "text", (c) => c.notNull().defaultTo(sql`'{}'`)).execute();
+  await db.schema
+    .alterTable("links")
+    .addColumn("translations", "text", (c) => c.notNull().defaultTo(sql`'{}'`))
+    .execute();
+  await db.schema
+    .alterTable("questions")
+    .addColumn("translations", "text", (c) => c.notNull().defaultTo(sql`'{}'`))
+    .execute();
 }

@@ -11,6 +11,16 @@ import { type Kysely, sql } from "kysely";
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable("api_tokens").addColumn("created_by_user_uuid", "text").execute();
   await db.schema.alterTable("one_time_tokens").addColumn("created_by_user_uuid", "text").execute();
-  await db.schema.createIndex("api_tokens_created_by").on("api_tokens").columns(["created_by_user_uuid", "workspace_uuid"]).where(sql.ref("revoked_at"), "is", null).execute();
-  await db.schema.createIndex("one_time_tokens_created_by").on("one_time_tokens").column("created_by_user_uuid").where(sql.ref("used_at"), "is", null).execute();
+  await db.schema
+    .createIndex("api_tokens_created_by")
+    .on("api_tokens")
+    .columns(["created_by_user_uuid", "workspace_uuid"])
+    .where(sql.ref("revoked_at"), "is", null)
+    .execute();
+  await db.schema
+    .createIndex("one_time_tokens_created_by")
+    .on("one_time_tokens")
+    .column("created_by_user_uuid")
+    .where(sql.ref("used_at"), "is", null)
+    .execute();
 }

@@ -32,7 +32,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`DROP TRIGGER IF EXISTS answers_fts_au`.execute(db);
   await sql`DROP TRIGGER IF EXISTS answers_fts_ad`.execute(db);
   await sql`DROP TABLE IF EXISTS answers_fts`.execute(db);
-  await sql`CREATE VIRTUAL TABLE answers_fts USING fts5(body, response_uuid UNINDEXED, content = '', contentless_unindexed = 1, tokenize = 'unicode61 remove_diacritics 2')`.execute(db);
+  await sql`CREATE VIRTUAL TABLE answers_fts USING fts5(body, response_uuid UNINDEXED, content = '', contentless_unindexed = 1, tokenize = 'unicode61 remove_diacritics 2')`.execute(
+    db,
+  );
   await sql`INSERT INTO answers_fts(answers_fts, rank) VALUES ('secure-delete', 1)`.execute(db);
   await sql`INSERT INTO answers_fts(rowid, body, response_uuid)
     SELECT rowid, coalesce(text, '') || ' ' || coalesce(transcription, ''), response_uuid FROM answers`.execute(db);

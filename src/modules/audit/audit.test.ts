@@ -31,10 +31,26 @@ test("key and session actions are recorded with actor and target; failures are n
   const log = await owner.call("GET", "/api/v1/audit/?page_size=100");
   expect(log.status).toBe(200);
   const actions = log.json.results.map((e: { action: string }) => e.action);
-  expect(actions).toEqual(["login.succeeded", "member.invited", "workspace.updated", "token.revoked", "token.created", "login.succeeded", "link.deleted", "link.updated", "link.created"]);
+  expect(actions).toEqual([
+    "login.succeeded",
+    "member.invited",
+    "workspace.updated",
+    "token.revoked",
+    "token.created",
+    "login.succeeded",
+    "link.deleted",
+    "link.updated",
+    "link.created",
+  ]);
   const byAction = (a: string) => log.json.results.find((e: { action: string }) => e.action === a);
-  expect(byAction("link.created")).toMatchObject({ actor: { type: "key", uuid: api.ws.token_uuid, name: "Default key" }, target: { type: "link", uuid: link.json.uuid, label: "Audited link" } });
-  expect(byAction("token.created")).toMatchObject({ actor: { type: "user", uuid: owner.reply.json.user.uuid, name: "owner" }, target: { type: "token", uuid: token.json.uuid, label: "CI" } });
+  expect(byAction("link.created")).toMatchObject({
+    actor: { type: "key", uuid: api.ws.token_uuid, name: "Default key" },
+    target: { type: "link", uuid: link.json.uuid, label: "Audited link" },
+  });
+  expect(byAction("token.created")).toMatchObject({
+    actor: { type: "user", uuid: owner.reply.json.user.uuid, name: "owner" },
+    target: { type: "token", uuid: token.json.uuid, label: "CI" },
+  });
   expect(byAction("workspace.updated").target).toMatchObject({ type: "workspace", label: "Audited workspace" });
   expect(Object.keys(log.json.results[0]).sort()).toEqual(["action", "actor", "client_address", "target", "time", "uuid"]);
 });
@@ -76,9 +92,17 @@ test("a failed sign-in is recorded as login.failed with the client's address (re
   try {
     await addUser(t, "watched@example.com", "owner");
     const url = `http://127.0.0.1:${server.server!.port}`;
-    const r = await fetch(`${url}/api/v1/auth/login/`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "watched@example.com", password: "guess guess guess" }) });
+    const r = await fetch(`${url}/api/v1/auth/login/`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "watched@example.com", password: "guess guess guess" }),
+    });
     expect(r.status).toBe(401);
-    const ok = await fetch(`${url}/api/v1/auth/login/`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "watched@example.com", password: PASSWORD }) });
+    const ok = await fetch(`${url}/api/v1/auth/login/`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "watched@example.com", password: PASSWORD }),
+    });
     const cookie = /earshot_session=([^;]+)/.exec(ok.headers.get("set-cookie")!)![1];
     const log = await (await fetch(`${url}/api/v1/audit/?action=login.`, { headers: { cookie: `earshot_session=${cookie}` } })).json();
     expect(log.results.map((e: { action: string }) => e.action)).toEqual(["login.succeeded", "login.failed"]);
@@ -99,7 +123,12 @@ test("webhook actions are recorded: created, updated, secret rotated, deleted", 
   await api.call("DELETE", `${base}${hook.json.uuid}/`);
   const owner = await signIn(api, "owner@example.com");
   const log = await owner.call("GET", "/api/v1/audit/?action=webhook.");
-  expect(log.json.results.map((e: { action: string }) => e.action)).toEqual(["webhook.deleted", "webhook.secret_rotated", "webhook.updated", "webhook.created"]);
+  expect(log.json.results.map((e: { action: string }) => e.action)).toEqual([
+    "webhook.deleted",
+    "webhook.secret_rotated",
+    "webhook.updated",
+    "webhook.created",
+  ]);
   expect(log.json.results[3].target).toEqual({ type: "webhook", uuid: hook.json.uuid, label: "https://hooks.example.com/earshot" });
   expect(JSON.stringify(log.json)).not.toContain(hook.json.secret);
 });
@@ -108,14 +137,29 @@ test("audit rows outside any workspace (unknown-email sign-ins) are pruned: past
   const t = await createTestApi();
   try {
     const row = (i: number, time: string, workspace: string | null) => ({
-      uuid: crypto.randomUUID(), workspace_uuid: workspace, time, actor_type: "system" as const, actor_uuid: null, actor_name: "system",
-      action: "login.failed", target_type: "user", target_uuid: null, target_label: `guess${i}@example.com`, client_address: null,
+      uuid: crypto.randomUUID(),
+      workspace_uuid: workspace,
+      time,
+      actor_type: "system" as const,
+      actor_uuid: null,
+      actor_name: "system",
+      action: "login.failed",
+      target_type: "user",
+      target_uuid: null,
+      target_label: `guess${i}@example.com`,
+      client_address: null,
     });
     const old = new Date(Date.now() - 31 * 86_400_000).toISOString();
     const recent = (i: number) => new Date(Date.now() - 1000 - i).toISOString();
-    await t.db.insertInto("audit_log").values([row(0, old, null), row(1, old, t.ws.workspace_uuid)]).execute();
+    await t.db
+      .insertInto("audit_log")
+      .values([row(0, old, null), row(1, old, t.ws.workspace_uuid)])
+      .execute();
     for (let at = 0; at < UNOWNED_AUDIT_MAX_ROWS + 50; at += 1000) {
-      await t.db.insertInto("audit_log").values(Array.from({ length: Math.min(1000, UNOWNED_AUDIT_MAX_ROWS + 50 - at) }, (_, k) => row(at + k, recent(at + k), null))).execute();
+      await t.db
+        .insertInto("audit_log")
+        .values(Array.from({ length: Math.min(1000, UNOWNED_AUDIT_MAX_ROWS + 50 - at) }, (_, k) => row(at + k, recent(at + k), null)))
+        .execute();
     }
     expect(await pruneAudit(t.db)).toBe(51);
     const left = await t.db.selectFrom("audit_log").select(["workspace_uuid", "time"]).where("action", "=", "login.failed").execute();

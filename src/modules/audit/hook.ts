@@ -24,7 +24,10 @@ export const AUDITED_ROUTES: Record<string, Rule> = {
   "DELETE /api/v1/links/:link_uuid/": { action: "link.deleted", target: (p) => ({ type: "link", uuid: p.link_uuid ?? null, label: null }) },
   "POST /api/v1/tokens/": { action: "token.created", target: (_p, b) => ({ type: "token", uuid: str(b?.uuid), label: str(b?.name) }) },
   "DELETE /api/v1/tokens/:token_uuid/": { action: "token.revoked", target: (p) => ({ type: "token", uuid: p.token_uuid ?? null, label: null }) },
-  "POST /api/v1/workspaces/:workspace_uuid/webhooks/": { action: "webhook.created", target: (_p, b) => ({ type: "webhook", uuid: str(b?.uuid), label: str(b?.url) }) },
+  "POST /api/v1/workspaces/:workspace_uuid/webhooks/": {
+    action: "webhook.created",
+    target: (_p, b) => ({ type: "webhook", uuid: str(b?.uuid), label: str(b?.url) }),
+  },
   [`PATCH ${WEBHOOK}`]: { action: "webhook.updated", target: (p, b) => ({ type: "webhook", uuid: p.webhook_uuid ?? null, label: str(b?.url) }) },
   [`DELETE ${WEBHOOK}`]: { action: "webhook.deleted", target: (p) => ({ type: "webhook", uuid: p.webhook_uuid ?? null, label: null }) },
   [`POST ${WEBHOOK}rotate-secret/`]: { action: "webhook.secret_rotated", target: (p) => ({ type: "webhook", uuid: p.webhook_uuid ?? null, label: null }) },

@@ -29,7 +29,9 @@ export function listAudit(db: Q, f: AuditFilter, limit: number, offset: number):
 }
 
 export async function countAudit(db: Q, f: AuditFilter): Promise<number> {
-  const r = await filtered(db, f).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const r = await filtered(db, f)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 

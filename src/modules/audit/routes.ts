@@ -17,7 +17,11 @@ export function auditRoutes(deps: AppDeps) {
     async ({ request, query, auth }) => {
       const page = readPage(query);
       // An empty filter (a cleared form field) means no filter.
-      const q = parseWith(auditQuerySchema, { action: query.action || undefined, actor: query.actor || undefined, since: query.since || undefined, until: query.until || undefined }, "query");
+      const q = parseWith(
+        auditQuerySchema,
+        { action: query.action || undefined, actor: query.actor || undefined, since: query.since || undefined, until: query.until || undefined },
+        "query",
+      );
       const { count, results } = await listAuditEntries(deps.db, auth.workspaceUuid, q, page.pageSize, page.offset);
       return envelope(request.url, deps.config.publicUrl, page, count, results);
     },

@@ -15,9 +15,24 @@ type Q = Kysely<Database> | Transaction<Database>;
 
 /** Every action the log records. */
 export const AUDIT_ACTIONS = [
-  "link.created", "link.updated", "link.deleted", "token.created", "token.revoked", "webhook.created", "webhook.updated",
-  "webhook.deleted", "webhook.secret_rotated", "response.erased", "member.invited", "member.joined", "member.role_changed",
-  "member.removed", "workspace.updated", "login.succeeded", "login.failed", "password.changed",
+  "link.created",
+  "link.updated",
+  "link.deleted",
+  "token.created",
+  "token.revoked",
+  "webhook.created",
+  "webhook.updated",
+  "webhook.deleted",
+  "webhook.secret_rotated",
+  "response.erased",
+  "member.invited",
+  "member.joined",
+  "member.role_changed",
+  "member.removed",
+  "workspace.updated",
+  "login.succeeded",
+  "login.failed",
+  "password.changed",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -9,13 +9,28 @@ import { nowIso } from "../../clock.ts";
 import { dialectOf } from "../../db/dialect.ts";
 import { FIXTURE_MODELS_DIR as FIXTURE } from "../../../test/helpers/fixtures.ts";
 
-
 test("healthz reports the database, installed and missing models and the pending, running and failed job counts", async () => {
-  const api = await createTestApi({ EARSHOT_MODELS_DIR: FIXTURE, EARSHOT_ASR_MODEL: "whisper-tiny-random", EARSHOT_SENTIMENT_MODEL: "no-such-sentiment-model" });
+  const api = await createTestApi({
+    EARSHOT_MODELS_DIR: FIXTURE,
+    EARSHOT_ASR_MODEL: "whisper-tiny-random",
+    EARSHOT_SENTIMENT_MODEL: "no-such-sentiment-model",
+  });
   try {
     const now = nowIso();
-    const job = (state: "queued" | "running" | "waiting" | "done" | "failed") => ({ kind: "transcribe" as const, payload: "{}", state, run_at: now, lease_until: null, last_error: null, date_created: now, date_updated: now });
-    await api.db.insertInto("jobs").values([job("queued"), job("queued"), job("running"), job("waiting"), job("done"), job("failed")]).execute();
+    const job = (state: "queued" | "running" | "waiting" | "done" | "failed") => ({
+      kind: "transcribe" as const,
+      payload: "{}",
+      state,
+      run_at: now,
+      lease_until: null,
+      last_error: null,
+      date_created: now,
+      date_updated: now,
+    });
+    await api.db
+      .insertInto("jobs")
+      .values([job("queued"), job("queued"), job("running"), job("waiting"), job("done"), job("failed")])
+      .execute();
     const r = await api.call("GET", "/healthz", { key: null });
     expect(r.status).toBe(200);
     expect(r.json).toEqual({

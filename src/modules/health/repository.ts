@@ -10,7 +10,12 @@ export type JobCounts = { pending: number; running: number; waiting_for_model: n
 
 /** Jobs due (`queued`), running, parked until the ASR model is installed (`waiting`), and failed for good. */
 export async function jobCounts(db: Kysely<Database>): Promise<JobCounts> {
-  const rows = await db.selectFrom("jobs").select(["state", (eb) => eb.fn.countAll<number>().as("n")]).where("state", "in", ["queued", "running", "waiting", "failed"]).groupBy("state").execute();
+  const rows = await db
+    .selectFrom("jobs")
+    .select(["state", (eb) => eb.fn.countAll<number>().as("n")])
+    .where("state", "in", ["queued", "running", "waiting", "failed"])
+    .groupBy("state")
+    .execute();
   const n = (state: string) => Number(rows.find((r) => r.state === state)?.n ?? 0);
   return { pending: n("queued"), running: n("running"), waiting_for_model: n("waiting"), failed: n("failed") };
 }

@@ -108,9 +108,7 @@ describe("PATCH /api/v1/responses/{uuid}/answers/{uuid}/insights/", () => {
     expect(r.json.ai_insights.corrected.original).toEqual({ sentiment: "positive", actionable: false });
     const rows = await api.db.selectFrom("insight_corrections").selectAll().where("answer_uuid", "=", answerUuid).execute();
     expect(rows).toHaveLength(2);
-    expect(await correctionsAsLabelled(api.db, api.ws.workspace_uuid)).toEqual([
-      { id: answerUuid, text: TEXT, sentiment: "negative", actionable: true },
-    ]);
+    expect(await correctionsAsLabelled(api.db, api.ws.workspace_uuid)).toEqual([{ id: answerUuid, text: TEXT, sentiment: "negative", actionable: true }]);
   });
 
   test("erasing the response erases its corrections", async () => {

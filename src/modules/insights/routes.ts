@@ -12,10 +12,14 @@ import { correctInsights } from "./service.ts";
 
 /** The insights-correction route. */
 export function insightsRoutes(deps: AppDeps) {
-  return new Elysia({ name: "insights" }).use(authPlugin(deps)).patch(
-    "/api/v1/responses/:response_uuid/answers/:answer_uuid/insights/",
-    ({ params, body, auth }) =>
-      correctInsights(deps.db, auth, params.response_uuid, params.answer_uuid, parseWith(correctInsightsSchema, body ?? {}, "body"), (trx) => deps.auth.assertActive(trx, auth)),
-    { auth: "responses:write" },
-  );
+  return new Elysia({ name: "insights" })
+    .use(authPlugin(deps))
+    .patch(
+      "/api/v1/responses/:response_uuid/answers/:answer_uuid/insights/",
+      ({ params, body, auth }) =>
+        correctInsights(deps.db, auth, params.response_uuid, params.answer_uuid, parseWith(correctInsightsSchema, body ?? {}, "body"), (trx) =>
+          deps.auth.assertActive(trx, auth),
+        ),
+      { auth: "responses:write" },
+    );
 }

@@ -16,7 +16,6 @@ import type { CorrectedInsights, CorrectInsightsBody } from "./model.ts";
 import * as repo from "./repository.ts";
 import { isUuid } from "../../shared/uuid.ts";
 
-
 type StoredInsights = CorrectedInsights["ai_insights"] | (Omit<CorrectedInsights["ai_insights"], "corrected"> & { corrected?: undefined });
 
 /**

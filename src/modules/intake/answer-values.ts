@@ -83,7 +83,8 @@ export function checkAnswerValue(q: QuestionForAnswer, value: unknown): { value:
       const nps = c.scale_type === "nps";
       const max = nps ? 10 : Number(c.max_value ?? 5);
       const min = nps ? 0 : 1;
-      if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) throw invalid(q, `Expected a whole number from ${min} to ${max}.`);
+      if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max)
+        throw invalid(q, `Expected a whole number from ${min} to ${max}.`);
       return { value, text: String(value) };
     }
     case "image_choice": {

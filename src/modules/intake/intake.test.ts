@@ -21,7 +21,8 @@ beforeAll(async () => {
   const file = path.join(api.dataDir, "speech.wav");
   await $`espeak-ng -w ${file} "the checkout page keeps crashing when I pay"`.quiet();
   wav = new Uint8Array(fs.readFileSync(file));
-  link = (await api.call("POST", "/api/v1/links/", { body: { name: "All types", questions: ALL_TYPE_QUESTIONS.map((q, i) => ({ ...q, required: i === 2 })) } })).json;
+  link = (await api.call("POST", "/api/v1/links/", { body: { name: "All types", questions: ALL_TYPE_QUESTIONS.map((q, i) => ({ ...q, required: i === 2 })) } }))
+    .json;
 });
 afterAll(async () => {
   await processing.stop();
@@ -39,10 +40,24 @@ const put = (sid: string, i: number, value: unknown) => api.call("PUT", `${base(
 describe("intake", () => {
   test("a respondent answers all 11 types; the response lists typed values, transcript and details", async () => {
     const sid = await newSession();
-    const audio = await api.call("POST", `${base()}/sessions/${sid}/answers/${q(0).uuid}/audio/?duration=2.5`, { key: null, raw: wav, headers: { "content-type": "audio/wav" } });
+    const audio = await api.call("POST", `${base()}/sessions/${sid}/answers/${q(0).uuid}/audio/?duration=2.5`, {
+      key: null,
+      raw: wav,
+      headers: { "content-type": "audio/wav" },
+    });
     expect(audio.status).toBe(200);
     expect(audio.json).toMatchObject({ has_audio: true, transcription_status: "pending" });
-    for (const [i, value] of [[1, "typed fallback"], [2, "More dark mode please"], [3, "Pro"], [4, 12], [5, 4], [6, "b"], [7, "Ada@Example.com"], [8, "2026-11-01"], [9, true]] as const) {
+    for (const [i, value] of [
+      [1, "typed fallback"],
+      [2, "More dark mode please"],
+      [3, "Pro"],
+      [4, 12],
+      [5, 4],
+      [6, "b"],
+      [7, "Ada@Example.com"],
+      [8, "2026-11-01"],
+      [9, true],
+    ] as const) {
       const r = await put(sid, i, value);
       expect([i, r.status]).toEqual([i, 200]);
     }
@@ -55,12 +70,16 @@ describe("intake", () => {
     const submit = await api.call("POST", `${base()}/sessions/${sid}/submit/`, { key: null, body: {} });
     expect(submit.json).toEqual({ status: "completed", thank_you_message: "Thanks for your response!", redirect_url: null });
 
-    const rec = await waitFor(async () => {
-      const r = await api.call("GET", `/api/v1/links/${link.uuid}/responses/`);
-      const resp = r.json.results[0];
-      const voice = resp?.answers.find((a: any) => a.response_type === "voice");
-      return voice?.transcription_status === "completed" && voice.ai_insights ? resp : null;
-    }, 60_000, "transcription and analysis");
+    const rec = await waitFor(
+      async () => {
+        const r = await api.call("GET", `/api/v1/links/${link.uuid}/responses/`);
+        const resp = r.json.results[0];
+        const voice = resp?.answers.find((a: any) => a.response_type === "voice");
+        return voice?.transcription_status === "completed" && voice.ai_insights ? resp : null;
+      },
+      60_000,
+      "transcription and analysis",
+    );
     expect(rec.status).toBe("completed");
     expect(rec.respondent_email).toBe("Ada@Example.com");
     expect(rec.submitted_at).toMatch(/\.\d{6}Z$/);
@@ -69,7 +88,12 @@ describe("intake", () => {
     expect(by.voice.text).toBe(FIXTURE_TRANSCRIPT);
     expect(by.voice.duration).toBeGreaterThan(1);
     expect(by.voice.audio_url).toMatch(/^http:\/\/localhost\/api\/v1\/responses\/.+\/audio\/\?exp=\d+&sig=/);
-    expect(by.voice.ai_insights).toMatchObject({ sentiment: expect.stringMatching(/^(positive|neutral|negative)$/), actionable: expect.any(Boolean), key_topics: expect.any(Array), summary: expect.any(String) });
+    expect(by.voice.ai_insights).toMatchObject({
+      sentiment: expect.stringMatching(/^(positive|neutral|negative)$/),
+      actionable: expect.any(Boolean),
+      key_topics: expect.any(Array),
+      summary: expect.any(String),
+    });
     expect(by.voice.analysis_engine).toMatchObject({ sentiment: "transformer:tiny-sentiment-3class", llm: false, clarity: expect.any(Number) });
     expect(by.text.value).toBe("More dark mode please");
     expect(by.text.transcription_status).toBe("not_applicable");
@@ -88,7 +112,9 @@ describe("intake", () => {
     const streamed = await api.app.handle(new Request(`http://localhost${audioPath}`));
     expect(streamed.status).toBe(200);
     expect(Buffer.from(await streamed.arrayBuffer()).equals(Buffer.from(wav))).toBe(true);
-    const tampered = await api.app.handle(new Request(`http://localhost${audioPath.replace(/sig=(.)/, (_: string, c: string) => `sig=${c === "X" ? "Y" : "X"}`)}`));
+    const tampered = await api.app.handle(
+      new Request(`http://localhost${audioPath.replace(/sig=(.)/, (_: string, c: string) => `sig=${c === "X" ? "Y" : "X"}`)}`),
+    );
     expect(tampered.status).toBe(401);
     const file = await api.app.handle(new Request(by.file_upload.file.url, { headers: { authorization: `Bearer ${api.ws.api_key}` } }));
     expect([file.status, file.headers.get("content-type")]).toEqual([200, "image/png"]);
@@ -105,7 +131,11 @@ describe("intake", () => {
     const silentSid = await newSession();
     const silent = path.join(api.dataDir, "silence.wav");
     await $`sox -n -r 16000 -c 1 -b 16 ${silent} trim 0 1.5`.quiet();
-    await api.call("POST", `${base()}/sessions/${silentSid}/answers/${q(0).uuid}/audio/`, { key: null, raw: new Uint8Array(fs.readFileSync(silent)), headers: { "content-type": "audio/wav" } });
+    await api.call("POST", `${base()}/sessions/${silentSid}/answers/${q(0).uuid}/audio/`, {
+      key: null,
+      raw: new Uint8Array(fs.readFileSync(silent)),
+      headers: { "content-type": "audio/wav" },
+    });
     await put(silentSid, 2, "required text");
     await api.call("POST", `${base()}/sessions/${silentSid}/submit/`, { key: null, body: {} });
     const voiceOf = async (s: string) => {
@@ -115,7 +145,11 @@ describe("intake", () => {
     const failed = await waitFor(async () => ((await voiceOf(sid))?.transcription_status === "failed" ? voiceOf(sid) : null), 60_000, "failed transcription");
     expect(failed.transcription_error).toContain("could not be decoded");
     expect(failed.transcription).toBeNull();
-    const quiet = await waitFor(async () => ((await voiceOf(silentSid))?.transcription_status === "completed" ? voiceOf(silentSid) : null), 60_000, "silent transcription");
+    const quiet = await waitFor(
+      async () => ((await voiceOf(silentSid))?.transcription_status === "completed" ? voiceOf(silentSid) : null),
+      60_000,
+      "silent transcription",
+    );
     expect(quiet.transcription).toBe("");
     expect(quiet.duration).toBeCloseTo(1.5, 1);
     // The worker still serves: the next transcription works.
@@ -124,16 +158,36 @@ describe("intake", () => {
 
   test("bad answers are refused with a pointer and change nothing", async () => {
     const sid = await newSession();
-    const cases: [number, unknown][] = [[3, "Gold"], [3, ["Pro", "Free"]], [4, 5000], [4, "12"], [5, 6], [5, 0], [6, "z"], [7, "not-an-email"], [8, "2026-13-45"], [9, "yes"], [2, 42]];
+    const cases: [number, unknown][] = [
+      [3, "Gold"],
+      [3, ["Pro", "Free"]],
+      [4, 5000],
+      [4, "12"],
+      [5, 6],
+      [5, 0],
+      [6, "z"],
+      [7, "not-an-email"],
+      [8, "2026-13-45"],
+      [9, "yes"],
+      [2, 42],
+    ];
     for (const [i, value] of cases) {
       const r = await put(sid, i, value);
       expect([i, value, r.status, r.json.code, r.json.errors?.[0]?.pointer]).toEqual([i, value, 400, "VALIDATION_ERROR", "/value"]);
     }
     const state = await api.call("GET", `${base()}/sessions/${sid}/`, { key: null });
     expect(state.json.answers).toEqual({});
-    const junk = await api.call("POST", `${base()}/sessions/${sid}/answers/${q(0).uuid}/audio/`, { key: null, raw: new TextEncoder().encode("not audio"), headers: { "content-type": "audio/wav" } });
+    const junk = await api.call("POST", `${base()}/sessions/${sid}/answers/${q(0).uuid}/audio/`, {
+      key: null,
+      raw: new TextEncoder().encode("not audio"),
+      headers: { "content-type": "audio/wav" },
+    });
     expect([junk.status, junk.json.code]).toEqual([415, "UNSUPPORTED_MEDIA_TYPE"]);
-    const textAudio = await api.call("POST", `${base()}/sessions/${sid}/answers/${q(2).uuid}/audio/`, { key: null, raw: wav, headers: { "content-type": "audio/wav" } });
+    const textAudio = await api.call("POST", `${base()}/sessions/${sid}/answers/${q(2).uuid}/audio/`, {
+      key: null,
+      raw: wav,
+      headers: { "content-type": "audio/wav" },
+    });
     expect(textAudio.status).toBe(400);
     expect((await api.call("PUT", `${base()}/sessions/ses_nope/answers/${q(2).uuid}/`, { key: null, body: { value: "x" } })).status).toBe(404);
     expect((await api.call("PUT", `${base()}/sessions/${sid}/answers/not-a-uuid/`, { key: null, body: { value: "x" } })).status).toBe(404);
@@ -146,7 +200,12 @@ describe("intake", () => {
           name: "Conditional intake",
           questions: [
             { prompt: "Score", type: "rating", field_key: "score", required: true },
-            { prompt: "What went wrong?", type: "text", required: true, condition: { show_if: "field_value", field: "score", operator: "less_than", value: 3 } },
+            {
+              prompt: "What went wrong?",
+              type: "text",
+              required: true,
+              condition: { show_if: "field_value", field: "score", operator: "less_than", value: 3 },
+            },
           ],
         },
       })
@@ -180,9 +239,23 @@ describe("intake", () => {
 
 describe("responses API", () => {
   test("list filters, search (FTS over text and transcripts, email), ordering, export and erasure", async () => {
-    const l = (await api.call("POST", "/api/v1/links/", { body: { name: "Searchable", questions: [{ prompt: "Comment", type: "text" }, { prompt: "Email", type: "email" }] } })).json;
+    const l = (
+      await api.call("POST", "/api/v1/links/", {
+        body: {
+          name: "Searchable",
+          questions: [
+            { prompt: "Comment", type: "text" },
+            { prompt: "Email", type: "email" },
+          ],
+        },
+      })
+    ).json;
     const b = `/api/v1/intake/${api.ws.workspace_slug}/${l.slug}`;
-    const answers = [["Love the new Dashboard", "a@x.io"], ["Checkout is crashing!", "b@y.io"], ["'; DROP TABLE responses; -- <b>", "c@z.io"]];
+    const answers = [
+      ["Love the new Dashboard", "a@x.io"],
+      ["Checkout is crashing!", "b@y.io"],
+      ["'; DROP TABLE responses; -- <b>", "c@z.io"],
+    ];
     for (const [text, email] of answers) {
       const sid = (await api.call("POST", `${b}/sessions/`, { key: null, body: {} })).json.session_id;
       await api.call("PUT", `${b}/sessions/${sid}/answers/${l.questions[0].uuid}/`, { key: null, body: { value: text } });
@@ -213,9 +286,14 @@ describe("responses API", () => {
     const lines = csv.text.trim().split("\n");
     expect(lines[0]).toBe("response_uuid,session_id,status,respondent_email,date_created,submitted_at,comment,email");
     expect(lines.length).toBe(5);
-    expect(csv.text).toContain("\"'; DROP TABLE responses; -- <b>\"".slice(1, -1));
+    expect(csv.text).toContain('"\'; DROP TABLE responses; -- <b>"'.slice(1, -1));
     const jsonl = await api.call("GET", `/api/v1/links/${l.uuid}/responses/export/?format=jsonl`);
-    expect(jsonl.text.trim().split("\n").map((x) => JSON.parse(x).uuid).length).toBe(4);
+    expect(
+      jsonl.text
+        .trim()
+        .split("\n")
+        .map((x) => JSON.parse(x).uuid).length,
+    ).toBe(4);
 
     // Erasure and link deletion: responses outlive their link, erased ones are gone.
     expect((await api.call("DELETE", `/api/v1/links/${l.uuid}/`)).status).toBe(200);
@@ -224,7 +302,13 @@ describe("responses API", () => {
     expect((await api.call("DELETE", `/api/v1/responses/${one.uuid}/`)).json).toEqual({ message: "Response deleted." });
     expect((await api.call("GET", `/api/v1/responses/${one.uuid}/`)).status).toBe(404);
     const other = await api.newWorkspace("Nosy");
-    expect((await api.call("GET", `/api/v1/responses/${newest[1] ? (await api.call("GET", `/api/v1/responses/?link=${l.uuid}`)).json.results[0].uuid : ""}/`, { key: other.api_key })).status).toBe(404);
+    expect(
+      (
+        await api.call("GET", `/api/v1/responses/${newest[1] ? (await api.call("GET", `/api/v1/responses/?link=${l.uuid}`)).json.results[0].uuid : ""}/`, {
+          key: other.api_key,
+        })
+      ).status,
+    ).toBe(404);
   });
 
   test("erasing a response removes its recording from the blob store (and, on SQLite, from disk)", async () => {
@@ -234,7 +318,12 @@ describe("responses API", () => {
     await api.call("POST", `${base()}/sessions/${sid}/submit/`, { key: null, body: {} });
     const blobDir = path.join(api.config.blobsDir, "audio");
     const rec = (await api.call("GET", `/api/v1/responses/?link=${link.uuid}`)).json.results.find((r: any) => r.session_id === sid);
-    const row = await api.db.selectFrom("answers").select("audio_blob").where("response_uuid", "=", rec.uuid).where("audio_blob", "is not", null).executeTakeFirstOrThrow();
+    const row = await api.db
+      .selectFrom("answers")
+      .select("audio_blob")
+      .where("response_uuid", "=", rec.uuid)
+      .where("audio_blob", "is not", null)
+      .executeTakeFirstOrThrow();
     expect(await api.deps.blobs.size(row.audio_blob!)).toBeGreaterThan(0);
     expect((await api.call("DELETE", `/api/v1/responses/${rec.uuid}/`)).status).toBe(200);
     expect(await api.deps.blobs.size(row.audio_blob!)).toBeNull();
@@ -288,7 +377,11 @@ describe("dynamic probing", () => {
     expect(a1.json.follow_ups[0]).toMatchObject({ answer: "maybe", has_audio: false });
     const p2 = await api.call("POST", `${b}/sessions/${sid}/answers/${qid}/probe/`, { key: null, body: {} });
     expect(p2.json.follow_up?.index).toBe(1);
-    const a2 = await api.call("POST", `${b}/sessions/${sid}/answers/${qid}/follow-ups/1/audio/`, { key: null, raw: wav, headers: { "content-type": "audio/wav" } });
+    const a2 = await api.call("POST", `${b}/sessions/${sid}/answers/${qid}/follow-ups/1/audio/`, {
+      key: null,
+      raw: wav,
+      headers: { "content-type": "audio/wav" },
+    });
     expect(a2.status).toBe(200);
     expect(a2.json.follow_ups[1]).toMatchObject({ answer: FIXTURE_TRANSCRIPT, transcription: FIXTURE_TRANSCRIPT, has_audio: true });
     expect((await api.call("POST", `${b}/sessions/${sid}/answers/${qid}/probe/`, { key: null, body: {} })).json.follow_up).toBeNull(); // max 2
@@ -297,14 +390,23 @@ describe("dynamic probing", () => {
     await api.call("POST", `${b}/sessions/${sid}/answers/${l.questions[1].uuid}/audio/`, { key: null, raw: wav, headers: { "content-type": "audio/wav" } });
     expect((await api.call("POST", `${b}/sessions/${sid}/answers/${l.questions[1].uuid}/probe/`, { key: null, body: {} })).json.follow_up).toBeNull();
     await api.call("POST", `${b}/sessions/${sid}/submit/`, { key: null, body: {} });
-    const rec = await waitFor(async () => {
-      const r = (await api.call("GET", `/api/v1/links/${l.uuid}/responses/`)).json.results[0];
-      return r?.answers.every((a: any) => a.ai_insights) ? r : null;
-    }, 60_000, "analysis");
+    const rec = await waitFor(
+      async () => {
+        const r = (await api.call("GET", `/api/v1/links/${l.uuid}/responses/`)).json.results[0];
+        return r?.answers.every((a: any) => a.ai_insights) ? r : null;
+      },
+      60_000,
+      "analysis",
+    );
     const text = rec.answers.find((a: any) => a.field_key === l.questions[0].field_key);
     expect(text.follow_ups).toEqual([
       { question: p1.json.follow_up.question, answer: "maybe", audio_url: null, transcription: null },
-      { question: p2.json.follow_up.question, answer: FIXTURE_TRANSCRIPT, audio_url: expect.stringMatching(/\/follow-ups\/1\/audio\/\?exp=/), transcription: FIXTURE_TRANSCRIPT },
+      {
+        question: p2.json.follow_up.question,
+        answer: FIXTURE_TRANSCRIPT,
+        audio_url: expect.stringMatching(/\/follow-ups\/1\/audio\/\?exp=/),
+        transcription: FIXTURE_TRANSCRIPT,
+      },
     ]);
     const audio = await api.app.handle(new Request(text.follow_ups[1].audio_url));
     expect([audio.status, audio.headers.get("content-type")]).toEqual([200, "audio/wav"]);

@@ -55,10 +55,18 @@ describe("uploads per session", () => {
   test(`past ${SESSION_UPLOADS_PER_MINUTE} uploads of a session within a minute, the next gets 429 with Retry-After; other sessions are not affected`, async () => {
     const sid = await newSession();
     for (let i = 0; i < SESSION_UPLOADS_PER_MINUTE; i++) {
-      const r = await api.call("POST", `${base()}/sessions/${sid}/answers/${link.questions[0].uuid}/audio/`, { key: null, raw: text(8), headers: { "content-type": "audio/wav" } });
+      const r = await api.call("POST", `${base()}/sessions/${sid}/answers/${link.questions[0].uuid}/audio/`, {
+        key: null,
+        raw: text(8),
+        headers: { "content-type": "audio/wav" },
+      });
       expect(r.status).toBe(415); // not audio, but counted
     }
-    const refused = await api.call("POST", `${base()}/sessions/${sid}/answers/${link.questions[0].uuid}/audio/`, { key: null, raw: text(8), headers: { "content-type": "audio/wav" } });
+    const refused = await api.call("POST", `${base()}/sessions/${sid}/answers/${link.questions[0].uuid}/audio/`, {
+      key: null,
+      raw: text(8),
+      headers: { "content-type": "audio/wav" },
+    });
     expect([refused.status, refused.json.code]).toEqual([429, "RATE_LIMITED"]);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect((await upload(await newSession(), 1, text(10))).status).toBe(200);
@@ -92,7 +100,11 @@ describe("uploads per session", () => {
   test("a recording above its question's duration-derived cap is refused 413 before it is stored", async () => {
     const sid = await newSession();
     // max_duration 1 s: (1 + 2) s × 192 000 B/s + 64 KiB = 641 536 bytes, below the session's 1 MiB.
-    const r = await api.call("POST", `${base()}/sessions/${sid}/answers/${link.questions[3].uuid}/audio/`, { key: null, raw: text(700 * KB), headers: { "content-type": "audio/wav" } });
+    const r = await api.call("POST", `${base()}/sessions/${sid}/answers/${link.questions[3].uuid}/audio/`, {
+      key: null,
+      raw: text(700 * KB),
+      headers: { "content-type": "audio/wav" },
+    });
     expect([r.status, r.json.code]).toEqual([413, "PAYLOAD_TOO_LARGE"]);
     expect(r.json.detail).toBe("Recordings for this question may be at most 641536 bytes.");
   });
@@ -103,7 +115,11 @@ describe("upload bytes per client address", () => {
     // "local" (the in-process peer) as a trusted proxy: X-Forwarded-For names the client.
     const budgeted = await createTestApi({ EARSHOT_INTAKE_ADDRESS_UPLOAD_MB_PER_HOUR: "1", EARSHOT_TRUSTED_PROXIES: "local" });
     try {
-      const l = (await budgeted.call("POST", "/api/v1/links/", { body: { name: "Budget", questions: [{ prompt: "File", type: "file_upload", configuration: { max_size_mb: 1 } }] } })).json;
+      const l = (
+        await budgeted.call("POST", "/api/v1/links/", {
+          body: { name: "Budget", questions: [{ prompt: "File", type: "file_upload", configuration: { max_size_mb: 1 } }] },
+        })
+      ).json;
       const b = `/api/v1/intake/${budgeted.ws.workspace_slug}/${l.slug}/sessions/`;
       const send = async (bytes: Uint8Array, headers: Record<string, string> = {}) => {
         const sid = (await budgeted.call("POST", b, { key: null, body: {} })).json.session_id;
@@ -203,56 +219,67 @@ describe("limiter and client address", () => {
 describe("intake purge", () => {
   // SQLite-only: ages blob files with utimes and makes .tmp files; PostgreSQL keeps blobs as rows
   // (src/blobs/purge-postgres.test.ts is that engine's counterpart).
-  test.skipIf(onPostgres)("removes abandoned started sessions with their blobs, orphaned blobs and stale .tmp files — nothing recent or referenced", async () => {
-    const blobs = createLocalBlobStore(api.config.blobsDir);
-    const deps = { db: api.db, blobs, log: createLogger("silent"), blobsDir: api.config.blobsDir };
-    const now = Date.now();
-    const daysAgo = (d: number) => formatMicros(BigInt(now - d * 86_400_000) * 1000n);
-    const fileOf = async (sid: string) => {
-      const r = await api.db.selectFrom("responses").select("uuid").where("session_id", "=", sid).executeTakeFirstOrThrow();
-      return (await api.db.selectFrom("answers").select("file_blob").where("response_uuid", "=", r.uuid).executeTakeFirstOrThrow()).file_blob!;
-    };
-    const age = async (sid: string, days: number) => {
-      const r = await api.db.selectFrom("responses").select("uuid").where("session_id", "=", sid).executeTakeFirstOrThrow();
-      await api.db.updateTable("responses").set({ date_updated: daysAgo(days), date_created: daysAgo(days) }).where("uuid", "=", r.uuid).execute();
-      await api.db.updateTable("answers").set({ date_updated: daysAgo(days) }).where("response_uuid", "=", r.uuid).execute();
-    };
-    // An abandoned session (40 days), a recent one (10 days), and an old one that was submitted.
-    const abandoned = await newSession();
-    expect((await upload(abandoned, 1, text(100))).status).toBe(200);
-    const recent = await newSession();
-    expect((await upload(recent, 1, text(100))).status).toBe(200);
-    const submitted = await newSession();
-    expect((await upload(submitted, 1, text(100))).status).toBe(200);
-    expect((await api.call("POST", `${base()}/sessions/${submitted}/submit/`, { key: null, body: {} })).status).toBe(200);
-    const [abandonedBlob, recentBlob, submittedBlob] = [await fileOf(abandoned), await fileOf(recent), await fileOf(submitted)];
-    await age(abandoned, 40);
-    await age(recent, 10);
-    await age(submitted, 40);
-    // Orphans and .tmp files, old (2 h) and fresh.
-    const old = new Date(now - 2 * 3600_000);
-    const orphanOld = await blobs.put("audio", text(10));
-    const orphanNew = await blobs.put("audio", text(10));
-    fs.utimesSync(blobs.localPath(orphanOld)!, old, old);
-    const tmpOld = path.join(api.config.blobsDir, "audio", `${crypto.randomUUID()}.tmp`);
-    const tmpNew = path.join(api.config.blobsDir, "files", `${crypto.randomUUID()}.tmp`);
-    fs.writeFileSync(tmpOld, "half a blob");
-    fs.writeFileSync(tmpNew, "an upload in flight");
-    fs.utimesSync(tmpOld, old, old);
-    // Referenced blobs are never orphans, however old their files.
-    for (const k of [recentBlob, submittedBlob]) fs.utimesSync(blobs.localPath(k)!, old, old);
+  test.skipIf(onPostgres)(
+    "removes abandoned started sessions with their blobs, orphaned blobs and stale .tmp files — nothing recent or referenced",
+    async () => {
+      const blobs = createLocalBlobStore(api.config.blobsDir);
+      const deps = { db: api.db, blobs, log: createLogger("silent"), blobsDir: api.config.blobsDir };
+      const now = Date.now();
+      const daysAgo = (d: number) => formatMicros(BigInt(now - d * 86_400_000) * 1000n);
+      const fileOf = async (sid: string) => {
+        const r = await api.db.selectFrom("responses").select("uuid").where("session_id", "=", sid).executeTakeFirstOrThrow();
+        return (await api.db.selectFrom("answers").select("file_blob").where("response_uuid", "=", r.uuid).executeTakeFirstOrThrow()).file_blob!;
+      };
+      const age = async (sid: string, days: number) => {
+        const r = await api.db.selectFrom("responses").select("uuid").where("session_id", "=", sid).executeTakeFirstOrThrow();
+        await api.db
+          .updateTable("responses")
+          .set({ date_updated: daysAgo(days), date_created: daysAgo(days) })
+          .where("uuid", "=", r.uuid)
+          .execute();
+        await api.db
+          .updateTable("answers")
+          .set({ date_updated: daysAgo(days) })
+          .where("response_uuid", "=", r.uuid)
+          .execute();
+      };
+      // An abandoned session (40 days), a recent one (10 days), and an old one that was submitted.
+      const abandoned = await newSession();
+      expect((await upload(abandoned, 1, text(100))).status).toBe(200);
+      const recent = await newSession();
+      expect((await upload(recent, 1, text(100))).status).toBe(200);
+      const submitted = await newSession();
+      expect((await upload(submitted, 1, text(100))).status).toBe(200);
+      expect((await api.call("POST", `${base()}/sessions/${submitted}/submit/`, { key: null, body: {} })).status).toBe(200);
+      const [abandonedBlob, recentBlob, submittedBlob] = [await fileOf(abandoned), await fileOf(recent), await fileOf(submitted)];
+      await age(abandoned, 40);
+      await age(recent, 10);
+      await age(submitted, 40);
+      // Orphans and .tmp files, old (2 h) and fresh.
+      const old = new Date(now - 2 * 3600_000);
+      const orphanOld = await blobs.put("audio", text(10));
+      const orphanNew = await blobs.put("audio", text(10));
+      fs.utimesSync(blobs.localPath(orphanOld)!, old, old);
+      const tmpOld = path.join(api.config.blobsDir, "audio", `${crypto.randomUUID()}.tmp`);
+      const tmpNew = path.join(api.config.blobsDir, "files", `${crypto.randomUUID()}.tmp`);
+      fs.writeFileSync(tmpOld, "half a blob");
+      fs.writeFileSync(tmpNew, "an upload in flight");
+      fs.utimesSync(tmpOld, old, old);
+      // Referenced blobs are never orphans, however old their files.
+      for (const k of [recentBlob, submittedBlob]) fs.utimesSync(blobs.localPath(k)!, old, old);
 
-    const report = await purgeIntake(deps, { retentionDays: 30, nowMs: now });
-    expect(report).toEqual({ sessions: 1, blobs: 1, orphans: 1, tmp: 1 });
-    const exists = (k: string) => fs.existsSync(blobs.localPath(k)!);
-    expect([exists(abandonedBlob), exists(orphanOld), fs.existsSync(tmpOld)]).toEqual([false, false, false]);
-    expect([exists(recentBlob), exists(submittedBlob), exists(orphanNew), fs.existsSync(tmpNew)]).toEqual([true, true, true, true]);
-    const sessions = (await api.db.selectFrom("responses").select("session_id").execute()).map((r) => r.session_id);
-    expect(sessions).not.toContain(abandoned);
-    expect(sessions).toContain(recent);
-    expect(sessions).toContain(submitted);
-    expect((await api.call("GET", `${base()}/sessions/${abandoned}/`, { key: null })).status).toBe(404);
-    // A second pass finds nothing more.
-    expect(await purgeIntake(deps, { retentionDays: 30, nowMs: now })).toEqual({ sessions: 0, blobs: 0, orphans: 0, tmp: 0 });
-  });
+      const report = await purgeIntake(deps, { retentionDays: 30, nowMs: now });
+      expect(report).toEqual({ sessions: 1, blobs: 1, orphans: 1, tmp: 1 });
+      const exists = (k: string) => fs.existsSync(blobs.localPath(k)!);
+      expect([exists(abandonedBlob), exists(orphanOld), fs.existsSync(tmpOld)]).toEqual([false, false, false]);
+      expect([exists(recentBlob), exists(submittedBlob), exists(orphanNew), fs.existsSync(tmpNew)]).toEqual([true, true, true, true]);
+      const sessions = (await api.db.selectFrom("responses").select("session_id").execute()).map((r) => r.session_id);
+      expect(sessions).not.toContain(abandoned);
+      expect(sessions).toContain(recent);
+      expect(sessions).toContain(submitted);
+      expect((await api.call("GET", `${base()}/sessions/${abandoned}/`, { key: null })).status).toBe(404);
+      // A second pass finds nothing more.
+      expect(await purgeIntake(deps, { retentionDays: 30, nowMs: now })).toEqual({ sessions: 0, blobs: 0, orphans: 0, tmp: 0 });
+    },
+  );
 });

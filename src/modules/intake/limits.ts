@@ -121,7 +121,9 @@ export interface UploadHold {
  * @param retryAfterS seconds until its hourly window ends
  */
 export function addressUploadBudgetSpent(retryAfterS: number): AppError {
-  return new AppError("RATE_LIMITED", "This address has sent its hour's share of uploads; retry after the time in Retry-After.", { headers: { "Retry-After": String(retryAfterS) } });
+  return new AppError("RATE_LIMITED", "This address has sent its hour's share of uploads; retry after the time in Retry-After.", {
+    headers: { "Retry-After": String(retryAfterS) },
+  });
 }
 
 /** The hourly window of per-address upload bytes. */
@@ -210,7 +212,9 @@ export function createIntakeLimiter(config: Pick<Config, "intakeSessionsPerMinut
     },
     checkLive(sessionId, address) {
       if (full(sessionId, address)) {
-        throw new AppError("RATE_LIMITED", `At most ${LIVE_SOCKETS_PER_SESSION} live connections per session and ${LIVE_SOCKETS_PER_ADDRESS} per address.`, { headers: { "Retry-After": "5" } });
+        throw new AppError("RATE_LIMITED", `At most ${LIVE_SOCKETS_PER_SESSION} live connections per session and ${LIVE_SOCKETS_PER_ADDRESS} per address.`, {
+          headers: { "Retry-After": "5" },
+        });
       }
     },
     openLive(sessionId, address) {
@@ -252,7 +256,12 @@ export async function storedUploadBytes(db: Kysely<Database>, blobs: BlobStore, 
 }
 
 type PeerServer = { requestIP(r: Request): { address: string } | null } | null | undefined;
-type LiveSocket = { raw: object; remoteAddress?: string; data: { request: Request; params: Record<string, string> }; close(code?: number, reason?: string): void };
+type LiveSocket = {
+  raw: object;
+  remoteAddress?: string;
+  data: { request: Request; params: Record<string, string> };
+  close(code?: number, reason?: string): void;
+};
 
 /** WebSocket close code for a refused socket (RFC 6455 §7.4.1: policy violation). */
 const CLOSE_POLICY = 1008;

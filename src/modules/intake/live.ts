@@ -11,14 +11,7 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../../http/context.ts";
 import { AppError, notFound } from "../../errors.ts";
-import {
-  codeOf,
-  createLiveTranscriber,
-  LIVE_INTERVAL_MS,
-  LIVE_MAX_BYTES,
-  respondentMessage,
-  type LiveTranscriber,
-} from "../../ai/live-transcriber.ts";
+import { codeOf, createLiveTranscriber, LIVE_INTERVAL_MS, LIVE_MAX_BYTES, respondentMessage, type LiveTranscriber } from "../../ai/live-transcriber.ts";
 import { MAX_RECORDING_S } from "../../ai/audio-common.ts";
 import * as service from "./service.ts";
 import { liveSocketGuard } from "./limits.ts";
@@ -88,60 +81,62 @@ export function liveRoutes(deps: LiveDeps) {
   const limits = new WeakMap<Request, Admitted>();
   const intervalMs = deps.liveIntervalMs ?? LIVE_INTERVAL_MS;
   const path = "/api/v1/intake/:workspace_slug/:link_slug/sessions/:session_id/live/";
-  return new Elysia({ name: "intake-live" })
-    // A plain GET (no Upgrade header) is told what this URL is, after the same checks.
-    .get(path, async ({ params, query }) => {
-      await admit(deps, params, query.question_uuid);
-      throw new AppError("VALIDATION_ERROR", "Open this URL as a WebSocket (Upgrade: websocket).");
-    })
-    .ws(path, {
-    async beforeHandle({ params, query, request, server }) {
-      guard.check(params.session_id, request, server);
-      limits.set(request, await admit(deps, params, query.question_uuid));
-    },
-    open(ws) {
-      if (!guard.open(ws)) return;
-      const { maxDurationS, language } = limits.get(ws.data.request) ?? { maxDurationS: MAX_RECORDING_S, language: null };
-      const transcriber = createLiveTranscriber({
-        transcribe: (audio) => deps.inference.transcribe(audio, { priority: "live", maxDurationS, language }),
-        send: (message) => ws.send(message),
-        onError: (err) => deps.log.warn("live transcription failed", { error: err instanceof Error ? err.message : String(err), code: codeOf(err) }),
-        intervalMs,
-        maxBytes: LIVE_MAX_BYTES,
-      });
-      sockets.set(ws.raw, transcriber);
-      ws.send({ type: "ready", interval_ms: intervalMs, max_bytes: LIVE_MAX_BYTES });
-    },
-    async message(ws, message) {
-      const transcriber = sockets.get(ws.raw);
-      if (transcriber === undefined) return;
-      const chunk = asBytes(message);
-      if (chunk !== null) {
-        if (!transcriber.push(chunk)) {
-          ws.send({ type: "error", code: "PAYLOAD_TOO_LARGE", message: `Live audio may be at most ${LIVE_MAX_BYTES} bytes.` });
-          transcriber.close();
-          ws.close(CLOSE_TOO_BIG, "recording too large");
-        }
-        return;
-      }
-      if ((message as { type?: unknown })?.type !== "end") {
-        ws.send({ type: "error", code: "VALIDATION_ERROR", message: 'Send audio as binary frames and {"type":"end"} when done.' });
-        return;
-      }
-      try {
-        ws.send(await transcriber.finish());
-        ws.close(CLOSE_NORMAL, "done");
-      } catch (err) {
-        const code = codeOf(err);
-        deps.log.warn("live transcription failed", { error: (err as Error).message, code });
-        ws.send({ type: "error", code, message: respondentMessage(code) });
-        ws.close(CLOSE_SERVER_ERROR, "transcription failed");
-      }
-    },
-    close(ws) {
-      guard.close(ws);
-      sockets.get(ws.raw)?.close();
-      sockets.delete(ws.raw);
-    },
-  });
+  return (
+    new Elysia({ name: "intake-live" })
+      // A plain GET (no Upgrade header) is told what this URL is, after the same checks.
+      .get(path, async ({ params, query }) => {
+        await admit(deps, params, query.question_uuid);
+        throw new AppError("VALIDATION_ERROR", "Open this URL as a WebSocket (Upgrade: websocket).");
+      })
+      .ws(path, {
+        async beforeHandle({ params, query, request, server }) {
+          guard.check(params.session_id, request, server);
+          limits.set(request, await admit(deps, params, query.question_uuid));
+        },
+        open(ws) {
+          if (!guard.open(ws)) return;
+          const { maxDurationS, language } = limits.get(ws.data.request) ?? { maxDurationS: MAX_RECORDING_S, language: null };
+          const transcriber = createLiveTranscriber({
+            transcribe: (audio) => deps.inference.transcribe(audio, { priority: "live", maxDurationS, language }),
+            send: (message) => ws.send(message),
+            onError: (err) => deps.log.warn("live transcription failed", { error: err instanceof Error ? err.message : String(err), code: codeOf(err) }),
+            intervalMs,
+            maxBytes: LIVE_MAX_BYTES,
+          });
+          sockets.set(ws.raw, transcriber);
+          ws.send({ type: "ready", interval_ms: intervalMs, max_bytes: LIVE_MAX_BYTES });
+        },
+        async message(ws, message) {
+          const transcriber = sockets.get(ws.raw);
+          if (transcriber === undefined) return;
+          const chunk = asBytes(message);
+          if (chunk !== null) {
+            if (!transcriber.push(chunk)) {
+              ws.send({ type: "error", code: "PAYLOAD_TOO_LARGE", message: `Live audio may be at most ${LIVE_MAX_BYTES} bytes.` });
+              transcriber.close();
+              ws.close(CLOSE_TOO_BIG, "recording too large");
+            }
+            return;
+          }
+          if ((message as { type?: unknown })?.type !== "end") {
+            ws.send({ type: "error", code: "VALIDATION_ERROR", message: 'Send audio as binary frames and {"type":"end"} when done.' });
+            return;
+          }
+          try {
+            ws.send(await transcriber.finish());
+            ws.close(CLOSE_NORMAL, "done");
+          } catch (err) {
+            const code = codeOf(err);
+            deps.log.warn("live transcription failed", { error: (err as Error).message, code });
+            ws.send({ type: "error", code, message: respondentMessage(code) });
+            ws.close(CLOSE_SERVER_ERROR, "transcription failed");
+          }
+        },
+        close(ws) {
+          guard.close(ws);
+          sockets.get(ws.raw)?.close();
+          sockets.delete(ws.raw);
+        },
+      })
+  );
 }

@@ -33,5 +33,10 @@ export const probeResultSchema = z.object({
 });
 
 /** A respondent session: a `started` response and its answers by question uuid. */
-export const sessionSchema = z.object({ session_id: z.string(), response_uuid: z.string(), status: z.enum(["started", "completed"]), answers: z.record(z.string(), answerStateSchema) });
+export const sessionSchema = z.object({
+  session_id: z.string(),
+  response_uuid: z.string(),
+  status: z.enum(["started", "completed"]),
+  answers: z.record(z.string(), answerStateSchema),
+});
 export type IntakeSession = z.output<typeof sessionSchema>;

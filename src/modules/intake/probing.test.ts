@@ -17,7 +17,6 @@ import { probeAnswer, type ProbingDeps } from "./probing.ts";
 import { findIntakeLink } from "./service.ts";
 import { FIXTURE_MODELS_DIR } from "../../../test/helpers/fixtures.ts";
 
-
 let api: TestApi;
 let inference: InferenceClient;
 let wav: Uint8Array;
@@ -60,7 +59,11 @@ async function session(): Promise<string> {
 }
 
 async function recorded(sid: string): Promise<void> {
-  const r = await api.call("POST", `${base()}/sessions/${sid}/answers/${link.questions[1].uuid}/audio/`, { key: null, raw: wav, headers: { "content-type": "audio/wav" } });
+  const r = await api.call("POST", `${base()}/sessions/${sid}/answers/${link.questions[1].uuid}/audio/`, {
+    key: null,
+    raw: wav,
+    headers: { "content-type": "audio/wav" },
+  });
   expect(r.status).toBe(200);
 }
 
@@ -100,7 +103,11 @@ test("an empty transcript is done: probes neither transcribe nor analyse it agai
   await recorded(sid);
   const response = await api.db.selectFrom("responses").select("uuid").where("session_id", "=", sid).executeTakeFirstOrThrow();
   // What the batch job stores for a silent recording (responses/processing.ts).
-  await api.db.updateTable("answers").set({ transcription: "", text: "", transcription_status: "completed", date_updated: nowIso() }).where("response_uuid", "=", response.uuid).execute();
+  await api.db
+    .updateTable("answers")
+    .set({ transcription: "", text: "", transcription_status: "completed", date_updated: nowIso() })
+    .where("response_uuid", "=", response.uuid)
+    .execute();
   const l = await findIntakeLink(api.db, api.ws.workspace_slug, link.slug);
   calls.transcribe = 0;
   calls.analyse = 0;
@@ -109,7 +116,12 @@ test("an empty transcript is done: probes neither transcribe nor analyse it agai
 }, 60_000);
 
 test("on a German link an English-only engine asks no follow-up, where an English link gets one (no English question on a German page)", async () => {
-  const question = { prompt: "Was können wir besser machen?", type: "text", enable_dynamic_probing: true, evaluator_config: { clarity_threshold: 1, max_follow_ups: 1 } };
+  const question = {
+    prompt: "Was können wir besser machen?",
+    type: "text",
+    enable_dynamic_probing: true,
+    evaluator_config: { clarity_threshold: 1, max_follow_ups: 1 },
+  };
   const make = async (language: string | null) =>
     (await api.call("POST", "/api/v1/links/", { body: { name: `Probe ${language}`, settings: { language }, questions: [question] } })).json;
   const asked: Record<string, unknown> = {};
@@ -118,7 +130,9 @@ test("on a German link an English-only engine asks no follow-up, where an Englis
     const start = await api.call("POST", `/api/v1/intake/${api.ws.workspace_slug}/${l.slug}/sessions/`, { key: null, body: {} });
     const sid = start.json.session_id;
     const q = l.questions[0].uuid;
-    expect((await api.call("PUT", `/api/v1/intake/${api.ws.workspace_slug}/${l.slug}/sessions/${sid}/answers/${q}/`, { key: null, body: { value: "ok" } })).status).toBe(200);
+    expect(
+      (await api.call("PUT", `/api/v1/intake/${api.ws.workspace_slug}/${l.slug}/sessions/${sid}/answers/${q}/`, { key: null, body: { value: "ok" } })).status,
+    ).toBe(200);
     const result = await probeAnswer(deps, await findIntakeLink(api.db, api.ws.workspace_slug, l.slug), sid, q);
     asked[language] = result.follow_up;
   }

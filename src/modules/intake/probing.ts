@@ -47,7 +47,13 @@ function linkLanguage(l: IntakeLink): string | null {
 }
 
 /** {@link transcribeForRespondent}, shared by every probe of the same recording while it runs. */
-function transcribeOnce(deps: ProbingDeps, key: string, audio: Uint8Array, q: Parameters<typeof transcribeForRespondent>[2], language: string | null): Promise<Transcript> {
+function transcribeOnce(
+  deps: ProbingDeps,
+  key: string,
+  audio: Uint8Array,
+  q: Parameters<typeof transcribeForRespondent>[2],
+  language: string | null,
+): Promise<Transcript> {
   let running = transcribing.get(key);
   if (!running) {
     running = transcribeForRespondent(deps.inference, audio, q, language).finally(() => transcribing.delete(key));
@@ -121,7 +127,8 @@ export async function probeAnswer(deps: ProbingDeps, l: IntakeLink, sessionId: s
       // No ASR model (issue 12), or an English-only one on another language's link (issue 17):
       // no follow-up, never a 500; the recording is transcribed (or refused with why) later.
       if (!(err instanceof InferenceError && (err.code === "MODEL_MISSING" || err.code === "LANGUAGE_UNSUPPORTED"))) throw err;
-      const why = err.code === "MODEL_MISSING" ? "the speech recognition model is not installed" : "the installed speech model does not know the link's language";
+      const why =
+        err.code === "MODEL_MISSING" ? "the speech recognition model is not installed" : "the installed speech model does not know the link's language";
       deps.log?.warn(`probe without follow-up: ${why}`, { answer_uuid: a.uuid, error: err.message });
       return done;
     }
@@ -144,7 +151,11 @@ export async function probeAnswer(deps: ProbingDeps, l: IntakeLink, sessionId: s
   try {
     // In the link's language: an engine that does not know it asks nothing, rather than asking
     // an English follow-up on, say, a German page (issue 17).
-    result = await deps.inference.analyse(combined, { evaluatorConfig: evaluator, enableDynamicProbing: true, prompt: q.prompt }, { priority: "live", language: linkLanguage(l) });
+    result = await deps.inference.analyse(
+      combined,
+      { evaluatorConfig: evaluator, enableDynamicProbing: true, prompt: q.prompt },
+      { priority: "live", language: linkLanguage(l) },
+    );
   } catch (err) {
     if (!(err instanceof InferenceError && err.code === "LANGUAGE_UNSUPPORTED")) throw err;
     deps.log?.info("probe without follow-up: no installed insights engine knows the link's language", { answer_uuid: a.uuid, language: linkLanguage(l) });
@@ -178,7 +189,8 @@ export async function answerFollowUp(
   let updated: StoredFollowUp;
   if ("text" in input) {
     const text = input.text.trim();
-    if (!text || text.length > 5000) throw new AppError("VALIDATION_ERROR", "Answer with 1 to 5000 characters.", { errors: [{ pointer: "/value", message: "1 to 5000 characters." }] });
+    if (!text || text.length > 5000)
+      throw new AppError("VALIDATION_ERROR", "Answer with 1 to 5000 characters.", { errors: [{ pointer: "/value", message: "1 to 5000 characters." }] });
     updated = { question: target.question, answer: text, transcription: null, audio_blob: null };
   } else {
     const t = await transcribeForRespondent(deps.inference, input.audio, q, linkLanguage(l));

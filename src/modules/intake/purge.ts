@@ -50,7 +50,9 @@ async function purgeAbandonedSessions(deps: PurgeDeps, cutoff: string): Promise<
       .select("r.uuid")
       .where("r.status", "=", "started")
       .where("r.date_updated", "<", cutoff)
-      .where((eb) => eb.not(eb.exists(eb.selectFrom("answers as a").select("a.uuid").whereRef("a.response_uuid", "=", "r.uuid").where("a.date_updated", ">=", cutoff))))
+      .where((eb) =>
+        eb.not(eb.exists(eb.selectFrom("answers as a").select("a.uuid").whereRef("a.response_uuid", "=", "r.uuid").where("a.date_updated", ">=", cutoff))),
+      )
       .limit(BATCH)
       .execute();
     if (!stale.length) return { sessions, blobs };
@@ -59,7 +61,10 @@ async function purgeAbandonedSessions(deps: PurgeDeps, cutoff: string): Promise<
         const row = await responsesRepo.findResponseByUuid(trx, uuid);
         if (!row || row.status !== "started") return [];
         const answers = await responsesRepo.answersOf(trx, [uuid]);
-        await responsesRepo.deleteJobsOfAnswers(trx, answers.map((a) => a.uuid));
+        await responsesRepo.deleteJobsOfAnswers(
+          trx,
+          answers.map((a) => a.uuid),
+        );
         await responsesRepo.deleteAnswersOf(trx, uuid);
         await responsesRepo.deleteResponse(trx, uuid);
         await eraseResponseEvents(trx, uuid);

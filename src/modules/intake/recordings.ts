@@ -22,7 +22,10 @@ export function questionRecordingLimitS(q: Pick<QuestionRow, "configuration">): 
 /** The AppError for a decoder refusal: 400 AUDIO_TOO_LONG, or 415 for audio it cannot read. */
 export function recordingProblem(err: AudioDecodeError): AppError {
   if (err instanceof AudioTooLongError) {
-    return new AppError("AUDIO_TOO_LONG", `The recording is too long: this question accepts at most ${err.limitS} s (its max_duration + 2 s); this one runs at least ${err.durationS.toFixed(1)} s.`);
+    return new AppError(
+      "AUDIO_TOO_LONG",
+      `The recording is too long: this question accepts at most ${err.limitS} s (its max_duration + 2 s); this one runs at least ${err.durationS.toFixed(1)} s.`,
+    );
   }
   return new AppError("UNSUPPORTED_MEDIA_TYPE", `The recording could not be decoded: ${err.reason}.`);
 }

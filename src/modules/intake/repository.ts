@@ -27,7 +27,11 @@ const answerOf = prepared(2, (db, responseUuid: string, questionUuid: string) =>
 );
 
 /** The workspace with this slug and its link with this slug, with the link's questions in order; undefined when either is missing. */
-export async function findLinkBySlugs(db: Q, workspaceSlug: string, linkSlug: string): Promise<{ ws: WorkspaceRow; link: LinkRow; questions: QuestionRow[] } | undefined> {
+export async function findLinkBySlugs(
+  db: Q,
+  workspaceSlug: string,
+  linkSlug: string,
+): Promise<{ ws: WorkspaceRow; link: LinkRow; questions: QuestionRow[] } | undefined> {
   const [ws] = await workspaceBySlug(db, workspaceSlug);
   const [link] = ws ? await linkBySlug(db, ws.uuid, linkSlug) : [];
   if (!ws || !link) return undefined;
@@ -48,29 +52,81 @@ export async function findAnswerOf(db: Q, responseUuid: string, questionUuid: st
 
 /** Every column an intake answer row is inserted with, in the compiled statement's order. */
 const ANSWER_COLUMNS = [
-  "uuid", "response_uuid", "question_uuid", "field_key", "response_type", "question_text", "position", "value", "text",
-  "audio_blob", "audio_mime", "file_blob", "file_meta", "transcription", "transcription_status", "transcription_error",
-  "duration", "ai_insights", "analysis_engine", "analysis_status", "follow_ups", "custom_fields", "date_created", "date_updated",
+  "uuid",
+  "response_uuid",
+  "question_uuid",
+  "field_key",
+  "response_type",
+  "question_text",
+  "position",
+  "value",
+  "text",
+  "audio_blob",
+  "audio_mime",
+  "file_blob",
+  "file_meta",
+  "transcription",
+  "transcription_status",
+  "transcription_error",
+  "duration",
+  "ai_insights",
+  "analysis_engine",
+  "analysis_status",
+  "follow_ups",
+  "custom_fields",
+  "date_created",
+  "date_updated",
 ] as const satisfies readonly (keyof AnswerRow)[];
 const ANSWER_COLUMN_SET = new Set<string>(ANSWER_COLUMNS);
 
 const insertAnswerRow = prepared(ANSWER_COLUMNS.length, (db, ...values: unknown[]) =>
   db.insertInto("answers").values(Object.fromEntries(ANSWER_COLUMNS.map((c, i) => [c, values[i]])) as unknown as AnswerRow),
 );
-const insertResponseRow = prepared(10, (db, uuid: string, workspaceUuid: string, linkUuid: string, sessionId: string, status: string, email: null, created: string, updated: string, submittedAt: null, eventAt: null) =>
-  db.insertInto("responses").values({
-    uuid, workspace_uuid: workspaceUuid, link_uuid: linkUuid, session_id: sessionId, status: status as ResponseRow["status"],
-    respondent_email: email, date_created: created, date_updated: updated, submitted_at: submittedAt, submitted_event_at: eventAt,
-  }),
+const insertResponseRow = prepared(
+  10,
+  (
+    db,
+    uuid: string,
+    workspaceUuid: string,
+    linkUuid: string,
+    sessionId: string,
+    status: string,
+    email: null,
+    created: string,
+    updated: string,
+    submittedAt: null,
+    eventAt: null,
+  ) =>
+    db.insertInto("responses").values({
+      uuid,
+      workspace_uuid: workspaceUuid,
+      link_uuid: linkUuid,
+      session_id: sessionId,
+      status: status as ResponseRow["status"],
+      respondent_email: email,
+      date_created: created,
+      date_updated: updated,
+      submitted_at: submittedAt,
+      submitted_event_at: eventAt,
+    }),
 );
 const markAnalysis = prepared(3, (db, status: string, now: string, uuid: string) =>
-  db.updateTable("answers").set({ analysis_status: status as AnswerRow["analysis_status"], date_updated: now }).where("uuid", "=", uuid),
+  db
+    .updateTable("answers")
+    .set({ analysis_status: status as AnswerRow["analysis_status"], date_updated: now })
+    .where("uuid", "=", uuid),
 );
 const markTranscription = prepared(3, (db, status: string, now: string, uuid: string) =>
-  db.updateTable("answers").set({ transcription_status: status as AnswerRow["transcription_status"], date_updated: now }).where("uuid", "=", uuid),
+  db
+    .updateTable("answers")
+    .set({ transcription_status: status as AnswerRow["transcription_status"], date_updated: now })
+    .where("uuid", "=", uuid),
 );
 const completeResponseRow = prepared(4, (db, status: string, now: string, updated: string, uuid: string) =>
-  db.updateTable("responses").set({ status: status as ResponseRow["status"], submitted_at: now, date_updated: updated }).where("uuid", "=", uuid),
+  db
+    .updateTable("responses")
+    .set({ status: status as ResponseRow["status"], submitted_at: now, date_updated: updated })
+    .where("uuid", "=", uuid),
 );
 
 /**
@@ -86,7 +142,10 @@ export async function insertAnswer(db: Q, row: AnswerRow): Promise<void> {
 }
 
 /** Inserts a new `started` response (no email, not submitted). */
-export async function insertStartedResponse(db: Q, row: Pick<ResponseRow, "uuid" | "workspace_uuid" | "link_uuid" | "session_id" | "date_created" | "date_updated">): Promise<void> {
+export async function insertStartedResponse(
+  db: Q,
+  row: Pick<ResponseRow, "uuid" | "workspace_uuid" | "link_uuid" | "session_id" | "date_created" | "date_updated">,
+): Promise<void> {
   await insertResponseRow(db, row.uuid, row.workspace_uuid, row.link_uuid, row.session_id, "started", null, row.date_created, row.date_updated, null, null);
 }
 

@@ -35,7 +35,9 @@ function recordingOf(bytes: Uint8Array): Uint8Array {
 function refuseUnknownMembers(raw: object, allowed: readonly string[]): void {
   const unknown = Object.keys(raw).filter((k) => !allowed.includes(k));
   if (unknown.length) {
-    throw new AppError("VALIDATION_ERROR", `Unknown field: /${unknown[0]}.`, { errors: unknown.map((k) => ({ pointer: `/${k.replaceAll("~", "~0").replaceAll("/", "~1")}`, message: "Unknown field." })) });
+    throw new AppError("VALIDATION_ERROR", `Unknown field: /${unknown[0]}.`, {
+      errors: unknown.map((k) => ({ pointer: `/${k.replaceAll("~", "~0").replaceAll("/", "~1")}`, message: "Unknown field." })),
+    });
   }
 }
 
@@ -89,7 +91,8 @@ export function intakeRoutes(deps: AppDeps) {
     const hold = limiter.holdUpload(params.session_id, clientAddress(c.request, peerOf(c), deps.config.trustedProxies), cap);
     try {
       const allowance = deps.config.intakeSessionUploadBytes;
-      const sessionLeft = allowance - hold.othersInFlight - (await storedUploadBytes(deps.db, deps.blobs, response.uuid, kind === "follow-up" ? null : params.question_uuid));
+      const sessionLeft =
+        allowance - hold.othersInFlight - (await storedUploadBytes(deps.db, deps.blobs, response.uuid, kind === "follow-up" ? null : params.question_uuid));
       const max = Math.max(0, Math.min(cap, sessionLeft, hold.addressLeft));
       hold.shrink(max);
       let bytes: Uint8Array = new Uint8Array(0);
@@ -133,7 +136,19 @@ export function intakeRoutes(deps: AppDeps) {
     const title = linkText(pub.translations, contentLanguage ?? lang, "name") || l.link.name;
     if (l.link.status !== "active") return html(renderMessagePage(title, pageText(lang, "page.paused.text"), lang, versions), 200, headers);
     const description = linkText(pub.translations, contentLanguage ?? lang, "description") || pub.settings.description;
-    return html(renderIntakePage({ title, apiBase: `/api/v1/intake/${wsSlug}/${linkSlug}/`, link: pub, description, language: lang, contentLanguage, assetVersions: versions }), 200, headers);
+    return html(
+      renderIntakePage({
+        title,
+        apiBase: `/api/v1/intake/${wsSlug}/${linkSlug}/`,
+        link: pub,
+        description,
+        language: lang,
+        contentLanguage,
+        assetVersions: versions,
+      }),
+      200,
+      headers,
+    );
   }
 
   const app = new Elysia({ name: "intake" });
@@ -158,7 +173,7 @@ export function intakeRoutes(deps: AppDeps) {
     .put(`${base}/sessions/:session_id/answers/:question_uuid/`, async ({ params, request, body }) => {
       const raw = requireJsonBody(request, body) as { value?: unknown };
       if (typeof raw !== "object" || raw === null || Array.isArray(raw) || !("value" in raw)) {
-        throw new AppError("VALIDATION_ERROR", "Send {\"value\": …}.", { errors: [{ pointer: "/value", message: "Required." }] });
+        throw new AppError("VALIDATION_ERROR", 'Send {"value": …}.', { errors: [{ pointer: "/value", message: "Required." }] });
       }
       refuseUnknownMembers(raw, ["value"]);
       return service.saveAnswer(d, await link(params), params.session_id, params.question_uuid, raw.value);
@@ -176,7 +191,8 @@ export function intakeRoutes(deps: AppDeps) {
       withUpload(ctx, "file", async (upload) => {
         const form = await parseMultipart(upload.bytes, upload.pending!.request.headers.get("content-type") ?? "");
         const file = form.get("file");
-        if (!(file instanceof File)) throw new AppError("VALIDATION_ERROR", "The form has no part named file.", { errors: [{ pointer: "/file", message: "Required." }] });
+        if (!(file instanceof File))
+          throw new AppError("VALIDATION_ERROR", "The form has no part named file.", { errors: [{ pointer: "/file", message: "Required." }] });
         return service.saveFile(d, upload.l, ctx.params.session_id, ctx.params.question_uuid, file);
       }),
     )
@@ -185,14 +201,17 @@ export function intakeRoutes(deps: AppDeps) {
     )
     .put(`${base}/sessions/:session_id/answers/:question_uuid/follow-ups/:index/`, async ({ params, request, body }) => {
       const raw = requireJsonBody(request, body) as { value?: unknown };
-      if (typeof raw?.value !== "string") throw new AppError("VALIDATION_ERROR", "Send {\"value\": \"…\"}.", { errors: [{ pointer: "/value", message: "Expected text." }] });
+      if (typeof raw?.value !== "string")
+        throw new AppError("VALIDATION_ERROR", 'Send {"value": "…"}.', { errors: [{ pointer: "/value", message: "Expected text." }] });
       refuseUnknownMembers(raw, ["value"]);
       return answerFollowUp(probing, await link(params), params.session_id, params.question_uuid, followUpIndex(params.index), { text: raw.value });
     })
     .post(`${base}/sessions/:session_id/answers/:question_uuid/follow-ups/:index/audio/`, async (ctx) => {
       const { params } = ctx;
       const index = followUpIndex(params.index);
-      return withUpload(ctx, "follow-up", (upload) => answerFollowUp(probing, upload.l, params.session_id, params.question_uuid, index, { audio: recordingOf(upload.bytes) }));
+      return withUpload(ctx, "follow-up", (upload) =>
+        answerFollowUp(probing, upload.l, params.session_id, params.question_uuid, index, { audio: recordingOf(upload.bytes) }),
+      );
     })
     .post(`${base}/sessions/:session_id/submit/`, async ({ params }) => service.submitSession(d, await link(params), params.session_id));
 }

@@ -152,7 +152,12 @@ export async function startSession(deps: IntakeDeps, l: IntakeLink) {
     };
     await intakeRepo.insertStartedResponse(trx, row);
     // The event's data is built only when a webhook is subscribed to it.
-    const queued = await enqueueEvent(trx, { workspaceUuid: l.ws.uuid, linkUuid: l.link.uuid, type: "response.started", data: () => eventData(trx, deps, l, row.uuid) });
+    const queued = await enqueueEvent(trx, {
+      workspaceUuid: l.ws.uuid,
+      linkUuid: l.link.uuid,
+      type: "response.started",
+      data: () => eventData(trx, deps, l, row.uuid),
+    });
     // A new session has no answers yet.
     return { queued, view: { session_id: row.session_id, response_uuid: row.uuid, status: row.status, answers: {} } };
   });
@@ -250,7 +255,10 @@ export async function admitUpload(deps: IntakeDeps, l: IntakeLink, sessionId: st
  */
 export async function saveAnswer(deps: IntakeDeps, l: IntakeLink, sessionId: string, questionUuid: string, value: unknown) {
   const q = findQuestion(l, questionUuid);
-  const checked = checkAnswerValue({ type: q.type as QuestionType, configuration: JSON.parse(q.configuration), field_key: q.field_key, fallback_to_text: q.fallback_to_text === 1 }, value);
+  const checked = checkAnswerValue(
+    { type: q.type as QuestionType, configuration: JSON.parse(q.configuration), field_key: q.field_key, fallback_to_text: q.fallback_to_text === 1 },
+    value,
+  );
   // Group commit with the other respondents' writes (intake/write-batch.ts); settles after COMMIT.
   return writeBatcherOf(deps.db).run(async (trx) => {
     const r = await openSession(trx, l, sessionId);
@@ -266,7 +274,15 @@ export async function saveAnswer(deps: IntakeDeps, l: IntakeLink, sessionId: str
  * @throws AppError NOT_FOUND, LINK_PAUSED, ALREADY_SUBMITTED, VALIDATION_ERROR (not a voice question),
  *   AUDIO_TOO_LONG, UNSUPPORTED_MEDIA_TYPE (see intake/recordings.ts)
  */
-export async function saveAudio(deps: IntakeDeps, l: IntakeLink, sessionId: string, questionUuid: string, bytes: Uint8Array, mime: string, durationS: number | null) {
+export async function saveAudio(
+  deps: IntakeDeps,
+  l: IntakeLink,
+  sessionId: string,
+  questionUuid: string,
+  bytes: Uint8Array,
+  mime: string,
+  durationS: number | null,
+) {
   const q = findQuestion(l, questionUuid);
   if (!VOICE_TYPES.has(q.type as QuestionType)) throw new AppError("VALIDATION_ERROR", "This question does not take a recording.");
   await checkRecordingUpload(bytes, q);
@@ -277,7 +293,14 @@ export async function saveAudio(deps: IntakeDeps, l: IntakeLink, sessionId: stri
     return await deps.db.transaction().execute(async (trx) => {
       const r = await openSession(trx, l, sessionId);
       const previous = await intakeRepo.findAnswerOf(trx, r.uuid, q.uuid);
-      const row = await upsertAnswer(trx, r, q, { audio_blob: key, audio_mime: mime, duration, transcription_status: "pending", transcription: null, transcription_error: null });
+      const row = await upsertAnswer(trx, r, q, {
+        audio_blob: key,
+        audio_mime: mime,
+        duration,
+        transcription_status: "pending",
+        transcription: null,
+        transcription_error: null,
+      });
       if (previous?.audio_blob) await deps.blobs.delete(previous.audio_blob);
       return answerState(row);
     });
@@ -376,7 +399,11 @@ export async function submitSession(deps: IntakeDeps, l: IntakeLink, sessionId: 
  * analyse (DESIGN §8), exactly once. Call inside the transaction that finished the last answer.
  * @returns true when the event was queued now for at least one webhook (nudge the dispatcher)
  */
-export async function queueSubmittedEventIfReady(trx: Transaction<Database>, deps: Pick<IntakeDeps, "publicUrl" | "signingSecret" | "audioUrlTtlS">, responseUuid: string): Promise<boolean> {
+export async function queueSubmittedEventIfReady(
+  trx: Transaction<Database>,
+  deps: Pick<IntakeDeps, "publicUrl" | "signingSecret" | "audioUrlTtlS">,
+  responseUuid: string,
+): Promise<boolean> {
   const r = await responsesRepo.findResponseByUuid(trx, responseUuid);
   if (!r || r.status !== "completed" || r.submitted_event_at) return false;
   if ((await responsesRepo.countUnprocessedAnswers(trx, responseUuid)) > 0) return false;

@@ -113,7 +113,11 @@ test.skipIf(onPostgres)("a failing COMMIT rejects every unit of its batch (SQLit
     batcher.run(async (trx) => {
       await trx.insertInto("settings").values({ key: "third", value: "v" }).execute();
       await trx.executeQuery(CompiledQuery.raw("PRAGMA defer_foreign_keys = ON"));
-      await trx.executeQuery(CompiledQuery.raw("INSERT INTO answers (uuid, response_uuid, question_uuid, field_key, response_type, question_text, position, value, transcription_status, follow_ups, custom_fields, date_created, date_updated) VALUES ('x', 'no-such-response', 'q', 'f', 'text', 'Q', 0, 'null', 'not_applicable', '[]', '{}', 'now', 'now')"));
+      await trx.executeQuery(
+        CompiledQuery.raw(
+          "INSERT INTO answers (uuid, response_uuid, question_uuid, field_key, response_type, question_text, position, value, transcription_status, follow_ups, custom_fields, date_created, date_updated) VALUES ('x', 'no-such-response', 'q', 'f', 'text', 'Q', 0, 'null', 'not_applicable', '[]', '{}', 'now', 'now')",
+        ),
+      );
     }),
   ]);
   // Queued in the same turn, the three share one transaction: none is acknowledged.

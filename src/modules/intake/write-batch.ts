@@ -102,7 +102,10 @@ export function createWriteBatcher(db: Kysely<Database>): WriteBatcher {
       await trx.commit().execute();
     } catch (err) {
       // A statement of the batcher's own or the COMMIT failed: nothing of this batch is kept.
-      await trx.rollback().execute().catch(() => {});
+      await trx
+        .rollback()
+        .execute()
+        .catch(() => {});
       for (const u of batch) u.reject(err);
       return [];
     }

@@ -12,16 +12,35 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 test("PATCH with the same question uuid twice answers 400 VALIDATION_ERROR with a pointer, and changes nothing", async () => {
-  const link = (await api.call("POST", "/api/v1/links/", { body: { name: "Twice", questions: [{ prompt: "One", type: "text" }, { prompt: "Two", type: "text" }] } })).json;
+  const link = (
+    await api.call("POST", "/api/v1/links/", {
+      body: {
+        name: "Twice",
+        questions: [
+          { prompt: "One", type: "text" },
+          { prompt: "Two", type: "text" },
+        ],
+      },
+    })
+  ).json;
   const [a, b] = link.questions;
   const r = await api.call("PATCH", `/api/v1/links/${link.uuid}/`, {
-    body: { questions: [{ uuid: a.uuid, prompt: "One", type: "text" }, { uuid: a.uuid, prompt: "One again", type: "text" }, { uuid: b.uuid, prompt: "Two", type: "text" }] },
+    body: {
+      questions: [
+        { uuid: a.uuid, prompt: "One", type: "text" },
+        { uuid: a.uuid, prompt: "One again", type: "text" },
+        { uuid: b.uuid, prompt: "Two", type: "text" },
+      ],
+    },
   });
   expect([r.status, r.json.code]).toEqual([400, "VALIDATION_ERROR"]);
   expect(r.headers.get("content-type")).toBe("application/problem+json");
   expect(r.json.errors).toEqual([{ pointer: "/questions/1/uuid", message: expect.any(String) }]);
   const after = (await api.call("GET", `/api/v1/links/${link.uuid}/`)).json;
-  expect(after.questions.map((q: any) => [q.uuid, q.prompt])).toEqual([[a.uuid, "One"], [b.uuid, "Two"]]);
+  expect(after.questions.map((q: any) => [q.uuid, q.prompt])).toEqual([
+    [a.uuid, "One"],
+    [b.uuid, "Two"],
+  ]);
 });
 
 test("search matches %, _ and \\ literally, case-insensitively", async () => {
@@ -42,13 +61,26 @@ test("search matches %, _ and \\ literally, case-insensitively", async () => {
 test("a name or prompt of only zero-width and other invisible characters counts as blank", async () => {
   for (const name of ["\u200b", "\u200b\u200c\u200d", " \u2060\ufeff ", "\u00ad", "\u3164"]) {
     const created = await api.call("POST", "/api/v1/links/", { body: { name } });
-    expect([JSON.stringify(name), created.status, created.json.code, created.json.errors?.[0]?.pointer]).toEqual([JSON.stringify(name), 400, "NAME_REQUIRED", "/name"]);
+    expect([JSON.stringify(name), created.status, created.json.code, created.json.errors?.[0]?.pointer]).toEqual([
+      JSON.stringify(name),
+      400,
+      "NAME_REQUIRED",
+      "/name",
+    ]);
   }
   const link = (await api.call("POST", "/api/v1/links/", { body: { name: "Visible\u200b" } })).json;
   expect(link.name).toBe("Visible\u200b");
   const patched = await api.call("PATCH", `/api/v1/links/${link.uuid}/`, { body: { name: "\u200b\u200b" } });
   expect([patched.status, patched.json.code]).toEqual([400, "NAME_REQUIRED"]);
-  const prompt = await api.call("POST", "/api/v1/links/", { body: { name: "Prompts", questions: [{ prompt: "Fine", type: "text" }, { prompt: "\u200b\u200d", type: "text" }] } });
+  const prompt = await api.call("POST", "/api/v1/links/", {
+    body: {
+      name: "Prompts",
+      questions: [
+        { prompt: "Fine", type: "text" },
+        { prompt: "\u200b\u200d", type: "text" },
+      ],
+    },
+  });
   expect([prompt.status, prompt.json.code]).toEqual([400, "VALIDATION_ERROR"]);
   expect(prompt.json.errors.map((e: any) => e.pointer)).toEqual(["/questions/1/prompt"]);
 });

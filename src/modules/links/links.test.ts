@@ -24,7 +24,14 @@ describe("POST links/", () => {
     expect(link.public_url).toBe(`http://localhost/w/${api.ws.workspace_slug}/i/onboarding-survey`);
     expect(link.date_created).toMatch(TS);
     expect(link.date_updated).toMatch(TS);
-    expect(link.settings).toEqual({ description: null, thankYouMessage: "Thanks for your response!", redirectUrl: null, tts_enabled: false, live_transcription: false, language: null });
+    expect(link.settings).toEqual({
+      description: null,
+      thankYouMessage: "Thanks for your response!",
+      redirectUrl: null,
+      tts_enabled: false,
+      live_transcription: false,
+      language: null,
+    });
     expect(link.questions.map((q: any) => q.response_type)).toEqual(ALL_TYPE_QUESTIONS.map((q) => q.type));
     for (const q of link.questions) {
       expect(q.uuid).toMatch(/^[0-9a-f-]{36}$/);
@@ -46,7 +53,14 @@ describe("POST links/", () => {
 
   test("type defaults to voice; order defaults to the index; questions come back sorted by order", async () => {
     const r = await api.call("POST", "/api/v1/links/", {
-      body: { name: "Ordering", questions: [{ prompt: "Second", order: 5 }, { prompt: "First", order: 1 }, { prompt: "Tie A", order: 5 }] },
+      body: {
+        name: "Ordering",
+        questions: [
+          { prompt: "Second", order: 5 },
+          { prompt: "First", order: 1 },
+          { prompt: "Tie A", order: 5 },
+        ],
+      },
     });
     expect(r.status).toBe(201);
     expect(r.json.questions.map((q: any) => [q.prompt, q.order, q.response_type])).toEqual([
@@ -57,7 +71,9 @@ describe("POST links/", () => {
   });
 
   test("generated slugs and field keys are transliterated and made unique", async () => {
-    const a = await api.call("POST", "/api/v1/links/", { body: { name: "Café Crème Ümlaut", questions: [{ prompt: "Your name?" }, { prompt: "Your name!" }] } });
+    const a = await api.call("POST", "/api/v1/links/", {
+      body: { name: "Café Crème Ümlaut", questions: [{ prompt: "Your name?" }, { prompt: "Your name!" }] },
+    });
     const b = await api.call("POST", "/api/v1/links/", { body: { name: "Café Crème Ümlaut" } });
     expect(a.json.slug).toBe("cafe-creme-uemlaut");
     expect(b.json.slug).toBe("cafe-creme-uemlaut-2");
@@ -85,7 +101,13 @@ describe("POST links/", () => {
     expect(ok.status).toBe(201);
     expect(ok.json.questions[1].condition).toEqual({ show_if: "field_value", field: "score", operator: "less_than", value: 3 });
     const later = await api.call("POST", "/api/v1/links/", {
-      body: { name: "Bad", questions: [{ prompt: "Why?", type: "text", condition: { show_if: "field_value", field: "score", operator: "equals", value: "x" } }, { prompt: "Score", type: "rating", field_key: "score" }] },
+      body: {
+        name: "Bad",
+        questions: [
+          { prompt: "Why?", type: "text", condition: { show_if: "field_value", field: "score", operator: "equals", value: "x" } },
+          { prompt: "Score", type: "rating", field_key: "score" },
+        ],
+      },
     });
     expect(later.status).toBe(400);
     expect(later.json.errors).toEqual([{ pointer: "/questions/0/condition/field", message: expect.any(String) }]);
@@ -105,23 +127,113 @@ describe("POST links/", () => {
     ["questions not an array", { name: "A", questions: {} }, 400, "VALIDATION_ERROR", "/questions"],
     ["question without prompt", { name: "A", questions: [{ type: "text" }] }, 400, "VALIDATION_ERROR", "/questions/0/prompt"],
     ["unknown type", { name: "A", questions: [{ prompt: "P", type: "video" }] }, 400, "VALIDATION_ERROR", "/questions/0/type"],
-    ["multiple_choice without options", { name: "A", questions: [{ prompt: "P", type: "text" }, { prompt: "Q", type: "multiple_choice", configuration: {} }] }, 400, "VALIDATION_ERROR", "/questions/1/configuration/options"],
-    ["duplicate options", { name: "A", questions: [{ prompt: "Q", type: "multiple_choice", configuration: { options: ["a", "a"] } }] }, 400, "VALIDATION_ERROR", "/questions/0/configuration/options"],
-    ["unknown configuration key", { name: "A", questions: [{ prompt: "Q", type: "voice", configuration: { max_duration: 10, colour: 1 } }] }, 400, "VALIDATION_ERROR", "/questions/0/configuration/colour"],
-    ["max_duration out of range", { name: "A", questions: [{ prompt: "Q", type: "voice", configuration: { max_duration: 601 } }] }, 400, "VALIDATION_ERROR", "/questions/0/configuration/max_duration"],
-    ["rating scale_type unknown", { name: "A", questions: [{ prompt: "Q", type: "rating", configuration: { scale_type: "hearts" } }] }, 400, "VALIDATION_ERROR", "/questions/0/configuration/scale_type"],
-    ["image card with ftp url", { name: "A", questions: [{ prompt: "Q", type: "image_choice", configuration: { cards: [{ id: "a", label: "A", media_url: "ftp://x/y.png" }] } }] }, 400, "VALIDATION_ERROR", "/questions/0/configuration/cards/0/media_url"],
-    ["file_upload too large", { name: "A", questions: [{ prompt: "Q", type: "file_upload", configuration: { max_size_mb: 1000 } }] }, 400, "VALIDATION_ERROR", "/questions/0/configuration/max_size_mb"],
-    ["number min > max", { name: "A", questions: [{ prompt: "Q", type: "number", configuration: { min: 5, max: 1 } }] }, 400, "VALIDATION_ERROR", "/questions/0/configuration/min"],
+    [
+      "multiple_choice without options",
+      {
+        name: "A",
+        questions: [
+          { prompt: "P", type: "text" },
+          { prompt: "Q", type: "multiple_choice", configuration: {} },
+        ],
+      },
+      400,
+      "VALIDATION_ERROR",
+      "/questions/1/configuration/options",
+    ],
+    [
+      "duplicate options",
+      { name: "A", questions: [{ prompt: "Q", type: "multiple_choice", configuration: { options: ["a", "a"] } }] },
+      400,
+      "VALIDATION_ERROR",
+      "/questions/0/configuration/options",
+    ],
+    [
+      "unknown configuration key",
+      { name: "A", questions: [{ prompt: "Q", type: "voice", configuration: { max_duration: 10, colour: 1 } }] },
+      400,
+      "VALIDATION_ERROR",
+      "/questions/0/configuration/colour",
+    ],
+    [
+      "max_duration out of range",
+      { name: "A", questions: [{ prompt: "Q", type: "voice", configuration: { max_duration: 601 } }] },
+      400,
+      "VALIDATION_ERROR",
+      "/questions/0/configuration/max_duration",
+    ],
+    [
+      "rating scale_type unknown",
+      { name: "A", questions: [{ prompt: "Q", type: "rating", configuration: { scale_type: "hearts" } }] },
+      400,
+      "VALIDATION_ERROR",
+      "/questions/0/configuration/scale_type",
+    ],
+    [
+      "image card with ftp url",
+      { name: "A", questions: [{ prompt: "Q", type: "image_choice", configuration: { cards: [{ id: "a", label: "A", media_url: "ftp://x/y.png" }] } }] },
+      400,
+      "VALIDATION_ERROR",
+      "/questions/0/configuration/cards/0/media_url",
+    ],
+    [
+      "file_upload too large",
+      { name: "A", questions: [{ prompt: "Q", type: "file_upload", configuration: { max_size_mb: 1000 } }] },
+      400,
+      "VALIDATION_ERROR",
+      "/questions/0/configuration/max_size_mb",
+    ],
+    [
+      "number min > max",
+      { name: "A", questions: [{ prompt: "Q", type: "number", configuration: { min: 5, max: 1 } }] },
+      400,
+      "VALIDATION_ERROR",
+      "/questions/0/configuration/min",
+    ],
     ["partial condition", { name: "A", questions: [{ prompt: "Q", condition: { field: "x" } }] }, 400, "VALIDATION_ERROR", "/questions/0/condition"],
-    ["less_than with string", { name: "A", questions: [{ prompt: "S", field_key: "s" }, { prompt: "Q", condition: { show_if: "field_value", field: "s", operator: "less_than", value: "3" } }] }, 400, "VALIDATION_ERROR", "/questions/1/condition"],
+    [
+      "less_than with string",
+      {
+        name: "A",
+        questions: [
+          { prompt: "S", field_key: "s" },
+          { prompt: "Q", condition: { show_if: "field_value", field: "s", operator: "less_than", value: "3" } },
+        ],
+      },
+      400,
+      "VALIDATION_ERROR",
+      "/questions/1/condition",
+    ],
     ["bad field_key", { name: "A", questions: [{ prompt: "Q", field_key: "Bad Key" }] }, 400, "VALIDATION_ERROR", "/questions/0/field_key"],
-    ["duplicate field_key", { name: "A", questions: [{ prompt: "Q", field_key: "k" }, { prompt: "R", field_key: "k" }] }, 400, "VALIDATION_ERROR", "/questions/1/field_key"],
-    ["clarity_threshold > 1", { name: "A", questions: [{ prompt: "Q", evaluator_config: { clarity_threshold: 2 } }] }, 400, "VALIDATION_ERROR", "/questions/0/evaluator_config/clarity_threshold"],
+    [
+      "duplicate field_key",
+      {
+        name: "A",
+        questions: [
+          { prompt: "Q", field_key: "k" },
+          { prompt: "R", field_key: "k" },
+        ],
+      },
+      400,
+      "VALIDATION_ERROR",
+      "/questions/1/field_key",
+    ],
+    [
+      "clarity_threshold > 1",
+      { name: "A", questions: [{ prompt: "Q", evaluator_config: { clarity_threshold: 2 } }] },
+      400,
+      "VALIDATION_ERROR",
+      "/questions/0/evaluator_config/clarity_threshold",
+    ],
     ["redirectUrl javascript:", { name: "A", settings: { redirectUrl: "javascript:alert(1)" } }, 400, "VALIDATION_ERROR", "/settings/redirectUrl"],
     ["tts_enabled as string", { name: "A", settings: { tts_enabled: "yes" } }, 400, "VALIDATION_ERROR", "/settings/tts_enabled"],
     ["webhook over http", { name: "A", on_finished: { webhook_url: "http://example.com/hook" } }, 400, "VALIDATION_ERROR", "/on_finished/webhook_url"],
-    ["webhook to cloud metadata", { name: "A", on_finished: { webhook_url: "https://169.254.169.254/latest" } }, 400, "VALIDATION_ERROR", "/on_finished/webhook_url"],
+    [
+      "webhook to cloud metadata",
+      { name: "A", on_finished: { webhook_url: "https://169.254.169.254/latest" } },
+      400,
+      "VALIDATION_ERROR",
+      "/on_finished/webhook_url",
+    ],
     ["webhook to loopback", { name: "A", on_finished: { webhook_url: "https://127.0.0.1:8443/hook" } }, 400, "VALIDATION_ERROR", "/on_finished/webhook_url"],
     ["body is an array", [1, 2], 400, "VALIDATION_ERROR", ""],
     ["deeply nested", { name: "A", settings: JSON.parse("[".repeat(2000) + "]".repeat(2000)) }, 400, "VALIDATION_ERROR", "/settings"],
@@ -162,7 +274,11 @@ describe("GET, PATCH and DELETE links/{uuid}/", () => {
   test("another workspace's link and malformed uuids answer 404, never 403", async () => {
     const other = await api.newWorkspace("Other");
     const mine = (await api.call("POST", "/api/v1/links/", { body: { name: "Private" } })).json;
-    for (const [method, body] of [["GET", undefined], ["PATCH", { name: "Hijack" }], ["DELETE", undefined]] as const) {
+    for (const [method, body] of [
+      ["GET", undefined],
+      ["PATCH", { name: "Hijack" }],
+      ["DELETE", undefined],
+    ] as const) {
       const r = await api.call(method, `/api/v1/links/${mine.uuid}/`, { key: other.api_key, body });
       expect([r.status, r.json.code]).toEqual([404, "NOT_FOUND"]);
     }
@@ -172,10 +288,29 @@ describe("GET, PATCH and DELETE links/{uuid}/", () => {
   });
 
   test("PATCH updates name, status, merges settings and keeps question uuids", async () => {
-    const link = (await api.call("POST", "/api/v1/links/", { body: { name: "Patch me", settings: { description: "d" }, questions: [{ prompt: "Keep", type: "text" }, { prompt: "Drop", type: "text" }] } })).json;
+    const link = (
+      await api.call("POST", "/api/v1/links/", {
+        body: {
+          name: "Patch me",
+          settings: { description: "d" },
+          questions: [
+            { prompt: "Keep", type: "text" },
+            { prompt: "Drop", type: "text" },
+          ],
+        },
+      })
+    ).json;
     const keep = link.questions[0];
     const r = await api.call("PATCH", `/api/v1/links/${link.uuid}/`, {
-      body: { name: "Patched", status: "paused", settings: { tts_enabled: true }, questions: [{ uuid: keep.uuid, prompt: "Kept", type: "text" }, { prompt: "New", type: "yes_no" }] },
+      body: {
+        name: "Patched",
+        status: "paused",
+        settings: { tts_enabled: true },
+        questions: [
+          { uuid: keep.uuid, prompt: "Kept", type: "text" },
+          { prompt: "New", type: "yes_no" },
+        ],
+      },
     });
     expect(r.status).toBe(200);
     expect(r.json.name).toBe("Patched");

@@ -48,7 +48,12 @@ export function completeSettings(input: SettingsInput, base?: Settings): Setting
   };
 }
 
-const nameSchema = z.string().trim().min(1).max(200).refine((s) => !isBlankText(s), "A link needs a name.");
+const nameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .refine((s) => !isBlankText(s), "A link needs a name.");
 const slugSchema = z.string().max(64).regex(SLUG_PATTERN, "Use lowercase letters, digits and single hyphens.");
 
 export const createLinkSchema = z
@@ -80,7 +85,9 @@ export const patchLinkSchema = z
       .array(patchQuestionInputSchema)
       .max(200)
       .optional()
-      .describe("The whole list: questions left out are removed (their answers keep question_text); one sent with its uuid keeps every member it does not send"),
+      .describe(
+        "The whole list: questions left out are removed (their answers keep question_text); one sent with its uuid keeps every member it does not send",
+      ),
     translations: linkTranslationsSchema.optional().describe("Replaces the link's translations as a whole ({} removes them)"),
   })
   .strict();
@@ -99,7 +106,7 @@ export const linkSchema = z.object({
   status: z.enum(["active", "paused"]),
   settings: settingsSchema,
   questions: z.array(questionSchema),
-  translations: z.record(z.string(), linkTranslationSchema).describe("The link's texts per BCP 47 language (docs/api.md \"Translations\"); {} when none"),
+  translations: z.record(z.string(), linkTranslationSchema).describe('The link\'s texts per BCP 47 language (docs/api.md "Translations"); {} when none'),
   response_count: z.number().int(),
   public_url: z.string().url(),
   date_created: z.string(),

@@ -51,7 +51,12 @@ test("only the members sent change; uuid alone keeps the question as it is", asy
   const link = await newLink();
   const [plan, why] = link.questions;
   const res = await api.call("PATCH", `/api/v1/links/${link.uuid}/`, {
-    body: { questions: [{ uuid: plan.uuid, required: false }, { uuid: why.uuid, prompt: "Why Pro?", evaluator_config: { max_follow_ups: 1 } }] },
+    body: {
+      questions: [
+        { uuid: plan.uuid, required: false },
+        { uuid: why.uuid, prompt: "Why Pro?", evaluator_config: { max_follow_ups: 1 } },
+      ],
+    },
   });
   expect(res.status).toBe(200);
   const [p2, w2] = res.json.questions;
@@ -70,9 +75,18 @@ test("changing the type without a configuration that fits the new type is refuse
   // Unchanged after the refusal.
   expect((await api.call("GET", `/api/v1/links/${link.uuid}/`)).json.questions.map(strip)).toEqual(link.questions.map(strip));
   // With a configuration for the new type it passes; the other members are kept.
-  const ok = await api.call("PATCH", `/api/v1/links/${link.uuid}/`, { body: { questions: [{ uuid: plan.uuid }, { uuid: why.uuid, type: "text", configuration: {} }] } });
+  const ok = await api.call("PATCH", `/api/v1/links/${link.uuid}/`, {
+    body: { questions: [{ uuid: plan.uuid }, { uuid: why.uuid, type: "text", configuration: {} }] },
+  });
   expect(ok.status).toBe(200);
-  expect(ok.json.questions[1]).toMatchObject({ uuid: why.uuid, response_type: "text", configuration: {}, field_key: "why", condition: why.condition, enable_dynamic_probing: true });
+  expect(ok.json.questions[1]).toMatchObject({
+    uuid: why.uuid,
+    response_type: "text",
+    configuration: {},
+    field_key: "why",
+    condition: why.condition,
+    enable_dynamic_probing: true,
+  });
   // A type change whose stored configuration fits the new type needs none: text ({}) → yes_no ({}).
   const yesNo = await api.call("PATCH", `/api/v1/links/${link.uuid}/`, { body: { questions: [{ uuid: plan.uuid }, { uuid: why.uuid, type: "yes_no" }] } });
   expect(yesNo.status).toBe(200);
@@ -89,7 +103,12 @@ test("new questions still need a prompt and take the defaults; unknown uuids are
   expect(unknown.json.errors[0].pointer).toBe("/questions/0/uuid");
   const added = await api.call("PATCH", `/api/v1/links/${link.uuid}/`, { body: { questions: [{ uuid: link.questions[0].uuid }, { prompt: "New one" }] } });
   expect(added.status).toBe(200);
-  expect(added.json.questions[1]).toMatchObject({ prompt: "New one", response_type: "voice", required: false, configuration: { max_duration: 120, enable_ai_evaluation: true } });
+  expect(added.json.questions[1]).toMatchObject({
+    prompt: "New one",
+    response_type: "voice",
+    required: false,
+    configuration: { max_duration: 120, enable_ai_evaluation: true },
+  });
 });
 
 test("answers of a removed question keep their question_text", async () => {

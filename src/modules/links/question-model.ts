@@ -49,11 +49,7 @@ export const CONFIGURATION_SCHEMAS = {
   text: z.object({}).strict(),
   multiple_choice: z
     .object({
-      options: z
-        .array(z.string().trim().min(1).max(500))
-        .min(1)
-        .max(50)
-        .refine(uniqueStrings, "Options must be unique."),
+      options: z.array(z.string().trim().min(1).max(500)).min(1).max(50).refine(uniqueStrings, "Options must be unique."),
       allow_multiple: z.boolean().default(false),
     })
     .strict(),
@@ -124,7 +120,7 @@ export const conditionSchema = z
       .strict(),
   ])
   .refine((c) => !("operator" in c) || c.operator !== "less_than" || typeof c.value === "number", {
-    message: "less_than needs a numeric value (a number, not a string such as \"5\").",
+    message: 'less_than needs a numeric value (a number, not a string such as "5").',
     path: ["value"],
   });
 export type Condition = z.output<typeof conditionSchema>;
@@ -142,7 +138,12 @@ export type EvaluatorConfig = z.output<typeof evaluatorConfigSchema>;
 export const questionInputSchema = z
   .object({
     uuid: z.string().optional(),
-    prompt: z.string().trim().min(1, "A question needs a prompt.").max(2000).refine((s) => !isBlankText(s), "A question needs a prompt."),
+    prompt: z
+      .string()
+      .trim()
+      .min(1, "A question needs a prompt.")
+      .max(2000)
+      .refine((s) => !isBlankText(s), "A question needs a prompt."),
     type: z.enum(QUESTION_TYPES).default("voice"),
     field_key: z.string().max(64).regex(FIELD_KEY_PATTERN, "Use snake_case starting with a letter.").optional(),
     order: z.number().int().min(0).max(10_000).optional(),

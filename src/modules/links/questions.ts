@@ -72,7 +72,12 @@ export function mergePatchedQuestions(inputs: PatchQuestionInput[], existing: Ma
       translations: JSON.parse(row.translations || "{}") as QuestionInput["translations"],
     };
     const merged: QuestionInput = { ...stored, ...given } as QuestionInput;
-    if (given.type !== undefined && given.type !== row.type && given.configuration === undefined && !CONFIGURATION_SCHEMAS[given.type].safeParse(stored.configuration).success) {
+    if (
+      given.type !== undefined &&
+      given.type !== row.type &&
+      given.configuration === undefined &&
+      !CONFIGURATION_SCHEMAS[given.type].safeParse(stored.configuration).success
+    ) {
       errors.push({
         pointer: `${pointerBase}/${i}/configuration`,
         message: `The type changes from ${row.type} to ${given.type}: send a configuration for ${given.type} (the stored one does not fit it).`,

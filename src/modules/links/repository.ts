@@ -24,7 +24,9 @@ export function deleteLink(db: Q, uuid: string) {
 
 // The reads of `GET links/{uuid}/` and `GET links/`, compiled once (db/prepared.ts; issue 14): Kysely
 // building and compiling them cost more than SQLite running them (bench/api.ts).
-const linkByUuid = prepared(2, (db, workspaceUuid: string, uuid: string) => db.selectFrom("links").selectAll().where("workspace_uuid", "=", workspaceUuid).where("uuid", "=", uuid));
+const linkByUuid = prepared(2, (db, workspaceUuid: string, uuid: string) =>
+  db.selectFrom("links").selectAll().where("workspace_uuid", "=", workspaceUuid).where("uuid", "=", uuid),
+);
 
 /** A query over `n` link uuids compiled once per `n` (page sizes repeat, so few are kept). */
 function perLength<Row>(build: (db: Q, ...params: string[]) => import("kysely").Compilable<Row>) {
@@ -35,7 +37,9 @@ function perLength<Row>(build: (db: Q, ...params: string[]) => import("kysely").
     return run(db, ...params);
   };
 }
-const questionsOfLinks = perLength((db, ...uuids) => db.selectFrom("questions").selectAll().where("link_uuid", "in", uuids).orderBy("order").orderBy("position"));
+const questionsOfLinks = perLength((db, ...uuids) =>
+  db.selectFrom("questions").selectAll().where("link_uuid", "in", uuids).orderBy("order").orderBy("position"),
+);
 /** Parameters: the status (`completed`), then the link uuids. */
 const countsOfLinks = perLength((db, status, ...uuids) =>
   db
@@ -143,7 +147,12 @@ export async function responseCounts(db: Q, linkUuids: string[]): Promise<Map<st
 
 /** Uuids of the current questions with this `field_key`, of one link or of every link of the workspace. */
 export async function questionUuidsByFieldKey(db: Q, workspaceUuid: string, linkUuid: string | undefined, fieldKey: string): Promise<string[]> {
-  let q = db.selectFrom("questions").innerJoin("links", "links.uuid", "questions.link_uuid").select("questions.uuid").where("links.workspace_uuid", "=", workspaceUuid).where("questions.field_key", "=", fieldKey);
+  let q = db
+    .selectFrom("questions")
+    .innerJoin("links", "links.uuid", "questions.link_uuid")
+    .select("questions.uuid")
+    .where("links.workspace_uuid", "=", workspaceUuid)
+    .where("questions.field_key", "=", fieldKey);
   if (linkUuid !== undefined) q = q.where("links.uuid", "=", linkUuid);
   return (await q.execute()).map((r) => r.uuid);
 }

@@ -46,7 +46,13 @@ function questionRows(linkUuid: string, questions: NormalizedQuestion[], existin
 }
 
 /** Maps stored rows to the API's link object. */
-export function toLink(publicUrl: string, ws: { slug: string; host: string | null }, row: repo.LinkRow, questions: repo.QuestionRow[], responseCount: number): Link {
+export function toLink(
+  publicUrl: string,
+  ws: { slug: string; host: string | null },
+  row: repo.LinkRow,
+  questions: repo.QuestionRow[],
+  responseCount: number,
+): Link {
   return {
     uuid: row.uuid,
     name: row.name,
@@ -81,7 +87,15 @@ export function toLink(publicUrl: string, ws: { slug: string; host: string | nul
 async function loadLinks(db: Q, publicUrl: string, ws: { slug: string; host: string | null }, rows: repo.LinkRow[]): Promise<Link[]> {
   const uuids = rows.map((r) => r.uuid);
   const [questions, counts] = await Promise.all([repo.questionsOf(db, uuids), repo.responseCounts(db, uuids)]);
-  return rows.map((r) => toLink(publicUrl, ws, r, questions.filter((q) => q.link_uuid === r.uuid), counts.get(r.uuid) ?? 0));
+  return rows.map((r) =>
+    toLink(
+      publicUrl,
+      ws,
+      r,
+      questions.filter((q) => q.link_uuid === r.uuid),
+      counts.get(r.uuid) ?? 0,
+    ),
+  );
 }
 
 /**

@@ -25,8 +25,18 @@ function body(extra: Record<string, unknown> = {}) {
     settings: { description: "Two questions.", language: "DE-at" },
     translations: { DE: { name: "Rückmeldung", description: "Zwei Fragen.", thankYouMessage: "Danke!" } },
     questions: [
-      { prompt: "Which plan?", type: "multiple_choice", configuration: { options: ["Free", "Team"] }, translations: { de: { prompt: "Welcher Tarif?", options: { Free: "Kostenlos", Team: "Team" } } } },
-      { prompt: "Pick a theme", type: "image_choice", configuration: { cards: CARDS }, translations: { "pt-br": { prompt: "Escolha um tema", cards: { sea: "Mar" } } } },
+      {
+        prompt: "Which plan?",
+        type: "multiple_choice",
+        configuration: { options: ["Free", "Team"] },
+        translations: { de: { prompt: "Welcher Tarif?", options: { Free: "Kostenlos", Team: "Team" } } },
+      },
+      {
+        prompt: "Pick a theme",
+        type: "image_choice",
+        configuration: { cards: CARDS },
+        translations: { "pt-br": { prompt: "Escolha um tema", cards: { sea: "Mar" } } },
+      },
     ],
     ...extra,
   };
@@ -51,7 +61,12 @@ describe("link translations and settings.language", () => {
         settings: {},
         translations: { de: { description: "Keine Quelle." }, german: { name: "x" } },
         questions: [
-          { prompt: "Which plan?", type: "multiple_choice", configuration: { options: ["Free", "Team"] }, translations: { de: { options: { Enterprise: "Unternehmen" } } } },
+          {
+            prompt: "Which plan?",
+            type: "multiple_choice",
+            configuration: { options: ["Free", "Team"] },
+            translations: { de: { options: { Enterprise: "Unternehmen" } } },
+          },
           { prompt: "Pick a theme", type: "image_choice", configuration: { cards: CARDS }, translations: { fr: { cards: { desert: "Désert" } } } },
           { prompt: "Why?", type: "text", translations: { de: { options: { A: "B" } } } },
         ],
@@ -63,7 +78,9 @@ describe("link translations and settings.language", () => {
       "/questions/1/translations/fr/cards/desert",
       "/questions/2/translations/de/options",
     ]);
-    const link = await api.call("POST", "/api/v1/links/", { body: body({ settings: {}, questions: [], translations: { de: { description: "Keine Quelle." }, german: { name: "x" } } }) });
+    const link = await api.call("POST", "/api/v1/links/", {
+      body: body({ settings: {}, questions: [], translations: { de: { description: "Keine Quelle." }, german: { name: "x" } } }),
+    });
     expect(link.status).toBe(400);
     expect(link.json.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(["/translations/de/description", "/translations/german"]);
   });

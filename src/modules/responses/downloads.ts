@@ -32,11 +32,18 @@ type ExportDeps = ResponseDeps & { log: Logger };
  * JSONL. The caller's key is re-checked before every chunk; a revoked key cuts the stream off.
  * @throws AppError NOT_FOUND when the link is not the workspace's
  */
-export async function exportLinkResponses(d: ExportDeps, auth: AuthContext, linkUuid: string, format: "csv" | "jsonl", filters: ResponseFilterQuery): Promise<ResponseExport> {
+export async function exportLinkResponses(
+  d: ExportDeps,
+  auth: AuthContext,
+  linkUuid: string,
+  format: "csv" | "jsonl",
+  filters: ResponseFilterQuery,
+): Promise<ResponseExport> {
   const link = isUuid(linkUuid) ? await findLink(d.db, auth.workspaceUuid, linkUuid) : undefined;
   if (!link) throw notFound("Link");
   const selection = await selectionOf(d.db, auth.workspaceUuid, link.uuid, filters);
-  const stopped = (err: unknown) => d.log.warn("export stopped", { link_uuid: link.uuid, token_uuid: auth.tokenUuid, reason: err instanceof Error ? err.message : String(err) });
+  const stopped = (err: unknown) =>
+    d.log.warn("export stopped", { link_uuid: link.uuid, token_uuid: auth.tokenUuid, reason: err instanceof Error ? err.message : String(err) });
   const stream = exportResponses(d, { workspaceUuid: auth.workspaceUuid, link }, selection, format, () => d.auth.assertActive(d.db, auth), stopped);
   return { stream, format, fileName: `${link.slug}-responses.${format}` };
 }
@@ -46,11 +53,24 @@ export async function exportLinkResponses(d: ExportDeps, auth: AuthContext, link
  * with a `link_uuid` column; re-checked before every chunk as above.
  * @throws AppError NOT_FOUND when `linkUuid` is given and is not the workspace's
  */
-export async function exportWorkspaceResponses(d: ExportDeps, auth: AuthContext, linkUuid: string | undefined, format: "csv" | "jsonl", filters: ResponseFilterQuery): Promise<ResponseExport> {
+export async function exportWorkspaceResponses(
+  d: ExportDeps,
+  auth: AuthContext,
+  linkUuid: string | undefined,
+  format: "csv" | "jsonl",
+  filters: ResponseFilterQuery,
+): Promise<ResponseExport> {
   const selection = await selectionOf(d.db, auth.workspaceUuid, linkUuid, filters);
   const stopped = (err: unknown) =>
     d.log.warn("export stopped", { workspace_uuid: auth.workspaceUuid, token_uuid: auth.tokenUuid, reason: err instanceof Error ? err.message : String(err) });
-  const stream = exportResponses(d, { workspaceUuid: auth.workspaceUuid, link: null }, { ...selection, linkUuid }, format, () => d.auth.assertActive(d.db, auth), stopped);
+  const stream = exportResponses(
+    d,
+    { workspaceUuid: auth.workspaceUuid, link: null },
+    { ...selection, linkUuid },
+    format,
+    () => d.auth.assertActive(d.db, auth),
+    stopped,
+  );
   return { stream, format, fileName: `responses.${format}` };
 }
 
@@ -90,7 +110,13 @@ export async function workspaceOfResponse(d: ResponseDeps, responseUuid: string)
  * @param workspaceUuid null answers NOT_FOUND (a signed URL whose response is gone)
  * @throws AppError NOT_FOUND ("Recording") when any part is missing
  */
-export async function recording(d: ResponseDeps, workspaceUuid: string | null, responseUuid: string, answerUuid: string, which: RecordingRef): Promise<Download> {
+export async function recording(
+  d: ResponseDeps,
+  workspaceUuid: string | null,
+  responseUuid: string,
+  answerUuid: string,
+  which: RecordingRef,
+): Promise<Download> {
   const r = workspaceUuid && isUuid(responseUuid) ? await repo.findResponse(d.db, workspaceUuid, responseUuid) : undefined;
   const a = r && isUuid(answerUuid) ? await repo.findAnswer(d.db, answerUuid) : undefined;
   const blob = r && a && a.response_uuid === r.uuid ? recordingOf(a, which) : null;

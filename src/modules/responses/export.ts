@@ -78,7 +78,11 @@ export function exportResponses(
 
   /** Reads the next keyset page into `pending`; false when there are no more rows. */
   const nextPage = async (): Promise<boolean> => {
-    let q = applySelection(db, db.selectFrom("responses").selectAll(), { ...selection, workspaceUuid: target.workspaceUuid, linkUuid: target.link?.uuid ?? selection.linkUuid });
+    let q = applySelection(db, db.selectFrom("responses").selectAll(), {
+      ...selection,
+      workspaceUuid: target.workspaceUuid,
+      linkUuid: target.link?.uuid ?? selection.linkUuid,
+    });
     if (after) {
       const a = after;
       q = q.where((eb) => eb.or([eb("date_created", ">", a.date_created), eb.and([eb("date_created", "=", a.date_created), eb("uuid", ">", a.uuid)])]));

@@ -45,7 +45,8 @@ describe("GET links/{uuid}/responses/ filters", () => {
   });
 
   test("sentiment, actionable and topic look at every analysed answer of the response", async () => {
-    const has = (r: SeededResponse, p: (i: NonNullable<SeededResponse["answers"][number]["insights"]>) => boolean) => r.answers.some((a) => a.insights && p(a.insights));
+    const has = (r: SeededResponse, p: (i: NonNullable<SeededResponse["answers"][number]["insights"]>) => boolean) =>
+      r.answers.some((a) => a.insights && p(a.insights));
     expect(await count("sentiment=negative")).toBe(completed().filter((r) => has(r, (i) => i.sentiment === "negative")).length);
     expect(await count("actionable=true")).toBe(completed().filter((r) => has(r, (i) => i.actionable)).length);
     expect(await count("actionable=false")).toBe(completed().filter((r) => !has(r, (i) => i.actionable)).length);
@@ -58,7 +59,11 @@ describe("GET links/{uuid}/responses/ filters", () => {
   });
 
   test("question + value: choices (single and several), numbers, ranges, yes/no, dates, text", async () => {
-    const where = (key: string, p: (v: any, text: string | null) => boolean) => completed().filter((r) => { const a = answer(r, key); return a && a.value !== null && p(a.value, a.text); }).length;
+    const where = (key: string, p: (v: any, text: string | null) => boolean) =>
+      completed().filter((r) => {
+        const a = answer(r, key);
+        return a && a.value !== null && p(a.value, a.text);
+      }).length;
     expect(await count("question=features&value=export")).toBe(where("features", (v) => v.includes("Export")));
     expect(await count(`question=${link.questions.find((q: any) => q.field_key === "plan").uuid}&value=Pro`)).toBe(where("plan", (v) => v === "Pro"));
     expect(await count("question=design&value=b")).toBe(where("design", (v) => v === "b"));
@@ -111,8 +116,16 @@ describe("export of the current filter", () => {
     const rows = parse(csv.text, { columns: true }) as { response_uuid: string }[];
     expect(rows.map((r) => r.response_uuid).sort()).toEqual(expected.map((r) => r.uuid).sort());
     const jsonl = await api.call("GET", `/api/v1/links/${link.uuid}/responses/export/?format=jsonl&since=2026-01-10&until=2026-01-10&status=all`);
-    const lines = jsonl.text.trim().split("\n").map((l) => JSON.parse(l));
-    expect(lines.map((l) => l.uuid).sort()).toEqual(seeded.filter((r) => at(r).startsWith("2026-01-10")).map((r) => r.uuid).sort());
+    const lines = jsonl.text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.uuid).sort()).toEqual(
+      seeded
+        .filter((r) => at(r).startsWith("2026-01-10"))
+        .map((r) => r.uuid)
+        .sort(),
+    );
     const all = await api.call("GET", `/api/v1/links/${link.uuid}/responses/export/?format=jsonl`);
     expect(all.text.trim().split("\n").length).toBe(seeded.length);
   });

@@ -48,12 +48,20 @@ async function answerLink(language: string | null, typed: string) {
   const link = r.json;
   const base = `/api/v1/intake/${api.ws.workspace_slug}/${link.slug}`;
   const sid = (await api.call("POST", `${base}/sessions/`, { key: null, body: {} })).json.session_id as string;
-  const audio = await api.call("POST", `${base}/sessions/${sid}/answers/${link.questions[0].uuid}/audio/`, { key: null, raw: speech, headers: { "content-type": "audio/wav" } });
+  const audio = await api.call("POST", `${base}/sessions/${sid}/answers/${link.questions[0].uuid}/audio/`, {
+    key: null,
+    raw: speech,
+    headers: { "content-type": "audio/wav" },
+  });
   expect(audio.status).toBe(200);
   expect((await api.call("PUT", `${base}/sessions/${sid}/answers/${link.questions[1].uuid}/`, { key: null, body: { value: typed } })).status).toBe(200);
   expect((await api.call("POST", `${base}/sessions/${sid}/submit/`, { key: null, body: {} })).status).toBe(200);
   const response = await api.db.selectFrom("responses").selectAll().where("session_id", "=", sid).executeTakeFirstOrThrow();
-  await waitFor(async () => (await api.db.selectFrom("responses").select("submitted_event_at").where("uuid", "=", response.uuid).executeTakeFirst())?.submitted_event_at, 60_000, "the response to be delivered");
+  await waitFor(
+    async () => (await api.db.selectFrom("responses").select("submitted_event_at").where("uuid", "=", response.uuid).executeTakeFirst())?.submitted_event_at,
+    60_000,
+    "the response to be delivered",
+  );
   const rows = await api.db.selectFrom("answers").selectAll().where("response_uuid", "=", response.uuid).execute();
   return { voice: rows.find((a) => a.question_uuid === link.questions[0].uuid)!, text: rows.find((a) => a.question_uuid === link.questions[1].uuid)! };
 }

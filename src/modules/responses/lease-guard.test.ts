@@ -29,7 +29,10 @@ test("a claimer whose lease expired and whose job was claimed again writes nothi
   const link = created.json;
   const base = `/api/v1/intake/${api.ws.workspace_slug}/${link.slug}`;
   const sid = (await api.call("POST", `${base}/sessions/`, { key: null, body: {} })).json.session_id as string;
-  const saved = await api.call("PUT", `${base}/sessions/${sid}/answers/${link.questions[0].uuid}/`, { key: null, body: { value: "The checkout page crashes every time I pay." } });
+  const saved = await api.call("PUT", `${base}/sessions/${sid}/answers/${link.questions[0].uuid}/`, {
+    key: null,
+    body: { value: "The checkout page crashes every time I pay." },
+  });
   expect(saved.status).toBeLessThan(300);
   expect((await api.call("POST", `${base}/sessions/${sid}/submit/`, { key: null, body: {} })).status).toBeLessThan(300);
 
@@ -40,7 +43,8 @@ test("a claimer whose lease expired and whose job was claimed again writes nothi
   expect(current).toMatchObject({ id: stalled!.id, attempts: 2 });
 
   await expect(analyseAnswer(deps, stalled!)).rejects.toBeInstanceOf(LeaseLostError);
-  const answer = () => api.db.selectFrom("answers").select(["analysis_status", "ai_insights"]).where("question_uuid", "=", link.questions[0].uuid).executeTakeFirstOrThrow();
+  const answer = () =>
+    api.db.selectFrom("answers").select(["analysis_status", "ai_insights"]).where("question_uuid", "=", link.questions[0].uuid).executeTakeFirstOrThrow();
   expect(await answer()).toEqual({ analysis_status: "pending", ai_insights: null });
 
   await analyseAnswer(deps, current!);

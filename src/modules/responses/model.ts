@@ -53,7 +53,13 @@ export const responseFilterSchema = z.object({
   actionable: booleanParam.optional().describe("true: an answer is actionable; false: none is"),
   topic: z.string().trim().min(1).max(100).optional().describe("An answer's key_topics contains this topic (case-insensitive)"),
   question: z.string().max(64).optional().describe("Question uuid or field_key the value filters apply to"),
-  value: z.string().max(500).optional().describe("Choice: an option (or card id) chosen; rating/number: equal; yes_no: true|false|yes|no; date: equal; text/voice/email: contained (case-insensitive)"),
+  value: z
+    .string()
+    .max(500)
+    .optional()
+    .describe(
+      "Choice: an option (or card id) chosen; rating/number: equal; yes_no: true|false|yes|no; date: equal; text/voice/email: contained (case-insensitive)",
+    ),
   value_min: numberParam.optional().describe("Rating/number answers at least this value"),
   value_max: numberParam.optional().describe("Rating/number answers at most this value"),
 });
@@ -112,11 +118,23 @@ export const answerSchema = z.object({
   language: z
     .string()
     .nullable()
-    .describe("The answer's language: the ISO 639-1 code Whisper transcribed in (the link's language, or detected), the link's BCP 47 tag for typed answers; null when unknown"),
-  follow_ups: z.array(z.object({ question: z.string(), answer: z.string().nullable(), audio_url: z.string().nullable().optional(), transcription: z.string().nullable().optional() })),
+    .describe(
+      "The answer's language: the ISO 639-1 code Whisper transcribed in (the link's language, or detected), the link's BCP 47 tag for typed answers; null when unknown",
+    ),
+  follow_ups: z.array(
+    z.object({
+      question: z.string(),
+      answer: z.string().nullable(),
+      audio_url: z.string().nullable().optional(),
+      transcription: z.string().nullable().optional(),
+    }),
+  ),
   custom_fields: z.record(z.string(), z.unknown()),
   rating_details: z.object({ value: z.number().nullable(), max_value: z.number(), scale_type: z.enum(["stars", "emojis", "nps", "numbers"]) }).optional(),
-  selected_card: z.object({ card_id: z.string(), label: z.string(), media_url: z.string(), media_type: z.enum(["image", "video"]) }).nullable().optional(),
+  selected_card: z
+    .object({ card_id: z.string(), label: z.string(), media_url: z.string(), media_type: z.enum(["image", "video"]) })
+    .nullable()
+    .optional(),
   file: z.object({ name: z.string(), size: z.number(), content_type: z.string(), url: z.string() }).nullable().optional(),
 });
 

@@ -18,7 +18,6 @@ import { answerFollowUp, probeAnswer, type ProbingDeps } from "../intake/probing
 import { findIntakeLink } from "../intake/service.ts";
 import { FIXTURE_MODELS_DIR } from "../../../test/helpers/fixtures.ts";
 
-
 let api: TestApi;
 let inference: InferenceClient;
 let speech: Uint8Array;
@@ -40,14 +39,22 @@ afterAll(async () => {
   await api.close();
 });
 
-type Q = { prompt: string; type: string; configuration?: Record<string, unknown>; enable_dynamic_probing?: boolean; evaluator_config?: Record<string, unknown> };
+type Q = {
+  prompt: string;
+  type: string;
+  configuration?: Record<string, unknown>;
+  enable_dynamic_probing?: boolean;
+  evaluator_config?: Record<string, unknown>;
+};
 
 /** Blobs in the store (files, or rows on PostgreSQL). */
 const blobCount = () => storedBlobCount(api.db, api.config.blobsDir);
 
 async function newLink(name: string, questions: Q[]) {
   // An on_finished webhook, so `response.submitted` is written to the outbox (the dispatcher is not running).
-  const r = await api.call("POST", "/api/v1/links/", { body: { name, questions, on_finished: { webhook_url: "https://receiver.example/hook", webhook_secret: "s" } } });
+  const r = await api.call("POST", "/api/v1/links/", {
+    body: { name, questions, on_finished: { webhook_url: "https://receiver.example/hook", webhook_secret: "s" } },
+  });
   expect(r.status).toBe(201);
   const link = r.json;
   const base = `/api/v1/intake/${api.ws.workspace_slug}/${link.slug}`;
@@ -59,10 +66,20 @@ async function newLink(name: string, questions: Q[]) {
 }
 
 const responseOf = (sid: string) => api.db.selectFrom("responses").selectAll().where("session_id", "=", sid).executeTakeFirstOrThrow();
-const answersOf = async (sid: string) => api.db.selectFrom("answers").selectAll().where("response_uuid", "=", (await responseOf(sid)).uuid).execute();
+const answersOf = async (sid: string) =>
+  api.db
+    .selectFrom("answers")
+    .selectAll()
+    .where("response_uuid", "=", (await responseOf(sid)).uuid)
+    .execute();
 async function submittedEvents(sid: string): Promise<number> {
   const r = await responseOf(sid);
-  const rows = await api.db.selectFrom("outbox_events").select("uuid").where("type", "=", "response.submitted").where("payload", "like", `%${r.uuid}%`).execute();
+  const rows = await api.db
+    .selectFrom("outbox_events")
+    .select("uuid")
+    .where("type", "=", "response.submitted")
+    .where("payload", "like", `%${r.uuid}%`)
+    .execute();
   return rows.length;
 }
 
@@ -124,10 +141,14 @@ describe("recordings are bounded by max_duration + 2 s (issue 9 item 1)", () => 
     expect((await api.call("POST", `${lying.base}/sessions/${lying.sid}/submit/`, { key: null, body: {} })).status).toBe(200);
     const processing = await startProcessing(api);
     try {
-      const [answer] = await waitFor(async () => {
-        const rows = await answersOf(lying.sid);
-        return rows[0]?.transcription_status === "failed" ? rows : null;
-      }, 60_000, "the transcription to fail");
+      const [answer] = await waitFor(
+        async () => {
+          const rows = await answersOf(lying.sid);
+          return rows[0]?.transcription_status === "failed" ? rows : null;
+        },
+        60_000,
+        "the transcription to fail",
+      );
       expect(answer!.transcription_error).toContain("longer than the 3 s accepted");
       expect(answer!.duration).toBeNull();
       expect(await submittedEvents(lying.sid)).toBe(1);
@@ -138,8 +159,20 @@ describe("recordings are bounded by max_duration + 2 s (issue 9 item 1)", () => 
 
   test("probe/ and follow-up recordings go through the same bound; undecodable audio is 415, not 500", async () => {
     const { base, sid, qid, upload } = await newLink("Probe bound", [
-      { prompt: "Speak", type: "voice", configuration: { max_duration: 1 }, enable_dynamic_probing: true, evaluator_config: { clarity_threshold: 1, max_follow_ups: 2 } },
-      { prompt: "Speak again", type: "voice", configuration: { max_duration: 5 }, enable_dynamic_probing: true, evaluator_config: { clarity_threshold: 1, max_follow_ups: 2 } },
+      {
+        prompt: "Speak",
+        type: "voice",
+        configuration: { max_duration: 1 },
+        enable_dynamic_probing: true,
+        evaluator_config: { clarity_threshold: 1, max_follow_ups: 2 },
+      },
+      {
+        prompt: "Speak again",
+        type: "voice",
+        configuration: { max_duration: 5 },
+        enable_dynamic_probing: true,
+        evaluator_config: { clarity_threshold: 1, max_follow_ups: 2 },
+      },
     ]);
     const probe = (i: number) => api.call("POST", `${base}/sessions/${sid}/answers/${qid(i)}/probe/`, { key: null, body: {} });
     expect((await upload(squeezedWebm, 0, "audio/webm")).status).toBe(200);
@@ -178,7 +211,10 @@ describe("a probe or follow-up racing submit/ (issue 9 item 2)", () => {
     expect((await upload(speech)).status).toBe(200);
     const l = await findIntakeLink(api.db, api.ws.workspace_slug, link.slug);
     const paused = pausedAfterTranscription();
-    const probing = probeAnswer(paused.deps(), l, sid, qid()).then(() => null, (e: unknown) => e);
+    const probing = probeAnswer(paused.deps(), l, sid, qid()).then(
+      () => null,
+      (e: unknown) => e,
+    );
     await paused.transcribed; // the probe has its transcript but has not written it
     expect((await api.call("POST", `${base}/sessions/${sid}/submit/`, { key: null, body: {} })).status).toBe(200);
     paused.release();
@@ -188,15 +224,24 @@ describe("a probe or follow-up racing submit/ (issue 9 item 2)", () => {
 
     const processing = await startProcessing(api);
     try {
-      const [answer] = await waitFor(async () => {
-        const rows = await answersOf(sid);
-        return rows[0]?.ai_insights ? rows : null;
-      }, 60_000, "transcription and insights");
+      const [answer] = await waitFor(
+        async () => {
+          const rows = await answersOf(sid);
+          return rows[0]?.ai_insights ? rows : null;
+        },
+        60_000,
+        "transcription and insights",
+      );
       expect([answer!.transcription_status, answer!.transcription]).toEqual(["completed", FIXTURE_TRANSCRIPT]);
       await waitFor(async () => (await submittedEvents(sid)) > 0, 10_000, "response.submitted");
       await Bun.sleep(300);
       expect(await submittedEvents(sid)).toBe(1);
-      const event = await api.db.selectFrom("outbox_events").select("payload").where("type", "=", "response.submitted").where("payload", "like", `%${(await responseOf(sid)).uuid}%`).executeTakeFirstOrThrow();
+      const event = await api.db
+        .selectFrom("outbox_events")
+        .select("payload")
+        .where("type", "=", "response.submitted")
+        .where("payload", "like", `%${(await responseOf(sid)).uuid}%`)
+        .executeTakeFirstOrThrow();
       expect(JSON.parse(event.payload).data.response.answers[0].ai_insights).toMatchObject({ sentiment: expect.any(String) });
     } finally {
       await processing.stop();
@@ -212,7 +257,10 @@ describe("a probe or follow-up racing submit/ (issue 9 item 2)", () => {
     const l = await findIntakeLink(api.db, api.ws.workspace_slug, link.slug);
     const paused = pausedAfterTranscription();
     const blobsBefore = await blobCount();
-    const answering = answerFollowUp(paused.deps(), l, sid, qid(), 0, { audio: speech }).then(() => null, (e: unknown) => e);
+    const answering = answerFollowUp(paused.deps(), l, sid, qid(), 0, { audio: speech }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     await paused.transcribed;
     expect((await api.call("POST", `${base}/sessions/${sid}/submit/`, { key: null, body: {} })).status).toBe(200);
     paused.release();
@@ -242,10 +290,14 @@ describe("jobs interrupted at every attempt (issue 9 item 3)", () => {
     expect(await claimJob(api.db)).toBeNull();
     const processing = await startProcessing(api);
     try {
-      const [failed] = await waitFor(async () => {
-        const rows = await answersOf(sid);
-        return rows[0]?.transcription_status === "failed" ? rows : null;
-      }, 30_000, "the answer to be failed");
+      const [failed] = await waitFor(
+        async () => {
+          const rows = await answersOf(sid);
+          return rows[0]?.transcription_status === "failed" ? rows : null;
+        },
+        30_000,
+        "the answer to be failed",
+      );
       expect(failed!.transcription_error).toContain("Gave up after 5 attempts");
       await waitFor(async () => (await submittedEvents(sid)) === 1, 10_000, "response.submitted");
       const job = await api.db.selectFrom("jobs").selectAll().where("payload", "like", `%${answer!.uuid}%`).executeTakeFirstOrThrow();

@@ -106,26 +106,35 @@ export async function transcribeAnswer(deps: ProcessingDeps, job: Job): Promise<
     if (err instanceof InferenceError && err.code === "MODEL_MISSING") {
       // Wait for the model (issue 12): no attempt is used; the runner resumes the job once the
       // model's files appear. The reason is for operators; the file path stays in the log.
-      await repo.updateAnswer(deps.db, answer.uuid, { transcription_status: "waiting_for_model", transcription_error: WAITING_FOR_MODEL, date_updated: nowIso() });
+      await repo.updateAnswer(deps.db, answer.uuid, {
+        transcription_status: "waiting_for_model",
+        transcription_error: WAITING_FOR_MODEL,
+        date_updated: nowIso(),
+      });
       throw new WaitingJobError(`${WAITING_FOR_MODEL} (${err.message})`);
     }
     throw err;
   }
   const transcript = result.text.trim();
   const analyse = transcript.length > 0;
-  await finishAnswer(deps, answer.response_uuid, async (trx) => {
-    await repo.updateAnswer(trx, answer.uuid, {
-      transcription: transcript,
-      transcription_status: "completed",
-      transcription_error: null,
-      text: answer.text ?? transcript,
-      duration: Math.round(result.durationS * 1000) / 1000,
-      language: result.language ?? null,
-      analysis_status: analyse ? "pending" : "not_applicable",
-      date_updated: nowIso(),
-    });
-    if (analyse) await enqueueJob(trx, "analyse", { answer_uuid: answer.uuid });
-  }, job);
+  await finishAnswer(
+    deps,
+    answer.response_uuid,
+    async (trx) => {
+      await repo.updateAnswer(trx, answer.uuid, {
+        transcription: transcript,
+        transcription_status: "completed",
+        transcription_error: null,
+        text: answer.text ?? transcript,
+        duration: Math.round(result.durationS * 1000) / 1000,
+        language: result.language ?? null,
+        analysis_status: analyse ? "pending" : "not_applicable",
+        date_updated: nowIso(),
+      });
+      if (analyse) await enqueueJob(trx, "analyse", { answer_uuid: answer.uuid });
+    },
+    job,
+  );
 }
 
 /** Handles an `analyse` job: ai_insights, clarity-driven follow-ups and custom fields. */
@@ -146,17 +155,26 @@ export async function analyseAnswer(deps: ProcessingDeps, job: Job): Promise<voi
     const followUps = (JSON.parse(answer.follow_ups) as { answer?: string | null }[]).map((f) => f.answer).filter(Boolean);
     let r: Awaited<ReturnType<AnswerInference["analyse"]>>;
     try {
-      r = await deps.inference.analyse([text, ...followUps].join("\n"), {
-        evaluatorConfig: q ? JSON.parse(q.evaluator_config) : {},
-        enableDynamicProbing: false,
-        prompt: q?.prompt ?? answer.question_text,
-      }, { language });
+      r = await deps.inference.analyse(
+        [text, ...followUps].join("\n"),
+        {
+          evaluatorConfig: q ? JSON.parse(q.evaluator_config) : {},
+          enableDynamicProbing: false,
+          prompt: q?.prompt ?? answer.question_text,
+        },
+        { language },
+      );
     } catch (err) {
       // An English-only engine must not label a German answer: no insights, and why.
       if (!(err instanceof InferenceError && err.code === "LANGUAGE_UNSUPPORTED")) throw err;
-      await finishAnswer(deps, answer.response_uuid, async (trx) => {
-        await repo.updateAnswer(trx, answer.uuid, { analysis_status: "unsupported_language", ai_insights: null, language, date_updated: nowIso() });
-      }, job);
+      await finishAnswer(
+        deps,
+        answer.response_uuid,
+        async (trx) => {
+          await repo.updateAnswer(trx, answer.uuid, { analysis_status: "unsupported_language", ai_insights: null, language, date_updated: nowIso() });
+        },
+        job,
+      );
       return;
     }
     patch = {
@@ -167,9 +185,14 @@ export async function analyseAnswer(deps: ProcessingDeps, job: Job): Promise<voi
       analysis_status: "completed",
     };
   }
-  await finishAnswer(deps, answer.response_uuid, async (trx) => {
-    await repo.updateAnswer(trx, answer.uuid, { ...patch, date_updated: nowIso() });
-  }, job);
+  await finishAnswer(
+    deps,
+    answer.response_uuid,
+    async (trx) => {
+      await repo.updateAnswer(trx, answer.uuid, { ...patch, date_updated: nowIso() });
+    },
+    job,
+  );
 }
 
 /**

@@ -95,9 +95,7 @@ export function applySelection<QB extends SelectQueryBuilder<Database, "response
   if (f.search) {
     const term = f.search;
     const viaText = matchingResponseUuids(db, term);
-    out = out.where((eb) =>
-      eb.or([containsText("responses.respondent_email", term), ...(viaText ? [eb("responses.uuid", "in", viaText)] : [])]),
-    );
+    out = out.where((eb) => eb.or([containsText("responses.respondent_email", term), ...(viaText ? [eb("responses.uuid", "in", viaText)] : [])]));
   }
   const answerConds: ((eb: ExpressionBuilder<Database & { a: AnswerTable }, "a">) => Expression<SqlBool>)[] = [];
   if (f.sentiment) {
@@ -108,7 +106,11 @@ export function applySelection<QB extends SelectQueryBuilder<Database, "response
     const t = f.topic;
     // Read from the topics expression index (migration 2026-11-26T0102), never the answer rows.
     answerConds.push((eb) =>
-      eb.and([eb(jsonValue(db, "a.ai_insights", "$.key_topics"), "is not", null), jsonMayContain(db, "a.ai_insights", "$.key_topics", t), jsonHasText(db, "a.ai_insights", "$.key_topics", t)]),
+      eb.and([
+        eb(jsonValue(db, "a.ai_insights", "$.key_topics"), "is not", null),
+        jsonMayContain(db, "a.ai_insights", "$.key_topics", t),
+        jsonHasText(db, "a.ai_insights", "$.key_topics", t),
+      ]),
     );
   }
   if (f.actionable === true) answerConds.push(() => jsonFlagIs(db, "a.ai_insights", "$.actionable", true));
@@ -249,7 +251,10 @@ export function answersToReprocess(db: Q, scope: { workspaceUuid?: string; respo
   return q
     .where((eb) =>
       eb.or([
-        eb.and([eb("answers.audio_blob", "is not", null), eb("answers.transcription_status", "in", scope.includeFailed ? ["waiting_for_model", "failed"] : ["waiting_for_model"])]),
+        eb.and([
+          eb("answers.audio_blob", "is not", null),
+          eb("answers.transcription_status", "in", scope.includeFailed ? ["waiting_for_model", "failed"] : ["waiting_for_model"]),
+        ]),
         ...(scope.includeFailed ? [eb("answers.analysis_status", "=", "failed")] : []),
       ]),
     )
@@ -267,5 +272,9 @@ export async function answersWithRunningJobs(db: Q, answerUuids: string[]): Prom
 
 /** Deletes an answer's jobs that are not running (queued, waiting, done or failed). */
 export async function deleteIdleJobsOfAnswer(db: Q, answerUuid: string): Promise<void> {
-  await db.deleteFrom("jobs").where("state", "!=", "running").where(jsonValue(db, "payload", "$.answer_uuid"), "=", answerUuid).execute();
+  await db
+    .deleteFrom("jobs")
+    .where("state", "!=", "running")
+    .where(jsonValue(db, "payload", "$.answer_uuid"), "=", answerUuid)
+    .execute();
 }

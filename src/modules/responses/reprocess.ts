@@ -25,7 +25,12 @@ export type ReprocessScope = { workspaceUuid?: string; responseUuid?: string; in
 
 async function queueAgain(trx: Transaction<Database>, scope: ReprocessScope): Promise<Reprocessed> {
   const answers = await repo.answersToReprocess(trx, scope);
-  const running = new Set(await repo.answersWithRunningJobs(trx, answers.map((a) => a.uuid)));
+  const running = new Set(
+    await repo.answersWithRunningJobs(
+      trx,
+      answers.map((a) => a.uuid),
+    ),
+  );
   const out: Reprocessed = [];
   const now = nowIso();
   for (const a of answers) {

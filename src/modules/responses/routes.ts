@@ -46,7 +46,14 @@ export function responseRoutes(deps: AppDeps) {
   const exportDeps = { ...d, log: deps.log };
 
   /** A page of responses: of one link (`requireLink`: 404 for another workspace's), or of any. */
-  const list = async (request: Request, query: Record<string, string | undefined>, set: { headers: Record<string, string | number> }, auth: AuthContext, linkUuid: string | undefined, requireLink: boolean) => {
+  const list = async (
+    request: Request,
+    query: Record<string, string | undefined>,
+    set: { headers: Record<string, string | number> },
+    auth: AuthContext,
+    linkUuid: string | undefined,
+    requireLink: boolean,
+  ) => {
     const page = readPage(query);
     const q = parseWith(listResponsesQuerySchema, query, "query");
     const desc = q.ordering.startsWith("-");
@@ -69,16 +76,21 @@ export function responseRoutes(deps: AppDeps) {
    * signature of this exact path (`audio_url`, DESIGN §7).
    */
   const recording = async (
-    ctx: { request: Request; query: Record<string, string | undefined>; server: Parameters<typeof authenticateRequest>[1]["server"]; set: { headers: Record<string, string | number> } },
+    ctx: {
+      request: Request;
+      query: Record<string, string | undefined>;
+      server: Parameters<typeof authenticateRequest>[1]["server"];
+      set: { headers: Record<string, string | number> };
+    },
     responseUuid: string,
     answerUuid: string,
     which: downloads.RecordingRef,
   ): Promise<Response> => {
     const { request, query } = ctx;
     const answer = (workspaceUuid: string | null, headers: Record<string, string>) =>
-      downloads.recording(d, workspaceUuid, responseUuid, answerUuid, which).then(
-        (rec) => new Response(rec.body, { headers: { ...headers, "content-type": rec.contentType, "cache-control": "private, max-age=300" } }),
-      );
+      downloads
+        .recording(d, workspaceUuid, responseUuid, answerUuid, which)
+        .then((rec) => new Response(rec.body, { headers: { ...headers, "content-type": rec.contentType, "cache-control": "private, max-age=300" } }));
     if (!request.headers.get("authorization") && verifySignedPath(deps.signingSecret, new URL(request.url).pathname, query.exp, query.sig)) {
       return answer(await downloads.workspaceOfResponse(d, responseUuid), {});
     }
@@ -91,7 +103,9 @@ export function responseRoutes(deps: AppDeps) {
 
   return new Elysia({ name: "responses" })
     .use(authPlugin(deps))
-    .get("/api/v1/links/:link_uuid/responses/", ({ request, query, set, params, auth }) => list(request, query, set, auth, params.link_uuid, true), { auth: "responses:read" })
+    .get("/api/v1/links/:link_uuid/responses/", ({ request, query, set, params, auth }) => list(request, query, set, auth, params.link_uuid, true), {
+      auth: "responses:read",
+    })
     .get(
       "/api/v1/links/:link_uuid/responses/export/",
       async ({ params, query, auth }) => {
@@ -108,7 +122,11 @@ export function responseRoutes(deps: AppDeps) {
       },
       { auth: "responses:read" },
     )
-    .get("/api/v1/links/:link_uuid/responses/:response_uuid/", ({ request, set, params, auth }) => one(request, set, auth, params.response_uuid, params.link_uuid), { auth: "responses:read" })
+    .get(
+      "/api/v1/links/:link_uuid/responses/:response_uuid/",
+      ({ request, set, params, auth }) => one(request, set, auth, params.response_uuid, params.link_uuid),
+      { auth: "responses:read" },
+    )
     .get("/api/v1/responses/", ({ request, query, set, auth }) => list(request, query, set, auth, undefined, false), { auth: "responses:read" })
     .get("/api/v1/responses/:response_uuid/", ({ request, set, params, auth }) => one(request, set, auth, params.response_uuid), { auth: "responses:read" })
     .delete(
@@ -129,12 +147,19 @@ export function responseRoutes(deps: AppDeps) {
       async ({ params, auth }) => {
         const file = await downloads.answerFile(d, auth, params.response_uuid, params.answer_uuid);
         return new Response(file.body, {
-          headers: { ...auth.rateHeaders, "content-type": file.contentType, "content-disposition": attachmentHeader(file.fileName ?? "file"), "x-content-type-options": "nosniff" },
+          headers: {
+            ...auth.rateHeaders,
+            "content-type": file.contentType,
+            "content-disposition": attachmentHeader(file.fileName ?? "file"),
+            "x-content-type-options": "nosniff",
+          },
         });
       },
       { auth: "responses:read" },
     )
-    .get("/api/v1/responses/:response_uuid/answers/:answer_uuid/audio/", (ctx) => recording(ctx, ctx.params.response_uuid, ctx.params.answer_uuid, { kind: "answer" }))
+    .get("/api/v1/responses/:response_uuid/answers/:answer_uuid/audio/", (ctx) =>
+      recording(ctx, ctx.params.response_uuid, ctx.params.answer_uuid, { kind: "answer" }),
+    )
     .get("/api/v1/responses/:response_uuid/answers/:answer_uuid/follow-ups/:index/audio/", (ctx) =>
       recording(ctx, ctx.params.response_uuid, ctx.params.answer_uuid, { kind: "follow_up", index: Number(ctx.params.index) }),
     );

@@ -75,12 +75,14 @@ export function toAnswerRecord(m: Mapper, a: repo.AnswerRow, questionConfig: Rec
     analysis_engine: a.analysis_engine ? (JSON.parse(a.analysis_engine) as Record<string, unknown>) : null,
     analysis_status: a.analysis_status,
     language: a.language ?? null,
-    follow_ups: (JSON.parse(a.follow_ups) as { question: string; answer: string | null; transcription?: string | null; audio_blob?: string | null }[]).map((f, i) => ({
-      question: f.question,
-      answer: f.answer,
-      audio_url: f.audio_blob ? m.publicUrl + signedPath(m.signingSecret, followUpAudioPath(a.response_uuid, a.uuid, i), m.audioUrlTtlS) : null,
-      transcription: f.transcription ?? null,
-    })),
+    follow_ups: (JSON.parse(a.follow_ups) as { question: string; answer: string | null; transcription?: string | null; audio_blob?: string | null }[]).map(
+      (f, i) => ({
+        question: f.question,
+        answer: f.answer,
+        audio_url: f.audio_blob ? m.publicUrl + signedPath(m.signingSecret, followUpAudioPath(a.response_uuid, a.uuid, i), m.audioUrlTtlS) : null,
+        transcription: f.transcription ?? null,
+      }),
+    ),
     custom_fields: JSON.parse(a.custom_fields) as Record<string, unknown>,
   };
   const config = questionConfig ?? {};
@@ -109,7 +111,10 @@ export function toAnswerRecord(m: Mapper, a: repo.AnswerRow, questionConfig: Rec
 
 /** Loads answers (and question configurations, when the link still exists) for response rows. */
 export async function toResponseRecords(db: Q, m: Mapper, rows: repo.ResponseRow[]): Promise<ResponseRecord[]> {
-  const answers = await repo.answersOf(db, rows.map((r) => r.uuid));
+  const answers = await repo.answersOf(
+    db,
+    rows.map((r) => r.uuid),
+  );
   const questions = await linksRepo.questionsOf(db, [...new Set(rows.map((r) => r.link_uuid))]);
   const configOf = new Map(questions.map((q) => [q.uuid, JSON.parse(q.configuration) as Record<string, unknown>]));
   return rows.map((r) => ({
@@ -153,7 +158,15 @@ export async function selectionOf(db: Q, workspaceUuid: string, linkUuid: string
     sentiment: q.sentiment,
     actionable: q.actionable,
     topic: q.topic,
-    answer: q.question ? { question: q.question, questionUuids: await questionUuidsOf(db, workspaceUuid, linkUuid, q.question), value: q.value, min: q.value_min, max: q.value_max } : undefined,
+    answer: q.question
+      ? {
+          question: q.question,
+          questionUuids: await questionUuidsOf(db, workspaceUuid, linkUuid, q.question),
+          value: q.value,
+          min: q.value_min,
+          max: q.value_max,
+        }
+      : undefined,
   };
 }
 
@@ -194,7 +207,10 @@ export async function deleteResponse(deps: ResponseDeps, auth: AuthContext, uuid
     const row = isUuid(uuid) ? await repo.findResponse(trx, auth.workspaceUuid, uuid) : undefined;
     if (!row) throw notFound("Response");
     const answers = await repo.answersOf(trx, [row.uuid]);
-    await repo.deleteJobsOfAnswers(trx, answers.map((a) => a.uuid));
+    await repo.deleteJobsOfAnswers(
+      trx,
+      answers.map((a) => a.uuid),
+    );
     await repo.deleteAnswersOf(trx, row.uuid);
     await repo.deleteResponse(trx, row.uuid);
     await eraseResponseEvents(trx, row.uuid);

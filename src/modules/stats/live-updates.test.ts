@@ -100,7 +100,8 @@ test("a 304 is only for the authenticated: no key still answers 401", async () =
 test("a tag is the caller's own: another workspace or another key with the same change counter gets the body", async () => {
   // Two fresh workspaces with the same history have the same change counter.
   const [a, b] = [await api.newWorkspace("Twin A"), await api.newWorkspace("Twin B")];
-  for (const key of [a.api_key, b.api_key]) expect((await api.call("POST", "/api/v1/links/", { key, body: { name: "L", questions: [{ prompt: "Q", type: "text" }] } })).status).toBe(201);
+  for (const key of [a.api_key, b.api_key])
+    expect((await api.call("POST", "/api/v1/links/", { key, body: { name: "L", questions: [{ prompt: "Q", type: "text" }] } })).status).toBe(201);
   const p = "/api/v1/responses/?status=all";
   const ofA = await poll(p, undefined, a.api_key);
   const ofB = await poll(p, undefined, b.api_key);

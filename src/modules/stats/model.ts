@@ -43,18 +43,27 @@ export const linkStatsSchema = z
         answered: z.number().int().describe("Completed responses in the range that answered it"),
         distribution: z
           .array(z.object({ value: z.union([z.string(), z.number(), z.boolean()]), label: z.string(), count: z.number().int() }))
-          .describe("Choice, image choice, rating, yes/no and number questions: answers per value (every option, card or scale point, zeros included; a multiple-choice answer counts once per option chosen); empty for other types"),
+          .describe(
+            "Choice, image choice, rating, yes/no and number questions: answers per value (every option, card or scale point, zeros included; a multiple-choice answer counts once per option chosen); empty for other types",
+          ),
         nps: z
-          .object({ promoters: z.number().int(), passives: z.number().int(), detractors: z.number().int(), score: z.number().int().min(-100).max(100).nullable() })
+          .object({
+            promoters: z.number().int(),
+            passives: z.number().int(),
+            detractors: z.number().int(),
+            score: z.number().int().min(-100).max(100).nullable(),
+          })
           .optional()
           .describe("NPS rating questions: promoters 9–10, passives 7–8, detractors 0–6, score = %promoters − %detractors (null without answers)"),
         average: z.number().nullable().optional().describe("Rating and number questions: mean of the answers (null without answers)"),
       }),
     ),
-    sentiment: z.object({
-      ...sentimentCounts,
-      over_time: z.array(z.object({ date: z.string(), ...sentimentCounts })).describe("Analysed answers per bucket, by sentiment"),
-    }).describe("Analysed answers (voice and text) of completed responses in the range, by sentiment"),
+    sentiment: z
+      .object({
+        ...sentimentCounts,
+        over_time: z.array(z.object({ date: z.string(), ...sentimentCounts })).describe("Analysed answers per bucket, by sentiment"),
+      })
+      .describe("Analysed answers (voice and text) of completed responses in the range, by sentiment"),
     topics: z
       .array(z.object({ topic: z.string(), count: z.number().int().describe("Responses with an answer mentioning it (as the topic= filter counts)") }))
       .describe("The 20 most frequent key topics, lower-cased, most frequent first"),

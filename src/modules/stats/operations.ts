@@ -11,7 +11,8 @@ export const statsOperations: Operation[] = [
   {
     method: "get",
     path: "/api/v1/links/:link_uuid/stats/",
-    summary: "A link's dashboard numbers: counts over time, completion rate, distributions and NPS, sentiment, topics, latest actionable answers (ETag; 304 when unchanged)",
+    summary:
+      "A link's dashboard numbers: counts over time, completion rate, distributions and NPS, sentiment, topics, latest actionable answers (ETag; 304 when unchanged)",
     tag: "responses",
     scope: "responses:read",
     query: statsQuerySchema,

@@ -26,7 +26,10 @@ const isDistributed = sql<boolean>`${sql.ref("a.response_type")} IN ${sql.raw(`(
  * aliased `a`, so the counts and the `question=` filter read only that index.
  */
 export const answered = (db: Q) =>
-  isTrue(db, sql`(${sql.ref("a.value")} <> 'null' OR ${sql.ref("a.text")} IS NOT NULL OR ${sql.ref("a.audio_blob")} IS NOT NULL OR ${sql.ref("a.file_blob")} IS NOT NULL)`);
+  isTrue(
+    db,
+    sql`(${sql.ref("a.value")} <> 'null' OR ${sql.ref("a.text")} IS NOT NULL OR ${sql.ref("a.audio_blob")} IS NOT NULL OR ${sql.ref("a.file_blob")} IS NOT NULL)`,
+  );
 
 /** `UTC day` of a stored timestamp column, `YYYY-MM-DD`. */
 const dayOf = (column: string) => sql<string>`substr(${sql.ref(column)}, 1, 10)`;
@@ -114,18 +117,20 @@ export function sentimentByDay(db: Q, f: StatsRange, sentiment: "positive" | "ne
 /** The most frequent key topics (lower-cased), counted in responses. */
 export function topTopics(db: Q, f: StatsRange, limit: number) {
   const topic = sql<string>`lower(jt.value)`;
-  return completedIn(db, f)
-    .innerJoin("answers as a", "a.response_uuid", "r.uuid")
-    .innerJoin(jsonElements(db, "a.ai_insights", "$.key_topics").as("jt"), (join) => join.onTrue())
-    // Read from the topics expression index (migration 2026-11-26T0102), never the answer rows.
-    .where(jsonValue(db, "a.ai_insights", "$.key_topics"), "is not", null)
-    .where(sql`jt.type`, "=", "text")
-    .select((eb) => [topic.as("topic"), eb.fn.count<number>("r.uuid").distinct().as("n")])
-    .groupBy(topic)
-    .orderBy("n", "desc")
-    .orderBy(topic)
-    .limit(limit)
-    .execute();
+  return (
+    completedIn(db, f)
+      .innerJoin("answers as a", "a.response_uuid", "r.uuid")
+      .innerJoin(jsonElements(db, "a.ai_insights", "$.key_topics").as("jt"), (join) => join.onTrue())
+      // Read from the topics expression index (migration 2026-11-26T0102), never the answer rows.
+      .where(jsonValue(db, "a.ai_insights", "$.key_topics"), "is not", null)
+      .where(sql`jt.type`, "=", "text")
+      .select((eb) => [topic.as("topic"), eb.fn.count<number>("r.uuid").distinct().as("n")])
+      .groupBy(topic)
+      .orderBy("n", "desc")
+      .orderBy(topic)
+      .limit(limit)
+      .execute()
+  );
 }
 
 /** The latest actionable answers of completed responses in the range, newest first. */

@@ -173,7 +173,14 @@ export async function getLinkStats(deps: StatsDeps, auth: AuthContext, linkUuid:
       const config = JSON.parse(q.configuration) as Record<string, unknown>;
       const counts = countsOf.get(q.uuid) ?? new Map();
       const distribution = repo.DISTRIBUTED_TYPES.includes(type) ? distributionOf(type, config, counts) : [];
-      const out: LinkStats["questions"][number] = { question_uuid: q.uuid, field_key: q.field_key, type, prompt: q.prompt, answered: answeredOf.get(q.uuid) ?? 0, distribution };
+      const out: LinkStats["questions"][number] = {
+        question_uuid: q.uuid,
+        field_key: q.field_key,
+        type,
+        prompt: q.prompt,
+        answered: answeredOf.get(q.uuid) ?? 0,
+        distribution,
+      };
       if (type === "rating" || type === "number") {
         let n = 0;
         let sum = 0;
@@ -181,7 +188,8 @@ export async function getLinkStats(deps: StatsDeps, auth: AuthContext, linkUuid:
         out.average = n ? Math.round((sum / n) * 1000) / 1000 : null;
       }
       if (type === "rating" && config.scale_type === "nps") {
-        const band = (lo: number, hi: number) => distribution.reduce((s, d) => s + (typeof d.value === "number" && d.value >= lo && d.value <= hi ? d.count : 0), 0);
+        const band = (lo: number, hi: number) =>
+          distribution.reduce((s, d) => s + (typeof d.value === "number" && d.value >= lo && d.value <= hi ? d.count : 0), 0);
         const promoters = band(9, 10);
         const passives = band(7, 8);
         const detractors = band(0, 6);
@@ -245,7 +253,14 @@ const CACHE_ENTRIES = 64;
  * stale; the oldest entries are dropped beyond 64.
  * @param version the workspace's current {@link changeVersion}
  */
-export async function cachedLinkStats(cache: StatsCache, version: string, deps: StatsDeps, auth: AuthContext, linkUuid: string, query: StatsQuery): Promise<LinkStats> {
+export async function cachedLinkStats(
+  cache: StatsCache,
+  version: string,
+  deps: StatsDeps,
+  auth: AuthContext,
+  linkUuid: string,
+  query: StatsQuery,
+): Promise<LinkStats> {
   const key = JSON.stringify([version, auth.workspaceUuid, linkUuid, query.since ?? null, query.until ?? null, query.bucket]);
   const hit = cache.get(key);
   if (hit) return hit;

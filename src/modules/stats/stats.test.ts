@@ -55,13 +55,20 @@ describe("GET links/{uuid}/stats/", () => {
     for (const d of q("nps").distribution) expect(d.count).toBe(nps.filter((v) => v === d.value).length);
     const promoters = nps.filter((v) => v >= 9).length;
     const detractors = nps.filter((v) => v <= 6).length;
-    expect(q("nps").nps).toEqual({ promoters, passives: nps.length - promoters - detractors, detractors, score: Math.round(((promoters - detractors) * 100) / nps.length) });
+    expect(q("nps").nps).toEqual({
+      promoters,
+      passives: nps.length - promoters - detractors,
+      detractors,
+      score: Math.round(((promoters - detractors) * 100) / nps.length),
+    });
     expect(q("nps").average).toBeCloseTo(nps.reduce((a, b) => a + b, 0) / nps.length, 2);
     const stars = answersOf("support").map((a) => a.value as number);
     expect(q("support").distribution.map((d: any) => d.count)).toEqual([1, 2, 3, 4, 5].map((v) => stars.filter((x) => x === v).length));
     expect(q("support").nps).toBeUndefined();
     const features = answersOf("features").flatMap((a) => a.value as string[]);
-    expect(q("features").distribution).toEqual(["Search", "Export", "Alerts", "Reports"].map((o) => ({ value: o, label: o, count: features.filter((f) => f === o).length })));
+    expect(q("features").distribution).toEqual(
+      ["Search", "Export", "Alerts", "Reports"].map((o) => ({ value: o, label: o, count: features.filter((f) => f === o).length })),
+    );
     expect(q("features").answered).toBe(answersOf("features").length);
     expect(q("design").distribution).toEqual([
       { value: "a", label: "Classic", count: answersOf("design").filter((a) => a.value === "a").length },
@@ -96,7 +103,11 @@ describe("GET links/{uuid}/stats/", () => {
       .sort((x, y) => y.r.submitted_at!.localeCompare(x.r.submitted_at!));
     expect(s.latest_actionable.length).toBe(10);
     expect(s.latest_actionable.map((x: any) => x.date)).toEqual(actionable.slice(0, 10).map((x) => x.r.submitted_at));
-    expect(s.latest_actionable[0]).toMatchObject({ response_uuid: actionable[0]!.r.uuid, text: actionable[0]!.a.text, sentiment: actionable[0]!.a.insights!.sentiment });
+    expect(s.latest_actionable[0]).toMatchObject({
+      response_uuid: actionable[0]!.r.uuid,
+      text: actionable[0]!.a.text,
+      sentiment: actionable[0]!.a.insights!.sentiment,
+    });
   });
 
   test("a date range and weekly buckets", async () => {

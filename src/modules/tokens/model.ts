@@ -22,6 +22,13 @@ export const tokenSchema = z.object({
   created_by: z
     .object({ user_uuid: z.string().uuid(), name: z.string(), email: z.string() })
     .nullable()
-    .describe("The console user who created the key (directly, or through a key they created); null for keys the operator made. Removing, disabling or demoting that user revokes it."),
+    .describe(
+      "The console user who created the key (directly, or through a key they created); null for keys the operator made. Removing, disabling or demoting that user revokes it.",
+    ),
 });
-export const createdTokenSchema = tokenSchema.extend({ key: z.string().regex(/^sk_live_[A-Za-z0-9]{40}$/).describe("The full API key, shown once") });
+export const createdTokenSchema = tokenSchema.extend({
+  key: z
+    .string()
+    .regex(/^sk_live_[A-Za-z0-9]{40}$/)
+    .describe("The full API key, shown once"),
+});

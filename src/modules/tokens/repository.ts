@@ -14,7 +14,9 @@ export function insertToken(db: Q, row: TokenRow) {
 }
 
 // Compiled once: both run on every authenticated request (db/prepared.ts).
-const activeTokenByHash = prepared(1, (db, keyHash: string) => db.selectFrom("api_tokens").selectAll().where("key_hash", "=", keyHash).where("revoked_at", "is", null));
+const activeTokenByHash = prepared(1, (db, keyHash: string) =>
+  db.selectFrom("api_tokens").selectAll().where("key_hash", "=", keyHash).where("revoked_at", "is", null),
+);
 const activeTokenUuid = prepared(1, (db, uuid: string) => db.selectFrom("api_tokens").select("uuid").where("uuid", "=", uuid).where("revoked_at", "is", null));
 
 /** The unrevoked token with this key hash (authentication: one indexed read). */

@@ -31,9 +31,10 @@ export function toTokenRecord(row: repo.TokenRow, creator: { name: string | null
     scopes: row.scopes.split(" ").filter(Boolean) as TokenRecord["scopes"],
     date_created: row.date_created,
     last_used_at: row.last_used_at,
-    created_by: row.created_by_user_uuid && creator?.name != null && creator.email != null
-      ? { user_uuid: row.created_by_user_uuid, name: creator.name, email: creator.email }
-      : null,
+    created_by:
+      row.created_by_user_uuid && creator?.name != null && creator.email != null
+        ? { user_uuid: row.created_by_user_uuid, name: creator.name, email: creator.email }
+        : null,
   };
 }
 
@@ -110,7 +111,14 @@ export async function revokeKeysCreatedBy(db: Q, userUuid: string, workspaceUuid
   const at = nowIso();
   const revoked: repo.TokenRow[] = [];
   for (const row of rows) {
-    if (keepScopes && row.scopes.split(" ").filter(Boolean).every((s) => keepScopes.has(s))) continue;
+    if (
+      keepScopes &&
+      row.scopes
+        .split(" ")
+        .filter(Boolean)
+        .every((s) => keepScopes.has(s))
+    )
+      continue;
     await repo.revokeToken(db, row.uuid, at);
     revoked.push(row);
   }
@@ -142,10 +150,7 @@ export function scopesForNewToken(requested: readonly AnyScope[] | undefined, cr
 
 /** One page of the workspace's active tokens, newest first, and their total. */
 export async function listTokens(db: Q, workspaceUuid: string, limit: number, offset: number, usage?: Pick<UsageRecorder, "lastUsedAt">) {
-  const [rows, count] = await Promise.all([
-    repo.listActiveTokens(db, workspaceUuid, limit, offset),
-    repo.countActiveTokens(db, workspaceUuid),
-  ]);
+  const [rows, count] = await Promise.all([repo.listActiveTokens(db, workspaceUuid, limit, offset), repo.countActiveTokens(db, workspaceUuid)]);
   // `last_used_at` is written coalesced (DESIGN §5); the latest use may still be in memory.
   const results = rows.map((r) => toTokenRecord(r, { name: r.creator_name, email: r.creator_email }));
   if (usage) for (const t of results) t.last_used_at = usage.lastUsedAt(t.uuid, t.last_used_at);

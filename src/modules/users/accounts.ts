@@ -83,7 +83,12 @@ export async function sessionView(db: Q, idHash: string): Promise<SessionView> {
   }
   return {
     user: { uuid: user.uuid, email: user.email, name: user.name, date_created: user.date_created, last_login_at: user.last_login_at },
-    memberships: memberships.map((m) => ({ workspace_uuid: m.workspace_uuid, workspace_name: m.workspace_name, workspace_slug: m.workspace_slug, role: m.role })),
+    memberships: memberships.map((m) => ({
+      workspace_uuid: m.workspace_uuid,
+      workspace_name: m.workspace_name,
+      workspace_slug: m.workspace_slug,
+      role: m.role,
+    })),
     current_workspace_uuid: current?.workspace_uuid ?? null,
     role: current?.role ?? null,
     scopes: current ? [...ROLE_SCOPES[current.role]] : [],

@@ -53,14 +53,21 @@ export async function createUser(
   if (existing && input.password !== undefined) {
     throw new AppError("VALIDATION_ERROR", "This email has an account already; its password stays (use earshot user reset-password).");
   }
-  if (existing && (await repo.findMembership(db, existing.uuid, ws.uuid))) throw new AppError("VALIDATION_ERROR", `${existing.email} is a member of this workspace already.`);
+  if (existing && (await repo.findMembership(db, existing.uuid, ws.uuid)))
+    throw new AppError("VALIDATION_ERROR", `${existing.email} is a member of this workspace already.`);
   const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
   const user = await db.transaction().execute(async (trx) => {
     const u = existing ?? (await insertNewUser(trx, { email: input.email, name: input.name?.trim() || input.email.trim().split("@")[0]!, passwordHash }));
     await repo.insertMembership(trx, { user_uuid: u.uuid, workspace_uuid: ws.uuid, role, date_created: nowIso() });
     // The workspace has its owner now: a pending first-start setup URL must not make another.
     if (role === "owner") await repo.useOutstandingTokens(trx, "setup", { workspaceUuid: ws.uuid }, nowIso());
-    await recordAudit(trx, { workspaceUuid: ws.uuid, actor: CLI_ACTOR, action: "member.joined", target: { type: "user", uuid: u.uuid, label: `${u.email} as ${role}` }, clientAddress: null });
+    await recordAudit(trx, {
+      workspaceUuid: ws.uuid,
+      actor: CLI_ACTOR,
+      action: "member.joined",
+      target: { type: "user", uuid: u.uuid, label: `${u.email} as ${role}` },
+      clientAddress: null,
+    });
     return u;
   });
   const resetUrl = !existing && passwordHash === null ? await passwordResetUrl(db, publicUrl, user.email) : null;

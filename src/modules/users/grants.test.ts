@@ -71,7 +71,10 @@ test("a session's write re-check fails once its role changed since the request w
   const user = await addUser(t, "racer@example.com", "owner");
   const s = await signIn(t, "racer@example.com");
   const auth = createAuthenticator(t.db, t.config, createRateLimiter());
-  const request = new Request(`${BASE}/api/v1/workspace/`, { method: "PATCH", headers: { cookie: `earshot_session=${s.cookie}`, "x-csrf-token": s.csrf, origin: BASE } });
+  const request = new Request(`${BASE}/api/v1/workspace/`, {
+    method: "PATCH",
+    headers: { cookie: `earshot_session=${s.cookie}`, "x-csrf-token": s.csrf, origin: BASE },
+  });
   const ctx = await auth.authenticate(request, null, "workspace:write");
   await auth.assertActive(t.db, ctx);
   await t.db.updateTable("memberships").set({ role: "viewer" }).where("user_uuid", "=", user.uuid).execute();
@@ -95,6 +98,9 @@ test("an admin cannot remove a member being made owner at the same time (the gua
       a.call("DELETE", `/api/v1/members/${target.uuid}/`),
     ]);
     // Either order is fine; an admin removing an owner is not.
-    expect([[200, 403], [404, 200]]).toContainEqual([promote.status, remove.status]);
+    expect([
+      [200, 403],
+      [404, 200],
+    ]).toContainEqual([promote.status, remove.status]);
   }
 });

@@ -28,8 +28,7 @@ export function memberRoutes(deps: AppDeps) {
     )
     .patch(
       "/api/v1/members/:user_uuid/",
-      ({ request, body, params, auth }) =>
-        members.changeRole(d, auth, params.user_uuid, parseWith(patchMemberSchema, requireJsonBody(request, body)).role),
+      ({ request, body, params, auth }) => members.changeRole(d, auth, params.user_uuid, parseWith(patchMemberSchema, requireJsonBody(request, body)).role),
       // Re-checked inside the transaction; a member changing their own role is no longer in the role they started with.
       { auth: { scope: "members:write", recheckBeforeResponding: false } },
     )

@@ -30,7 +30,11 @@ test("setup token: creates the owner once; used, expired and unknown tokens answ
     const twice = await t.call("POST", "/api/v1/auth/setup/", { key: null, body: { ...body, email: "second@example.com" } });
     expect([twice.status, twice.json.code]).toEqual([404, "NOT_FOUND"]);
     const expired = await issueOneTimeToken(t.db, "setup", { workspaceUuid: t.ws.workspace_uuid });
-    await t.db.updateTable("one_time_tokens").set({ expires_at: isoAfter(-1) }).where("uuid", "=", expired.uuid).execute();
+    await t.db
+      .updateTable("one_time_tokens")
+      .set({ expires_at: isoAfter(-1) })
+      .where("uuid", "=", expired.uuid)
+      .execute();
     expect((await t.call("POST", "/api/v1/auth/setup/", { key: null, body: { ...body, token: expired.token, email: "third@example.com" } })).status).toBe(404);
     expect((await t.call("POST", "/api/v1/auth/setup/", { key: null, body: { ...body, token: "made-up", email: "fourth@example.com" } })).status).toBe(404);
     // A reset token is not a setup token.
@@ -133,7 +137,9 @@ test("members: list, role changes, only an owner touches the owner role, the las
 
 test("PATCH workspace/ needs workspace:write and changes name, host, plan and limits", async () => {
   const owner = await signIn(api, "owner@example.com");
-  const r = await owner.call("PATCH", "/api/v1/workspace/", { body: { name: "Renamed", host: "https://feedback.acme.lan", plan: "pro", limits: { links: 5, requests_per_minute: 77 } } });
+  const r = await owner.call("PATCH", "/api/v1/workspace/", {
+    body: { name: "Renamed", host: "https://feedback.acme.lan", plan: "pro", limits: { links: 5, requests_per_minute: 77 } },
+  });
   expect(r.status).toBe(200);
   expect(r.json).toMatchObject({ name: "Renamed", host: "https://feedback.acme.lan", plan: "pro", limits: { links: 5, requests_per_minute: 77 } });
   const back = await owner.call("PATCH", "/api/v1/workspace/", { body: { host: null, plan: "enterprise", limits: { links: null } } });

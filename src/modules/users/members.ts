@@ -28,7 +28,15 @@ export type Member = z.output<typeof memberSchema>;
 export type Invite = z.output<typeof inviteSchema>;
 
 function toMember(r: Awaited<ReturnType<typeof repo.listMembers>>[number]): Member {
-  return { user_uuid: r.uuid, email: r.email, name: r.name, role: r.role, disabled: !!r.disabled, date_created: r.date_created, last_login_at: r.last_login_at };
+  return {
+    user_uuid: r.uuid,
+    email: r.email,
+    name: r.name,
+    role: r.role,
+    disabled: !!r.disabled,
+    date_created: r.date_created,
+    last_login_at: r.last_login_at,
+  };
 }
 
 function toInvite(r: repo.OneTimeTokenRow): Invite {
@@ -123,10 +131,22 @@ export async function createInvite(deps: MembersDeps, auth: AuthContext, input: 
   }
   return deps.db.transaction().execute(async (trx) => {
     const createdBy = await creatorOf(trx, auth);
-    const t = await issueOneTimeToken(trx, "invite", { workspaceUuid: auth.workspaceUuid, email: input.email, role: input.role, createdByUserUuid: createdBy?.uuid ?? null });
+    const t = await issueOneTimeToken(trx, "invite", {
+      workspaceUuid: auth.workspaceUuid,
+      email: input.email,
+      role: input.role,
+      createdByUserUuid: createdBy?.uuid ?? null,
+    });
     await deps.auth.assertActive(trx, auth);
     await recordByAuth(trx, auth, "member.invited", { type: "invite", uuid: t.uuid, label: `${input.email} as ${input.role}` });
-    return { uuid: t.uuid, email: input.email, role: input.role, url: `${deps.publicUrl}/console/invite/?token=${t.token}`, date_created: t.date_created, expires_at: t.expires_at };
+    return {
+      uuid: t.uuid,
+      email: input.email,
+      role: input.role,
+      url: `${deps.publicUrl}/console/invite/?token=${t.token}`,
+      date_created: t.date_created,
+      expires_at: t.expires_at,
+    };
   });
 }
 

@@ -33,7 +33,12 @@ test("a setup URL adds no owner once the workspace has one: refused in the trans
   const row = await t.db.selectFrom("one_time_tokens").select("used_at").where("uuid", "=", pending.uuid).executeTakeFirstOrThrow();
   expect(row.used_at).not.toBeNull();
   expect((await setup(pending.token, "mallory2@evil.test")).status).toBe(404);
-  const owners = await t.db.selectFrom("memberships").select("user_uuid").where("role", "=", "owner").where("workspace_uuid", "in", [ws.workspace_uuid, other.workspace_uuid]).execute();
+  const owners = await t.db
+    .selectFrom("memberships")
+    .select("user_uuid")
+    .where("role", "=", "owner")
+    .where("workspace_uuid", "in", [ws.workspace_uuid, other.workspace_uuid])
+    .execute();
   expect(owners).toHaveLength(2);
 });
 
@@ -47,7 +52,9 @@ test("using a reset link voids the user's older ones; so does changing the passw
 
   const outstanding = await passwordResetUrl(t.db, BASE, "resetter@example.com");
   const s = await signIn(t, "resetter@example.com", "brand new password 1");
-  const changed = await s.call("POST", "/api/v1/auth/me/password/", { body: { current_password: "brand new password 1", new_password: "another new password" } });
+  const changed = await s.call("POST", "/api/v1/auth/me/password/", {
+    body: { current_password: "brand new password 1", new_password: "another new password" },
+  });
   expect(changed.status).toBe(200);
   expect((await reset(outstanding, "attacker password 12")).status).toBe(404);
   await signIn(t, "resetter@example.com", "another new password");

@@ -70,7 +70,10 @@ export function listMembers(db: Q, workspaceUuid: string, limit: number, offset:
 }
 
 export async function countMembers(db: Q, workspaceUuid: string, role?: MembershipRow["role"]): Promise<number> {
-  let q = db.selectFrom("memberships").select((eb) => eb.fn.countAll<number>().as("n")).where("workspace_uuid", "=", workspaceUuid);
+  let q = db
+    .selectFrom("memberships")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("workspace_uuid", "=", workspaceUuid);
   if (role) q = q.where("role", "=", role);
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
@@ -112,7 +115,10 @@ export function deleteUserSessions(db: Q, userUuid: string, keepIdHash?: string)
 
 /** Drops sessions past their absolute end or idle since before `idleBefore`. */
 export function deleteExpiredSessions(db: Q, now: string, idleBefore: string) {
-  return db.deleteFrom("console_sessions").where((eb) => eb.or([eb("expires_at", "<=", now), eb("last_seen_at", "<=", idleBefore)])).execute();
+  return db
+    .deleteFrom("console_sessions")
+    .where((eb) => eb.or([eb("expires_at", "<=", now), eb("last_seen_at", "<=", idleBefore)]))
+    .execute();
 }
 
 export function insertOneTimeToken(db: Q, row: OneTimeTokenRow) {
@@ -137,7 +143,12 @@ export async function useOneTimeToken(db: Q, uuid: string, at: string): Promise<
  * (setup URLs) used, so an older link stops working once a newer one did its job.
  * @returns tokens marked
  */
-export async function useOutstandingTokens(db: Q, purpose: "password_reset" | "setup", owner: { userUuid: string } | { workspaceUuid: string }, at: string): Promise<number> {
+export async function useOutstandingTokens(
+  db: Q,
+  purpose: "password_reset" | "setup",
+  owner: { userUuid: string } | { workspaceUuid: string },
+  at: string,
+): Promise<number> {
   let q = db.updateTable("one_time_tokens").set({ used_at: at }).where("purpose", "=", purpose).where("used_at", "is", null);
   q = "userUuid" in owner ? q.where("user_uuid", "=", owner.userUuid) : q.where("workspace_uuid", "=", owner.workspaceUuid);
   const r = await q.executeTakeFirst();

@@ -53,7 +53,9 @@ export function authRoutes(deps: AppDeps) {
       { session: true },
     )
     .get("/api/v1/auth/session/", ({ session }) => sessionView(deps.db, session.idHash), { session: true })
-    .post("/api/v1/auth/session/workspace/", (ctx) => service.switchWorkspace(deps.db, ctx.session, body(switchWorkspaceSchema, ctx).workspace_uuid), { session: true })
+    .post("/api/v1/auth/session/workspace/", (ctx) => service.switchWorkspace(deps.db, ctx.session, body(switchWorkspaceSchema, ctx).workspace_uuid), {
+      session: true,
+    })
     .post(
       "/api/v1/auth/setup/",
       async (ctx) => {

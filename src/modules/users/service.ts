@@ -47,7 +47,9 @@ async function recordForUser(deps: UsersDeps, user: repo.UserRow, action: AuditA
 async function beginAttempt(deps: UsersDeps, email: string, address: string | null): Promise<LoginAttempt> {
   const begun = await deps.throttle.begin(accounts.emailKey(email), address);
   if ("retryAfterS" in begun) {
-    throw new AppError("RATE_LIMITED", "Too many failed sign-ins; retry after the time in Retry-After.", { headers: { "Retry-After": String(begun.retryAfterS) } });
+    throw new AppError("RATE_LIMITED", "Too many failed sign-ins; retry after the time in Retry-After.", {
+      headers: { "Retry-After": String(begun.retryAfterS) },
+    });
   }
   return begun.attempt;
 }
@@ -58,7 +60,12 @@ async function beginAttempt(deps: UsersDeps, email: string, address: string | nu
  * @param previousIdHash the session the browser held before, ended now
  * @throws AppError RATE_LIMITED (with Retry-After), INVALID_CREDENTIALS
  */
-export async function login(deps: UsersDeps, input: { email: string; password: string }, clientAddress: string | null, previousIdHash: string | null): Promise<StartedSession> {
+export async function login(
+  deps: UsersDeps,
+  input: { email: string; password: string },
+  clientAddress: string | null,
+  previousIdHash: string | null,
+): Promise<StartedSession> {
   const attempt = await beginAttempt(deps, input.email, clientAddress);
   const user = await repo.findUserByEmailKey(deps.db, accounts.emailKey(input.email));
   const ok = (await accounts.verifyPassword(input.password, user?.password_hash ?? null)) && !!user && !user.disabled;
@@ -84,7 +91,13 @@ export async function login(deps: UsersDeps, input: { email: string; password: s
     await repo.updateUser(trx, user.uuid, { last_login_at: nowIso() });
     const s = await accounts.startSession(trx, user.uuid, memberships[0]?.workspace_uuid ?? null);
     if (memberships[0]) {
-      await recordAudit(trx, { workspaceUuid: memberships[0].workspace_uuid, actor: { type: "user", uuid: user.uuid, name: user.name }, action: "login.succeeded", target: null, clientAddress });
+      await recordAudit(trx, {
+        workspaceUuid: memberships[0].workspace_uuid,
+        actor: { type: "user", uuid: user.uuid, name: user.name },
+        action: "login.succeeded",
+        target: null,
+        clientAddress,
+      });
     }
     return s;
   });
@@ -112,7 +125,11 @@ export async function switchWorkspace(db: Kysely<Database>, s: SessionAuth, work
  * @throws AppError NOT_FOUND (unknown, used or expired token; the workspace has an owner already),
  *   VALIDATION_ERROR (email taken)
  */
-export async function setup(deps: UsersDeps, input: { token: string; name: string; email: string; password: string }, clientAddress: string | null): Promise<StartedSession> {
+export async function setup(
+  deps: UsersDeps,
+  input: { token: string; name: string; email: string; password: string },
+  clientAddress: string | null,
+): Promise<StartedSession> {
   const token = await accounts.findUsableToken(deps.db, input.token, "setup");
   const passwordHash = await accounts.hashPassword(input.password);
   const started = await deps.db.transaction().execute(async (trx) => {
@@ -124,7 +141,13 @@ export async function setup(deps: UsersDeps, input: { token: string; name: strin
     await repo.insertMembership(trx, { user_uuid: user.uuid, workspace_uuid: token.workspace_uuid!, role: "owner", date_created: nowIso() });
     await repo.updateUser(trx, user.uuid, { last_login_at: nowIso() });
     const actor = { type: "user" as const, uuid: user.uuid, name: user.name };
-    await recordAudit(trx, { workspaceUuid: token.workspace_uuid, actor, action: "member.joined", target: { type: "user", uuid: user.uuid, label: user.email }, clientAddress });
+    await recordAudit(trx, {
+      workspaceUuid: token.workspace_uuid,
+      actor,
+      action: "member.joined",
+      target: { type: "user", uuid: user.uuid, label: user.email },
+      clientAddress,
+    });
     return accounts.startSession(trx, user.uuid, token.workspace_uuid);
   });
   return { cookie: started.cookie, view: await accounts.sessionView(deps.db, started.idHash) };
@@ -146,7 +169,12 @@ export async function describeInvite(db: Kysely<Database>, token: string) {
  * an account already, adds the membership after checking that account's password. Signs in.
  * @throws AppError NOT_FOUND, VALIDATION_ERROR (`/name`, `/password`), INVALID_CREDENTIALS, RATE_LIMITED
  */
-export async function acceptInvite(deps: UsersDeps, tokenValue: string, input: { name?: string; password: string }, clientAddress: string | null): Promise<StartedSession> {
+export async function acceptInvite(
+  deps: UsersDeps,
+  tokenValue: string,
+  input: { name?: string; password: string },
+  clientAddress: string | null,
+): Promise<StartedSession> {
   const invite = await accounts.findUsableToken(deps.db, tokenValue, "invite");
   const existing = await repo.findUserByEmailKey(deps.db, accounts.emailKey(invite.email!));
   let passwordHash: string | null = null;
@@ -169,7 +197,13 @@ export async function acceptInvite(deps: UsersDeps, tokenValue: string, input: {
     }
     await repo.updateUser(trx, user.uuid, { last_login_at: nowIso() });
     const actor = { type: "user" as const, uuid: user.uuid, name: user.name };
-    await recordAudit(trx, { workspaceUuid: invite.workspace_uuid, actor, action: "member.joined", target: { type: "user", uuid: user.uuid, label: user.email }, clientAddress });
+    await recordAudit(trx, {
+      workspaceUuid: invite.workspace_uuid,
+      actor,
+      action: "member.joined",
+      target: { type: "user", uuid: user.uuid, label: user.email },
+      clientAddress,
+    });
     return accounts.startSession(trx, user.uuid, invite.workspace_uuid);
   });
   return { cookie: started.cookie, view: await accounts.sessionView(deps.db, started.idHash) };
@@ -206,7 +240,12 @@ export async function updateMe(db: Kysely<Database>, s: SessionAuth, name: strin
  * reset links. Wrong current passwords count as failed sign-ins.
  * @throws AppError VALIDATION_ERROR (`/current_password`), RATE_LIMITED
  */
-export async function changePassword(deps: UsersDeps, s: SessionAuth, input: { current_password: string; new_password: string }, clientAddress: string | null): Promise<void> {
+export async function changePassword(
+  deps: UsersDeps,
+  s: SessionAuth,
+  input: { current_password: string; new_password: string },
+  clientAddress: string | null,
+): Promise<void> {
   const attempt = await beginAttempt(deps, s.user.email, clientAddress);
   if (!(await accounts.verifyPassword(input.current_password, s.user.password_hash))) {
     throw new AppError("VALIDATION_ERROR", "The current password is wrong.", { errors: [{ pointer: "/current_password", message: "Wrong password." }] });

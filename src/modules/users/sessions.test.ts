@@ -28,7 +28,9 @@ describe("sign-in", () => {
     expect(setCookie).not.toContain("Secure"); // plain http://localhost
     expect(s.reply.json).toMatchObject({ user: { email: "owner@example.com" }, role: "owner", current_workspace_uuid: api.ws.workspace_uuid });
     expect(s.reply.json.scopes).toContain("workspace:write");
-    expect(s.reply.json.memberships).toEqual([{ workspace_uuid: api.ws.workspace_uuid, workspace_name: "Test workspace", workspace_slug: api.ws.workspace_slug, role: "owner" }]);
+    expect(s.reply.json.memberships).toEqual([
+      { workspace_uuid: api.ws.workspace_uuid, workspace_name: "Test workspace", workspace_slug: api.ws.workspace_slug, role: "owner" },
+    ]);
     const session = await s.call("GET", "/api/v1/auth/session/");
     expect(session.status).toBe(200);
     expect(session.json.csrf_token).toBe(s.csrf);
@@ -94,8 +96,11 @@ describe("throttling", () => {
     try {
       await addUser(t, "target@example.com", "owner");
       const n = 40;
-      const replies = await Promise.all(Array.from({ length: n }, (_, i) =>
-        t.call("POST", "/api/v1/auth/login/", { key: null, body: { email: "target@example.com", password: i === n - 1 ? PASSWORD : `wrong password ${i}` } })));
+      const replies = await Promise.all(
+        Array.from({ length: n }, (_, i) =>
+          t.call("POST", "/api/v1/auth/login/", { key: null, body: { email: "target@example.com", password: i === n - 1 ? PASSWORD : `wrong password ${i}` } }),
+        ),
+      );
       const statuses = replies.map((r) => r.status);
       expect(statuses.filter((s) => s === 401)).toHaveLength(5);
       expect(statuses.filter((s) => s === 429)).toHaveLength(n - 5);
@@ -103,8 +108,11 @@ describe("throttling", () => {
       // Parallel wrong current passwords on the password change are counted the same way.
       await addUser(t, "changer@example.com", "member");
       const s = await signIn(t, "changer@example.com");
-      const changes = await Promise.all(Array.from({ length: 12 }, (_, i) =>
-        s.call("POST", "/api/v1/auth/me/password/", { body: { current_password: `not it ${i}`, new_password: "a brand new passphrase" } })));
+      const changes = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          s.call("POST", "/api/v1/auth/me/password/", { body: { current_password: `not it ${i}`, new_password: "a brand new passphrase" } }),
+        ),
+      );
       expect(changes.filter((r) => r.status === 400)).toHaveLength(5);
       expect(changes.filter((r) => r.status === 429)).toHaveLength(7);
     } finally {
@@ -139,7 +147,9 @@ describe("CSRF", () => {
     expect(wrongToken.json.code).toBe("CSRF_FAILED");
     const foreign = await s.call("POST", "/api/v1/links/", { ...link, headers: { origin: "https://evil.example" } });
     expect([foreign.status, foreign.json.code]).toEqual([403, "CSRF_FAILED"]);
-    const foreignReferer = await s.call("DELETE", "/api/v1/tokens/00000000-0000-4000-8000-000000000000/", { headers: { origin: "", referer: "https://evil.example/page" } });
+    const foreignReferer = await s.call("DELETE", "/api/v1/tokens/00000000-0000-4000-8000-000000000000/", {
+      headers: { origin: "", referer: "https://evil.example/page" },
+    });
     expect(foreignReferer.json.code).toBe("CSRF_FAILED");
     const neither = await s.call("POST", "/api/v1/links/", { ...link, headers: { origin: "" } });
     expect(neither.json.code).toBe("CSRF_FAILED");
@@ -151,7 +161,11 @@ describe("CSRF", () => {
     expect((await s.call("GET", "/api/v1/links/", { headers: { "x-csrf-token": "", origin: "https://evil.example" } })).status).toBe(200);
     const logout = await s.call("POST", "/api/v1/auth/logout/", { headers: { origin: "https://evil.example" } });
     expect(logout.json.code).toBe("CSRF_FAILED");
-    const login = await api.call("POST", "/api/v1/auth/login/", { key: null, body: { email: "owner@example.com", password: PASSWORD }, headers: { origin: "https://evil.example" } });
+    const login = await api.call("POST", "/api/v1/auth/login/", {
+      key: null,
+      body: { email: "owner@example.com", password: PASSWORD },
+      headers: { origin: "https://evil.example" },
+    });
     expect([login.status, login.json.code]).toEqual([403, "CSRF_FAILED"]);
   });
 });
@@ -159,12 +173,24 @@ describe("CSRF", () => {
 describe("session lifetime", () => {
   test("a session idle for more than 12 h, or past its 30 days, answers 401", async () => {
     const idle = await signIn(api, "viewer@example.com");
-    await api.db.updateTable("console_sessions").set({ last_seen_at: isoAfter(-12 * 3600 - 5) }).where("id_hash", "=", sha256Hex(idle.cookie)).execute();
+    await api.db
+      .updateTable("console_sessions")
+      .set({ last_seen_at: isoAfter(-12 * 3600 - 5) })
+      .where("id_hash", "=", sha256Hex(idle.cookie))
+      .execute();
     expect((await idle.call("GET", "/api/v1/links/")).json.code).toBe("UNAUTHENTICATED");
     const old = await signIn(api, "viewer@example.com");
-    await api.db.updateTable("console_sessions").set({ last_seen_at: isoAfter(-11 * 3600) }).where("id_hash", "=", sha256Hex(old.cookie)).execute();
+    await api.db
+      .updateTable("console_sessions")
+      .set({ last_seen_at: isoAfter(-11 * 3600) })
+      .where("id_hash", "=", sha256Hex(old.cookie))
+      .execute();
     expect((await old.call("GET", "/api/v1/links/")).status).toBe(200); // 11 h idle is fine, and refreshes it
-    await api.db.updateTable("console_sessions").set({ expires_at: isoAfter(-1) }).where("id_hash", "=", sha256Hex(old.cookie)).execute();
+    await api.db
+      .updateTable("console_sessions")
+      .set({ expires_at: isoAfter(-1) })
+      .where("id_hash", "=", sha256Hex(old.cookie))
+      .execute();
     expect((await old.call("GET", "/api/v1/links/")).json.code).toBe("UNAUTHENTICATED");
     const row = await api.db.selectFrom("console_sessions").select("expires_at").where("user_uuid", "=", idle.reply.json.user.uuid).executeTakeFirst();
     expect(row).toBeUndefined(); // expired rows are dropped when met
@@ -236,7 +262,16 @@ describe("roles act as scopes", () => {
     const s = await signIn(api, "owner@example.com");
     const plain = await s.call("POST", "/api/v1/tokens/", { body: { name: "CI" } });
     expect(plain.status).toBe(201);
-    expect(plain.json.scopes).toEqual(["links:read", "links:write", "responses:read", "responses:write", "webhooks:read", "webhooks:write", "tokens:read", "tokens:write"]);
+    expect(plain.json.scopes).toEqual([
+      "links:read",
+      "links:write",
+      "responses:read",
+      "responses:write",
+      "webhooks:read",
+      "webhooks:write",
+      "tokens:read",
+      "tokens:write",
+    ]);
     const admin = await s.call("POST", "/api/v1/tokens/", { body: { name: "Admin key", scopes: ["members:read", "audit:read"] } });
     expect([admin.status, admin.json.scopes]).toEqual([201, ["members:read", "audit:read"]]);
     expect((await api.call("GET", "/api/v1/audit/", { key: admin.json.key })).status).toBe(200);
@@ -269,7 +304,13 @@ test("the cookie is refused over plain HTTP from a non-loopback peer, like a key
     // app.handle has no peer address: as far as the transport rule knows, not loopback.
     const plain = await t.call("POST", "/api/v1/auth/login/", { key: null, body: { email: "tls@example.com", password: PASSWORD } });
     expect([plain.status, plain.json.code]).toEqual([403, "HTTPS_REQUIRED"]);
-    const login = await t.app.handle(new Request("https://localhost/api/v1/auth/login/", { method: "POST", headers: { "content-type": "application/json", origin: "https://localhost" }, body: JSON.stringify({ email: "tls@example.com", password: PASSWORD }) }));
+    const login = await t.app.handle(
+      new Request("https://localhost/api/v1/auth/login/", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "https://localhost" },
+        body: JSON.stringify({ email: "tls@example.com", password: PASSWORD }),
+      }),
+    );
     expect(login.status).toBe(200);
     const cookie = /earshot_session=([^;]+)/.exec(login.headers.get("set-cookie")!)![1]!;
     expect(login.headers.get("set-cookie")).toContain("Secure");

@@ -34,7 +34,11 @@ beforeAll(async () => {
   // Nothing else writes meanwhile (the outbox poll and the jobs would wait on the lock too and
   // hold up the request before it is authenticated).
   server = await startServer({ dataDir, env: { EARSHOT_OUTBOX_POLL_MS: "600000", EARSHOT_JOBS_PAUSED: "1" } });
-  const login = await fetch(`${server.baseUrl}/api/v1/auth/login/`, { method: "POST", headers: { "content-type": "application/json", origin: server.baseUrl }, body: JSON.stringify({ email: "owner@example.com", password: PASSWORD }) });
+  const login = await fetch(`${server.baseUrl}/api/v1/auth/login/`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: server.baseUrl },
+    body: JSON.stringify({ email: "owner@example.com", password: PASSWORD }),
+  });
   session = { cookie: /earshot_session=([^;]+)/.exec(login.headers.get("set-cookie")!)![1]!, csrf: (await login.json()).csrf_token };
   db = await openTestDatabase(dataDir);
 });
@@ -49,7 +53,9 @@ const send = (method: string, p: string, body: unknown, auth: "session" | string
     method,
     headers: {
       "content-type": "application/json",
-      ...(auth === "session" ? { cookie: `earshot_session=${session.cookie}`, "x-csrf-token": session.csrf, origin: server.baseUrl } : { authorization: `Bearer ${auth}` }),
+      ...(auth === "session"
+        ? { cookie: `earshot_session=${session.cookie}`, "x-csrf-token": session.csrf, origin: server.baseUrl }
+        : { authorization: `Bearer ${auth}` }),
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
@@ -70,7 +76,11 @@ async function whileLocked(request: () => Promise<Response>, change: (trx: Trans
 }
 
 const setRole = (role: "owner" | "viewer") => (q: Db | Transaction<Schema>) =>
-  q.updateTable("memberships").set({ role }).where("user_uuid", "=", (eb) => eb.selectFrom("users").select("uuid").where("email", "=", "owner@example.com")).execute();
+  q
+    .updateTable("memberships")
+    .set({ role })
+    .where("user_uuid", "=", (eb) => eb.selectFrom("users").select("uuid").where("email", "=", "owner@example.com"))
+    .execute();
 
 test("PATCH workspace/ and DELETE invites/ by a session demoted meanwhile commit nothing and answer 401", async () => {
   const invite = await (await send("POST", "invites/", { email: "pending@example.com", role: "member" }, "session")).json();
@@ -89,7 +99,11 @@ test("PATCH …/insights/ with a key revoked meanwhile stores no correction", as
   const key = await (await send("POST", "tokens/", { name: "Corrector", scopes: ["responses:write"] }, ws.api_key)).json();
   const [responseUuid] = await seedResponses(db, ws.workspace_uuid, { uuid: link.uuid, questions: link.questions }, 1, () => "Slow checkout");
   const insights = { sentiment: "negative", sentiment_score: -0.8, actionable: true, key_topics: ["checkout"], summary: "Slow checkout" };
-  await db.updateTable("answers").set({ ai_insights: JSON.stringify(insights) }).where("response_uuid", "=", responseUuid!).execute();
+  await db
+    .updateTable("answers")
+    .set({ ai_insights: JSON.stringify(insights) })
+    .where("response_uuid", "=", responseUuid!)
+    .execute();
   const answer = await db.selectFrom("answers").select("uuid").where("response_uuid", "=", responseUuid!).executeTakeFirstOrThrow();
   const res = await whileLocked(
     () => send("PATCH", `responses/${responseUuid}/answers/${answer.uuid}/insights/`, { sentiment: "positive" }, key.key),

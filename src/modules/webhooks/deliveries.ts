@@ -70,7 +70,14 @@ export async function getDelivery(deps: WebhookDeps, auth: AuthContext, workspac
   const attempts = await repo.attemptsOf(deps.db, row.uuid);
   return {
     ...toDelivery(row),
-    attempt_log: attempts.map((a) => ({ attempt: a.attempt, status_code: a.status_code, response_excerpt: a.response_excerpt, duration_ms: a.duration_ms, error: a.error, date_created: a.date_created })),
+    attempt_log: attempts.map((a) => ({
+      attempt: a.attempt,
+      status_code: a.status_code,
+      response_excerpt: a.response_excerpt,
+      duration_ms: a.duration_ms,
+      error: a.error,
+      date_created: a.date_created,
+    })),
   };
 }
 
@@ -87,7 +94,9 @@ export async function redeliver(deps: WebhookDeps, auth: AuthContext, workspaceU
       throw new AppError("RESPONSE_ERASED", `The response this event was about was erased at ${row.event_erased_at}; its event cannot be sent again.`);
     }
     if (hook.enabled !== 1) {
-      throw new AppError("VALIDATION_ERROR", "The webhook is disabled; enable it (PATCH enabled: true) before redelivering.", { errors: [{ pointer: "/enabled", message: "The webhook is disabled." }] });
+      throw new AppError("VALIDATION_ERROR", "The webhook is disabled; enable it (PATCH enabled: true) before redelivering.", {
+        errors: [{ pointer: "/enabled", message: "The webhook is disabled." }],
+      });
     }
     let target = row.uuid;
     if (row.state === "pending") await repo.makeDeliveryDueNow(trx, row.uuid, nowIso());

@@ -67,7 +67,10 @@ function deliveryLog(db: Q) {
 /** Deliveries of one webhook, newest first, optionally of one state. */
 export async function listDeliveries(db: Q, webhookUuid: string, state: WebhookDeliveryTable["state"] | undefined, limit: number, offset: number) {
   let rows = deliveryLog(db).where("d.webhook_uuid", "=", webhookUuid);
-  let count = db.selectFrom("webhook_deliveries").select((eb) => eb.fn.countAll<number>().as("n")).where("webhook_uuid", "=", webhookUuid);
+  let count = db
+    .selectFrom("webhook_deliveries")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("webhook_uuid", "=", webhookUuid);
   if (state) {
     rows = rows.where("d.state", "=", state);
     count = count.where("state", "=", state);
@@ -91,5 +94,10 @@ export function attemptsOf(db: Q, deliveryUuid: string): Promise<WebhookAttemptT
 
 /** Makes a pending delivery due now (redelivery of one that is still waiting for a retry). */
 export function makeDeliveryDueNow(db: Q, uuid: string, now: string) {
-  return db.updateTable("webhook_deliveries").set({ next_attempt_at: now, date_updated: now }).where("uuid", "=", uuid).where("state", "=", "pending").execute();
+  return db
+    .updateTable("webhook_deliveries")
+    .set({ next_attempt_at: now, date_updated: now })
+    .where("uuid", "=", uuid)
+    .where("state", "=", "pending")
+    .execute();
 }

@@ -40,12 +40,9 @@ export function webhookRoutes(deps: AppDeps) {
       },
       { auth: "webhooks:write" },
     )
-    .get(
-      ONE,
-      async ({ params, auth }) =>
-        service.toWebhook(await service.findOwnWebhook(deps.db, auth, params.workspace_uuid, params.webhook_uuid)),
-      { auth: "webhooks:read" },
-    )
+    .get(ONE, async ({ params, auth }) => service.toWebhook(await service.findOwnWebhook(deps.db, auth, params.workspace_uuid, params.webhook_uuid)), {
+      auth: "webhooks:read",
+    })
     .patch(
       ONE,
       async ({ request, body, params, auth }) => {
@@ -62,11 +59,9 @@ export function webhookRoutes(deps: AppDeps) {
       },
       { auth: "webhooks:write" },
     )
-    .post(
-      `${ONE}rotate-secret/`,
-      ({ params, auth }) => service.rotateWebhookSecret(d, auth, params.workspace_uuid, params.webhook_uuid),
-      { auth: "webhooks:write" },
-    )
+    .post(`${ONE}rotate-secret/`, ({ params, auth }) => service.rotateWebhookSecret(d, auth, params.workspace_uuid, params.webhook_uuid), {
+      auth: "webhooks:write",
+    })
     .post(
       `${ONE}test/`,
       async ({ params, set, auth }) => {

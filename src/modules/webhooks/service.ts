@@ -35,7 +35,8 @@ export function generateWebhookSecret(): string {
  * @throws AppError VALIDATION_ERROR at `pointer`
  */
 export function assertHttpsUrl(url: string, pointer: string): void {
-  if (!isHttpsUrl(url)) throw new AppError("VALIDATION_ERROR", "The webhook url must be an absolute https URL.", { errors: [{ pointer, message: "Must be an https URL." }] });
+  if (!isHttpsUrl(url))
+    throw new AppError("VALIDATION_ERROR", "The webhook url must be an absolute https URL.", { errors: [{ pointer, message: "Must be an https URL." }] });
 }
 
 /**
@@ -45,7 +46,8 @@ export function assertHttpsUrl(url: string, pointer: string): void {
  */
 export function assertDeliverableUrl(url: string, allowHosts: readonly string[], pointer: string): void {
   const refusal = literalHostRefusal(url, allowHosts);
-  if (refusal) throw new AppError("VALIDATION_ERROR", `Webhooks may not target ${refusal}.`, { errors: [{ pointer, message: `Forbidden address: ${refusal}.` }] });
+  if (refusal)
+    throw new AppError("VALIDATION_ERROR", `Webhooks may not target ${refusal}.`, { errors: [{ pointer, message: `Forbidden address: ${refusal}.` }] });
 }
 
 /** Maps a stored row to the API's webhook record. */
@@ -169,7 +171,12 @@ export async function deleteWebhook(deps: WebhookDeps, auth: AuthContext, worksp
 export async function rotateWebhookSecret(deps: WebhookDeps, auth: AuthContext, workspaceUuid: string, uuid: string) {
   return deps.db.transaction().execute(async (trx) => {
     const row = await findOwnWebhook(trx, auth, workspaceUuid, uuid);
-    const patch = { secret: generateWebhookSecret(), previous_secret: row.secret, previous_secret_expires_at: isoAfter(SECRET_OVERLAP_S), date_updated: nowIso() };
+    const patch = {
+      secret: generateWebhookSecret(),
+      previous_secret: row.secret,
+      previous_secret_expires_at: isoAfter(SECRET_OVERLAP_S),
+      date_updated: nowIso(),
+    };
     await repo.updateWebhook(trx, row.uuid, patch);
     await deps.auth.assertActive(trx, auth);
     return { ...toWebhook({ ...row, ...patch }), secret: patch.secret, previous_secret_expires_at: patch.previous_secret_expires_at };
@@ -180,7 +187,14 @@ export async function rotateWebhookSecret(deps: WebhookDeps, auth: AuthContext, 
  * Creates the `response.submitted` webhook limited to one link (`on_finished`, DESIGN §8).
  * @throws AppError VALIDATION_ERROR when the url is not https or names a forbidden address
  */
-export async function createLinkWebhook(db: Q, workspaceUuid: string, linkUuid: string, url: string, secret: string | undefined, allowHosts: readonly string[]): Promise<string> {
+export async function createLinkWebhook(
+  db: Q,
+  workspaceUuid: string,
+  linkUuid: string,
+  url: string,
+  secret: string | undefined,
+  allowHosts: readonly string[],
+): Promise<string> {
   assertHttpsUrl(url, "/on_finished/webhook_url");
   assertDeliverableUrl(url, allowHosts, "/on_finished/webhook_url");
   const now = nowIso();

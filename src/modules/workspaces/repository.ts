@@ -68,12 +68,7 @@ export function addApiCalls(db: Q, workspaceUuid: string, day: string, n: number
 }
 
 export async function apiCallsOn(db: Q, workspaceUuid: string, day: string): Promise<number> {
-  const row = await db
-    .selectFrom("api_call_counters")
-    .select("calls")
-    .where("workspace_uuid", "=", workspaceUuid)
-    .where("day", "=", day)
-    .executeTakeFirst();
+  const row = await db.selectFrom("api_call_counters").select("calls").where("workspace_uuid", "=", workspaceUuid).where("day", "=", day).executeTakeFirst();
   return row?.calls ?? 0;
 }
 

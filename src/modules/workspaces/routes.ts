@@ -19,13 +19,18 @@ export function workspaceRoutes(deps: AppDeps) {
       "/api/v1/workspace/",
       async ({ request, body, auth }) => {
         const input = parseWith(patchWorkspaceSchema, requireJsonBody(request, body));
-        await updateWorkspace(deps.db, auth.workspaceUuid, {
-          name: input.name,
-          host: input.host,
-          plan: input.plan,
-          linksLimit: input.limits?.links,
-          requestsPerMinute: input.limits?.requests_per_minute,
-        }, { publicUrl: deps.config.publicUrl, recheck: (trx) => deps.auth.assertActive(trx, auth) });
+        await updateWorkspace(
+          deps.db,
+          auth.workspaceUuid,
+          {
+            name: input.name,
+            host: input.host,
+            plan: input.plan,
+            linksLimit: input.limits?.links,
+            requestsPerMinute: input.limits?.requests_per_minute,
+          },
+          { publicUrl: deps.config.publicUrl, recheck: (trx) => deps.auth.assertActive(trx, auth) },
+        );
         return getWorkspaceView(deps.db, deps.config.publicUrl, auth.workspaceUuid, deps.auth.usage);
       },
       { auth: "workspace:write" },

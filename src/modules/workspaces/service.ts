@@ -78,7 +78,9 @@ export function normalizeOrigin(host: string): string {
     u = null;
   }
   if (!u || !/^https?:$/.test(u.protocol) || (u.pathname !== "/" && u.pathname !== "") || u.search || u.username) {
-    throw new AppError("VALIDATION_ERROR", "The host must be an origin such as https://feedback.example.lan.", { errors: [{ pointer: "/host", message: "Invalid origin." }] });
+    throw new AppError("VALIDATION_ERROR", "The host must be an origin such as https://feedback.example.lan.", {
+      errors: [{ pointer: "/host", message: "Invalid origin." }],
+    });
   }
   return u.origin;
 }
@@ -109,15 +111,16 @@ export function utcDay(): string {
  * @param usage the server's coalesced usage accounting: calls still in memory count too (DESIGN §5)
  * @throws AppError NOT_FOUND when the workspace no longer exists
  */
-export async function getWorkspaceView(db: Kysely<Database>, publicUrl: string, uuid: string, usage?: Pick<UsageRecorder, "pendingCalls">): Promise<WorkspaceView> {
+export async function getWorkspaceView(
+  db: Kysely<Database>,
+  publicUrl: string,
+  uuid: string,
+  usage?: Pick<UsageRecorder, "pendingCalls">,
+): Promise<WorkspaceView> {
   const ws = await repo.findWorkspaceByUuid(db, uuid);
   if (!ws) throw new AppError("NOT_FOUND", "Workspace not found.");
   const day = utcDay();
-  const [links, stored, active] = await Promise.all([
-    countLinks(db, uuid),
-    repo.apiCallsOn(db, uuid, day),
-    countActiveTokens(db, uuid),
-  ]);
+  const [links, stored, active] = await Promise.all([countLinks(db, uuid), repo.apiCallsOn(db, uuid, day), countActiveTokens(db, uuid)]);
   const calls = stored + (usage?.pendingCalls(uuid, day) ?? 0);
   return {
     uuid: ws.uuid,

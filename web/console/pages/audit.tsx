@@ -16,12 +16,29 @@ type AuditEntry = {
 };
 
 const ACTIONS = [
-  "link.", "link.created", "link.updated", "link.deleted",
-  "token.", "token.created", "token.revoked",
-  "webhook.", "webhook.created", "webhook.updated", "webhook.deleted", "webhook.secret_rotated",
+  "link.",
+  "link.created",
+  "link.updated",
+  "link.deleted",
+  "token.",
+  "token.created",
+  "token.revoked",
+  "webhook.",
+  "webhook.created",
+  "webhook.updated",
+  "webhook.deleted",
+  "webhook.secret_rotated",
   "response.erased",
-  "member.", "member.invited", "member.joined", "member.role_changed", "member.removed",
-  "workspace.updated", "login.", "login.succeeded", "login.failed", "password.changed",
+  "member.",
+  "member.invited",
+  "member.joined",
+  "member.role_changed",
+  "member.removed",
+  "workspace.updated",
+  "login.",
+  "login.succeeded",
+  "login.failed",
+  "password.changed",
 ];
 const PAGE_SIZE = 25;
 
@@ -55,7 +72,9 @@ export function AuditSection() {
           <select id="audit-action" name="action">
             <option value="">Any action</option>
             {ACTIONS.map((a) => (
-              <option key={a} value={a}>{a.endsWith(".") ? `${a}*` : a}</option>
+              <option key={a} value={a}>
+                {a.endsWith(".") ? `${a}*` : a}
+              </option>
             ))}
           </select>
         </div>
@@ -71,7 +90,11 @@ export function AuditSection() {
           <label for="audit-until">Until</label>
           <input id="audit-until" name="until" type="datetime-local" />
         </div>
-        <div class="actions"><button type="submit" class="button-secondary">Filter</button></div>
+        <div class="actions">
+          <button type="submit" class="button-secondary">
+            Filter
+          </button>
+        </div>
       </form>
       <ErrorNote error={log.error} />
       {log.loading && !data && <Loading what="the audit log" />}
@@ -90,17 +113,31 @@ export function AuditSection() {
             </thead>
             <tbody>
               {data.results.length === 0 && (
-                <tr><td colSpan={5} class="empty">Nothing recorded{Object.values(filters).some(Boolean) ? " for these filters" : ""}.</td></tr>
+                <tr>
+                  <td colSpan={5} class="empty">
+                    Nothing recorded{Object.values(filters).some(Boolean) ? " for these filters" : ""}.
+                  </td>
+                </tr>
               )}
               {data.results.map((a) => (
                 <tr key={a.uuid}>
-                  <td><Time iso={a.time} /></td>
+                  <td>
+                    <Time iso={a.time} />
+                  </td>
                   <td>
                     {a.actor.name ?? a.actor.type}
                     {a.actor.type !== "user" && <span class="muted small"> ({a.actor.type})</span>}
                   </td>
                   <td class="mono small">{a.action}</td>
-                  <td>{a.target ? <>{a.target.label ?? a.target.uuid} <span class="muted small">({a.target.type})</span></> : <span class="muted">—</span>}</td>
+                  <td>
+                    {a.target ? (
+                      <>
+                        {a.target.label ?? a.target.uuid} <span class="muted small">({a.target.type})</span>
+                      </>
+                    ) : (
+                      <span class="muted">—</span>
+                    )}
+                  </td>
                   <td class="mono small">{a.client_address ?? "—"}</td>
                 </tr>
               ))}

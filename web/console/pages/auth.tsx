@@ -32,9 +32,8 @@ function HttpsNote({ error }: { error: ApiError | null }) {
   return (
     <div class={`note ${error?.code === "HTTPS_REQUIRED" ? "note-error" : "note-warn"}`} role={error ? "alert" : undefined}>
       <p>
-        <strong>Sign-in needs HTTPS.</strong> This page was opened over plain HTTP, so your password and session would
-        travel unencrypted. Open the console through an <code>https://</code> address (a reverse proxy with TLS), or from
-        the server itself at <code>http://localhost</code>.
+        <strong>Sign-in needs HTTPS.</strong> This page was opened over plain HTTP, so your password and session would travel unencrypted. Open the console
+        through an <code>https://</code> address (a reverse proxy with TLS), or from the server itself at <code>http://localhost</code>.
       </p>
     </div>
   );
@@ -44,7 +43,15 @@ function PasswordField({ id, label, autoComplete, hint }: { id: string; label: s
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <input id={id} name={id} type="password" required minLength={hint ? 12 : undefined} autoComplete={autoComplete} aria-describedby={hint ? `${id}-hint` : undefined} />
+      <input
+        id={id}
+        name={id}
+        type="password"
+        required
+        minLength={hint ? 12 : undefined}
+        autoComplete={autoComplete}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+      />
       {hint && (
         <p class="hint" id={`${id}-hint`}>
           At least 12 characters.
@@ -105,7 +112,9 @@ function MissingToken({ what }: { what: string }) {
   return (
     <AuthCard title={what}>
       <div class="note note-error" role="alert">
-        <p>This address has no token. Open the full link you were given (it ends in <code>?token=…</code>).</p>
+        <p>
+          This address has no token. Open the full link you were given (it ends in <code>?token=…</code>).
+        </p>
       </div>
     </AuthCard>
   );
@@ -150,7 +159,12 @@ export function InvitePage() {
     api<Session>("POST", `auth/invites/${encodeURIComponent(token)}/accept/`, { name: str(f, "name"), password: str(f, "password") }),
   );
   if (!token) return <MissingToken what="Accept an invite" />;
-  if (invite.loading && !invite.data) return <AuthCard title="Accept an invite"><Loading what="the invite" /></AuthCard>;
+  if (invite.loading && !invite.data)
+    return (
+      <AuthCard title="Accept an invite">
+        <Loading what="the invite" />
+      </AuthCard>
+    );
   if (invite.error || !invite.data) {
     return (
       <AuthCard title="Accept an invite">
@@ -166,8 +180,8 @@ export function InvitePage() {
       title="Accept an invite"
       intro={
         <p>
-          You are invited to <strong>{i.workspace_name}</strong> as <strong>{i.role}</strong>, with the email{" "}
-          <strong>{i.email}</strong>. If you already have an Earshot account with this email, enter its password.
+          You are invited to <strong>{i.workspace_name}</strong> as <strong>{i.role}</strong>, with the email <strong>{i.email}</strong>. If you already have an
+          Earshot account with this email, enter its password.
         </p>
       }
     >

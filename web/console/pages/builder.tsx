@@ -162,8 +162,8 @@ export function BuilderPage() {
               <CopyButton text={link.public_url} targetId="public-url" />
             </div>
             <p class="hint">
-              {link.status === "active" ? "Accepting responses." : "Paused: the page says it is not accepting responses."} “Preview” opens the page without recording
-              anything.
+              {link.status === "active" ? "Accepting responses." : "Paused: the page says it is not accepting responses."} “Preview” opens the page without
+              recording anything.
             </p>
           </div>
         </div>
@@ -176,7 +176,13 @@ export function BuilderPage() {
             <Field id="link-name" label="Name" pointer="/name" errors={errors}>
               {(aria) => <input {...aria} value={form.name} required onInput={(e) => set({ name: e.currentTarget.value })} />}
             </Field>
-            <Field id="link-slug" label="Slug" pointer="/slug" errors={errors} hint={uuid ? "Changing it changes the public URL." : "Leave empty to make one from the name."}>
+            <Field
+              id="link-slug"
+              label="Slug"
+              pointer="/slug"
+              errors={errors}
+              hint={uuid ? "Changing it changes the public URL." : "Leave empty to make one from the name."}
+            >
               {(aria) => <input {...aria} class="mono" value={form.slug} onInput={(e) => set({ slug: e.currentTarget.value })} />}
             </Field>
           </div>
@@ -187,8 +193,16 @@ export function BuilderPage() {
             <Field id="link-thanks" label="Thank-you message" pointer="/settings/thankYouMessage" errors={errors} hint="Empty: “Thanks for your response!”">
               {(aria) => <input {...aria} value={form.thankYou} onInput={(e) => set({ thankYou: e.currentTarget.value })} />}
             </Field>
-            <Field id="link-redirect" label="Redirect URL" pointer="/settings/redirectUrl" errors={errors} hint="Where respondents go after submitting (optional).">
-              {(aria) => <input {...aria} type="url" placeholder="https://" value={form.redirectUrl} onInput={(e) => set({ redirectUrl: e.currentTarget.value })} />}
+            <Field
+              id="link-redirect"
+              label="Redirect URL"
+              pointer="/settings/redirectUrl"
+              errors={errors}
+              hint="Where respondents go after submitting (optional)."
+            >
+              {(aria) => (
+                <input {...aria} type="url" placeholder="https://" value={form.redirectUrl} onInput={(e) => set({ redirectUrl: e.currentTarget.value })} />
+              )}
             </Field>
           </div>
           <div class="actions">
@@ -271,8 +285,8 @@ export function BuilderPage() {
         onCancel={() => setRemoving(null)}
       >
         <p>
-          {removing?.answered === 1 ? "1 response has" : `${removing?.answered ?? 0} responses have`} answered “{removing?.prompt}”. Once you save, the question leaves
-          the link; the answers already given are kept with the question's text.
+          {removing?.answered === 1 ? "1 response has" : `${removing?.answered ?? 0} responses have`} answered “{removing?.prompt}”. Once you save, the question
+          leaves the link; the answers already given are kept with the question's text.
         </p>
       </ConfirmDialog>
     </section>

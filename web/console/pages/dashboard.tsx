@@ -48,10 +48,16 @@ function Chart(props: { kind: "lines" | "bars"; x: number[]; series: Series[]; l
   useEffect(() => {
     let live = true;
     const el = ref.current!;
-    loadCharts().then((m) => live && m.draw(el, props), () => undefined);
+    loadCharts().then(
+      (m) => live && m.draw(el, props),
+      () => undefined,
+    );
     return () => {
       live = false;
-      chartsModule?.then((m) => m.destroy(el), () => undefined);
+      chartsModule?.then(
+        (m) => m.destroy(el),
+        () => undefined,
+      );
     };
   }, [key]);
   return <div class="chart" ref={ref} style={{ minHeight: `${props.height ?? 220}px` }} />;
@@ -216,7 +222,13 @@ export function DashboardPage() {
                 </TableWrap>
               }
             >
-              <Chart kind="bars" x={q.distribution.map((_, i) => i)} labels={q.distribution.map((d) => (d.label.length > 12 ? `${d.label.slice(0, 11)}…` : d.label))} series={[{ label: "Answers", values: q.distribution.map((d) => d.count), color: "--chart-1" }]} height={180} />
+              <Chart
+                kind="bars"
+                x={q.distribution.map((_, i) => i)}
+                labels={q.distribution.map((d) => (d.label.length > 12 ? `${d.label.slice(0, 11)}…` : d.label))}
+                series={[{ label: "Answers", values: q.distribution.map((d) => d.count), color: "--chart-1" }]}
+                height={180}
+              />
             </Panel>
           );
         })}
@@ -224,7 +236,11 @@ export function DashboardPage() {
 
       <Panel
         title="Sentiment"
-        summary={sentTotal ? `${share(s.sentiment.positive, sentTotal)} % positive, ${share(s.sentiment.neutral, sentTotal)} % neutral, ${share(s.sentiment.negative, sentTotal)} % negative of ${plural(sentTotal, "analysed answer", "analysed answers")}.` : "No analysed answers yet."}
+        summary={
+          sentTotal
+            ? `${share(s.sentiment.positive, sentTotal)} % positive, ${share(s.sentiment.neutral, sentTotal)} % neutral, ${share(s.sentiment.negative, sentTotal)} % negative of ${plural(sentTotal, "analysed answer", "analysed answers")}.`
+            : "No analysed answers yet."
+        }
         table={
           <TableWrap label="Sentiment over time">
             <table>
@@ -262,7 +278,8 @@ export function DashboardPage() {
               }))}
             />
             <p class="legend small" aria-hidden="true">
-              Share of answers, %: <span class="key key-positive" /> positive <span class="key key-neutral" /> neutral <span class="key key-negative" /> negative
+              Share of answers, %: <span class="key key-positive" /> positive <span class="key key-neutral" /> neutral <span class="key key-negative" />{" "}
+              negative
             </p>
           </>
         )}

@@ -175,7 +175,11 @@ export function KeysPage() {
         />
       )}
       {created && <NewKey token={created} onDone={() => setCreated(null)} />}
-      {message && <Notice><p>{message}</p></Notice>}
+      {message && (
+        <Notice>
+          <p>{message}</p>
+        </Notice>
+      )}
       <ErrorNote error={error ?? tokens.error} />
       {tokens.loading && !list && <Loading what="keys" />}
       {list && (
@@ -246,9 +250,7 @@ export function KeysPage() {
         onConfirm={revoke}
         onCancel={() => setRevoking(null)}
       >
-        <p>
-          Requests with this key fail from now on, including ones already on their way. This cannot be undone.
-        </p>
+        <p>Requests with this key fail from now on, including ones already on their way. This cannot be undone.</p>
       </ConfirmDialog>
     </section>
   );

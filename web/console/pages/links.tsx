@@ -24,7 +24,14 @@ export function qrDataUrl(text: string): string {
 /** The QR code of a public URL in a dialog, with a download of the SVG. */
 function QrDialog({ link, onClose }: { link: Link | null; onClose: () => void }) {
   return (
-    <ConfirmDialog open={link !== null} title={link ? `QR code of ${link.name}` : "QR code"} confirmLabel="Close" cancellable={false} onConfirm={onClose} onCancel={onClose}>
+    <ConfirmDialog
+      open={link !== null}
+      title={link ? `QR code of ${link.name}` : "QR code"}
+      confirmLabel="Close"
+      cancellable={false}
+      onConfirm={onClose}
+      onCancel={onClose}
+    >
       {link && (
         <div class="qr">
           <img src={qrDataUrl(link.public_url)} alt={`QR code for ${link.public_url}`} width={220} height={220} />
@@ -140,7 +147,12 @@ export function LinksPage() {
                   <td class="row-actions">
                     {writable && (
                       <div class="actions">
-                        <button type="button" class="button-secondary" disabled={action.busy} onClick={() => setStatus(l, l.status === "active" ? "paused" : "active")}>
+                        <button
+                          type="button"
+                          class="button-secondary"
+                          disabled={action.busy}
+                          onClick={() => setStatus(l, l.status === "active" ? "paused" : "active")}
+                        >
                           {l.status === "active" ? "Pause" : "Resume"}
                         </button>
                         <button type="button" class="button-danger-quiet" onClick={() => setDeleting(l)} aria-label={`Delete ${l.name}`}>

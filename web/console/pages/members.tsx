@@ -76,7 +76,11 @@ export function MembersSection() {
                 <th scope="col">Email</th>
                 <th scope="col">Role</th>
                 <th scope="col">Last sign-in</th>
-                {canWrite && <th scope="col"><span class="visually-hidden">Actions</span></th>}
+                {canWrite && (
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody>
@@ -90,16 +94,25 @@ export function MembersSection() {
                   <td>{m.email}</td>
                   <td>
                     {canWrite && m.user_uuid !== me && (m.role !== "owner" || can("workspace:write")) ? (
-                      <select aria-label={`Role of ${m.name || m.email}`} value={m.role} disabled={action.busy} onChange={(e) => changeRole(m, e.currentTarget.value)}>
+                      <select
+                        aria-label={`Role of ${m.name || m.email}`}
+                        value={m.role}
+                        disabled={action.busy}
+                        onChange={(e) => changeRole(m, e.currentTarget.value)}
+                      >
                         {grantable().map((r) => (
-                          <option key={r} value={r}>{r}</option>
+                          <option key={r} value={r}>
+                            {r}
+                          </option>
                         ))}
                       </select>
                     ) : (
                       m.role
                     )}
                   </td>
-                  <td><Time iso={m.last_login_at} /></td>
+                  <td>
+                    <Time iso={m.last_login_at} />
+                  </td>
                   {canWrite && (
                     <td class="row-actions">
                       {m.user_uuid !== me && (
@@ -117,7 +130,11 @@ export function MembersSection() {
       )}
       {list && <Pager page={page} count={list.count} pageSize={PAGE_SIZE} onPage={setPage} label="Members" />}
       <ErrorNote error={action.error} />
-      {action.message && <Notice><p>{action.message}</p></Notice>}
+      {action.message && (
+        <Notice>
+          <p>{action.message}</p>
+        </Notice>
+      )}
       {invited?.url && <SecretField label="Invite URL" value={invited.url} />}
       {canWrite && (
         <form class="stack invite-form" onSubmit={invite}>
@@ -131,13 +148,21 @@ export function MembersSection() {
               <label for="invite-role">Invite role</label>
               <select id="invite-role" name="role">
                 {grantable().map((r) => (
-                  <option key={r} value={r} selected={r === "member"}>{r}</option>
+                  <option key={r} value={r} selected={r === "member"}>
+                    {r}
+                  </option>
                 ))}
               </select>
             </div>
           </div>
-          <p class="hint">Roles: owner — everything; admin — the whole API and members; member — links, responses, webhooks; viewer — reads links and responses.</p>
-          <div class="actions"><button type="submit" disabled={action.busy}>Create invite</button></div>
+          <p class="hint">
+            Roles: owner — everything; admin — the whole API and members; member — links, responses, webhooks; viewer — reads links and responses.
+          </p>
+          <div class="actions">
+            <button type="submit" disabled={action.busy}>
+              Create invite
+            </button>
+          </div>
         </form>
       )}
       {invites.data && invites.data.results.length > 0 && (
@@ -151,7 +176,11 @@ export function MembersSection() {
                   <th scope="col">Email</th>
                   <th scope="col">Role</th>
                   <th scope="col">Expires</th>
-                  {canWrite && <th scope="col"><span class="visually-hidden">Actions</span></th>}
+                  {canWrite && (
+                    <th scope="col">
+                      <span class="visually-hidden">Actions</span>
+                    </th>
+                  )}
                 </tr>
               </thead>
               <tbody>
@@ -159,7 +188,9 @@ export function MembersSection() {
                   <tr key={i.uuid}>
                     <td>{i.email}</td>
                     <td>{i.role}</td>
-                    <td><Time iso={i.expires_at} /></td>
+                    <td>
+                      <Time iso={i.expires_at} />
+                    </td>
                     {canWrite && (
                       <td class="row-actions">
                         <button type="button" class="button-secondary" aria-label={`Cancel invite for ${i.email}`} onClick={() => cancelInvite(i)}>

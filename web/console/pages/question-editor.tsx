@@ -21,7 +21,15 @@ type Props = {
 };
 
 /** A labelled input with the server's messages for `pointer` beside it. */
-export function Field(props: { id: string; label: string; pointer: string; errors: FieldErrors; hint?: string; deep?: boolean; children: (aria: Record<string, unknown>) => ComponentChildren }) {
+export function Field(props: {
+  id: string;
+  label: string;
+  pointer: string;
+  errors: FieldErrors;
+  hint?: string;
+  deep?: boolean;
+  children: (aria: Record<string, unknown>) => ComponentChildren;
+}) {
   const msgs = errorsAt(props.errors, props.pointer, props.deep);
   const errId = `${props.id}-error`;
   const hintId = `${props.id}-hint`;
@@ -67,7 +75,16 @@ function ConfigForm({ draft: d, index, errors, onChange }: Pick<Props, "draft" |
   const cp = `/questions/${index}/configuration`;
   const numberField = (name: string, label: string, value: string, key: keyof Draft, extra: Record<string, unknown> = {}) => (
     <Field id={id(name)} label={label} pointer={`${cp}/${name}`} errors={errors}>
-      {(aria) => <input {...aria} type="number" inputMode="decimal" value={value} onInput={(e) => onChange({ [key]: e.currentTarget.value } as Partial<Draft>)} {...extra} />}
+      {(aria) => (
+        <input
+          {...aria}
+          type="number"
+          inputMode="decimal"
+          value={value}
+          onInput={(e) => onChange({ [key]: e.currentTarget.value } as Partial<Draft>)}
+          {...extra}
+        />
+      )}
     </Field>
   );
   switch (d.type) {
@@ -94,21 +111,35 @@ function ConfigForm({ draft: d, index, errors, onChange }: Pick<Props, "draft" |
               <li key={i}>
                 <Field id={id(`option-${i}`)} label={`Option ${i + 1}`} pointer={`${cp}/options/${i}`} errors={errors}>
                   {(aria) => (
-                    <input
-                      {...aria}
-                      value={o}
-                      onInput={(e) => onChange({ options: d.options.map((x, j) => (j === i ? e.currentTarget.value : x)) })}
-                    />
+                    <input {...aria} value={o} onInput={(e) => onChange({ options: d.options.map((x, j) => (j === i ? e.currentTarget.value : x)) })} />
                   )}
                 </Field>
                 <div class="actions mini">
-                  <button type="button" class="button-secondary" aria-label={`Move option ${i + 1} up`} disabled={i === 0} onClick={() => onChange({ options: swap(d.options, i, i - 1) })}>
+                  <button
+                    type="button"
+                    class="button-secondary"
+                    aria-label={`Move option ${i + 1} up`}
+                    disabled={i === 0}
+                    onClick={() => onChange({ options: swap(d.options, i, i - 1) })}
+                  >
                     ↑
                   </button>
-                  <button type="button" class="button-secondary" aria-label={`Move option ${i + 1} down`} disabled={i === d.options.length - 1} onClick={() => onChange({ options: swap(d.options, i, i + 1) })}>
+                  <button
+                    type="button"
+                    class="button-secondary"
+                    aria-label={`Move option ${i + 1} down`}
+                    disabled={i === d.options.length - 1}
+                    onClick={() => onChange({ options: swap(d.options, i, i + 1) })}
+                  >
                     ↓
                   </button>
-                  <button type="button" class="button-danger-quiet" aria-label={`Remove option ${i + 1}`} disabled={d.options.length <= 1} onClick={() => onChange({ options: d.options.filter((_, j) => j !== i) })}>
+                  <button
+                    type="button"
+                    class="button-danger-quiet"
+                    aria-label={`Remove option ${i + 1}`}
+                    disabled={d.options.length <= 1}
+                    onClick={() => onChange({ options: d.options.filter((_, j) => j !== i) })}
+                  >
                     ✕
                   </button>
                 </div>
@@ -162,7 +193,9 @@ function ConfigForm({ draft: d, index, errors, onChange }: Pick<Props, "draft" |
                       {(aria) => <input {...aria} value={c.label} onInput={(e) => set({ label: e.currentTarget.value })} />}
                     </Field>
                     <Field id={id(`card-${i}-url`)} label={`Card ${i + 1} media URL`} pointer={`${cp}/cards/${i}/media_url`} errors={errors}>
-                      {(aria) => <input {...aria} type="url" value={c.media_url} placeholder="https://" onInput={(e) => set({ media_url: e.currentTarget.value })} />}
+                      {(aria) => (
+                        <input {...aria} type="url" value={c.media_url} placeholder="https://" onInput={(e) => set({ media_url: e.currentTarget.value })} />
+                      )}
                     </Field>
                     <Field id={id(`card-${i}-type`)} label={`Card ${i + 1} media type`} pointer={`${cp}/cards/${i}/media_type`} errors={errors}>
                       {(aria) => (
@@ -177,13 +210,31 @@ function ConfigForm({ draft: d, index, errors, onChange }: Pick<Props, "draft" |
                     </Field>
                   </div>
                   <div class="actions mini">
-                    <button type="button" class="button-secondary" aria-label={`Move card ${i + 1} up`} disabled={i === 0} onClick={() => onChange({ cards: swap(d.cards, i, i - 1) })}>
+                    <button
+                      type="button"
+                      class="button-secondary"
+                      aria-label={`Move card ${i + 1} up`}
+                      disabled={i === 0}
+                      onClick={() => onChange({ cards: swap(d.cards, i, i - 1) })}
+                    >
                       ↑
                     </button>
-                    <button type="button" class="button-secondary" aria-label={`Move card ${i + 1} down`} disabled={i === d.cards.length - 1} onClick={() => onChange({ cards: swap(d.cards, i, i + 1) })}>
+                    <button
+                      type="button"
+                      class="button-secondary"
+                      aria-label={`Move card ${i + 1} down`}
+                      disabled={i === d.cards.length - 1}
+                      onClick={() => onChange({ cards: swap(d.cards, i, i + 1) })}
+                    >
                       ↓
                     </button>
-                    <button type="button" class="button-danger-quiet" aria-label={`Remove card ${i + 1}`} disabled={d.cards.length <= 1} onClick={() => onChange({ cards: d.cards.filter((_, j) => j !== i) })}>
+                    <button
+                      type="button"
+                      class="button-danger-quiet"
+                      aria-label={`Remove card ${i + 1}`}
+                      disabled={d.cards.length <= 1}
+                      onClick={() => onChange({ cards: d.cards.filter((_, j) => j !== i) })}
+                    >
                       ✕
                     </button>
                   </div>
@@ -208,7 +259,14 @@ function ConfigForm({ draft: d, index, errors, onChange }: Pick<Props, "draft" |
     case "file_upload":
       return (
         <div class="grid-2">
-          <Field id={id("types")} label="Allowed file types" pointer={`${cp}/allowed_types`} errors={errors} deep hint="Comma-separated, e.g. image/png, application/pdf. Empty: any.">
+          <Field
+            id={id("types")}
+            label="Allowed file types"
+            pointer={`${cp}/allowed_types`}
+            errors={errors}
+            deep
+            hint="Comma-separated, e.g. image/png, application/pdf. Empty: any."
+          >
             {(aria) => <input {...aria} value={d.allowedTypes} onInput={(e) => onChange({ allowedTypes: e.currentTarget.value })} />}
           </Field>
           {numberField("max_size_mb", "Largest file (MB)", d.maxSizeMb, "maxSizeMb", { min: 1, max: 100 })}
@@ -232,7 +290,19 @@ function swap<T>(items: T[], i: number, j: number): T[] {
 }
 
 /** The condition's value input, fitting the tested question's type. */
-function ConditionValue({ d, tested, errors, pointer, onChange }: { d: Draft; tested: Draft; errors: FieldErrors; pointer: string; onChange: Props["onChange"] }) {
+function ConditionValue({
+  d,
+  tested,
+  errors,
+  pointer,
+  onChange,
+}: {
+  d: Draft;
+  tested: Draft;
+  errors: FieldErrors;
+  pointer: string;
+  onChange: Props["onChange"];
+}) {
   const id = `${d.key}-cond-value`;
   const choices: [string, string][] | null =
     tested.type === "multiple_choice"
@@ -290,10 +360,24 @@ export function QuestionEditor({ draft: d, index, all, errors, onChange, onMove,
             ⠿
           </span>
           <div class="actions mini">
-            <button type="button" class="button-secondary" id={id("up")} aria-label={`Move up: question ${index + 1}`} disabled={index === 0} onClick={() => onMove(-1)}>
+            <button
+              type="button"
+              class="button-secondary"
+              id={id("up")}
+              aria-label={`Move up: question ${index + 1}`}
+              disabled={index === 0}
+              onClick={() => onMove(-1)}
+            >
               Move up
             </button>
-            <button type="button" class="button-secondary" id={id("down")} aria-label={`Move down: question ${index + 1}`} disabled={index === all.length - 1} onClick={() => onMove(1)}>
+            <button
+              type="button"
+              class="button-secondary"
+              id={id("down")}
+              aria-label={`Move down: question ${index + 1}`}
+              disabled={index === all.length - 1}
+              onClick={() => onMove(1)}
+            >
               Move down
             </button>
             <button type="button" class="button-danger-quiet" aria-label={`Remove: question ${index + 1}`} onClick={onRemove}>
@@ -317,7 +401,13 @@ export function QuestionEditor({ draft: d, index, all, errors, onChange, onMove,
               </select>
             )}
           </Field>
-          <Field id={id("field-key")} label="Field key" pointer={`${qp}/field_key`} errors={errors} hint={d.keyEdited ? undefined : "Made from the prompt; edit to choose your own."}>
+          <Field
+            id={id("field-key")}
+            label="Field key"
+            pointer={`${qp}/field_key`}
+            errors={errors}
+            hint={d.keyEdited ? undefined : "Made from the prompt; edit to choose your own."}
+          >
             {(aria) => <input {...aria} class="mono" value={d.field_key} onInput={(e) => onChange({ field_key: e.currentTarget.value, keyEdited: true })} />}
           </Field>
         </div>
@@ -372,13 +462,46 @@ export function QuestionEditor({ draft: d, index, all, errors, onChange, onMove,
             <Check label="Ask follow-up questions when an answer is unclear" checked={d.probing} onChange={(v) => onChange({ probing: v })} />
             {d.probing && (
               <div class="grid-3">
-                <Field id={id("clarity")} label="Clarity threshold" pointer={`${qp}/evaluator_config/clarity_threshold`} errors={errors} hint="0 to 1; below it, a follow-up is asked.">
-                  {(aria) => <input {...aria} type="number" min={0} max={1} step={0.05} value={d.clarity} onInput={(e) => onChange({ clarity: e.currentTarget.value })} />}
+                <Field
+                  id={id("clarity")}
+                  label="Clarity threshold"
+                  pointer={`${qp}/evaluator_config/clarity_threshold`}
+                  errors={errors}
+                  hint="0 to 1; below it, a follow-up is asked."
+                >
+                  {(aria) => (
+                    <input
+                      {...aria}
+                      type="number"
+                      min={0}
+                      max={1}
+                      step={0.05}
+                      value={d.clarity}
+                      onInput={(e) => onChange({ clarity: e.currentTarget.value })}
+                    />
+                  )}
                 </Field>
                 <Field id={id("followups")} label="Most follow-ups" pointer={`${qp}/evaluator_config/max_follow_ups`} errors={errors}>
-                  {(aria) => <input {...aria} type="number" min={0} max={5} step={1} value={d.maxFollowUps} onInput={(e) => onChange({ maxFollowUps: e.currentTarget.value })} />}
+                  {(aria) => (
+                    <input
+                      {...aria}
+                      type="number"
+                      min={0}
+                      max={5}
+                      step={1}
+                      value={d.maxFollowUps}
+                      onInput={(e) => onChange({ maxFollowUps: e.currentTarget.value })}
+                    />
+                  )}
                 </Field>
-                <Field id={id("custom")} label="Custom fields" pointer={`${qp}/evaluator_config/custom_fields`} errors={errors} deep hint="snake_case names, comma-separated.">
+                <Field
+                  id={id("custom")}
+                  label="Custom fields"
+                  pointer={`${qp}/evaluator_config/custom_fields`}
+                  errors={errors}
+                  deep
+                  hint="snake_case names, comma-separated."
+                >
                   {(aria) => <input {...aria} class="mono" value={d.customFields} onInput={(e) => onChange({ customFields: e.currentTarget.value })} />}
                 </Field>
               </div>

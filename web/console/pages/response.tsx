@@ -68,7 +68,11 @@ function Value({ a }: { a: Answer }) {
       if (!c) return <p>{String(v)}</p>;
       return (
         <figure class="chosen-card">
-          {c.media_type === "video" ? <video src={c.media_url} controls preload="metadata" aria-label={c.label} /> : <img src={c.media_url} alt={c.label} loading="lazy" />}
+          {c.media_type === "video" ? (
+            <video src={c.media_url} controls preload="metadata" aria-label={c.label} />
+          ) : (
+            <img src={c.media_url} alt={c.label} loading="lazy" />
+          )}
           <figcaption>{c.label}</figcaption>
         </figure>
       );
@@ -205,13 +209,13 @@ function VoiceAnswer({ a, responseUuid, onChanged }: { a: Answer; responseUuid: 
       )}
       {!a.audio_url && a.text && <p class="answer-text">{a.text}</p>}
       {(a.audio_url || status !== "not_applicable") && (
-      <div role="group" aria-label="Transcript" class="transcript">
-        <p class="transcript-status small">
-          <span class={`pill pill-${status}`}>{STATUS_TEXT[status] || status}</span>
-          {a.transcription_error && <span class="muted"> {a.transcription_error}</span>}
-        </p>
-        {a.transcription ? <blockquote>{a.transcription}</blockquote> : null}
-      </div>
+        <div role="group" aria-label="Transcript" class="transcript">
+          <p class="transcript-status small">
+            <span class={`pill pill-${status}`}>{STATUS_TEXT[status] || status}</span>
+            {a.transcription_error && <span class="muted"> {a.transcription_error}</span>}
+          </p>
+          {a.transcription ? <blockquote>{a.transcription}</blockquote> : null}
+        </div>
       )}
       {(status === "failed" || status === "waiting_for_model") && can("responses:write") && (
         <div class="actions">
@@ -329,7 +333,15 @@ export function ResponsePage() {
         ))}
         {res.answers.length === 0 && <li class="muted">No answers.</li>}
       </ol>
-      <ConfirmDialog open={erasing} title="Erase this response?" confirmLabel="Erase response" danger busy={erase.busy} onConfirm={doErase} onCancel={() => setErasing(false)}>
+      <ConfirmDialog
+        open={erasing}
+        title="Erase this response?"
+        confirmLabel="Erase response"
+        danger
+        busy={erase.busy}
+        onConfirm={doErase}
+        onCancel={() => setErasing(false)}
+      >
         <p>Its answers, recordings and files are deleted for good. This cannot be undone.</p>
       </ConfirmDialog>
     </section>

@@ -72,7 +72,9 @@ export function ResponsesPage() {
   if (!exportParams.has("status")) exportParams.set("status", "completed");
   // A link's own export (one column per its field_key), or the workspace's (a link_uuid column).
   const exportHref = (format: string) =>
-    scopedLink ? `/api/v1/links/${scopedLink}/responses/export/?format=${format}&${exportParams}` : `/api/v1/responses/export/?format=${format}&${exportParams}`;
+    scopedLink
+      ? `/api/v1/links/${scopedLink}/responses/export/?format=${format}&${exportParams}`
+      : `/api/v1/responses/export/?format=${format}&${exportParams}`;
   const questions = link.data?.questions ?? [];
   const data = list.data;
   const title = linkUuid ? `Responses${link.data ? ` to ${link.data.name}` : ""}` : "Responses";
@@ -96,7 +98,13 @@ export function ResponsesPage() {
         <div class="filters">
           <div class="field wide">
             <label for="f-search">Search</label>
-            <input id="f-search" type="search" value={draft.search ?? ""} placeholder="Words in answers and transcripts" onInput={(e) => set("search", e.currentTarget.value)} />
+            <input
+              id="f-search"
+              type="search"
+              value={draft.search ?? ""}
+              placeholder="Words in answers and transcripts"
+              onInput={(e) => set("search", e.currentTarget.value)}
+            />
           </div>
           {!linkUuid && (
             <div class="field">
@@ -238,7 +246,11 @@ export function ResponsesPage() {
                       {!linkUuid && <td>{names.get(r.link_uuid) ?? <span class="muted">Deleted link</span>}</td>}
                       <td>{r.respondent_email ?? <span class="muted">Anonymous</span>}</td>
                       <td class="gist">
-                        {g.text ? <span>{g.text.length > 140 ? `${g.text.slice(0, 140)}…` : g.text}</span> : <span class="muted">{r.answers.length} answers</span>}
+                        {g.text ? (
+                          <span>{g.text.length > 140 ? `${g.text.slice(0, 140)}…` : g.text}</span>
+                        ) : (
+                          <span class="muted">{r.answers.length} answers</span>
+                        )}
                         {t && <span class="pill pill-pending">{t}</span>}
                       </td>
                       <td>{s ? <span class={`pill pill-${s}`}>{s}</span> : <span class="muted">—</span>}</td>

@@ -34,7 +34,6 @@ function WorkspaceSection() {
       await api("PATCH", "workspace/", body);
       ws.reload();
       await refreshSession(); // the header shows the workspace's name
-
     });
   };
   return (
@@ -44,11 +43,28 @@ function WorkspaceSection() {
       {!w && !ws.error && <Loading what="the workspace" />}
       {w && !editable && (
         <dl class="facts">
-          <div><dt>Name</dt><dd>{w.name}</dd></div>
-          <div><dt>Links served at</dt><dd class="mono small">{w.host}/i/…</dd></div>
-          <div><dt>Plan</dt><dd>{w.plan}</dd></div>
-          <div><dt>Links</dt><dd>{w.usage.links} of {w.limits.links ?? "unlimited"}</dd></div>
-          <div><dt>Requests per minute</dt><dd>{w.limits.requests_per_minute}</dd></div>
+          <div>
+            <dt>Name</dt>
+            <dd>{w.name}</dd>
+          </div>
+          <div>
+            <dt>Links served at</dt>
+            <dd class="mono small">{w.host}/i/…</dd>
+          </div>
+          <div>
+            <dt>Plan</dt>
+            <dd>{w.plan}</dd>
+          </div>
+          <div>
+            <dt>Links</dt>
+            <dd>
+              {w.usage.links} of {w.limits.links ?? "unlimited"}
+            </dd>
+          </div>
+          <div>
+            <dt>Requests per minute</dt>
+            <dd>{w.limits.requests_per_minute}</dd>
+          </div>
         </dl>
       )}
       {w && editable && (
@@ -77,8 +93,17 @@ function WorkspaceSection() {
             </div>
             <div class="field">
               <label for="ws-links">Links limit</label>
-              <input id="ws-links" name="links" type="number" min={0} defaultValue={w.limits.links === null ? "" : String(w.limits.links)} aria-describedby="ws-links-hint" />
-              <p class="hint" id="ws-links-hint">Empty means unlimited. {w.usage.links} in use.</p>
+              <input
+                id="ws-links"
+                name="links"
+                type="number"
+                min={0}
+                defaultValue={w.limits.links === null ? "" : String(w.limits.links)}
+                aria-describedby="ws-links-hint"
+              />
+              <p class="hint" id="ws-links-hint">
+                Empty means unlimited. {w.usage.links} in use.
+              </p>
             </div>
             <div class="field">
               <label for="ws-rpm">Requests per minute</label>
@@ -86,9 +111,15 @@ function WorkspaceSection() {
             </div>
           </div>
           <ErrorNote error={action.error} />
-          {action.message && <Notice><p>{action.message}</p></Notice>}
+          {action.message && (
+            <Notice>
+              <p>{action.message}</p>
+            </Notice>
+          )}
           <div class="actions">
-            <button type="submit" disabled={action.busy}>Save workspace</button>
+            <button type="submit" disabled={action.busy}>
+              Save workspace
+            </button>
           </div>
         </form>
       )}
@@ -112,14 +143,20 @@ function ModelsSection() {
           <table>
             <caption class="visually-hidden">Installed models</caption>
             <thead>
-              <tr><th scope="col">Task</th><th scope="col">Model</th><th scope="col">Status</th></tr>
+              <tr>
+                <th scope="col">Task</th>
+                <th scope="col">Model</th>
+                <th scope="col">Status</th>
+              </tr>
             </thead>
             <tbody>
               {Object.entries(h.models).map(([task, m]) => (
                 <tr key={task}>
                   <td>{task === "asr" ? "Transcription" : task === "sentiment" ? "Sentiment" : task}</td>
                   <td class="mono small">{m.id}</td>
-                  <td><span class={`pill ${m.status === "installed" ? "pill-on" : "pill-failed"}`}>{m.status}</span></td>
+                  <td>
+                    <span class={`pill ${m.status === "installed" ? "pill-on" : "pill-failed"}`}>{m.status}</span>
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -127,7 +164,9 @@ function ModelsSection() {
         </TableWrap>
       )}
       {h?.models && Object.values(h.models).some((m) => m.status !== "installed") && (
-        <p class="hint">Install missing models on the server with <code>earshot models download</code>.</p>
+        <p class="hint">
+          Install missing models on the server with <code>earshot models download</code>.
+        </p>
       )}
       {h?.jobs && (
         <p class="muted small">
@@ -170,8 +209,16 @@ function AccountSection() {
           <input id="me-name" name="name" required defaultValue={s.user.name} autoComplete="name" />
         </div>
         <ErrorNote error={nameAction.error} />
-        {nameAction.message && <Notice><p>{nameAction.message}</p></Notice>}
-        <div class="actions"><button type="submit" disabled={nameAction.busy}>Save name</button></div>
+        {nameAction.message && (
+          <Notice>
+            <p>{nameAction.message}</p>
+          </Notice>
+        )}
+        <div class="actions">
+          <button type="submit" disabled={nameAction.busy}>
+            Save name
+          </button>
+        </div>
       </form>
       <form class="stack" onSubmit={savePassword}>
         <h3>Change password</h3>
@@ -184,12 +231,22 @@ function AccountSection() {
           <div class="field">
             <label for="me-new">New password</label>
             <input id="me-new" name="new" type="password" required minLength={12} autoComplete="new-password" aria-describedby="me-new-hint" />
-            <p class="hint" id="me-new-hint">At least 12 characters.</p>
+            <p class="hint" id="me-new-hint">
+              At least 12 characters.
+            </p>
           </div>
         </div>
         <ErrorNote error={pwAction.error} />
-        {pwAction.message && <Notice><p>{pwAction.message}</p></Notice>}
-        <div class="actions"><button type="submit" disabled={pwAction.busy}>Change password</button></div>
+        {pwAction.message && (
+          <Notice>
+            <p>{pwAction.message}</p>
+          </Notice>
+        )}
+        <div class="actions">
+          <button type="submit" disabled={pwAction.busy}>
+            Change password
+          </button>
+        </div>
       </form>
     </section>
   );

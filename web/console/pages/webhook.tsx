@@ -54,7 +54,13 @@ function DeliveryRow({ d, canWrite, onRedeliver }: { d: Delivery; canWrite: bool
       </td>
       <td class="num">{d.duration_ms === null ? "—" : `${d.duration_ms} ms`}</td>
       <td class="excerpt">
-        {d.response_excerpt ? <code>{d.response_excerpt.slice(0, 200)}</code> : d.last_error ? <span class="status-bad">{d.last_error}</span> : <span class="muted">—</span>}
+        {d.response_excerpt ? (
+          <code>{d.response_excerpt.slice(0, 200)}</code>
+        ) : d.last_error ? (
+          <span class="status-bad">{d.last_error}</span>
+        ) : (
+          <span class="muted">—</span>
+        )}
       </td>
       <td>
         <Time iso={d.date_created} />
@@ -209,7 +215,11 @@ export function WebhookPage() {
         </div>
       )}
       <ErrorNote error={error} />
-      {message && <Notice><p>{message}</p></Notice>}
+      {message && (
+        <Notice>
+          <p>{message}</p>
+        </Notice>
+      )}
       {secret && (
         <section class="card stack new-secret" aria-label="New signing secret">
           <SecretField label="Signing secret" value={secret} />

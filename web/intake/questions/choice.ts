@@ -35,7 +35,10 @@ export function renderYesNo({ question, state }: QuestionContext): RenderedQuest
   const current = state.value(question);
   const name = uniqueId("yesno");
   const list = h("div", { class: "options options-row" });
-  for (const [label, value] of [[t("question.yes"), true], [t("question.no"), false]] as const) {
+  for (const [label, value] of [
+    [t("question.yes"), true],
+    [t("question.no"), false],
+  ] as const) {
     const input = optionInput("radio", name, String(value), current === value, () => state.setValue(question, value));
     list.append(h("label", { class: "option option-pill", for: input.id }, input, h("span", { class: "option-label" }, label)));
   }

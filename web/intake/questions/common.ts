@@ -47,25 +47,13 @@ export function promptContent(q: PublicQuestion): Node[] {
  * A question with one control labelled by its prompt through `<label for>`.
  * @param hint optional help text, linked with `aria-describedby`
  */
-export function labelledQuestion(
-  q: PublicQuestion,
-  control: HTMLElement,
-  hint?: string,
-  ...extra: (Node | null)[]
-): HTMLElement {
+export function labelledQuestion(q: PublicQuestion, control: HTMLElement, hint?: string, ...extra: (Node | null)[]): HTMLElement {
   const id = control.id || uniqueId("control");
   control.id = id;
   if (q.required) control.setAttribute("aria-required", "true");
   const hintEl = hint ? h("p", { class: "hint", id: uniqueId("hint") }, hint) : null;
   if (hintEl) control.setAttribute("aria-describedby", hintEl.id);
-  return h(
-    "div",
-    { class: `question question-${q.response_type}` },
-    h("label", { class: "prompt", for: id }, ...promptContent(q)),
-    hintEl,
-    control,
-    ...extra,
-  );
+  return h("div", { class: `question question-${q.response_type}` }, h("label", { class: "prompt", for: id }, ...promptContent(q)), hintEl, control, ...extra);
 }
 
 /**

@@ -41,17 +41,20 @@ export function renderFileUpload({ question, state, api }: QuestionContext): Ren
     }
     state.setError(question, null);
     status.textContent = t("file.uploading", { name: file.name });
-    const upload = state.ensureSession().then((sessionId) => api.uploadFile(sessionId, question.uuid, file)).then(
-      (answer) => {
-        state.applyAnswer(answer);
-        status.textContent = t("file.uploadedSize", { name: file.name, size: formatBytes(file.size) });
-      },
-      (err: unknown) => {
-        state.setError(question, respondentMessage(err, { question }));
-        status.textContent = "";
-        input.value = "";
-      },
-    );
+    const upload = state
+      .ensureSession()
+      .then((sessionId) => api.uploadFile(sessionId, question.uuid, file))
+      .then(
+        (answer) => {
+          state.applyAnswer(answer);
+          status.textContent = t("file.uploadedSize", { name: file.name, size: formatBytes(file.size) });
+        },
+        (err: unknown) => {
+          state.setError(question, respondentMessage(err, { question }));
+          status.textContent = "";
+          input.value = "";
+        },
+      );
     state.track(question, upload);
   });
   return {

@@ -29,7 +29,9 @@ export function renderImageChoice({ question, state }: QuestionContext): Rendere
       mediaEl.muted = true;
       input.addEventListener("focus", () => void mediaEl.play().catch(() => undefined));
     }
-    grid.append(h("label", { class: "option image-card", for: input.id }, input, mediaEl, h("span", { class: "card-label" }, cardLabel(question, card, language()))));
+    grid.append(
+      h("label", { class: "option image-card", for: input.id }, input, mediaEl, h("span", { class: "card-label" }, cardLabel(question, card, language()))),
+    );
   }
   const group = groupQuestion(question, grid, undefined, "radiogroup");
   return { element: group.element, control: group.fieldset };

@@ -33,7 +33,16 @@ function faceSvg(face: number): SVGSVGElement {
     ["circle", { cx: "12", cy: "12", r: "10.5", fill: "none", stroke: "currentColor", "stroke-width": "1.6" }],
     ["circle", { cx: "8.5", cy: "9.5", r: "1.3", fill: "currentColor" }],
     ["circle", { cx: "15.5", cy: "9.5", r: "1.3", fill: "currentColor" }],
-    ["path", { d: `M7.5 ${15.5 - curve / 2} Q12 ${15.5 + curve} 16.5 ${15.5 - curve / 2}`, fill: "none", stroke: "currentColor", "stroke-width": "1.6", "stroke-linecap": "round" }],
+    [
+      "path",
+      {
+        d: `M7.5 ${15.5 - curve / 2} Q12 ${15.5 + curve} 16.5 ${15.5 - curve / 2}`,
+        fill: "none",
+        stroke: "currentColor",
+        "stroke-width": "1.6",
+        "stroke-linecap": "round",
+      },
+    ],
   ];
   for (const [tag, attrs] of shapes) {
     const el = document.createElementNS(SVG_NS, tag);
@@ -69,8 +78,7 @@ export function renderRating({ question, state }: QuestionContext): RenderedQues
   const points = ratingPoints(question);
   const list = h("div", { class: `options rating rating-${scale}` });
   const labels: HTMLLabelElement[] = [];
-  const paint = (value: number | null) =>
-    labels.forEach((label, i) => label.classList.toggle("is-filled", value !== null && points[i]!.value <= value));
+  const paint = (value: number | null) => labels.forEach((label, i) => label.classList.toggle("is-filled", value !== null && points[i]!.value <= value));
   for (const point of points) {
     const input = optionInput("radio", name, String(point.value), current === point.value, () => {
       paint(point.value);
@@ -87,9 +95,15 @@ export function renderRating({ question, state }: QuestionContext): RenderedQues
     list.append(label);
   }
   if (scale === "stars") paint(typeof current === "number" ? current : null);
-  const body = scale === "nps"
-    ? h("div", { class: "rating-wrap" }, list, h("div", { class: "rating-captions", "aria-hidden": "true" }, h("span", {}, t("rating.npsLow")), h("span", {}, t("rating.npsHigh"))))
-    : list;
+  const body =
+    scale === "nps"
+      ? h(
+          "div",
+          { class: "rating-wrap" },
+          list,
+          h("div", { class: "rating-captions", "aria-hidden": "true" }, h("span", {}, t("rating.npsLow")), h("span", {}, t("rating.npsHigh"))),
+        )
+      : list;
   const hint = scale === "nps" ? t("rating.npsHint", { low: 0, high: 10 }) : undefined;
   const group = groupQuestion(question, body, hint, "radiogroup");
   return { element: group.element, control: group.fieldset };

@@ -53,15 +53,11 @@ export function renderVoice({ question: q, state, api }: QuestionContext): Rende
 
   const typedValue = state.value(q);
   let mode: "voice" | "text" =
-    allowsText && (micProblem !== null || (widget.phase() !== "saved" && typeof typedValue === "string" && typedValue.trim() !== ""))
-      ? "text"
-      : "voice";
+    allowsText && (micProblem !== null || (widget.phase() !== "saved" && typeof typedValue === "string" && typedValue.trim() !== "")) ? "text" : "voice";
 
   function voiceView(): HTMLElement {
     const promptId = uniqueId("prompt");
-    const switcher = allowsText
-      ? h("button", { type: "button", class: "link-button", onclick: () => showMode("text") }, t("voice.typeInstead"))
-      : null;
+    const switcher = allowsText ? h("button", { type: "button", class: "link-button", onclick: () => showMode("text") }, t("voice.typeInstead")) : null;
     return h(
       "div",
       { class: `question question-${q.response_type}`, role: "group", "aria-labelledby": promptId },
@@ -93,9 +89,8 @@ export function renderVoice({ question: q, state, api }: QuestionContext): Rende
     const area = textArea(q, state, maxChars);
     const canRetry = micProblem !== null && canRecordAudio();
     const retry = canRetry ? h("button", { type: "button", class: "link-button" }, t("voice.retry")) : null;
-    const back = micProblem === null
-      ? h("button", { type: "button", class: "link-button", onclick: () => showMode("voice") }, t("voice.recordInstead"))
-      : retry;
+    const back =
+      micProblem === null ? h("button", { type: "button", class: "link-button", onclick: () => showMode("voice") }, t("voice.recordInstead")) : retry;
     const hint = micProblem ? t("mic.typeInstead", { problem: micProblem }) : undefined;
     const note = state.answer(q)?.has_audio ? h("p", { class: "status" }, t("voice.keptRecording")) : null;
     const element = labelledQuestion(q, area, hint, characterCounter(area, maxChars), note, back);

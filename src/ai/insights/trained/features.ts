@@ -51,10 +51,7 @@ export interface SparseVector {
 const FILLERS = /\b(?:u+m+|u+h+|e+r+m+|e+r+|a+h+|h+m+|uhm|mm+)\b[,.]?/g;
 const DISCOURSE = /(^|[,.;!?]\s*)(?:like|you know|i mean|so|well|right|okay|ok|yeah|look|basically|honestly)\s*,/g;
 const STUTTER = /\b([a-z']+)(?:[,.]?\s+\1\b)+/g;
-const NEGATORS = new Set([
-  "not", "no", "never", "nobody", "nothing", "none", "neither", "nor", "cannot", "without",
-  "hardly", "barely", "nowhere",
-]);
+const NEGATORS = new Set(["not", "no", "never", "nobody", "nothing", "none", "neither", "nor", "cannot", "without", "hardly", "barely", "nowhere"]);
 const SCOPE_BREAK = new Set(["but", "though", "although", "however", "yet"]);
 const NEGATION_SCOPE_WORDS = 4;
 /**
@@ -63,8 +60,10 @@ const NEGATION_SCOPE_WORDS = 4;
  * ungrouped 1/√n over all hashed features → 81.2 %.
  */
 const CHAR_GROUP_WEIGHT = 0.3;
-const DURATION = /\b(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|half an?|several|few)\s*(?:-\s*)?(?:seconds?|mins?|minutes?|hours?|hrs?|days?|weeks?|months?|years?)\b/;
-const REQUEST_OPENER = /\b(?:could you|can you|can we|could we|would be (?:nice|great|good|handy|useful|helpful|lovely|grand)|it'?d (?:be|help)|please|would love|i'?d love|i'?d like|wish|any chance|maybe (?:add|have|give|offer)|would help|would appreciate|should (?:add|have|offer))\b/;
+const DURATION =
+  /\b(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|half an?|several|few)\s*(?:-\s*)?(?:seconds?|mins?|minutes?|hours?|hrs?|days?|weeks?|months?|years?)\b/;
+const REQUEST_OPENER =
+  /\b(?:could you|can you|can we|could we|would be (?:nice|great|good|handy|useful|helpful|lovely|grand)|it'?d (?:be|help)|please|would love|i'?d love|i'?d like|wish|any chance|maybe (?:add|have|give|offer)|would help|would appreciate|should (?:add|have|offer))\b/;
 const USED_TO = /\b(?:used to|anymore|any more|not anymore|now it'?s|these days|since the (?:new|update|redesign|change|merger|refurb))\b/;
 const LEADING_SCORE = /^\s*(\d{1,2})(?:\s*\/\s*10|\s*out of\s*10)?\b/;
 
@@ -75,7 +74,10 @@ const LEADING_SCORE = /^\s*(\d{1,2})(?:\s*\/\s*10|\s*out of\s*10)?\b/;
  */
 export function normaliseAnswer(text: string): string {
   let t = text.toLowerCase().replace(/[’‘`]/g, "'").replace(/[“”]/g, '"');
-  t = t.replace(/\bcan't\b/g, "can not").replace(/\bwon't\b/g, "will not").replace(/n't\b/g, " not");
+  t = t
+    .replace(/\bcan't\b/g, "can not")
+    .replace(/\bwon't\b/g, "will not")
+    .replace(/n't\b/g, " not");
   t = t.replace(/\b(?:dont|doesnt|didnt|isnt|wasnt|wont|cant|couldnt|wouldnt|havent|hasnt|arent|werent)\b/g, (w) =>
     w === "cant" ? "can not" : w === "wont" ? "will not" : `${w.slice(0, -2)} not`,
   );
@@ -177,7 +179,10 @@ export function extractFeatures(text: string): SparseVector {
   group(charFeats, CHAR_GROUP_WEIGHT);
 
   const dense = new Float32Array(DENSE_FEATURES.length);
-  let pos = 0, neg = 0, sentenceSum = 0, minSentence = 0;
+  let pos = 0,
+    neg = 0,
+    sentenceSum = 0,
+    minSentence = 0;
   for (const tok of marked) {
     if (/^[.!?;]$/.test(tok)) {
       minSentence = Math.min(minSentence, normalise(sentenceSum));

@@ -18,7 +18,10 @@ export const CORRECTION_WEIGHT = 3;
 
 /** Scores of a model on a labelled set. */
 export function scoreModel(model: LinearModel, answers: LabelledAnswer[]): QualityReport {
-  return scorePredictions(answers, answers.map((a) => predict(model, a.text)));
+  return scorePredictions(
+    answers,
+    answers.map((a) => predict(model, a.text)),
+  );
 }
 
 /**
@@ -48,12 +51,17 @@ export interface RetrainOutcome {
 export function retrain(current: LinearModel, corrections: LabelledAnswer[], now = new Date()): RetrainOutcome {
   const stamp = now.toISOString().replace(/[-:]/g, "").slice(0, 13);
   const extra = corrections.flatMap((c) => Array.from({ length: CORRECTION_WEIGHT }, () => c));
-  const model = trainModel(`linear-v1-local-${stamp}`, [...trainingCorpus(), ...extra], {
-    corpus: "corpus/insights/train.jsonl (embedded)",
-    corrections: corrections.length,
-    correction_weight: CORRECTION_WEIGHT,
-    trained_at: now.toISOString(),
-  }, DEFAULT_TRAIN_OPTIONS);
+  const model = trainModel(
+    `linear-v1-local-${stamp}`,
+    [...trainingCorpus(), ...extra],
+    {
+      corpus: "corpus/insights/train.jsonl (embedded)",
+      corrections: corrections.length,
+      correction_weight: CORRECTION_WEIGHT,
+      trained_at: now.toISOString(),
+    },
+    DEFAULT_TRAIN_OPTIONS,
+  );
   const heldout = heldoutSet();
   const currentHeldout = scoreModel(current, heldout);
   const candidateHeldout = scoreModel(model, heldout);

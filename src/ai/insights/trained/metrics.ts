@@ -35,7 +35,10 @@ const f1 = (p: number, r: number) => (p + r === 0 ? 0 : (2 * p * r) / (p + r));
 export function scorePredictions(labels: Predicted[], predicted: Predicted[]): QualityReport {
   if (labels.length !== predicted.length) throw new Error("labels and predictions differ in length");
   const confusion = SENTIMENT_LABELS.map(() => SENTIMENT_LABELS.map(() => 0));
-  let tp = 0, fp = 0, fn = 0, tn = 0;
+  let tp = 0,
+    fp = 0,
+    fn = 0,
+    tn = 0;
   labels.forEach((label, i) => {
     const p = predicted[i]!;
     confusion[SENTIMENT_LABELS.indexOf(label.sentiment)]![SENTIMENT_LABELS.indexOf(p.sentiment)]! += 1;

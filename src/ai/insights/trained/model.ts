@@ -60,12 +60,7 @@ export interface Prediction {
  * Quantises float weights into a model document.
  * @param weights FEATURE_COUNT × 4 floats.
  */
-export function toDocument(
-  id: string,
-  weights: Float32Array,
-  actionableThreshold: number,
-  trainedOn: Record<string, unknown>,
-): ModelDocument {
+export function toDocument(id: string, weights: Float32Array, actionableThreshold: number, trainedOn: Record<string, unknown>): ModelDocument {
   let maxAbs = 0;
   for (const w of weights) maxAbs = Math.max(maxAbs, Math.abs(w));
   const scale = maxAbs > 0 ? maxAbs / 32767 : 1;
@@ -104,7 +99,10 @@ export function fromDocument(doc: ModelDocument): LinearModel {
 
 /** The four raw outputs (logits) for a feature vector. */
 export function logits(weights: Float32Array, x: SparseVector): [number, number, number, number] {
-  let a = 0, b = 0, c = 0, d = 0;
+  let a = 0,
+    b = 0,
+    c = 0,
+    d = 0;
   for (let j = 0; j < x.indices.length; j++) {
     const base = x.indices[j]! * OUTPUTS;
     const v = x.values[j]!;

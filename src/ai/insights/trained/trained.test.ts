@@ -80,7 +80,10 @@ describe("model source", () => {
     dirs.push(modelsDir);
     expect(createModelSource(modelsDir)().id).toBe(embeddedModel().id);
 
-    const local = trainModel("linear-v1-local-test", trainingCorpus().filter((_, i) => i % 30 === 0));
+    const local = trainModel(
+      "linear-v1-local-test",
+      trainingCorpus().filter((_, i) => i % 30 === 0),
+    );
     mkdirSync(path.dirname(installedModelPath(modelsDir)), { recursive: true });
     writeFileSync(installedModelPath(modelsDir), JSON.stringify(local.document));
     expect(createModelSource(modelsDir)().id).toBe("linear-v1-local-test");
