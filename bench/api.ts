@@ -22,7 +22,8 @@
  * answer 429 within a second), links with 5 questions each created through the API.
  */
 import { Database } from "bun:sqlite";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { clusterTicks, cpuTicks, machineBusyTicks } from "./proc-stat.ts";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -87,35 +88,6 @@ process.on("exit", () => {
   else for (const d of [dataDir, ...nodeDirs]) rmSync(d, { recursive: true, force: true });
 });
 process.once("SIGINT", () => process.exit(130));
-
-function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return Number(fields[11]) + Number(fields[12]); // utime + stime
-}
-
-/** Busy ticks of the whole machine (all cores), from /proc/stat. */
-/** CPU ticks of a PostgreSQL cluster: the postmaster, its reaped children and its live backends. */
-function clusterTicks(postmaster: number | null): number {
-  if (postmaster === null) return 0;
-  const f = readFileSync(`/proc/${postmaster}/stat`, "utf8").split(") ")[1]!.split(" ");
-  let ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const c = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ");
-      if (Number(c[1]) === postmaster) ticks += Number(c[11]) + Number(c[12]);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return ticks;
-}
-
-function machineBusyTicks(): number {
-  // cpu  user nice system idle iowait irq softirq steal …: everything but idle and iowait
-  const t = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
-  return t[0]! + t[1]! + t[2]! + t[5]! + t[6]! + t[7]!;
-}
 
 function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;

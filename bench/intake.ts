@@ -28,7 +28,8 @@
  * inference worker during the load unless `--jobs-paused` (`EARSHOT_JOBS_PAUSED=1`).
  */
 import { sql } from "kysely";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { clusterTicks, cpuTicks, machineBusyTicks } from "./proc-stat.ts";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -83,29 +84,6 @@ process.on("exit", () => {
 });
 process.once("SIGINT", () => process.exit(130));
 
-function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return Number(fields[11]) + Number(fields[12]);
-}
-/** CPU ticks of a PostgreSQL cluster: the postmaster, its reaped children and its live backends. */
-function clusterTicks(postmaster: number): number {
-  const f = readFileSync(`/proc/${postmaster}/stat`, "utf8").split(") ")[1]!.split(" ");
-  let ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const c = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ");
-      if (Number(c[1]) === postmaster) ticks += Number(c[11]) + Number(c[12]);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return ticks;
-}
-function machineBusyTicks(): number {
-  const t = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
-  return t[0]! + t[1]! + t[2]! + t[5]! + t[6]! + t[7]!;
-}
 const percentile = (sorted: Float64Array, p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 
 // ---- setup ---------------------------------------------------------------------------------
