@@ -6,6 +6,7 @@
  * `configuration`), the webhook event payloads, and the formats of well-known field names.
  */
 import { z } from "zod";
+import { lazySchema } from "../shared/lazy-schema.ts";
 import { CONFIGURATION_SCHEMAS, QUESTION_TYPES, questionInputSchema, questionSchema, type QuestionType } from "../modules/links/question-model.ts";
 import { completeSettings, linkSchema, settingsSchema } from "../modules/links/model.ts";
 import { answerSchema, reprocessedSchema, responseSchema } from "../modules/responses/model.ts";
@@ -26,19 +27,21 @@ function configurationObject(type: QuestionType): z.ZodType {
 }
 
 /** Returned question of one type: `response_type` fixed, `configuration` that type's schema. */
-const questionVariants = QUESTION_TYPES.map((t) => questionSchema.extend({ response_type: z.literal(t), configuration: configurationObject(t) }));
+const questionVariants = QUESTION_TYPES.map((t) =>
+  lazySchema(() => questionSchema.extend({ response_type: z.literal(t), configuration: configurationObject(t) })),
+);
 
 /** A returned question: one variant per `response_type` (documentation only). */
-export const questionDocSchema = z.discriminatedUnion("response_type", questionVariants as never);
+export const questionDocSchema = lazySchema(() => z.discriminatedUnion("response_type", questionVariants as never));
 
 /** A question as the public intake API shows it: the returned question without its evaluator configuration and dates. */
-const publicQuestionVariants = questionVariants.map((v) => v.omit({ evaluator_config: true, date_created: true, date_updated: true }));
-const publicQuestionSchema = z.discriminatedUnion("response_type", publicQuestionVariants as never);
+const publicQuestionVariants = questionVariants.map((v) => lazySchema(() => v.omit({ evaluator_config: true, date_created: true, date_updated: true })));
+const publicQuestionSchema = lazySchema(() => z.discriminatedUnion("response_type", publicQuestionVariants as never));
 
 /** `GET intake/{workspace_slug}/{link_slug}/`: the link as the intake page needs it (intake/service.ts `toPublicLink`). */
-export const publicLinkSchema = linkSchema
-  .pick({ uuid: true, name: true, status: true, settings: true, translations: true })
-  .extend({ questions: z.array(publicQuestionSchema) });
+export const publicLinkSchema = lazySchema(() =>
+  linkSchema.pick({ uuid: true, name: true, status: true, settings: true, translations: true }).extend({ questions: z.array(publicQuestionSchema) }),
+);
 
 /**
  * A question as sent on `POST links/`: one variant per `type`, each with its configuration
@@ -46,67 +49,75 @@ export const publicLinkSchema = linkSchema
  * configuration schema). `type` may be left out for a voice question (the default).
  */
 const questionInputVariants = QUESTION_TYPES.map((t) =>
-  questionInputSchema.extend({
-    type: t === "voice" ? z.literal(t).default(t) : z.literal(t),
-    configuration: configurationObject(t).default({} as never),
-  }),
+  lazySchema(() =>
+    questionInputSchema.extend({
+      type: t === "voice" ? z.literal(t).default(t) : z.literal(t),
+      configuration: configurationObject(t).default({} as never),
+    }),
+  ),
 );
-export const questionInputDocSchema = z.union(questionInputVariants as never);
+export const questionInputDocSchema = lazySchema(() => z.union(questionInputVariants as never));
 
 /** `data.link` of a response event. */
-const eventLinkSchema = z.object({ uuid: z.string().uuid(), name: z.string(), slug: z.string() });
+const eventLinkSchema = lazySchema(() => z.object({ uuid: z.string().uuid(), name: z.string(), slug: z.string() }));
 
 /** The body of a `response.started` / `response.submitted` delivery (docs/webhooks.md). */
 function responseEventSchema(type: "response.started" | "response.submitted") {
-  return z.object({
-    type: z.literal(type),
-    timestamp: z.string().describe("When the event happened (ISO 8601, UTC)"),
-    data: z.object({
-      workspace_uuid: z.string().uuid(),
-      link: eventLinkSchema,
-      response: responseSchema.describe("The response record of GET responses/{uuid}/; its audio_urls are signed"),
+  return lazySchema(() =>
+    z.object({
+      type: z.literal(type),
+      timestamp: z.string().describe("When the event happened (ISO 8601, UTC)"),
+      data: z.object({
+        workspace_uuid: z.string().uuid(),
+        link: eventLinkSchema,
+        response: responseSchema.describe("The response record of GET responses/{uuid}/; its audio_urls are signed"),
+      }),
     }),
-  });
+  );
 }
 export const responseStartedEventSchema = responseEventSchema("response.started");
 export const responseSubmittedEventSchema = responseEventSchema("response.submitted");
-export const testEventSchema = z.object({
-  type: z.literal("webhook.test"),
-  timestamp: z.string(),
-  data: z.object({ workspace_uuid: z.string().uuid(), webhook_uuid: z.string().uuid(), message: z.string() }),
-});
+export const testEventSchema = lazySchema(() =>
+  z.object({
+    type: z.literal("webhook.test"),
+    timestamp: z.string(),
+    data: z.object({ workspace_uuid: z.string().uuid(), webhook_uuid: z.string().uuid(), message: z.string() }),
+  }),
+);
 
-/** Component names, in document order. Page envelopes of these get `<Name>Page`. */
-export const COMPONENT_NAMES: ReadonlyArray<readonly [z.ZodType, string]> = [
-  [linkSchema, "Link"],
-  [settingsSchema, "Settings"],
-  [questionDocSchema, "Question"],
-  ...questionVariants.map((v, i) => [v, `${pascal(QUESTION_TYPES[i]!)}Question`] as const),
-  ...QUESTION_TYPES.map((t) => [configurationObject(t), `${pascal(t)}Configuration`] as const),
-  [publicLinkSchema, "PublicLink"],
-  [publicQuestionSchema, "PublicQuestion"],
-  ...publicQuestionVariants.map((v, i) => [v, `Public${pascal(QUESTION_TYPES[i]!)}Question`] as const),
-  [responseSchema, "Response"],
-  [answerSchema, "Answer"],
-  [reprocessedSchema, "Reprocessed"],
-  [correctedInsightsSchema, "CorrectedInsights"],
-  [webhookSchema, "Webhook"],
-  [webhookWithSecretSchema, "WebhookWithSecret"],
-  [deliverySchema, "Delivery"],
-  [deliveryDetailSchema, "DeliveryDetail"],
-  [attemptSchema, "DeliveryAttempt"],
-  [tokenSchema, "Token"],
-  [createdTokenSchema, "CreatedToken"],
-  [workspaceSchema, "Workspace"],
-  [memberSchema, "Member"],
-  [inviteSchema, "Invite"],
-  [sessionSchema, "Session"],
-  [linkStatsSchema, "LinkStats"],
-  [eventLinkSchema, "EventLink"],
-  [responseStartedEventSchema, "ResponseStartedEvent"],
-  [responseSubmittedEventSchema, "ResponseSubmittedEvent"],
-  [testEventSchema, "WebhookTestEvent"],
-];
+let componentNames: ReadonlyArray<readonly [z.ZodType, string]> | null = null;
+/** Component names, in document order (built at the first call). Page envelopes of these get `<Name>Page`. */
+export const namedComponents = (): ReadonlyArray<readonly [z.ZodType, string]> =>
+  (componentNames ??= [
+    [linkSchema, "Link"],
+    [settingsSchema, "Settings"],
+    [questionDocSchema, "Question"],
+    ...questionVariants.map((v, i) => [v, `${pascal(QUESTION_TYPES[i]!)}Question`] as const),
+    ...QUESTION_TYPES.map((t) => [configurationObject(t), `${pascal(t)}Configuration`] as const),
+    [publicLinkSchema, "PublicLink"],
+    [publicQuestionSchema, "PublicQuestion"],
+    ...publicQuestionVariants.map((v, i) => [v, `Public${pascal(QUESTION_TYPES[i]!)}Question`] as const),
+    [responseSchema, "Response"],
+    [answerSchema, "Answer"],
+    [reprocessedSchema, "Reprocessed"],
+    [correctedInsightsSchema, "CorrectedInsights"],
+    [webhookSchema, "Webhook"],
+    [webhookWithSecretSchema, "WebhookWithSecret"],
+    [deliverySchema, "Delivery"],
+    [deliveryDetailSchema, "DeliveryDetail"],
+    [attemptSchema, "DeliveryAttempt"],
+    [tokenSchema, "Token"],
+    [createdTokenSchema, "CreatedToken"],
+    [workspaceSchema, "Workspace"],
+    [memberSchema, "Member"],
+    [inviteSchema, "Invite"],
+    [sessionSchema, "Session"],
+    [linkStatsSchema, "LinkStats"],
+    [eventLinkSchema, "EventLink"],
+    [responseStartedEventSchema, "ResponseStartedEvent"],
+    [responseSubmittedEventSchema, "ResponseSubmittedEvent"],
+    [testEventSchema, "WebhookTestEvent"],
+  ]);
 
 const DATE_TIME_FIELDS = new Set([
   "date_created",

@@ -6,14 +6,15 @@
  * `LinkPage`), the statuses and headers the server sends, and the `webhooks` it POSTs.
  */
 import { z } from "zod";
+import { lazySchema } from "../shared/lazy-schema.ts";
 import { ERROR_CODES } from "../errors.ts";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./pagination.ts";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageQuerySchema } from "./pagination.ts";
 import { questionInputSchema, questionSchema } from "../modules/links/question-model.ts";
 import { settingsInputSchema } from "../modules/links/model.ts";
 import {
   addFieldFormats,
   annotateComponents,
-  COMPONENT_NAMES,
+  namedComponents,
   addSettingsDefaults,
   questionDocSchema,
   questionInputDocSchema,
@@ -47,29 +48,38 @@ export type Operation = {
 
 const ERROR_CODE_NAMES = Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES, ...(keyof typeof ERROR_CODES)[]];
 
-const problemSchema = z.object({
-  type: z.string().describe("`https://earshot.dev/problems/<code in kebab case>`"),
-  title: z.string(),
-  status: z.number().int().min(400).max(599),
-  code: z.enum(ERROR_CODE_NAMES).describe("Machine-readable error code (src/errors.ts)"),
-  detail: z.string(),
-  errors: z.array(z.object({ pointer: z.string().describe("JSON pointer into the request (body, or /query/<name>)"), message: z.string() })).optional(),
-});
+const problemSchema = lazySchema(() =>
+  z.object({
+    type: z.string().describe("`https://earshot.dev/problems/<code in kebab case>`"),
+    title: z.string(),
+    status: z.number().int().min(400).max(599),
+    code: z.enum(ERROR_CODE_NAMES).describe("Machine-readable error code (src/errors.ts)"),
+    detail: z.string(),
+    errors: z.array(z.object({ pointer: z.string().describe("JSON pointer into the request (body, or /query/<name>)"), message: z.string() })).optional(),
+  }),
+);
 
 const envelopes = new WeakMap<z.ZodType, z.ZodType>();
-/** The list envelope around `item` (spec: general rule 5); one schema per item, named `<Item>Page`. */
+/** The list envelope around `item` (spec: general rule 5); one schema per item, named `<Item>Page`, built at its first use. */
 export function envelopeOf(item: z.ZodType) {
   let e = envelopes.get(item);
   if (!e) {
-    e = z.object({
-      count: z.number().int().min(0),
-      next: z.string().nullable().describe("Absolute URL of the next page, or null"),
-      previous: z.string().nullable().describe("Absolute URL of the previous page, or null"),
-      results: z.array(item),
-    });
+    e = lazySchema(() =>
+      z.object({
+        count: z.number().int().min(0),
+        next: z.string().nullable().describe("Absolute URL of the next page, or null"),
+        previous: z.string().nullable().describe("Absolute URL of the previous page, or null"),
+        results: z.array(item),
+      }),
+    );
     envelopes.set(item, e);
   }
   return e as z.ZodObject;
+}
+
+/** The page query (`page_size`, `offset`) with `query`'s parameters, built at its first use. */
+export function pagedQuery(query?: z.ZodObject): z.ZodObject {
+  return query ? lazySchema(() => pageQuerySchema.extend(query.shape)) : pageQuerySchema;
 }
 
 let named = false;
@@ -79,7 +89,7 @@ function nameComponents(): void {
   named = true;
   const add = (schema: z.ZodType, id: string) => z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), id });
   add(problemSchema, "Problem");
-  for (const [schema, id] of COMPONENT_NAMES) {
+  for (const [schema, id] of namedComponents()) {
     add(schema, id);
     add(envelopeOf(schema), `${id}Page`);
   }

@@ -4,8 +4,8 @@
  * server answers is listed here and the other way round.
  */
 import { z } from "zod";
-import { envelopeOf, type Operation } from "./openapi.ts";
-import { pageQuerySchema } from "./pagination.ts";
+import { envelopeOf, pagedQuery, type Operation } from "./openapi.ts";
+import { lazySchema } from "../shared/lazy-schema.ts";
 import { createLinkSchema, linkSchema, listLinksQuerySchema, patchLinkSchema } from "../modules/links/model.ts";
 import { exportQuerySchema, listResponsesQuerySchema, reprocessedSchema, responseSchema, workspaceExportQuerySchema } from "../modules/responses/model.ts";
 import { createdTokenSchema, createTokenSchema, tokenSchema } from "../modules/tokens/model.ts";
@@ -19,7 +19,6 @@ import { statsOperations } from "../modules/stats/operations.ts";
 const message = z.object({ message: z.string() });
 const AUTH = ["UNAUTHENTICATED", "HTTPS_REQUIRED", "RATE_LIMITED"];
 const WRITE = [...AUTH, "INVALID_JSON", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"];
-const paged = (q?: z.ZodObject) => (q ? pageQuerySchema.extend(q.shape) : pageQuerySchema);
 
 export const apiOperations: Operation[] = [
   {
@@ -57,7 +56,7 @@ export const apiOperations: Operation[] = [
     summary: "List links",
     tag: "links",
     scope: "links:read",
-    query: paged(listLinksQuerySchema),
+    query: pagedQuery(listLinksQuerySchema),
     success: { status: 200, schema: envelopeOf(linkSchema), description: "Page of links" },
     errors: [...AUTH, "VALIDATION_ERROR", "INVALID_PAGE", "INSUFFICIENT_SCOPE"],
   },
@@ -95,7 +94,7 @@ export const apiOperations: Operation[] = [
     summary: "List a link's responses",
     tag: "responses",
     scope: "responses:read",
-    query: paged(listResponsesQuerySchema.omit({ link: true })),
+    query: pagedQuery(lazySchema(() => listResponsesQuerySchema.omit({ link: true }))),
     success: { status: 200, schema: envelopeOf(responseSchema), description: "Page of responses" },
     errors: [...AUTH, "VALIDATION_ERROR", "INVALID_PAGE", "NOT_FOUND", "INSUFFICIENT_SCOPE"],
     conditional: true,
@@ -147,7 +146,7 @@ export const apiOperations: Operation[] = [
     summary: "List the workspace's responses (filter with link=)",
     tag: "responses",
     scope: "responses:read",
-    query: paged(listResponsesQuerySchema),
+    query: pagedQuery(listResponsesQuerySchema),
     success: { status: 200, schema: envelopeOf(responseSchema), description: "Page of responses" },
     errors: [...AUTH, "VALIDATION_ERROR", "INVALID_PAGE", "INSUFFICIENT_SCOPE"],
     conditional: true,
@@ -230,7 +229,7 @@ export const apiOperations: Operation[] = [
     summary: "List active API keys",
     tag: "tokens",
     scope: "tokens:read",
-    query: pageQuerySchema,
+    query: pagedQuery(),
     success: { status: 200, schema: envelopeOf(tokenSchema), description: "Page of tokens" },
     errors: [...AUTH, "VALIDATION_ERROR", "INVALID_PAGE", "INSUFFICIENT_SCOPE"],
   },

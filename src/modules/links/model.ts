@@ -4,6 +4,7 @@
  * settings with defaults, list query, and the returned link.
  */
 import { z } from "zod";
+import { lazySchema } from "../../shared/lazy-schema.ts";
 import { SLUG_PATTERN } from "../../slugs.ts";
 import { isBlankText } from "./blank.ts";
 import { httpUrl, patchQuestionInputSchema, questionInputSchema, questionSchema } from "./question-model.ts";
@@ -11,27 +12,31 @@ import { languageTagSchema, linkTranslationSchema, linkTranslationsSchema } from
 
 export const DEFAULT_THANK_YOU = "Thanks for your response!";
 
-export const settingsInputSchema = z
-  .object({
-    description: z.string().max(5000).nullable().optional(),
-    thankYouMessage: z.string().max(5000).nullable().optional(),
-    redirectUrl: httpUrl.nullable().optional(),
-    tts_enabled: z.boolean().nullable().optional(),
-    live_transcription: z.boolean().nullable().optional(),
-    language: languageTagSchema.nullable().optional(),
-  })
-  .strict();
+export const settingsInputSchema = lazySchema(() =>
+  z
+    .object({
+      description: z.string().max(5000).nullable().optional(),
+      thankYouMessage: z.string().max(5000).nullable().optional(),
+      redirectUrl: httpUrl.nullable().optional(),
+      tts_enabled: z.boolean().nullable().optional(),
+      live_transcription: z.boolean().nullable().optional(),
+      language: languageTagSchema.nullable().optional(),
+    })
+    .strict(),
+);
 export type SettingsInput = z.output<typeof settingsInputSchema>;
 
 /** Settings as returned: always every key (DESIGN §6; `language` added by issue 17). */
-export const settingsSchema = z.object({
-  description: z.string().nullable(),
-  thankYouMessage: z.string(),
-  redirectUrl: z.string().nullable(),
-  tts_enabled: z.boolean(),
-  live_transcription: z.boolean(),
-  language: z.string().nullable(),
-});
+export const settingsSchema = lazySchema(() =>
+  z.object({
+    description: z.string().nullable(),
+    thankYouMessage: z.string(),
+    redirectUrl: z.string().nullable(),
+    tts_enabled: z.boolean(),
+    live_transcription: z.boolean(),
+    language: z.string().nullable(),
+  }),
+);
 export type Settings = z.output<typeof settingsSchema>;
 
 /** Fills every settings key: given values over `base` over the defaults. */
@@ -48,68 +53,78 @@ export function completeSettings(input: SettingsInput, base?: Settings): Setting
   };
 }
 
-const nameSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(200)
-  .refine((s) => !isBlankText(s), "A link needs a name.");
-const slugSchema = z.string().max(64).regex(SLUG_PATTERN, "Use lowercase letters, digits and single hyphens.");
+const nameSchema = lazySchema(() =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .refine((s) => !isBlankText(s), "A link needs a name."),
+);
+const slugSchema = lazySchema(() => z.string().max(64).regex(SLUG_PATTERN, "Use lowercase letters, digits and single hyphens."));
 
-export const createLinkSchema = z
-  .object({
-    name: nameSchema,
-    slug: slugSchema.optional(),
-    status: z.enum(["active", "paused"]).default("active"),
-    settings: settingsInputSchema.default({}),
-    questions: z.array(questionInputSchema).max(200).default([]),
-    translations: linkTranslationsSchema.default({}),
-    on_finished: z
-      .object({
-        webhook_url: z.string().max(2048).optional(),
-        webhook_secret: z.string().min(1).max(500).optional(),
-      })
-      .strict()
-      .optional(),
-  })
-  .strict();
+export const createLinkSchema = lazySchema(() =>
+  z
+    .object({
+      name: nameSchema,
+      slug: slugSchema.optional(),
+      status: z.enum(["active", "paused"]).default("active"),
+      settings: settingsInputSchema.default({}),
+      questions: z.array(questionInputSchema).max(200).default([]),
+      translations: linkTranslationsSchema.default({}),
+      on_finished: z
+        .object({
+          webhook_url: z.string().max(2048).optional(),
+          webhook_secret: z.string().min(1).max(500).optional(),
+        })
+        .strict()
+        .optional(),
+    })
+    .strict(),
+);
 export type CreateLinkInput = z.output<typeof createLinkSchema>;
 
-export const patchLinkSchema = z
-  .object({
-    name: nameSchema.optional(),
-    slug: slugSchema.optional(),
-    status: z.enum(["active", "paused"]).optional(),
-    settings: settingsInputSchema.optional(),
-    questions: z
-      .array(patchQuestionInputSchema)
-      .max(200)
-      .optional()
-      .describe(
-        "The whole list: questions left out are removed (their answers keep question_text); one sent with its uuid keeps every member it does not send",
-      ),
-    translations: linkTranslationsSchema.optional().describe("Replaces the link's translations as a whole ({} removes them)"),
-  })
-  .strict();
+export const patchLinkSchema = lazySchema(() =>
+  z
+    .object({
+      name: nameSchema.optional(),
+      slug: slugSchema.optional(),
+      status: z.enum(["active", "paused"]).optional(),
+      settings: settingsInputSchema.optional(),
+      questions: z
+        .array(patchQuestionInputSchema)
+        .max(200)
+        .optional()
+        .describe(
+          "The whole list: questions left out are removed (their answers keep question_text); one sent with its uuid keeps every member it does not send",
+        ),
+      translations: linkTranslationsSchema.optional().describe("Replaces the link's translations as a whole ({} removes them)"),
+    })
+    .strict(),
+);
 export type PatchLinkInput = z.output<typeof patchLinkSchema>;
 
-export const listLinksQuerySchema = z.object({
-  ordering: z.enum(["date_created", "-date_created", "name", "-name", "date_updated", "-date_updated"]).default("-date_created"),
-  status: z.enum(["active", "paused", "all"]).default("all"),
-  search: z.string().max(200).optional(),
-});
+export const listLinksQuerySchema = lazySchema(() =>
+  z.object({
+    ordering: z.enum(["date_created", "-date_created", "name", "-name", "date_updated", "-date_updated"]).default("-date_created"),
+    status: z.enum(["active", "paused", "all"]).default("all"),
+    search: z.string().max(200).optional(),
+  }),
+);
 
-export const linkSchema = z.object({
-  uuid: z.string().uuid(),
-  name: z.string(),
-  slug: z.string(),
-  status: z.enum(["active", "paused"]),
-  settings: settingsSchema,
-  questions: z.array(questionSchema),
-  translations: z.record(z.string(), linkTranslationSchema).describe('The link\'s texts per BCP 47 language (docs/api.md "Translations"); {} when none'),
-  response_count: z.number().int(),
-  public_url: z.string().url(),
-  date_created: z.string(),
-  date_updated: z.string(),
-});
+export const linkSchema = lazySchema(() =>
+  z.object({
+    uuid: z.string().uuid(),
+    name: z.string(),
+    slug: z.string(),
+    status: z.enum(["active", "paused"]),
+    settings: settingsSchema,
+    questions: z.array(questionSchema),
+    translations: z.record(z.string(), linkTranslationSchema).describe('The link\'s texts per BCP 47 language (docs/api.md "Translations"); {} when none'),
+    response_count: z.number().int(),
+    public_url: z.string().url(),
+    date_created: z.string(),
+    date_updated: z.string(),
+  }),
+);
 export type Link = z.output<typeof linkSchema>;

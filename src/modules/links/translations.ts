@@ -7,6 +7,7 @@
  * intake page shows. Every translated key must exist in the source.
  */
 import { z } from "zod";
+import { lazySchema } from "../../shared/lazy-schema.ts";
 import type { FieldError } from "../../errors.ts";
 
 /**
@@ -14,16 +15,18 @@ import type { FieldError } from "../../errors.ts";
  * Any well-formed tag is accepted, not only the page's shipped catalogs: transcription knows
  * far more languages than the page has catalogs, and the page falls back (docs/api.md).
  */
-export const languageTagSchema = z
-  .string()
-  .max(35)
-  .refine((v) => canonicalTag(v) !== null, "Must be a BCP 47 language tag such as de, fr or pt-BR.")
-  .transform((v) => canonicalTag(v)!)
-  .meta({
-    description:
-      "BCP 47 language tag of the link's content: the intake page's language and the language transcription expects. Omitted or null: the respondent's Accept-Language among the page's languages, else English; transcription detects the language.",
-    example: "de",
-  });
+export const languageTagSchema = lazySchema(() =>
+  z
+    .string()
+    .max(35)
+    .refine((v) => canonicalTag(v) !== null, "Must be a BCP 47 language tag such as de, fr or pt-BR.")
+    .transform((v) => canonicalTag(v)!)
+    .meta({
+      description:
+        "BCP 47 language tag of the link's content: the intake page's language and the language transcription expects. Omitted or null: the respondent's Accept-Language among the page's languages, else English; transcription detects the language.",
+      example: "de",
+    }),
+);
 
 /** The canonical form of a well-formed BCP 47 tag, or null. */
 export function canonicalTag(tag: string): string | null {
@@ -38,28 +41,34 @@ export function canonicalTag(tag: string): string | null {
 const text = (max: number) => z.string().trim().min(1).max(max);
 
 /** A link's texts in one language. */
-export const linkTranslationSchema = z
-  .object({ name: text(200).optional(), description: text(5000).optional(), thankYouMessage: text(5000).optional() })
-  .strict();
+export const linkTranslationSchema = lazySchema(() =>
+  z.object({ name: text(200).optional(), description: text(5000).optional(), thankYouMessage: text(5000).optional() }).strict(),
+);
 
 /** A question's texts in one language. */
-export const questionTranslationSchema = z
-  .object({
-    prompt: text(2000).optional(),
-    options: z.record(z.string(), text(500)).optional().describe("Source option → its label in this language"),
-    cards: z.record(z.string(), text(200)).optional().describe("Card id → its label in this language"),
-  })
-  .strict();
+export const questionTranslationSchema = lazySchema(() =>
+  z
+    .object({
+      prompt: text(2000).optional(),
+      options: z.record(z.string(), text(500)).optional().describe("Source option → its label in this language"),
+      cards: z.record(z.string(), text(200)).optional().describe("Card id → its label in this language"),
+    })
+    .strict(),
+);
 
 /** `{"<language>": {...}}`, at most 20 languages; keys are checked by {@link checkLanguageKeys}. */
-export const linkTranslationsSchema = z
-  .record(z.string().max(35), linkTranslationSchema)
-  .refine((t) => Object.keys(t).length <= 20, "At most 20 languages.")
-  .describe('The link\'s name, description and thankYouMessage per BCP 47 language (docs/api.md "Translations")');
-export const questionTranslationsSchema = z
-  .record(z.string().max(35), questionTranslationSchema)
-  .refine((t) => Object.keys(t).length <= 20, "At most 20 languages.")
-  .describe("The question's prompt, option labels and card labels per BCP 47 language");
+export const linkTranslationsSchema = lazySchema(() =>
+  z
+    .record(z.string().max(35), linkTranslationSchema)
+    .refine((t) => Object.keys(t).length <= 20, "At most 20 languages.")
+    .describe('The link\'s name, description and thankYouMessage per BCP 47 language (docs/api.md "Translations")'),
+);
+export const questionTranslationsSchema = lazySchema(() =>
+  z
+    .record(z.string().max(35), questionTranslationSchema)
+    .refine((t) => Object.keys(t).length <= 20, "At most 20 languages.")
+    .describe("The question's prompt, option labels and card labels per BCP 47 language"),
+);
 
 export type LinkTranslations = z.output<typeof linkTranslationsSchema>;
 export type QuestionTranslations = z.output<typeof questionTranslationsSchema>;

@@ -3,6 +3,7 @@
  * zod schemas of the response list queries (DESIGN §7).
  */
 import { z } from "zod";
+import { lazySchema } from "../../shared/lazy-schema.ts";
 import { correctedMarkerSchema } from "../insights/model.ts";
 import { formatMicros } from "../../clock.ts";
 import { QUESTION_TYPES } from "../links/question-model.ts";
@@ -17,26 +18,32 @@ function dateMs(v: string): number {
 }
 
 /** `since`: inclusive lower bound, as a stored timestamp (`YYYY-MM-DDTHH:MM:SS.ffffffZ`). */
-export const sinceParam = z
-  .string()
-  .max(40)
-  .refine((v) => Number.isFinite(dateMs(v)), DATE_MESSAGE)
-  .transform((v) => formatMicros(BigInt(dateMs(v)) * 1000n))
-  .describe("Responses submitted (started, for status=started) at or after this date (UTC day) or date-time");
+export const sinceParam = lazySchema(() =>
+  z
+    .string()
+    .max(40)
+    .refine((v) => Number.isFinite(dateMs(v)), DATE_MESSAGE)
+    .transform((v) => formatMicros(BigInt(dateMs(v)) * 1000n))
+    .describe("Responses submitted (started, for status=started) at or after this date (UTC day) or date-time"),
+);
 
 /** `until`: inclusive upper bound — a whole UTC day for a date — as an exclusive stored timestamp. */
-export const untilParam = z
-  .string()
-  .max(40)
-  .refine((v) => Number.isFinite(dateMs(v)), DATE_MESSAGE)
-  .transform((v) => formatMicros(BigInt(dateMs(v)) * 1000n + (DATE_ONLY.test(v) ? 86_400_000_000n : 1000n)))
-  .describe("Responses submitted (started, for status=started) up to this date (the whole UTC day) or date-time, inclusive");
+export const untilParam = lazySchema(() =>
+  z
+    .string()
+    .max(40)
+    .refine((v) => Number.isFinite(dateMs(v)), DATE_MESSAGE)
+    .transform((v) => formatMicros(BigInt(dateMs(v)) * 1000n + (DATE_ONLY.test(v) ? 86_400_000_000n : 1000n)))
+    .describe("Responses submitted (started, for status=started) up to this date (the whole UTC day) or date-time, inclusive"),
+);
 
-const booleanParam = z.enum(["true", "false"]).transform((v) => v === "true");
-const numberParam = z
-  .string()
-  .regex(/^-?\d{1,15}(\.\d{1,9})?$/, "Expected a number.")
-  .transform(Number);
+const booleanParam = lazySchema(() => z.enum(["true", "false"]).transform((v) => v === "true"));
+const numberParam = lazySchema(() =>
+  z
+    .string()
+    .regex(/^-?\d{1,15}(\.\d{1,9})?$/, "Expected a number.")
+    .transform(Number),
+);
 
 /**
  * Filters of the response lists and the export (issue 11; docs/api.md "Filtering responses").
@@ -44,115 +51,129 @@ const numberParam = z
  * `value` / `value_min` / `value_max` its answer must match (see `docs/api.md`), alone it must be
  * answered.
  */
-export const responseFilterSchema = z.object({
-  status: z.enum(["completed", "started", "all"]).default("completed"),
-  search: z.string().max(200).optional().describe("Words in the respondent email, typed answers or transcripts (case-insensitive, prefix match)"),
-  since: sinceParam.optional(),
-  until: untilParam.optional(),
-  sentiment: z.enum(["positive", "neutral", "negative"]).optional().describe("An answer of the response has this sentiment"),
-  actionable: booleanParam.optional().describe("true: an answer is actionable; false: none is"),
-  topic: z.string().trim().min(1).max(100).optional().describe("An answer's key_topics contains this topic (case-insensitive)"),
-  question: z.string().max(64).optional().describe("Question uuid or field_key the value filters apply to"),
-  value: z
-    .string()
-    .max(500)
-    .optional()
-    .describe(
-      "Choice: an option (or card id) chosen; rating/number: equal; yes_no: true|false|yes|no; date: equal; text/voice/email: contained (case-insensitive)",
-    ),
-  value_min: numberParam.optional().describe("Rating/number answers at least this value"),
-  value_max: numberParam.optional().describe("Rating/number answers at most this value"),
-});
+export const responseFilterSchema = lazySchema(() =>
+  z.object({
+    status: z.enum(["completed", "started", "all"]).default("completed"),
+    search: z.string().max(200).optional().describe("Words in the respondent email, typed answers or transcripts (case-insensitive, prefix match)"),
+    since: sinceParam.optional(),
+    until: untilParam.optional(),
+    sentiment: z.enum(["positive", "neutral", "negative"]).optional().describe("An answer of the response has this sentiment"),
+    actionable: booleanParam.optional().describe("true: an answer is actionable; false: none is"),
+    topic: z.string().trim().min(1).max(100).optional().describe("An answer's key_topics contains this topic (case-insensitive)"),
+    question: z.string().max(64).optional().describe("Question uuid or field_key the value filters apply to"),
+    value: z
+      .string()
+      .max(500)
+      .optional()
+      .describe(
+        "Choice: an option (or card id) chosen; rating/number: equal; yes_no: true|false|yes|no; date: equal; text/voice/email: contained (case-insensitive)",
+      ),
+    value_min: numberParam.optional().describe("Rating/number answers at least this value"),
+    value_max: numberParam.optional().describe("Rating/number answers at most this value"),
+  }),
+);
 export type ResponseFilterQuery = z.output<typeof responseFilterSchema>;
 
-export const listResponsesQuerySchema = responseFilterSchema.extend({
-  ordering: z.enum(["submitted_at", "-submitted_at", "date_created", "-date_created"]).default("-submitted_at"),
-  link: z.string().max(64).optional(),
-});
+export const listResponsesQuerySchema = lazySchema(() =>
+  responseFilterSchema.extend({
+    ordering: z.enum(["submitted_at", "-submitted_at", "date_created", "-date_created"]).default("-submitted_at"),
+    link: z.string().max(64).optional(),
+  }),
+);
 export type ListResponsesQuery = z.output<typeof listResponsesQuerySchema>;
 
 /** The export takes the list's filters (status defaults to all) and a format. */
-export const exportQuerySchema = responseFilterSchema.extend({
-  format: z.enum(["csv", "jsonl"]).default("csv"),
-  status: z.enum(["completed", "started", "all"]).default("all"),
-});
+export const exportQuerySchema = lazySchema(() =>
+  responseFilterSchema.extend({
+    format: z.enum(["csv", "jsonl"]).default("csv"),
+    status: z.enum(["completed", "started", "all"]).default("all"),
+  }),
+);
 
 /** `GET responses/export/`: the workspace-wide export, optionally limited to one link. */
-export const workspaceExportQuerySchema = exportQuerySchema.extend({
-  link: z.string().uuid().optional(),
-});
+export const workspaceExportQuerySchema = lazySchema(() =>
+  exportQuerySchema.extend({
+    link: z.string().uuid().optional(),
+  }),
+);
 
-export const answerSchema = z.object({
-  uuid: z.string().uuid(),
-  question_uuid: z.string().uuid(),
-  field_key: z.string(),
-  response_type: z.enum(QUESTION_TYPES),
-  question_text: z.string(),
-  value: z.unknown().describe("Typed value: string, number, boolean, string[], object or null"),
-  text: z.string().nullable(),
-  audio_url: z.string().nullable(),
-  transcription: z.string().nullable(),
-  transcription_status: z
-    .enum(["pending", "processing", "waiting_for_model", "completed", "failed", "not_applicable"])
-    .describe("waiting_for_model: the ASR model is not installed; transcription_error says so and the answer resumes once it is"),
-  transcription_error: z.string().nullable(),
-  duration: z.number().nullable().describe("Seconds"),
-  ai_insights: z
-    .object({
-      sentiment: z.enum(["positive", "neutral", "negative"]),
-      sentiment_score: z.number().min(-1).max(1),
-      actionable: z.boolean(),
-      key_topics: z.array(z.string()),
-      summary: z.string(),
-      corrected: correctedMarkerSchema.optional().describe("Present when an operator corrected sentiment or actionable (PATCH …/insights/)"),
-    })
-    .nullable(),
-  analysis_engine: z
-    .object({ sentiment: z.string(), text: z.string(), llm: z.boolean(), clarity: z.number().min(0).max(1) })
-    .partial()
-    .nullable()
-    .describe("Engines that produced ai_insights, e.g. sentiment 'transformer:<model>', 'trained:linear-v1' or 'lexicon:vader'"),
-  analysis_status: z
-    .enum(["pending", "completed", "failed", "not_applicable", "unsupported_language"])
-    .describe("unsupported_language: no installed insights engine knows the answer's language, so ai_insights is null"),
-  language: z
-    .string()
-    .nullable()
-    .describe(
-      "The answer's language: the ISO 639-1 code Whisper transcribed in (the link's language, or detected), the link's BCP 47 tag for typed answers; null when unknown",
+export const answerSchema = lazySchema(() =>
+  z.object({
+    uuid: z.string().uuid(),
+    question_uuid: z.string().uuid(),
+    field_key: z.string(),
+    response_type: z.enum(QUESTION_TYPES),
+    question_text: z.string(),
+    value: z.unknown().describe("Typed value: string, number, boolean, string[], object or null"),
+    text: z.string().nullable(),
+    audio_url: z.string().nullable(),
+    transcription: z.string().nullable(),
+    transcription_status: z
+      .enum(["pending", "processing", "waiting_for_model", "completed", "failed", "not_applicable"])
+      .describe("waiting_for_model: the ASR model is not installed; transcription_error says so and the answer resumes once it is"),
+    transcription_error: z.string().nullable(),
+    duration: z.number().nullable().describe("Seconds"),
+    ai_insights: z
+      .object({
+        sentiment: z.enum(["positive", "neutral", "negative"]),
+        sentiment_score: z.number().min(-1).max(1),
+        actionable: z.boolean(),
+        key_topics: z.array(z.string()),
+        summary: z.string(),
+        corrected: correctedMarkerSchema.optional().describe("Present when an operator corrected sentiment or actionable (PATCH …/insights/)"),
+      })
+      .nullable(),
+    analysis_engine: z
+      .object({ sentiment: z.string(), text: z.string(), llm: z.boolean(), clarity: z.number().min(0).max(1) })
+      .partial()
+      .nullable()
+      .describe("Engines that produced ai_insights, e.g. sentiment 'transformer:<model>', 'trained:linear-v1' or 'lexicon:vader'"),
+    analysis_status: z
+      .enum(["pending", "completed", "failed", "not_applicable", "unsupported_language"])
+      .describe("unsupported_language: no installed insights engine knows the answer's language, so ai_insights is null"),
+    language: z
+      .string()
+      .nullable()
+      .describe(
+        "The answer's language: the ISO 639-1 code Whisper transcribed in (the link's language, or detected), the link's BCP 47 tag for typed answers; null when unknown",
+      ),
+    follow_ups: z.array(
+      z.object({
+        question: z.string(),
+        answer: z.string().nullable(),
+        audio_url: z.string().nullable().optional(),
+        transcription: z.string().nullable().optional(),
+      }),
     ),
-  follow_ups: z.array(
-    z.object({
-      question: z.string(),
-      answer: z.string().nullable(),
-      audio_url: z.string().nullable().optional(),
-      transcription: z.string().nullable().optional(),
-    }),
-  ),
-  custom_fields: z.record(z.string(), z.unknown()),
-  rating_details: z.object({ value: z.number().nullable(), max_value: z.number(), scale_type: z.enum(["stars", "emojis", "nps", "numbers"]) }).optional(),
-  selected_card: z
-    .object({ card_id: z.string(), label: z.string(), media_url: z.string(), media_type: z.enum(["image", "video"]) })
-    .nullable()
-    .optional(),
-  file: z.object({ name: z.string(), size: z.number(), content_type: z.string(), url: z.string() }).nullable().optional(),
-});
+    custom_fields: z.record(z.string(), z.unknown()),
+    rating_details: z.object({ value: z.number().nullable(), max_value: z.number(), scale_type: z.enum(["stars", "emojis", "nps", "numbers"]) }).optional(),
+    selected_card: z
+      .object({ card_id: z.string(), label: z.string(), media_url: z.string(), media_type: z.enum(["image", "video"]) })
+      .nullable()
+      .optional(),
+    file: z.object({ name: z.string(), size: z.number(), content_type: z.string(), url: z.string() }).nullable().optional(),
+  }),
+);
 
-export const responseSchema = z.object({
-  uuid: z.string().uuid(),
-  link_uuid: z.string().uuid(),
-  session_id: z.string(),
-  status: z.enum(["started", "completed"]),
-  respondent_email: z.string().nullable(),
-  date_created: z.string(),
-  submitted_at: z.string().nullable(),
-  answers: z.array(answerSchema),
-});
+export const responseSchema = lazySchema(() =>
+  z.object({
+    uuid: z.string().uuid(),
+    link_uuid: z.string().uuid(),
+    session_id: z.string(),
+    status: z.enum(["started", "completed"]),
+    respondent_email: z.string().nullable(),
+    date_created: z.string(),
+    submitted_at: z.string().nullable(),
+    answers: z.array(answerSchema),
+  }),
+);
 
 /** `POST responses/{uuid}/reprocess/`: the answers queued again (issue 12). */
-export const reprocessedSchema = z.object({
-  response_uuid: z.string().uuid(),
-  queued: z
-    .array(z.object({ answer_uuid: z.string().uuid(), job: z.enum(["transcribe", "analyse"]) }))
-    .describe("Answers whose transcription failed or waits for the model, or whose analysis failed; empty when none (or their job is running)"),
-});
+export const reprocessedSchema = lazySchema(() =>
+  z.object({
+    response_uuid: z.string().uuid(),
+    queued: z
+      .array(z.object({ answer_uuid: z.string().uuid(), job: z.enum(["transcribe", "analyse"]) }))
+      .describe("Answers whose transcription failed or waits for the model, or whose analysis failed; empty when none (or their job is running)"),
+  }),
+);

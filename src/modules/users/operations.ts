@@ -4,7 +4,7 @@
  * `audit/`; DESIGN §10, console contract). `auth/` endpoints take the session cookie, not a key.
  */
 import { z } from "zod";
-import { envelopeOf, type Operation } from "../../http/openapi.ts";
+import { envelopeOf, pagedQuery, type Operation } from "../../http/openapi.ts";
 import { pageQuerySchema } from "../../http/pagination.ts";
 import { auditEntrySchema, auditQuerySchema } from "../audit/service.ts";
 import {
@@ -193,7 +193,7 @@ export const accountOperations: Operation[] = [
     summary: "The workspace's audit log, newest first (filters: action, actor, since, until)",
     tag: "audit",
     scope: "audit:read",
-    query: pageQuerySchema.extend(auditQuerySchema.shape),
+    query: pagedQuery(auditQuerySchema),
     success: { status: 200, schema: envelopeOf(auditEntrySchema), description: "Page of audit entries" },
     errors: [...AUTH, "VALIDATION_ERROR", "INVALID_PAGE"],
   },

@@ -3,7 +3,7 @@
  * OpenAPI catalogue entries of the webhook endpoints (DESIGN §8; docs/webhooks.md).
  */
 import { z } from "zod";
-import { envelopeOf, type Operation } from "../../http/openapi.ts";
+import { envelopeOf, pagedQuery, type Operation } from "../../http/openapi.ts";
 import { pageQuerySchema } from "../../http/pagination.ts";
 import {
   createWebhookSchema,
@@ -97,7 +97,7 @@ export const webhookOperations: Operation[] = [
     summary: "A webhook's delivery log, newest first",
     tag,
     scope: read,
-    query: pageQuerySchema.extend(listDeliveriesQuerySchema.shape),
+    query: pagedQuery(listDeliveriesQuerySchema),
     success: { status: 200, schema: envelopeOf(deliverySchema), description: "Page of deliveries" },
     errors: [...AUTH, "VALIDATION_ERROR", "INVALID_PAGE", "NOT_FOUND"],
   },

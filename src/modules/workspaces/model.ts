@@ -3,30 +3,35 @@
  * zod schema of the `GET workspace/` record (DESIGN §3).
  */
 import { z } from "zod";
+import { lazySchema } from "../../shared/lazy-schema.ts";
 
-export const workspaceSchema = z.object({
-  uuid: z.string().uuid(),
-  name: z.string(),
-  slug: z.string(),
-  plan: z.enum(["free", "pro", "enterprise"]),
-  host: z.string(),
-  limits: z.object({ links: z.number().int().nullable(), requests_per_minute: z.number().int() }),
-  usage: z.object({ links: z.number().int(), api_calls_today: z.number().int(), keys_created: z.number().int(), keys_active: z.number().int() }),
-  date_created: z.string(),
-});
+export const workspaceSchema = lazySchema(() =>
+  z.object({
+    uuid: z.string().uuid(),
+    name: z.string(),
+    slug: z.string(),
+    plan: z.enum(["free", "pro", "enterprise"]),
+    host: z.string(),
+    limits: z.object({ links: z.number().int().nullable(), requests_per_minute: z.number().int() }),
+    usage: z.object({ links: z.number().int(), api_calls_today: z.number().int(), keys_created: z.number().int(), keys_active: z.number().int() }),
+    date_created: z.string(),
+  }),
+);
 
 /** `PATCH workspace/` (scope `workspace:write`): `host: null` returns to `{public_url}/w/{slug}`; `limits.links: null` is unlimited. */
-export const patchWorkspaceSchema = z
-  .object({
-    name: z.string().trim().min(1, "A workspace needs a name.").max(200).optional(),
-    host: z.string().max(500).nullable().optional(),
-    plan: z.enum(["free", "pro", "enterprise"]).optional(),
-    limits: z
-      .object({
-        links: z.number().int().min(0).max(1_000_000_000).nullable().optional(),
-        requests_per_minute: z.number().int().min(1).max(1_000_000).optional(),
-      })
-      .strict()
-      .optional(),
-  })
-  .strict();
+export const patchWorkspaceSchema = lazySchema(() =>
+  z
+    .object({
+      name: z.string().trim().min(1, "A workspace needs a name.").max(200).optional(),
+      host: z.string().max(500).nullable().optional(),
+      plan: z.enum(["free", "pro", "enterprise"]).optional(),
+      limits: z
+        .object({
+          links: z.number().int().min(0).max(1_000_000_000).nullable().optional(),
+          requests_per_minute: z.number().int().min(1).max(1_000_000).optional(),
+        })
+        .strict()
+        .optional(),
+    })
+    .strict(),
+);
