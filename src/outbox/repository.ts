@@ -10,7 +10,8 @@ import { CompiledQuery, sql, type Kysely, type Transaction } from "kysely";
 import { systemClock, type Clock } from "../clock.ts";
 import { isPostgres } from "../db/dialect.ts";
 import type { Database, WebhookDeliveryTable } from "../db/schema.ts";
-import { claimTransaction, releaseLeases as releaseQueueLeases, skipLocked, type QueueTable } from "../queue/durable-queue.ts";
+import { claimTransaction, releaseLeases as releaseQueueLeases, type QueueTable } from "../queue/durable-queue.ts";
+import { chooseFairly, type ClaimLimits, type QueueRow } from "./fair-choice.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 
@@ -43,12 +44,11 @@ export type ClaimedDelivery = {
 /** The advisory lock key serialising outbox claims across PostgreSQL nodes (not the global write lock). */
 const OUTBOX_CLAIM_LOCK = 0x0e5a_0b0c;
 
-/** How many deliveries one claim may lease, in total and per webhook / workspace (counting those already in flight). */
-export type ClaimLimits = { limit: number; perWebhook: number; perWorkspace: number };
+/** How many deliveries one claim may lease (see {@link chooseFairly}). */
+export type { ClaimLimits } from "./fair-choice.ts";
 
-type FairParams = { now: string; perWebhook: number; perWorkspace: number; limit: number };
-/** A chosen delivery with what sending it needs (the choice reads it in the same statement). */
-type FairRow = {
+/** A chosen delivery with what sending it needs. */
+type SendRow = {
   uuid: string;
   attempts: number;
   event_uuid: string;
@@ -63,90 +63,56 @@ type FairRow = {
   failing_since: string | null;
 };
 
-/** The fair choice of due deliveries (see {@link claimDueDeliveries}), as one SQL statement. */
-function fairChoice(p: FairParams & { pg: boolean }) {
-  // `busy_*` = leases still live.
-  // `cut`: per webhook, the due time of its `perWebhook`-th due delivery (an index probe per
-  // webhook), so `due` reads only each webhook's head, not the whole backlog. Expired leases
-  // (a crashed claimer; rare) are added as they are.
-  return sql<FairRow>`
-    WITH busy_hook AS MATERIALIZED (
-      SELECT webhook_uuid, COUNT(*) AS n FROM webhook_deliveries
-      WHERE state = 'delivering' AND lease_until >= ${p.now} GROUP BY webhook_uuid
-    ),
-    busy_ws AS MATERIALIZED (
-      SELECT w.workspace_uuid, SUM(b.n) AS n FROM busy_hook b JOIN webhooks w ON w.uuid = b.webhook_uuid GROUP BY w.workspace_uuid
-    ),
-    cut AS MATERIALIZED (
-      SELECT w.uuid AS webhook_uuid, (
-        SELECT MAX(h.next_attempt_at) FROM (
-          SELECT z.next_attempt_at FROM webhook_deliveries z
-          WHERE z.webhook_uuid = w.uuid AND z.state = 'pending' AND z.next_attempt_at <= ${p.now}
-          ORDER BY z.next_attempt_at LIMIT ${p.perWebhook}
-        ) h
-      ) AS until
-      FROM webhooks w
-    ),
-    candidates AS MATERIALIZED (
-      SELECT d.uuid, d.webhook_uuid, d.next_attempt_at FROM cut
-      CROSS JOIN webhook_deliveries d${p.pg ? sql`` : sql` INDEXED BY webhook_deliveries_webhook_due`}
-      WHERE d.webhook_uuid = cut.webhook_uuid AND d.state = 'pending' AND d.next_attempt_at <= cut.until
-      UNION ALL
-      SELECT d.uuid, d.webhook_uuid, d.next_attempt_at FROM webhook_deliveries d${p.pg ? sql`` : sql` INDEXED BY webhook_deliveries_due`}
-      WHERE d.state = 'delivering' AND d.lease_until < ${p.now}
-    ),
-    due AS MATERIALIZED (
-      SELECT c.uuid, c.next_attempt_at, w.workspace_uuid,
-        ROW_NUMBER() OVER (PARTITION BY c.webhook_uuid ORDER BY c.next_attempt_at, c.uuid) + COALESCE(bh.n, 0) AS hook_slot
-      FROM candidates c
-      JOIN webhooks w ON w.uuid = c.webhook_uuid
-      LEFT JOIN busy_hook bh ON bh.webhook_uuid = c.webhook_uuid
-    ),
-    fit AS (
-      SELECT due.uuid, due.next_attempt_at, due.hook_slot,
-        ROW_NUMBER() OVER (PARTITION BY due.workspace_uuid ORDER BY due.hook_slot, due.next_attempt_at, due.uuid) + COALESCE(bw.n, 0) AS ws_slot
-      FROM due LEFT JOIN busy_ws bw ON bw.workspace_uuid = due.workspace_uuid
-      WHERE due.hook_slot <= ${p.perWebhook}
-    )
-    SELECT d.uuid, d.attempts, e.uuid AS event_uuid, e.type, e.payload, w.uuid AS webhook_uuid, w.url, w.enabled, w.secret,
-      w.previous_secret, w.previous_secret_expires_at, w.failing_since
-    FROM (SELECT uuid, ws_slot, hook_slot, next_attempt_at FROM fit WHERE ws_slot <= ${p.perWorkspace} ORDER BY ws_slot, hook_slot, next_attempt_at, uuid LIMIT ${p.limit}) f
-    JOIN webhook_deliveries d ON d.uuid = f.uuid
-    JOIN outbox_events e ON e.uuid = d.event_uuid
-    JOIN webhooks w ON w.uuid = d.webhook_uuid
-    ORDER BY f.ws_slot, f.hook_slot, f.next_attempt_at, f.uuid
-  `;
-}
+/**
+ * What the fair choice ranks, read in one statement of plain index searches: every webhook's
+ * first `perWebhook` due pending deliveries — the due time of its `perWebhook`-th comes from an
+ * index probe per webhook, so the backlog behind the head is never read; ties on that time are
+ * all included — and every `delivering` one (live leases count against the caps, expired ones
+ * are claimable again). Parameters: now, perWebhook.
+ */
+const HEADS_SQL = (pg: boolean) => `WITH cut AS MATERIALIZED (
+    SELECT w.uuid, w.workspace_uuid, (
+      SELECT MAX(h.t) FROM (
+        SELECT z.next_attempt_at AS t FROM webhook_deliveries z
+        WHERE z.webhook_uuid = w.uuid AND z.state = 'pending' AND z.next_attempt_at <= ?
+        ORDER BY z.next_attempt_at LIMIT ?
+      ) h
+    ) AS until
+    FROM webhooks w
+  )
+  SELECT d.uuid, d.webhook_uuid, cut.workspace_uuid, d.state, d.next_attempt_at, NULL AS lease_until
+  FROM cut CROSS JOIN webhook_deliveries d${pg ? "" : " INDEXED BY webhook_deliveries_webhook_due"}
+  WHERE d.webhook_uuid = cut.uuid AND d.state = 'pending' AND d.next_attempt_at <= cut.until
+  UNION ALL
+  SELECT d.uuid, d.webhook_uuid, w.workspace_uuid, d.state, d.next_attempt_at, d.lease_until
+  FROM webhook_deliveries d${pg ? "" : " INDEXED BY webhook_deliveries_due"} JOIN webhooks w ON w.uuid = d.webhook_uuid
+  WHERE d.state = 'delivering'`;
 
 /**
- * The fair choice compiled once per engine and run with new values: it is the outbox's hottest
- * statement (once per freed slot, so about once per delivery), and building and compiling it cost
- * several times more than SQLite running it (bench/webhooks.ts).
+ * What sending the chosen deliveries needs, re-checking that each is still claimable; on
+ * PostgreSQL each delivery row is locked with `FOR UPDATE OF d SKIP LOCKED`, skipping any row
+ * whose attempt another node is recording. Parameters: now, now, then the n uuids.
  */
-const compiledFair = new Map<boolean, { text: string; order: (keyof FairParams)[] }>();
-async function runFairChoice(trx: Transaction<Database>, p: FairParams): Promise<FairRow[]> {
-  const pg = isPostgres(trx);
-  let c = compiledFair.get(pg);
-  if (!c) {
-    const marks: Record<keyof FairParams, string> = {
-      now: "\u0000now",
-      perWebhook: "\u0000perWebhook",
-      perWorkspace: "\u0000perWorkspace",
-      limit: "\u0000limit",
-    };
-    const compiled = fairChoice({ ...(marks as unknown as FairParams), pg }).compile(trx);
-    const byMark = new Map(Object.entries(marks).map(([k, v]) => [v, k as keyof FairParams]));
-    c = { text: compiled.sql, order: compiled.parameters.map((v) => byMark.get(v as string)!) };
-    compiledFair.set(pg, c);
+const SEND_SQL = (
+  pg: boolean,
+  n: number,
+) => `SELECT d.uuid, d.attempts, e.uuid AS event_uuid, e.type, e.payload, w.uuid AS webhook_uuid, w.url, w.enabled, w.secret,
+    w.previous_secret, w.previous_secret_expires_at, w.failing_since
+  FROM webhook_deliveries d JOIN outbox_events e ON e.uuid = d.event_uuid JOIN webhooks w ON w.uuid = d.webhook_uuid
+  WHERE ((d.state = 'pending' AND d.next_attempt_at <= ?) OR (d.state = 'delivering' AND d.lease_until < ?))
+    AND d.uuid IN (${Array.from({ length: n }, () => "?").join(", ")})${pg ? " FOR UPDATE OF d SKIP LOCKED" : ""}`;
+
+/** A statement's text with `?` (SQLite) or `$n` (PostgreSQL) placeholders, built once per engine and key. */
+const claimTexts = new Map<string, string>();
+function claimStatement(pg: boolean, key: string, build: () => string, params: unknown[]): CompiledQuery {
+  const k = `${pg} ${key}`;
+  let text = claimTexts.get(k);
+  if (!text) {
+    let i = 0;
+    text = pg ? build().replace(/\?/g, () => `$${++i}`) : build();
+    claimTexts.set(k, text);
   }
-  return (
-    await trx.executeQuery<FairRow>(
-      CompiledQuery.raw(
-        c.text,
-        c.order.map((k) => p[k]),
-      ),
-    )
-  ).rows;
+  return CompiledQuery.raw(text, params);
 }
 
 /**
@@ -156,8 +122,11 @@ async function runFairChoice(trx: Transaction<Database>, p: FairParams): Promise
  * round-robin — every workspace's first due delivery before any workspace's second, and inside a
  * workspace every webhook's first before any webhook's second; ties go to the oldest due time.
  * So a receiver that hangs holds at most its own slots, and the other webhooks' events still leave.
+ * The statements are prebuilt (they run about once per delivery, bench/webhooks.ts): read the
+ * heads and the deliveries in flight, rank them ({@link chooseFairly}), read what sending the
+ * chosen needs, lease them.
  * @param limits a number means `{ limit: n }` with the default per-webhook and per-workspace caps
- * @returns the leased deliveries (at most `limit`), each with what sending it needs
+ * @returns the leased deliveries (at most `limit`), in claim order, each with what sending it needs
  */
 export async function claimDueDeliveries(
   db: Kysely<Database>,
@@ -165,28 +134,25 @@ export async function claimDueDeliveries(
   leaseS: number,
   clock: Clock = systemClock,
 ): Promise<ClaimedDelivery[]> {
-  const { limit, perWebhook, perWorkspace } =
-    typeof limits === "number" ? { limit: limits, perWebhook: PER_WEBHOOK_IN_FLIGHT, perWorkspace: PER_WORKSPACE_IN_FLIGHT } : limits;
+  const caps: ClaimLimits = typeof limits === "number" ? { limit: limits, perWebhook: PER_WEBHOOK_IN_FLIGHT, perWorkspace: PER_WORKSPACE_IN_FLIGHT } : limits;
+  if (caps.limit <= 0) return [];
   const now = clock.nowIso();
   const leaseUntil = clock.isoAfter(leaseS);
   const pg = isPostgres(db);
-  // Choose, then lease by primary key, in one transaction (an UPDATE … WHERE uuid IN (this
-  // query) would test every row of the table against it). On SQLite that transaction holds the
+  // Choose, then lease by primary key, in one transaction. On SQLite that transaction holds the
   // write lock. On PostgreSQL it is READ COMMITTED without the global write lock: outbox claims
   // take their own transaction-scoped advisory lock, so the caps see every committed claim of
-  // every node (fairness stays exact), and the chosen rows are re-checked and locked with
-  // `FOR UPDATE SKIP LOCKED`, skipping any row whose attempt another node is recording.
+  // every node (fairness stays exact; a lease released meanwhile only makes the count cautious),
+  // and the chosen rows are re-checked and locked with `FOR UPDATE SKIP LOCKED`.
   const chosen = await claimTransaction(db).execute(async (trx) => {
     if (pg) await sql`SELECT pg_advisory_xact_lock(${OUTBOX_CLAIM_LOCK})`.execute(trx);
-    let rows = await runFairChoice(trx, { now, perWebhook, perWorkspace, limit });
-    if (!rows.length) return [];
-    if (pg) {
-      const locked = await sql<{ uuid: string }>`SELECT uuid FROM webhook_deliveries WHERE uuid IN (${sql.join(rows.map((r) => r.uuid))})
-        AND ((state = 'pending' AND next_attempt_at <= ${now}) OR (state = 'delivering' AND lease_until < ${now}))${skipLocked(trx)}`.execute(trx);
-      const mine = new Set(locked.rows.map((r) => r.uuid));
-      rows = rows.filter((r) => mine.has(r.uuid));
-      if (!rows.length) return [];
-    }
+    const heads = await trx.executeQuery<QueueRow>(claimStatement(pg, "heads", () => HEADS_SQL(pg), [now, caps.perWebhook]));
+    const uuids = chooseFairly(heads.rows, now, caps);
+    if (!uuids.length) return [];
+    const send = await trx.executeQuery<SendRow>(claimStatement(pg, `send ${uuids.length}`, () => SEND_SQL(pg, uuids.length), [now, now, ...uuids]));
+    if (!send.rows.length) return [];
+    const byUuid = new Map(send.rows.map((r) => [r.uuid, r]));
+    const rows = uuids.flatMap((u) => byUuid.get(u) ?? []);
     await trx.executeQuery(leaseStatement(pg, rows.length, [leaseUntil, now, ...rows.map((r) => r.uuid)]));
     return rows;
   });
