@@ -16,7 +16,7 @@ import { webhookOperations } from "../modules/webhooks/operations.ts";
 import { insightsOperations } from "../modules/insights/operations.ts";
 import { statsOperations } from "../modules/stats/operations.ts";
 
-const message = z.object({ message: z.string() });
+const message = lazySchema(() => z.object({ message: z.string() }));
 const AUTH = ["UNAUTHENTICATED", "HTTPS_REQUIRED", "RATE_LIMITED"];
 const WRITE = [...AUTH, "INVALID_JSON", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"];
 

@@ -3,6 +3,7 @@
  * OpenAPI catalogue entries of the public intake API (docs/intake.md).
  */
 import { z } from "zod";
+import { lazySchema } from "../../shared/lazy-schema.ts";
 import type { Operation } from "../../http/openapi.ts";
 import { publicLinkSchema } from "../../http/openapi-components.ts";
 import { answerStateSchema as answerState, followUpSchema as followUp, probeResultSchema as probeResult, sessionSchema as session } from "./model.ts";
@@ -16,7 +17,7 @@ export const intakeOperations: Operation[] = [
     summary: "A link's public definition",
     tag,
     scope: "public",
-    success: { status: 200, schema: z.object({ link: publicLinkSchema }), description: "Public link" },
+    success: { status: 200, schema: lazySchema(() => z.object({ link: publicLinkSchema })), description: "Public link" },
     errors: ["NOT_FOUND"],
   },
   {
@@ -44,7 +45,7 @@ export const intakeOperations: Operation[] = [
     summary: "Save a typed answer",
     tag,
     scope: "public",
-    body: z.object({ value: z.unknown() }),
+    body: lazySchema(() => z.object({ value: z.unknown() })),
     success: { status: 200, schema: answerState, description: "Answer state" },
     errors: ["NOT_FOUND", "VALIDATION_ERROR", "INVALID_JSON", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "LINK_PAUSED", "ALREADY_SUBMITTED"],
   },
@@ -93,8 +94,8 @@ export const intakeOperations: Operation[] = [
     summary: "Answer a follow-up question by text",
     tag,
     scope: "public",
-    body: z.object({ value: z.string() }),
-    success: { status: 200, schema: z.object({ follow_ups: z.array(followUp) }), description: "Follow-ups" },
+    body: lazySchema(() => z.object({ value: z.string() })),
+    success: { status: 200, schema: lazySchema(() => z.object({ follow_ups: z.array(followUp) })), description: "Follow-ups" },
     errors: ["NOT_FOUND", "VALIDATION_ERROR", "INVALID_JSON", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "LINK_PAUSED", "ALREADY_SUBMITTED"],
   },
   {
@@ -104,7 +105,7 @@ export const intakeOperations: Operation[] = [
     tag,
     scope: "public",
     rawBody: ["audio/webm", "audio/ogg", "audio/wav"],
-    success: { status: 200, schema: z.object({ follow_ups: z.array(followUp) }), description: "Follow-ups" },
+    success: { status: 200, schema: lazySchema(() => z.object({ follow_ups: z.array(followUp) })), description: "Follow-ups" },
     errors: [
       "NOT_FOUND",
       "VALIDATION_ERROR",
@@ -123,7 +124,7 @@ export const intakeOperations: Operation[] = [
       "Live partial transcripts: a WebSocket (Upgrade: websocket; query question_uuid). Binary audio frames in; ready, partial, final messages out (docs/intake.md)",
     tag,
     scope: "public",
-    query: z.object({ question_uuid: z.string().optional() }),
+    query: lazySchema(() => z.object({ question_uuid: z.string().optional() })),
     success: { status: 101, description: "Switching protocols to WebSocket" },
     errors: ["NOT_FOUND", "VALIDATION_ERROR", "RATE_LIMITED", "LINK_PAUSED", "ALREADY_SUBMITTED"],
   },
@@ -136,7 +137,7 @@ export const intakeOperations: Operation[] = [
     scope: "public",
     success: {
       status: 200,
-      schema: z.object({ status: z.literal("completed"), thank_you_message: z.string(), redirect_url: z.string().nullable() }),
+      schema: lazySchema(() => z.object({ status: z.literal("completed"), thank_you_message: z.string(), redirect_url: z.string().nullable() })),
       description: "Submitted",
     },
     errors: ["NOT_FOUND", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "LINK_PAUSED", "ALREADY_SUBMITTED"],

@@ -4,6 +4,7 @@
  * `audit/`; DESIGN §10, console contract). `auth/` endpoints take the session cookie, not a key.
  */
 import { z } from "zod";
+import { lazySchema } from "../../shared/lazy-schema.ts";
 import { envelopeOf, pagedQuery, type Operation } from "../../http/openapi.ts";
 import { pageQuerySchema } from "../../http/pagination.ts";
 import { auditEntrySchema, auditQuerySchema } from "../audit/service.ts";
@@ -23,7 +24,7 @@ import {
   switchWorkspaceSchema,
 } from "./model.ts";
 
-const message = z.object({ message: z.string() });
+const message = lazySchema(() => z.object({ message: z.string() }));
 const BODY = ["INVALID_JSON", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"];
 const OPEN = ["HTTPS_REQUIRED", "CSRF_FAILED", ...BODY];
 const SESSION = ["UNAUTHENTICATED", "HTTPS_REQUIRED", "CSRF_FAILED"];

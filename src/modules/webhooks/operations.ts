@@ -3,6 +3,7 @@
  * OpenAPI catalogue entries of the webhook endpoints (DESIGN §8; docs/webhooks.md).
  */
 import { z } from "zod";
+import { lazySchema } from "../../shared/lazy-schema.ts";
 import { envelopeOf, pagedQuery, type Operation } from "../../http/openapi.ts";
 import { pageQuerySchema } from "../../http/pagination.ts";
 import {
@@ -22,7 +23,7 @@ const read = "webhooks:read";
 const write = "webhooks:write";
 const AUTH = ["UNAUTHENTICATED", "HTTPS_REQUIRED", "RATE_LIMITED", "INSUFFICIENT_SCOPE"];
 const WRITE = [...AUTH, "INVALID_JSON", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "NOT_FOUND"];
-const message = z.object({ message: z.string() });
+const message = lazySchema(() => z.object({ message: z.string() }));
 
 export const webhookOperations: Operation[] = [
   {
