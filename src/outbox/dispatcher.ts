@@ -26,7 +26,7 @@ import {
   PER_WEBHOOK_IN_FLIGHT,
   PER_WORKSPACE_IN_FLIGHT,
   pruneDeliveryLogs,
-  recordAttempt,
+  recordAttemptAndClaim,
   releaseLeases,
   type ClaimedDelivery,
 } from "./repository.ts";
@@ -85,18 +85,40 @@ export function createDispatcher(opts: {
   const perWebhook = opts.perWebhook ?? PER_WEBHOOK_IN_FLIGHT;
   const perWorkspace = opts.perWorkspace ?? PER_WORKSPACE_IN_FLIGHT;
   const caPem = config.webhookCaFile ? readFileSync(config.webhookCaFile, "utf8") : null;
+  const leaseS = opts.leaseS ?? DELIVERY_LEASE_S;
   const inFlight = new Set<Promise<void>>();
+  /** Slots promised to a claim under way (the loop's, or one sharing an attempt's transaction). */
+  let claiming = 0;
   let started = false;
+
+  /** Slots free for a new claim; `own` counts the slot of a delivery that is finishing. */
+  function freeSlots(own = 0): number {
+    return started ? concurrency - inFlight.size - claiming + own : 0;
+  }
+
+  /** Claims up to `free` deliveries with `claim` (slots reserved meanwhile) and starts sending them. */
+  async function claimInto<T>(free: number, claim: () => Promise<T & { claimed: ClaimedDelivery[] }>): Promise<T> {
+    claiming += free;
+    let result: T & { claimed: ClaimedDelivery[] };
+    try {
+      result = await claim();
+    } finally {
+      claiming -= free;
+    }
+    for (const c of result.claimed) track(c);
+    return result;
+  }
 
   function secretsOf(d: ClaimedDelivery): string[] {
     const previousValid = d.previousSecret && d.previousSecretExpiresAt && d.previousSecretExpiresAt > clock.nowIso();
     return previousValid ? [d.secret, d.previousSecret!] : [d.secret];
   }
 
-  async function deliver(d: ClaimedDelivery): Promise<void> {
+  /** Sends `d` and records the attempt. @returns true when the recording also claimed for the slot `d` frees. */
+  async function deliver(d: ClaimedDelivery): Promise<boolean> {
     if (!d.enabled && !DELIVERED_WHEN_DISABLED.has(d.eventType)) {
       await failWithoutAttempt(db, d, "The webhook is disabled.", clock);
-      return;
+      return false;
     }
     const headers = webhookHeaders(secretsOf(d), d.eventUuid, Math.floor(clock.nowMs() / 1000), d.body);
     const result = await sendWebhook(d.url, headers, d.body, { allowHosts: config.webhookAllowHosts, caPem, timeoutMs: opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS });
@@ -105,46 +127,50 @@ export function createDispatcher(opts: {
       scheduleS: config.webhookRetryScheduleS,
       disableAfterS: config.webhookDisableAfterS,
     });
-    const recorded = await recordAttempt(
-      db,
-      d,
-      {
-        ...result,
-        state: decision.state,
-        nextAttemptAt: decision.state === "pending" ? clock.isoAfter(decision.retryInS) : null,
-        disableReason: decision.state === "failed" ? decision.disableReason : null,
-      },
-      clock,
-    );
+    const record = {
+      ...result,
+      state: decision.state,
+      nextAttemptAt: decision.state === "pending" ? clock.isoAfter(decision.retryInS) : null,
+      disableReason: decision.state === "failed" ? decision.disableReason : null,
+    };
+    // The claim the finished delivery would nudge the loop into, made while recording (one
+    // transaction on SQLite); this delivery's slot is free by then.
+    const free = freeSlots(1);
+    const next = free > 0 ? { limits: { limit: free, perWebhook, perWorkspace }, leaseS } : null;
+    const { recorded } = await claimInto(free, () => recordAttemptAndClaim(db, d, record, next, clock));
     const fields = { delivery: d.uuid, event: d.eventUuid, webhook: d.webhookUuid, attempt: d.attempts + 1, status: result.statusCode, state: decision.state };
     if (!recorded) log.warn("webhook attempt not recorded: the delivery was deleted, re-leased or cancelled by an erasure", fields);
     else if (decision.state === "succeeded") log.debug("webhook delivered", fields);
     else log.info("webhook attempt failed", { ...fields, error: result.error });
     if (decision.state === "failed" && decision.disableReason) log.warn("webhook disabled", { webhook: d.webhookUuid, reason: decision.disableReason });
+    return next !== null;
   }
 
   function track(d: ClaimedDelivery): void {
+    let claimedForSlot = false;
     const p: Promise<void> = deliver(d)
+      .then((claimed) => {
+        claimedForSlot = claimed;
+      })
       .catch((err) => log.error("webhook delivery crashed", { delivery: d.uuid, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }))
       .finally(() => {
         inFlight.delete(p);
-        loop.nudge();
+        if (!claimedForSlot) loop.nudge();
       });
     inFlight.add(p);
   }
 
   // With every slot busy (or every due delivery's webhook at its cap), a finished delivery
-  // nudges the loop to claim again.
+  // claims again: while recording its attempt, or else by nudging the loop.
   const loop = createPollingLoop({
     name: "webhook dispatcher",
     pollMs: config.outboxPollMs,
     log,
     clock,
     async step() {
-      const free = concurrency - inFlight.size;
+      const free = freeSlots();
       if (free <= 0) return false;
-      const claimed = await claimDueDeliveries(db, { limit: free, perWebhook, perWorkspace }, opts.leaseS ?? DELIVERY_LEASE_S, clock);
-      for (const d of claimed) track(d);
+      await claimInto(free, async () => ({ claimed: await claimDueDeliveries(db, { limit: free, perWebhook, perWorkspace }, leaseS, clock) }));
       return false;
     },
     periodic:

@@ -136,26 +136,29 @@ export async function claimDueDeliveries(
 ): Promise<ClaimedDelivery[]> {
   const caps: ClaimLimits = typeof limits === "number" ? { limit: limits, perWebhook: PER_WEBHOOK_IN_FLIGHT, perWorkspace: PER_WORKSPACE_IN_FLIGHT } : limits;
   if (caps.limit <= 0) return [];
-  const now = clock.nowIso();
-  const leaseUntil = clock.isoAfter(leaseS);
-  const pg = isPostgres(db);
   // Choose, then lease by primary key, in one transaction. On SQLite that transaction holds the
   // write lock. On PostgreSQL it is READ COMMITTED without the global write lock: outbox claims
   // take their own transaction-scoped advisory lock, so the caps see every committed claim of
   // every node (fairness stays exact; a lease released meanwhile only makes the count cautious),
   // and the chosen rows are re-checked and locked with `FOR UPDATE SKIP LOCKED`.
-  const chosen = await claimTransaction(db).execute(async (trx) => {
-    if (pg) await sql`SELECT pg_advisory_xact_lock(${OUTBOX_CLAIM_LOCK})`.execute(trx);
-    const heads = await trx.executeQuery<QueueRow>(claimStatement(pg, "heads", () => HEADS_SQL(pg), [now, caps.perWebhook]));
-    const uuids = chooseFairly(heads.rows, now, caps);
-    if (!uuids.length) return [];
-    const send = await trx.executeQuery<SendRow>(claimStatement(pg, `send ${uuids.length}`, () => SEND_SQL(pg, uuids.length), [now, now, ...uuids]));
-    if (!send.rows.length) return [];
-    const byUuid = new Map(send.rows.map((r) => [r.uuid, r]));
-    const rows = uuids.flatMap((u) => byUuid.get(u) ?? []);
-    await trx.executeQuery(leaseStatement(pg, rows.length, [leaseUntil, now, ...rows.map((r) => r.uuid)]));
-    return rows;
-  });
+  return claimTransaction(db).execute((trx) => claimIn(trx, caps, leaseS, clock));
+}
+
+/** The claim's statements inside the caller's transaction (see {@link claimDueDeliveries}). */
+async function claimIn(trx: Transaction<Database>, caps: ClaimLimits, leaseS: number, clock: Clock): Promise<ClaimedDelivery[]> {
+  if (caps.limit <= 0) return [];
+  const now = clock.nowIso();
+  const leaseUntil = clock.isoAfter(leaseS);
+  const pg = isPostgres(trx);
+  if (pg) await sql`SELECT pg_advisory_xact_lock(${OUTBOX_CLAIM_LOCK})`.execute(trx);
+  const heads = await trx.executeQuery<QueueRow>(claimStatement(pg, "heads", () => HEADS_SQL(pg), [now, caps.perWebhook]));
+  const uuids = chooseFairly(heads.rows, now, caps);
+  if (!uuids.length) return [];
+  const send = await trx.executeQuery<SendRow>(claimStatement(pg, `send ${uuids.length}`, () => SEND_SQL(pg, uuids.length), [now, now, ...uuids]));
+  if (!send.rows.length) return [];
+  const byUuid = new Map(send.rows.map((r) => [r.uuid, r]));
+  const chosen = uuids.flatMap((u) => byUuid.get(u) ?? []);
+  await trx.executeQuery(leaseStatement(pg, chosen.length, [leaseUntil, now, ...chosen.map((r) => r.uuid)]));
   return chosen.map((r) => ({
     uuid: r.uuid,
     attempts: Number(r.attempts),
@@ -204,25 +207,60 @@ export type AttemptRecord = {
  * @returns false when the delivery is gone (webhook deleted) or no longer leased by us
  */
 export async function recordAttempt(db: Kysely<Database>, d: ClaimedDelivery, a: AttemptRecord, clock: Clock = systemClock): Promise<boolean> {
-  const pg = isPostgres(db);
-  return db.transaction().execute(async (trx) => {
-    const now = clock.nowIso();
-    const attempt = d.attempts + 1;
-    // Only while the lease is ours: one conditional update instead of a read and a write. The
-    // statements are prebuilt: they run once per delivery (bench/webhooks.ts).
-    const updated = await trx.executeQuery(
-      recordStatement(pg, "delivery", [a.state, attempt, a.nextAttemptAt, a.statusCode, a.excerpt, a.durationMs, a.error, now, d.uuid, d.leaseUntil]),
-    );
-    if (Number(updated.numAffectedRows ?? 0) === 0) return false;
-    await trx.executeQuery(recordStatement(pg, "attempt", [crypto.randomUUID(), d.uuid, attempt, a.statusCode, a.excerpt, a.durationMs, a.error, now]));
-    const ok = a.state === "succeeded";
-    if (a.disableReason) {
-      await trx.executeQuery(recordStatement(pg, "disable", [now, a.statusCode, ok ? null : now, a.disableReason, now, d.webhookUuid]));
-    } else {
-      await trx.executeQuery(recordStatement(pg, "webhook", [now, a.statusCode, ok ? null : now, d.webhookUuid]));
-    }
-    return true;
-  });
+  return db.transaction().execute((trx) => recordIn(trx, d, a, clock));
+}
+
+/**
+ * Records an attempt ({@link recordAttempt}) and claims for the slot it frees ({@link
+ * claimDueDeliveries} with `next`). On SQLite both run in one transaction: one commit per
+ * delivery instead of two (a commit is the largest single cost left, bench/webhooks.ts), and the
+ * claim sees the attempt's lease released, as a claim just after it would. On PostgreSQL they stay
+ * two transactions, so claims keep out of the global write lock.
+ * @param next the claim's limits and lease (seconds); null claims nothing
+ * @returns whether the attempt was recorded (as {@link recordAttempt}), and what was claimed
+ */
+export async function recordAttemptAndClaim(
+  db: Kysely<Database>,
+  d: ClaimedDelivery,
+  a: AttemptRecord,
+  next: { limits: ClaimLimits; leaseS: number } | null,
+  clock: Clock = systemClock,
+): Promise<{ recorded: boolean; claimed: ClaimedDelivery[] }> {
+  if (isPostgres(db) || !next) {
+    const recorded = await recordAttempt(db, d, a, clock);
+    return { recorded, claimed: next ? await claimDueDeliveries(db, next.limits, next.leaseS, clock) : [] };
+  }
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const recorded = await recordIn(trx, d, a, clock);
+      return { recorded, claimed: await claimIn(trx, next.limits, next.leaseS, clock) };
+    });
+  } catch {
+    // A failed claim must not lose the attempt it shared a transaction with: record it alone
+    // (this throws when the recording itself fails).
+    return { recorded: await recordAttempt(db, d, a, clock), claimed: [] };
+  }
+}
+
+/** The statements of {@link recordAttempt} inside the caller's transaction. */
+async function recordIn(trx: Transaction<Database>, d: ClaimedDelivery, a: AttemptRecord, clock: Clock): Promise<boolean> {
+  const pg = isPostgres(trx);
+  const now = clock.nowIso();
+  const attempt = d.attempts + 1;
+  // Only while the lease is ours: one conditional update instead of a read and a write. The
+  // statements are prebuilt: they run once per delivery (bench/webhooks.ts).
+  const updated = await trx.executeQuery(
+    recordStatement(pg, "delivery", [a.state, attempt, a.nextAttemptAt, a.statusCode, a.excerpt, a.durationMs, a.error, now, d.uuid, d.leaseUntil]),
+  );
+  if (Number(updated.numAffectedRows ?? 0) === 0) return false;
+  await trx.executeQuery(recordStatement(pg, "attempt", [crypto.randomUUID(), d.uuid, attempt, a.statusCode, a.excerpt, a.durationMs, a.error, now]));
+  const ok = a.state === "succeeded";
+  if (a.disableReason) {
+    await trx.executeQuery(recordStatement(pg, "disable", [now, a.statusCode, ok ? null : now, a.disableReason, now, d.webhookUuid]));
+  } else {
+    await trx.executeQuery(recordStatement(pg, "webhook", [now, a.statusCode, ok ? null : now, d.webhookUuid]));
+  }
+  return true;
 }
 
 /** The SQL of recording an attempt, with `?` (SQLite) or `$n` (PostgreSQL) placeholders. */
