@@ -8,6 +8,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
+import { lazySchema } from "../shared/lazy-schema.ts";
 import defaultManifestJson from "../../models/manifest.json" with { type: "json" };
 
 /** One folder or file name: no empty, "." or ".." segments, no separators. */
@@ -22,50 +23,56 @@ const relativePath = (what: string, maxSegments: number) =>
 export const VERIFY_MODES = ["sha256", "size-and-sha256-recorded-on-first-fetch"] as const;
 export type VerifyMode = (typeof VERIFY_MODES)[number];
 
-const fileSchema = z
-  .object({
-    path: relativePath("a file path", 8),
-    /** Bytes; null when unknown until the first fetch. */
-    size: z.number().int().nonnegative().nullable(),
-    /** Lower-case hex; null when unknown until the first fetch. */
-    sha256: z
+const fileSchema = lazySchema(() =>
+  z
+    .object({
+      path: relativePath("a file path", 8),
+      /** Bytes; null when unknown until the first fetch. */
+      size: z.number().int().nonnegative().nullable(),
+      /** Lower-case hex; null when unknown until the first fetch. */
+      sha256: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .nullable(),
+      verify: z.enum(VERIFY_MODES),
+      /** Fetched only with `--all-files` (e.g. full-precision weights). */
+      optional: z.boolean().default(false),
+      note: z.string().optional(),
+    })
+    .refine((f) => (f.verify === "sha256") === (f.sha256 !== null), {
+      message: 'verify is "sha256" exactly when the sha256 is known',
+    }),
+);
+
+const modelSchema = lazySchema(() =>
+  z.object({
+    /** Hub repo id and folder under the models directory, e.g. "Xenova/whisper-tiny.en". */
+    id: relativePath("a model id", 2),
+    task: z.enum(["automatic-speech-recognition", "text-classification"]),
+    /** Installed by `earshot models fetch` without `--model`. */
+    default: z.boolean().default(false),
+    description: z.string().default(""),
+    source: z.string().url(),
+    revision: z
       .string()
-      .regex(/^[0-9a-f]{64}$/)
-      .nullable(),
-    verify: z.enum(VERIFY_MODES),
-    /** Fetched only with `--all-files` (e.g. full-precision weights). */
-    optional: z.boolean().default(false),
-    note: z.string().optional(),
-  })
-  .refine((f) => (f.verify === "sha256") === (f.sha256 !== null), {
-    message: 'verify is "sha256" exactly when the sha256 is known',
-  });
+      .regex(/^[A-Za-z0-9._-]+$/)
+      .default("main"),
+    /** SPDX id, or null when the upstream declares none (`license_note` says so). */
+    license: z.string().nullable(),
+    license_note: z.string().optional(),
+    /** Where the sizes and sha256s come from (docs/models.md). */
+    provenance: z.string().optional(),
+    files: z.array(fileSchema).min(1),
+  }),
+);
 
-const modelSchema = z.object({
-  /** Hub repo id and folder under the models directory, e.g. "Xenova/whisper-tiny.en". */
-  id: relativePath("a model id", 2),
-  task: z.enum(["automatic-speech-recognition", "text-classification"]),
-  /** Installed by `earshot models fetch` without `--model`. */
-  default: z.boolean().default(false),
-  description: z.string().default(""),
-  source: z.string().url(),
-  revision: z
-    .string()
-    .regex(/^[A-Za-z0-9._-]+$/)
-    .default("main"),
-  /** SPDX id, or null when the upstream declares none (`license_note` says so). */
-  license: z.string().nullable(),
-  license_note: z.string().optional(),
-  /** Where the sizes and sha256s come from (docs/models.md). */
-  provenance: z.string().optional(),
-  files: z.array(fileSchema).min(1),
-});
-
-const manifestSchema = z.object({
-  schema_version: z.literal(1),
-  about: z.string().optional(),
-  models: z.array(modelSchema),
-});
+const manifestSchema = lazySchema(() =>
+  z.object({
+    schema_version: z.literal(1),
+    about: z.string().optional(),
+    models: z.array(modelSchema),
+  }),
+);
 
 export type ManifestFile = z.output<typeof fileSchema>;
 export type ManifestModel = z.output<typeof modelSchema>;
