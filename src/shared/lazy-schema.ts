@@ -1,9 +1,9 @@
 /**
  * @module shared/lazy-schema
  * zod schemas built at their first use instead of at module load. Building every feature's
- * schemas when the binary starts was ~25 ms of a ~90 ms start (docs/performance.md, "Start-up,
- * fourth pass"); most are first needed by a request, or by the OpenAPI document at its first
- * request.
+ * schemas when the binary started was ~30 ms of the CPU of a ~100 ms start (docs/performance.md,
+ * "Start-up, fourth pass"); most are first needed by a request, or by the OpenAPI document at its
+ * first request.
  *
  * `lazySchema(() => z.object({…}))` returns a stand-in with the schema's own type: every property
  * read, `instanceof` and key listing goes to the schema, built by the thunk the first time. The
