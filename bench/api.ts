@@ -10,12 +10,14 @@
  *   npx bun bench/api.ts [--duration 10] [--connections 16] [--warmup 3] [--links 20]
  *                        [--breakdown-iterations 3000] [--keep]
  *                        [--database-url postgres://…/EMPTY_DB] [--nodes 2] [--postgres-pid PID]
+ *                        [--only link|list]
  *
  * `--database-url`: Earshot and the ceiling run on that PostgreSQL database (empty: the first
  * command migrates it; not dropped afterwards); the ceiling then uses `pg` (a pool of 10) with the
  * same SQL. `--nodes N` starts N Earshot servers on it and splits the connections between them
  * (server CPU summed). `--postgres-pid`: the postmaster of a cluster only this bench uses; its CPU
  * (with its backends) is reported as database CPU. No in-process breakdown on PostgreSQL.
+ * `--only link|list`: load one endpoint only (e.g. with BUN_OPTIONS="--cpu-prof …" to profile it).
  *
  * Setup: temp data dir, `workspace create --plan enterprise --json`, the workspace's
  * `requests_per_minute` raised with a direct SQL UPDATE (the plan's 600/min would otherwise
@@ -54,6 +56,7 @@ const { values: flags } = parseArgs({
     "database-url": { type: "string" },
     nodes: { type: "string", default: "1" },
     "postgres-pid": { type: "string" },
+    only: { type: "string" },
   },
 });
 const databaseUrl = flags["database-url"];
@@ -242,9 +245,9 @@ for (const p of [`/api/v1/links/${linkUuids[0]}/`, "/api/v1/links/"]) {
 
 // ---- load ----------------------------------------------------------------------------------
 const endpoints = [
-  { name: `GET /api/v1/links/{uuid}/ (${linkCount} links in turn)`, paths: linkUuids.map((u) => `/api/v1/links/${u}/`) },
-  { name: `GET /api/v1/links/ (page of ${Math.min(linkCount, 20)} links)`, paths: ["/api/v1/links/"] },
-];
+  { key: "link", name: `GET /api/v1/links/{uuid}/ (${linkCount} links in turn)`, paths: linkUuids.map((u) => `/api/v1/links/${u}/`) },
+  { key: "list", name: `GET /api/v1/links/ (page of ${Math.min(linkCount, 20)} links)`, paths: ["/api/v1/links/"] },
+].filter((e) => !flags.only || e.key === flags.only);
 const targets = [
   { name: nodeCount > 1 ? `earshot × ${nodeCount}` : "earshot", urls: nodes.map((n) => n.baseUrl), pids: nodes.map((n) => n.proc.pid) },
   { name: "baseline", urls: [baselineUrl], pids: [baseline.pid] },

@@ -4,7 +4,8 @@
  * 1. Bundles `web/` (http/web-assets.ts `buildWebAssets`, the same code that serves it from
  *    source) into `dist/web/`, embedded as the folder `web/` (runtime/embedded.ts reads it),
  *    with a brotli and a gzip copy of each compressible file (http/asset-delivery.ts serves them).
- * 2. Compiles `src/cli.ts` with the inference worker `src/ai/worker.ts` as a second entrypoint
+ * 2. Compiles `src/cli.ts` with the inference worker `src/ai/worker.ts` and the WAL checkpoint
+ *    worker `src/db/checkpoint-worker.ts` as further entrypoints
  *    (Bun runs a worker inside the binary only when it is an entrypoint), plus the plugins of
  *    runtime/build-plugins.ts (sharp stub, static ONNX Runtime addon, opus-decoder, worker URL).
  *    Migrations need nothing: they are TypeScript in a static index, bundled like any module.
@@ -25,7 +26,7 @@ import { withCompressedVariants } from "../src/http/asset-delivery.ts";
 const ROOT = path.resolve(import.meta.dir, "..");
 const SRC_DIR = path.join(ROOT, "src");
 const MAIN_ENTRY = path.join(SRC_DIR, "cli.ts");
-const WORKER_ENTRIES = [path.join(SRC_DIR, "ai", "worker.ts")];
+const WORKER_ENTRIES = [path.join(SRC_DIR, "ai", "worker.ts"), path.join(SRC_DIR, "db", "checkpoint-worker.ts")];
 const WEB_OUT_DIR = path.join(ROOT, "dist", "web");
 
 /** `bun-linux-x64`, `bun-linux-x64-baseline` (CPUs without AVX2), `bun-linux-arm64`, … */

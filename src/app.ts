@@ -49,10 +49,8 @@ export function createApp(deps: AppDeps) {
   const app = new Elysia({ strictPath: false })
     // Security headers on every response, early ones and problems included (http/security-headers.ts).
     .onRequest(({ request, set }) => {
-      Object.assign(set.headers, securityHeadersFor(new URL(request.url).pathname, deps.config.frameAncestors));
-    })
-    .onRequest(({ request }) => {
       const url = new URL(request.url);
+      Object.assign(set.headers, securityHeadersFor(url.pathname, deps.config.frameAncestors));
       // Every API path ends in "/": redirect before authentication, for any method (DESIGN §4).
       if (url.pathname.startsWith("/api/") && !url.pathname.endsWith("/") && !/\.[a-z]+$/.test(url.pathname)) {
         return new Response(null, { status: 301, headers: { location: `${url.pathname}/${url.search}` } });
@@ -62,7 +60,7 @@ export function createApp(deps: AppDeps) {
       if (declared !== null && declared > GLOBAL_MAX_BODY_BYTES) return problemResponse(payloadTooLarge(GLOBAL_MAX_BODY_BYTES));
     })
     // Bodies are read within their route's limit, after the credential check (http/body.ts).
-    .onParse((ctx) => parseRequestBody(deps, ctx.request, ctx.contentType, peerOf(ctx as never)))
+    .onParse(({ request, contentType, server }) => parseRequestBody(deps, request, contentType, peerOf({ request, server })))
     .onError(({ code, error, request }) => {
       if (code === "NOT_FOUND") {
         // A known path with another method answers 405 with Allow (DESIGN §4).

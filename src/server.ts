@@ -11,6 +11,7 @@ import type { Config } from "./config.ts";
 import { AppError } from "./errors.ts";
 import { problemResponse } from "./http/problem.ts";
 import type { Database } from "./db/schema.ts";
+import { startCheckpointer, type Checkpointer } from "./db/checkpointer.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { isModelInstalled } from "./modules/health/service.ts";
 import { createJobRunner, type JobRunner } from "./jobs/runner.ts";
@@ -122,6 +123,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // of the start, housekeeping ~30 ms (bench/startup.ts) — and queued work waits for it either way.
   if (background && config.jobsPaused) log.warn("job processing is paused (EARSHOT_JOBS_PAUSED); jobs are queued but not run");
   let intakeHousekeeping: { stop(): Promise<void> } | null = null;
+  let checkpointer: Checkpointer | null = null;
   let auditHousekeeping: { stop(): Promise<void> } | null = null;
   let backgroundStarted: Promise<void> = Promise.resolve();
   const housekeepingTimer = setTimeout(() => {
@@ -129,6 +131,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     // routes, on a first start the migrations): an idle server allocates too little for the
     // collector to come back to it soon. ~2 MB of idle RSS, ~10 ms once, after the first requests.
     Bun.gc(true);
+    // SQLite's WAL checkpoints from a worker thread instead of inside some request's commit (db/checkpointer.ts).
+    if (!config.databaseUrl) checkpointer = startCheckpointer(db, config.dbFile, { log });
     if (!background) return;
     backgroundStarted = (async () => {
       if (!config.jobsPaused) await runner.start();
@@ -154,6 +158,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await auditHousekeeping?.stop();
       await dispatcher.stop();
       await runner.stop();
+      await checkpointer?.stop();
       // The inference worker and the database.
       await wiring.close();
     },

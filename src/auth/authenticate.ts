@@ -10,7 +10,8 @@ import type { Config } from "../config.ts";
 import { isoAfter, nowIso } from "../clock.ts";
 import type { Database } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
-import { findActiveTokenByHash, isTokenActive } from "../modules/tokens/repository.ts";
+import { createDefinitionCache, definitionVersion } from "../db/definition-cache.ts";
+import { findActiveTokenByHash, isTokenActive, type TokenRow } from "../modules/tokens/repository.ts";
 import { findWorkspaceByUuid, type WorkspaceRow } from "../modules/workspaces/repository.ts";
 import { limitsFor } from "../modules/workspaces/plans.ts";
 import { hashApiKey, isWellFormedApiKey, type AnyScope } from "./keys.ts";
@@ -101,6 +102,8 @@ export interface Authenticator {
  * @param usage where key usage is recorded; by default a recorder over `db` flushing every 0.5 s
  */
 export function createAuthenticator(db: Kysely<Database>, config: Config, limiter: RateLimiter, usage: UsageRecorder = createUsageRecorder(db)): Authenticator {
+  /** API keys (by key hash) with their workspaces, as read at a definition version. */
+  const keys = createDefinitionCache<{ token: TokenRow; workspace: WorkspaceRow }>();
   async function session(request: Request, peer: PeerAddress, opts: { csrf: boolean }): Promise<SessionAuth> {
     const cookie = readCookie(request);
     if (!cookie) throw new AppError("UNAUTHENTICATED", "Sign in first, or send an API key as 'Authorization: Bearer sk_live_…'.");
@@ -169,12 +172,22 @@ export function createAuthenticator(db: Kysely<Database>, config: Config, limite
       if (!match) throw new AppError("UNAUTHENTICATED", "Send an API key as 'Authorization: Bearer sk_live_…'.");
       const key = match[1]!;
       if (!isWellFormedApiKey(key)) throw new AppError("UNAUTHENTICATED", "The API key is malformed.");
-      // Two indexed reads, compiled once. (One join is slower in SQLite: 12–15 µs against 7–10 µs
-      // for both, bench/api.ts notes in docs/performance.md.)
-      const token = await findActiveTokenByHash(db, hashApiKey(key));
-      if (!token) throw new AppError("UNAUTHENTICATED", "The API key is unknown or revoked.");
-      const workspace = await findWorkspaceByUuid(db, token.workspace_uuid);
-      if (!workspace) throw new AppError("UNAUTHENTICATED", "The API key's workspace no longer exists.");
+      // The key and its workspace as last read, while the definition counter has not moved (one
+      // read); else two indexed reads, compiled once. (One join is slower in SQLite: 12–15 µs
+      // against 7–10 µs for both, bench/api.ts notes in docs/performance.md.) Unknown keys are
+      // never cached. A revocation that races the request is caught by assertActive, uncached.
+      const keyHash = hashApiKey(key);
+      const version = await definitionVersion(db);
+      let known = keys.get(db, keyHash, version);
+      if (!known) {
+        const row = await findActiveTokenByHash(db, keyHash);
+        if (!row) throw new AppError("UNAUTHENTICATED", "The API key is unknown or revoked.");
+        const ws = await findWorkspaceByUuid(db, row.workspace_uuid);
+        if (!ws) throw new AppError("UNAUTHENTICATED", "The API key's workspace no longer exists.");
+        known = { token: row, workspace: ws };
+        keys.set(db, keyHash, version, known);
+      }
+      const { token, workspace } = known;
       const rate = await limiter.take(token.uuid, limitsFor(workspace).requests_per_minute);
       const scopes = new Set(token.scopes.split(" "));
       const auth: AuthContext = {

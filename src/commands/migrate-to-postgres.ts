@@ -33,9 +33,10 @@ import { storedBlobSize, writeBlob } from "../blobs/postgres.ts";
 const BATCH = 500;
 /**
  * Never copied: Kysely's tables, the blob store's (step 3), the search table its trigger fills, and
- * the per-minute rate-limit windows (counting state of a running cluster; empty on an appliance).
+ * the per-minute rate-limit windows (counting state of a running cluster; empty on an appliance),
+ * and the definition counter (the target has its own, raised by the copy's own inserts).
  */
-const NOT_COPIED = new Set(["kysely_migration", "kysely_migration_lock", "blobs", "blob_chunks", "answers_search", "rate_limit_windows"]);
+const NOT_COPIED = new Set(["kysely_migration", "kysely_migration_lock", "blobs", "blob_chunks", "answers_search", "rate_limit_windows", "definition_version"]);
 /** Tables that triggers on other tables write (derived counters): emptied and copied last, so the appliance's values win. */
 const LAST = ["workspace_changes"];
 

@@ -10,6 +10,7 @@ import path from "node:path";
 import { Kysely, SqliteDialect, sql } from "kysely";
 import { Migrator, type MigrationResultSet } from "kysely";
 import { isPostgres, isPostgresUrl } from "./dialect.ts";
+import { registerSqliteHandle } from "./direct.ts";
 import { migrations } from "./migrations/index.ts";
 import { MIGRATE_LOCK_KEY, openPostgres, useBinaryCollation } from "./postgres.ts";
 import type { Database } from "./schema.ts";
@@ -48,7 +49,9 @@ function openSqlite(file: string): Db {
   // then writes waits (busy_timeout) for another process's write instead of failing with
   // SQLITE_BUSY_SNAPSHOT when that write commits between its read and its write.
   const database = { prepare: (text: string) => sqlite.query(text === "begin" ? "begin immediate" : text), close: () => sqlite.close() };
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: database as never }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: database as never }) });
+  registerSqliteHandle(db, sqlite);
+  return db;
 }
 
 /** True when exactly the migrations of the static index are recorded as applied. */

@@ -6,6 +6,7 @@
  * stays written with Kysely in its repository; only the compilation is cached.
  */
 import { CompiledQuery, type Compilable, type Kysely, type Transaction } from "kysely";
+import { directSqlite } from "./direct.ts";
 import type { Database } from "./schema.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
@@ -40,6 +41,12 @@ export function prepared<Row, P extends unknown[]>(arity: P["length"], build: (d
       text = compiled.sql;
       byDialect.set(dialect, text);
       if (!statementNames.has(text)) statementNames.set(text, `earshot_${statementNames.size + 1}`);
+    }
+    // SQLite outside any transaction: the cached statement, run here (db/direct.ts).
+    const direct = directSqlite(db);
+    if (direct) {
+      const statement = direct.query(text);
+      if (statement.reader) return statement.all(params as never) as Row[];
     }
     const result = await db.executeQuery<Row>(CompiledQuery.raw(text, params));
     return result.rows;

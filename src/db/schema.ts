@@ -316,6 +316,12 @@ export interface WorkspaceChangeTable {
   version: number;
 }
 
+/** The one-row counter of definition changes (migration 2026-12-01T0000; src/db/definition-cache.ts). */
+export interface DefinitionVersionTable {
+  id: number;
+  version: number;
+}
+
 export interface Database {
   workspaces: WorkspaceTable;
   api_tokens: ApiTokenTable;
@@ -339,4 +345,5 @@ export interface Database {
   audit_log: AuditLogTable;
   insight_corrections: InsightCorrectionTable;
   workspace_changes: WorkspaceChangeTable;
+  definition_version: DefinitionVersionTable;
 }

@@ -74,10 +74,12 @@ export function authPlugin(deps: AppDeps) {
         async resolve({ request, server, set }) {
           return { auth: await authenticateRequest(deps, { request, server, set }, scope) };
         },
-        async afterHandle(ctx) {
-          const auth = authOfRequest.get(ctx.request);
+        // The context is destructured, not passed whole: Elysia parses only what a route's hooks
+        // read (cookies, query, headers), and a hook taking the whole context makes it parse all.
+        async afterHandle({ request, route, set, response, params }) {
+          const auth = authOfRequest.get(request);
           if (recheck && auth) await deps.auth.assertActive(deps.db, auth);
-          await audit(ctx);
+          await audit({ request, route, set, response, params });
         },
       };
     },

@@ -92,6 +92,10 @@ const INTAKE_PAGE_PATH = /^\/(?:w\/[^/]+\/)?i\/[^/]+\/?$/;
 /** `/console`, `/console/` and everything under it. */
 const CONSOLE_PATH = /^\/console(?:\/|$)/;
 const CONSOLE_POLICY = contentSecurityPolicy(CONSOLE_PAGE_DIRECTIVES);
+const NON_PAGE_POLICY = contentSecurityPolicy(NON_PAGE_DIRECTIVES);
+const PAGE_POLICY = contentSecurityPolicy(PAGE_DIRECTIVES);
+/** The intake page's policy per `frame-ancestors` value (one per process: the configured one). */
+const intakePolicies = new Map<string, string>();
 
 /**
  * The security headers for a request path.
@@ -101,11 +105,12 @@ const CONSOLE_POLICY = contentSecurityPolicy(CONSOLE_PAGE_DIRECTIVES);
  */
 export function securityHeadersFor(pathname: string, frameAncestors: string): Record<string, string> {
   let policy: string;
-  if (INTAKE_PAGE_PATH.test(pathname)) policy = contentSecurityPolicy(INTAKE_PAGE_DIRECTIVES, { "frame-ancestors": frameAncestors });
-  else if (CONSOLE_PATH.test(pathname)) policy = CONSOLE_POLICY;
-  else if ((pathname.startsWith("/api/") && !pathname.startsWith(REFERENCE_PAGE_PATH)) || pathname.startsWith("/assets/"))
-    policy = contentSecurityPolicy(NON_PAGE_DIRECTIVES);
-  else policy = contentSecurityPolicy(PAGE_DIRECTIVES);
+  if (INTAKE_PAGE_PATH.test(pathname)) {
+    policy = intakePolicies.get(frameAncestors) ?? contentSecurityPolicy(INTAKE_PAGE_DIRECTIVES, { "frame-ancestors": frameAncestors });
+    if (intakePolicies.size < 8) intakePolicies.set(frameAncestors, policy);
+  } else if (CONSOLE_PATH.test(pathname)) policy = CONSOLE_POLICY;
+  else if ((pathname.startsWith("/api/") && !pathname.startsWith(REFERENCE_PAGE_PATH)) || pathname.startsWith("/assets/")) policy = NON_PAGE_POLICY;
+  else policy = PAGE_POLICY;
   return {
     "content-security-policy": policy,
     "x-content-type-options": "nosniff",

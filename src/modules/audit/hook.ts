@@ -12,6 +12,9 @@ import { authOfRequest } from "../../http/context.ts";
 import { recordByAuth, type AuditAction, type AuditTarget } from "./service.ts";
 
 type Body = Record<string, unknown> | null;
+
+/** What the hook reads of a request's context after its handler. */
+export type AuditedContext = { request: Request; route: string; set: { status?: number | string }; response: unknown; params?: Record<string, string> };
 type Rule = { action: AuditAction; target: (params: Record<string, string>, body: Body) => AuditTarget };
 
 const WEBHOOK = "/api/v1/workspaces/:workspace_uuid/webhooks/:webhook_uuid/";
@@ -40,8 +43,7 @@ export const AUDITED_ROUTES: Record<string, Rule> = {
  * @returns a hook reading `request`, `route`, `params`, `set` and the handler's `response`
  */
 export function auditAfterHandle(db: Kysely<Database>, log: Logger) {
-  // Elysia's inferred hook context is wider than what is read here; the hook accepts any context.
-  return async (ctx: any): Promise<void> => {
+  return async (ctx: AuditedContext): Promise<void> => {
     const rule = AUDITED_ROUTES[`${ctx.request.method.toUpperCase()} ${ctx.route}`];
     if (!rule) return;
     const status = Number(ctx.set.status ?? 200);

@@ -7,6 +7,7 @@
  */
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../../db/schema.ts";
+import { createDefinitionCache, definitionVersion } from "../../db/definition-cache.ts";
 import { prepared } from "../../db/prepared.ts";
 import type { WorkspaceRow } from "../workspaces/repository.ts";
 import type { LinkRow, QuestionRow } from "../links/repository.ts";
@@ -26,16 +27,27 @@ const answerOf = prepared(2, (db, responseUuid: string, questionUuid: string) =>
   db.selectFrom("answers").selectAll().where("response_uuid", "=", responseUuid).where("question_uuid", "=", questionUuid),
 );
 
-/** The workspace with this slug and its link with this slug, with the link's questions in order; undefined when either is missing. */
-export async function findLinkBySlugs(
-  db: Q,
-  workspaceSlug: string,
-  linkSlug: string,
-): Promise<{ ws: WorkspaceRow; link: LinkRow; questions: QuestionRow[] } | undefined> {
+type FoundLink = { ws: WorkspaceRow; link: LinkRow; questions: QuestionRow[] };
+
+/** Links (by workspace and link slug) as read at a definition version: every intake request reads one. */
+const linksBySlugs = createDefinitionCache<FoundLink>();
+
+/**
+ * The workspace with this slug and its link with this slug, with the link's questions in order;
+ * undefined when either is missing. Served from memory while the definition counter stands still
+ * (db/definition-cache.ts): then one read instead of three. The result is frozen (shared).
+ */
+export async function findLinkBySlugs(db: Q, workspaceSlug: string, linkSlug: string): Promise<Readonly<FoundLink> | undefined> {
+  const key = `${workspaceSlug}/${linkSlug}`;
+  const version = await definitionVersion(db);
+  const cached = linksBySlugs.get(db, key, version);
+  if (cached) return cached;
   const [ws] = await workspaceBySlug(db, workspaceSlug);
   const [link] = ws ? await linkBySlug(db, ws.uuid, linkSlug) : [];
   if (!ws || !link) return undefined;
-  return { ws: ws as WorkspaceRow, link, questions: await questionsOfLink(db, link.uuid) };
+  const found: FoundLink = { ws: ws as WorkspaceRow, link, questions: await questionsOfLink(db, link.uuid) };
+  linksBySlugs.set(db, key, version, found);
+  return found;
 }
 
 /** The response of a respondent session. */

@@ -1,0 +1,36 @@
+/**
+ * @module db/checkpoint-worker
+ * The worker thread of db/checkpointer.ts: its own connection to the SQLite file, running a
+ * PASSIVE WAL checkpoint when asked. A checkpoint copies the WAL's committed pages into the
+ * database file and waits for two fsyncs (`synchronous = NORMAL`); here that waiting happens off
+ * the thread that serves requests. PASSIVE never blocks readers or writers on other connections.
+ *
+ * Messages in: `{ type: "open", file }`, `{ type: "checkpoint" }`, `{ type: "close" }`.
+ * Messages out: `{ type: "done", log, checkpointed, ms }` per checkpoint (WAL frames in the log,
+ * frames copied, duration), `{ type: "failed", message }`, `{ type: "closed" }`.
+ */
+import { Database } from "bun:sqlite";
+
+declare const self: Worker;
+
+let db: Database | null = null;
+
+self.onmessage = (event: MessageEvent<{ type: "open"; file: string } | { type: "checkpoint" } | { type: "close" }>) => {
+  const message = event.data;
+  try {
+    if (message.type === "open") {
+      db = new Database(message.file);
+      db.exec("PRAGMA busy_timeout = 1000");
+    } else if (message.type === "checkpoint" && db) {
+      const started = performance.now();
+      const row = db.query<{ busy: number; log: number; checkpointed: number }, []>("PRAGMA wal_checkpoint(PASSIVE)").get();
+      self.postMessage({ type: "done", log: row?.log ?? 0, checkpointed: row?.checkpointed ?? 0, ms: performance.now() - started });
+    } else if (message.type === "close") {
+      db?.close();
+      db = null;
+      self.postMessage({ type: "closed" });
+    }
+  } catch (err) {
+    self.postMessage({ type: "failed", message: err instanceof Error ? err.message : String(err) });
+  }
+};
