@@ -11,7 +11,7 @@ import { systemClock, type Clock } from "../clock.ts";
 import { isPostgres } from "../db/dialect.ts";
 import type { Database, WebhookDeliveryTable } from "../db/schema.ts";
 import { claimTransaction, releaseLeases as releaseQueueLeases, type QueueTable } from "../queue/durable-queue.ts";
-import { chooseFairly, type ClaimLimits, type QueueRow } from "./fair-choice.ts";
+import { chooseFairly, type ClaimLimits, type QueueRow } from "../queue/fair-choice.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 
@@ -45,7 +45,7 @@ export type ClaimedDelivery = {
 const OUTBOX_CLAIM_LOCK = 0x0e5a_0b0c;
 
 /** How many deliveries one claim may lease (see {@link chooseFairly}). */
-export type { ClaimLimits } from "./fair-choice.ts";
+export type { ClaimLimits } from "../queue/fair-choice.ts";
 
 /** A chosen delivery with what sending it needs. */
 type SendRow = {

@@ -1,10 +1,11 @@
 /**
- * @module outbox/fair-choice
- * The fair choice of which due deliveries to claim (docs/webhooks.md, "Fairness"), ranked in
- * memory over the few rows the claim reads (src/outbox/repository.ts): each webhook's first due
- * deliveries and every delivery in flight. Written as one SQL statement (window ranks over
- * materialised CTEs) it cost SQLite 130–260 µs per claim in automatic indexes and sort trees for
- * one or two rows; here it is a few sorts of a handful of objects.
+ * @module queue/fair-choice
+ * The fair choice of which due deliveries the webhook outbox claims (docs/webhooks.md,
+ * "Fairness"), ranked in memory over the few rows the claim reads (src/outbox/repository.ts):
+ * each webhook's first due deliveries and every delivery in flight. It lives with the queue
+ * mechanics because it is pure: no database, no feature. Written as one SQL statement (window
+ * ranks over materialised CTEs) it cost SQLite 120–260 µs per claim in automatic indexes and sort
+ * trees for one or two rows; here it is a few sorts of a handful of objects.
  */
 
 /** How many deliveries one claim may lease, in total and per webhook / workspace (counting those already in flight). */
