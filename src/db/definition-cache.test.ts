@@ -58,6 +58,18 @@ test("a link changed through the API is served changed at the next intake reques
   expect((await intakeLink()).questions.map((q: { prompt: string }) => q.prompt)).toEqual(["Edited in the console?"]);
 });
 
+test("a link and its questions changed by another connection are served changed by the API at the next request", async () => {
+  const prompts = async () => {
+    const one = await (await api(`links/${link.uuid}/`)).json();
+    const page = await (await api("links/")).json();
+    return [one.questions[0].prompt, page.results.find((l: { uuid: string }) => l.uuid === link.uuid).questions[0].prompt, one.name];
+  };
+  await prompts();
+  await db.updateTable("questions").set({ prompt: "Changed for the API?" }).where("link_uuid", "=", link.uuid).execute();
+  await db.updateTable("links").set({ name: "Renamed elsewhere" }).where("uuid", "=", link.uuid).execute();
+  expect(await prompts()).toEqual(["Changed for the API?", "Changed for the API?", "Renamed elsewhere"]);
+});
+
 test("a key's workspace and the key itself, changed by another connection, count at the next request", async () => {
   expect((await api(`links/${link.uuid}/`)).headers.get("ratelimit-limit")).not.toBe("77");
   await db.updateTable("workspaces").set({ requests_per_minute: 77 }).where("uuid", "=", ws.workspace_uuid).execute();

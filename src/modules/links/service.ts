@@ -5,6 +5,7 @@
  */
 import type { Kysely, Transaction } from "kysely";
 import { nowIso } from "../../clock.ts";
+import { createDefinitionCache, definitionVersion } from "../../db/definition-cache.ts";
 import type { Database } from "../../db/schema.ts";
 import { AppError, notFound, type FieldError } from "../../errors.ts";
 import { toSlug, uniqueVariant } from "../../slugs.ts";
@@ -50,7 +51,7 @@ export function toLink(
   publicUrl: string,
   ws: { slug: string; host: string | null },
   row: repo.LinkRow,
-  questions: repo.QuestionRow[],
+  questions: readonly repo.QuestionRow[],
   responseCount: number,
 ): Link {
   return {
@@ -84,18 +85,49 @@ export function toLink(
   };
 }
 
-async function loadLinks(db: Q, publicUrl: string, ws: { slug: string; host: string | null }, rows: repo.LinkRow[]): Promise<Link[]> {
+/** Link rows (by workspace and uuid) and each link's questions (by link uuid), as read at a definition version. */
+const linkRows = createDefinitionCache<{ row: repo.LinkRow }>();
+const questionsByLink = createDefinitionCache<{ questions: repo.QuestionRow[] }>(5000);
+
+/**
+ * The questions of each link, in order: from memory while the definition counter stands still
+ * (db/definition-cache.ts), the others in one read.
+ */
+async function questionsOfLinks(db: Q, uuids: string[]): Promise<Map<string, readonly repo.QuestionRow[]>> {
+  const version = await definitionVersion(db);
+  const out = new Map<string, readonly repo.QuestionRow[]>();
+  const missing: string[] = [];
+  for (const uuid of uuids) {
+    const cached = questionsByLink.get(db, uuid, version);
+    if (cached) out.set(uuid, cached.questions);
+    else missing.push(uuid);
+  }
+  if (missing.length) {
+    const rows = await repo.questionsOf(db, missing);
+    for (const uuid of missing) {
+      const questions = rows.filter((q) => q.link_uuid === uuid);
+      questionsByLink.set(db, uuid, version, { questions });
+      out.set(uuid, questions);
+    }
+  }
+  return out;
+}
+
+async function loadLinks(db: Q, publicUrl: string, ws: { slug: string; host: string | null }, rows: readonly repo.LinkRow[]): Promise<Link[]> {
   const uuids = rows.map((r) => r.uuid);
-  const [questions, counts] = await Promise.all([repo.questionsOf(db, uuids), repo.responseCounts(db, uuids)]);
-  return rows.map((r) =>
-    toLink(
-      publicUrl,
-      ws,
-      r,
-      questions.filter((q) => q.link_uuid === r.uuid),
-      counts.get(r.uuid) ?? 0,
-    ),
-  );
+  const [questions, counts] = await Promise.all([questionsOfLinks(db, uuids), repo.responseCounts(db, uuids)]);
+  return rows.map((r) => toLink(publicUrl, ws, r, questions.get(r.uuid) ?? [], counts.get(r.uuid) ?? 0));
+}
+
+/** One link row of a workspace, from memory while the definition counter stands still. */
+async function findLinkRow(db: Q, workspaceUuid: string, uuid: string): Promise<repo.LinkRow | undefined> {
+  const version = await definitionVersion(db);
+  const key = `${workspaceUuid}/${uuid}`;
+  const cached = linkRows.get(db, key, version);
+  if (cached) return cached.row;
+  const row = await repo.findLink(db, workspaceUuid, uuid);
+  if (row) linkRows.set(db, key, version, { row });
+  return row;
 }
 
 /**
@@ -161,7 +193,7 @@ export async function createLink(deps: LinkDeps, auth: AuthContext, input: Creat
  * @throws AppError NOT_FOUND (also for malformed or foreign uuids)
  */
 export async function getLink(deps: LinkDeps, auth: AuthContext, uuid: string): Promise<Link> {
-  const row = isUuid(uuid) ? await repo.findLink(deps.db, auth.workspaceUuid, uuid) : undefined;
+  const row = isUuid(uuid) ? await findLinkRow(deps.db, auth.workspaceUuid, uuid) : undefined;
   if (!row) throw notFound("Link");
   const [link] = await loadLinks(deps.db, deps.publicUrl, auth.workspace, [row]);
   return link!;
