@@ -59,7 +59,8 @@ export function createDefinitionCache<V extends object>(maxEntries = 1000): Defi
   };
 }
 
-function deepFreeze<T extends object>(value: T): T {
+/** Freezes `value` and every object under it. @returns `value` */
+export function deepFreeze<T extends object>(value: T): T {
   for (const v of Object.values(value)) if (v && typeof v === "object" && !Object.isFrozen(v)) deepFreeze(v);
   return Object.freeze(value);
 }

@@ -109,7 +109,32 @@ function filtered(db: Q, workspaceUuid: string, f: LinkListFilter) {
   return q;
 }
 
+/** The unfiltered page (status all, no search) per ordering, compiled once: the console's and most clients' list. */
+const pagesOfAll = new Map<string, (db: Q, workspaceUuid: string, limit: number, offset: number) => Promise<LinkRow[]>>();
+const countOfAll = prepared(1, (db, workspaceUuid: string) =>
+  db
+    .selectFrom("links")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("workspace_uuid", "=", workspaceUuid),
+);
+
+function pageOfAll(orderBy: LinkListFilter["orderBy"], direction: LinkListFilter["direction"]) {
+  const key = `${orderBy} ${direction}`;
+  let run = pagesOfAll.get(key);
+  if (!run) {
+    run = prepared(3, (db, workspaceUuid: string, limit: number, offset: number) =>
+      db.selectFrom("links").selectAll().where("workspace_uuid", "=", workspaceUuid).orderBy(orderBy, direction).orderBy("uuid").limit(limit).offset(offset),
+    );
+    pagesOfAll.set(key, run);
+  }
+  return run;
+}
+
 export async function listLinks(db: Q, workspaceUuid: string, f: LinkListFilter, limit: number, offset: number) {
+  if (f.status === "all" && !f.search) {
+    const [rows, [total]] = await Promise.all([pageOfAll(f.orderBy, f.direction)(db, workspaceUuid, limit, offset), countOfAll(db, workspaceUuid)]);
+    return { rows, count: Number(total?.n ?? 0) };
+  }
   const [rows, count] = await Promise.all([
     filtered(db, workspaceUuid, f).selectAll().orderBy(f.orderBy, f.direction).orderBy("uuid").limit(limit).offset(offset).execute(),
     filtered(db, workspaceUuid, f)

@@ -5,7 +5,7 @@
  */
 import type { Kysely, Transaction } from "kysely";
 import { nowIso } from "../../clock.ts";
-import { createDefinitionCache, definitionVersion } from "../../db/definition-cache.ts";
+import { createDefinitionCache, deepFreeze, definitionVersion } from "../../db/definition-cache.ts";
 import type { Database } from "../../db/schema.ts";
 import { AppError, notFound, type FieldError } from "../../errors.ts";
 import { toSlug, uniqueVariant } from "../../slugs.ts";
@@ -54,35 +54,50 @@ export function toLink(
   questions: readonly repo.QuestionRow[],
   responseCount: number,
 ): Link {
+  const settings = JSON.parse(row.settings) as Settings;
   return {
     uuid: row.uuid,
     name: row.name,
     slug: row.slug,
     status: row.status,
     // Links stored before `language` existed return it as null too (every key, DESIGN §6).
-    settings: { ...(JSON.parse(row.settings) as Settings), language: (JSON.parse(row.settings) as Partial<Settings>).language ?? null },
-    questions: questions.map((q) => ({
-      uuid: q.uuid,
-      prompt: q.prompt,
-      response_type: q.type as Link["questions"][number]["response_type"],
-      field_key: q.field_key,
-      order: q.order,
-      required: q.required === 1,
-      configuration: JSON.parse(q.configuration),
-      condition: JSON.parse(q.condition),
-      enable_dynamic_probing: q.enable_dynamic_probing === 1,
-      fallback_to_text: q.fallback_to_text === 1,
-      evaluator_config: JSON.parse(q.evaluator_config),
-      translations: JSON.parse(q.translations || "{}"),
-      date_created: q.date_created,
-      date_updated: q.date_updated,
-    })),
+    settings: { ...settings, language: settings.language ?? null },
+    questions: apiQuestions(questions),
     translations: JSON.parse(row.translations || "{}") as LinkTranslations,
     response_count: responseCount,
     public_url: `${workspaceHost(publicUrl, ws)}/i/${row.slug}`,
     date_created: row.date_created,
     date_updated: row.date_updated,
   };
+}
+
+type ApiQuestion = Link["questions"][number];
+
+/** The API form of the question lists served from memory (frozen, so never changed), made once per list. */
+const apiQuestionsOf = new WeakMap<readonly repo.QuestionRow[], ApiQuestion[]>();
+
+/** Maps stored questions to the API's; a frozen list (db/definition-cache.ts) is mapped once and shared, frozen too. */
+function apiQuestions(questions: readonly repo.QuestionRow[]): ApiQuestion[] {
+  const known = apiQuestionsOf.get(questions);
+  if (known) return known;
+  const mapped = questions.map((q) => ({
+    uuid: q.uuid,
+    prompt: q.prompt,
+    response_type: q.type as Link["questions"][number]["response_type"],
+    field_key: q.field_key,
+    order: q.order,
+    required: q.required === 1,
+    configuration: JSON.parse(q.configuration),
+    condition: JSON.parse(q.condition),
+    enable_dynamic_probing: q.enable_dynamic_probing === 1,
+    fallback_to_text: q.fallback_to_text === 1,
+    evaluator_config: JSON.parse(q.evaluator_config),
+    translations: JSON.parse(q.translations || "{}"),
+    date_created: q.date_created,
+    date_updated: q.date_updated,
+  }));
+  if (Object.isFrozen(questions)) apiQuestionsOf.set(questions, deepFreeze(mapped));
+  return mapped;
 }
 
 /** Link rows (by workspace and uuid) and each link's questions (by link uuid), as read at a definition version. */
