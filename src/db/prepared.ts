@@ -42,11 +42,14 @@ export function prepared<Row, P extends unknown[]>(arity: P["length"], build: (d
       byDialect.set(dialect, text);
       if (!statementNames.has(text)) statementNames.set(text, `earshot_${statementNames.size + 1}`);
     }
-    // SQLite outside any transaction: the cached statement, run here (db/direct.ts).
+    // SQLite, the root outside any transaction or the open transaction itself: the cached
+    // statement, run here on the connection (db/direct.ts).
     const direct = directSqlite(db);
     if (direct) {
       const statement = direct.query(text);
       if (statement.reader) return statement.all(params as never) as Row[];
+      statement.run(params as never);
+      return [];
     }
     const result = await db.executeQuery<Row>(CompiledQuery.raw(text, params));
     return result.rows;

@@ -10,6 +10,7 @@
 import { type Kysely, type Transaction } from "kysely";
 import { systemClock, type Clock } from "../clock.ts";
 import type { Database, JobTable } from "../db/schema.ts";
+import { prepared } from "../db/prepared.ts";
 import { isPostgres } from "../db/dialect.ts";
 import { claimTransaction, exponentialBackoff, releaseLeases, renewLease, type QueueTable } from "../queue/durable-queue.ts";
 
@@ -87,11 +88,15 @@ export async function enqueueJob(
   clock: Clock = systemClock,
 ): Promise<void> {
   const now = clock.nowIso();
-  await db
-    .insertInto("jobs")
-    .values({ kind, payload: JSON.stringify(payload), state: "queued", priority, run_at: now, date_created: now, date_updated: now })
-    .execute();
+  await insertJob(db, kind, JSON.stringify(payload), "queued", priority, now, now, now);
 }
+
+// Compiled once: every intake submission queues its analyses with it (db/prepared.ts; bench/intake.ts).
+const insertJob = prepared(
+  7,
+  (db, kind: JobKind, payload: string, state: "queued", priority: number, runAt: string, dateCreated: string, dateUpdated: string) =>
+    db.insertInto("jobs").values({ kind, payload, state, priority, run_at: runAt, date_created: dateCreated, date_updated: dateUpdated }),
+);
 
 type JobRow = { id: number; kind: JobKind; payload: string; attempts: number; max_attempts: number; lease_until: string | null };
 const toJob = (row: JobRow): Job => ({

@@ -3,6 +3,7 @@
  * Kysely queries for webhook endpoints and their delivery logs (DESIGN §8).
  */
 import type { Kysely, Selectable, Transaction } from "kysely";
+import { prepared } from "../../db/prepared.ts";
 import type { Database, WebhookAttemptTable, WebhookDeliveryTable, WebhookTable } from "../../db/schema.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
@@ -41,16 +42,20 @@ export async function listWebhooks(db: Q, workspaceUuid: string, limit: number, 
   return { rows, count };
 }
 
-/** Enabled webhooks of a workspace subscribed to `event`, for all links or for `linkUuid`. */
-export function subscribedWebhooks(db: Q, workspaceUuid: string, linkUuid: string, event: string): Promise<WebhookRow[]> {
-  return db
+// Compiled once: it runs in every intake submission's transaction (db/prepared.ts; bench/intake.ts).
+const subscribed = prepared(5, (db, workspaceUuid: string, enabled: number, linkUuid: string, event: string, pattern: string) =>
+  db
     .selectFrom("webhooks")
     .selectAll()
     .where("workspace_uuid", "=", workspaceUuid)
-    .where("enabled", "=", 1)
+    .where("enabled", "=", enabled)
     .where((eb) => eb.or([eb("link_uuid", "is", null), eb("link_uuid", "=", linkUuid)]))
-    .where((eb) => eb.or([eb("events", "=", event), eb("events", "like", `%${event}%`)]))
-    .execute();
+    .where((eb) => eb.or([eb("events", "=", event), eb("events", "like", pattern)])),
+);
+
+/** Enabled webhooks of a workspace subscribed to `event`, for all links or for `linkUuid`. */
+export function subscribedWebhooks(db: Q, workspaceUuid: string, linkUuid: string, event: string): Promise<WebhookRow[]> {
+  return subscribed(db, workspaceUuid, 1, linkUuid, event, `%${event}%`);
 }
 
 /** A delivery-log row: the delivery with its event's type, and when its response was erased (else null). */
