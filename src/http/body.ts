@@ -58,6 +58,13 @@ export async function readBodyWithin(request: Request, limit: number, what?: str
   const declared = declaredLength(request);
   if (declared !== null && declared > limit) throw payloadTooLarge(limit, what);
   if (!request.body) return new Uint8Array(0);
+  // A declared length bounds the body (the server reads no more than it): one read, no stream
+  // reader (~5 % of an intake request's CPU, bench/intake.ts). Checked again all the same.
+  if (declared !== null) {
+    const bytes = await request.bytes();
+    if (bytes.byteLength > limit) throw payloadTooLarge(limit, what);
+    return bytes;
+  }
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
