@@ -90,7 +90,11 @@ export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
       }
     });
   }
-  return runMigrator(db);
+  const result = await runMigrator(db);
+  // What the migrations wrote goes into the file now, so a new appliance starts with an empty WAL
+  // (db/checkpointer.ts starts its worker by the WAL's backlog: it stays idle until real writes).
+  if (result.results?.length) await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
+  return result;
 }
 
 async function runMigrator(db: Db): Promise<MigrationResultSet> {
