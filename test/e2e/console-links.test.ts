@@ -232,7 +232,7 @@ async function buildAllTypesLink(page: Page, origin: string, shots: boolean): Pr
         await c.getByLabel("Step").fill("1");
       },
     },
-    { prompt: Q_NPS, type: "rating", fill: async (c) => c.getByLabel("Scale").selectOption("nps") },
+    { prompt: Q_NPS, type: "rating", fill: async (c) => void (await c.getByLabel("Scale").selectOption("nps")) },
     {
       prompt: Q_IMAGE,
       type: "image_choice",

@@ -76,7 +76,7 @@ describe("request bodies are refused before they are read", () => {
   test("8 × 100 MB unauthenticated POSTs (declared and chunked) get 401 before the upload; the server's RSS does not grow by the body size", async () => {
     await rawRequest(server.port, { method: "POST", path: "/api/v1/links/", headers: { "content-type": "application/json" }, total: 10 });
     const before = rssOf(server.proc.pid);
-    const kinds = [
+    const kinds: Parameters<typeof rawRequest>[1][] = [
       { method: "POST", path: "/api/v1/links/", headers: { "content-type": "application/octet-stream" }, total: 100 * MB },
       { method: "POST", path: "/api/v1/links/", headers: { "content-type": "application/json" }, total: 100 * MB, chunked: true },
       { method: "PATCH", path: `/api/v1/links/${link.uuid}/`, headers: { "content-type": "text/plain" }, total: 100 * MB },
