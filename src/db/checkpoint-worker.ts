@@ -2,12 +2,13 @@
  * @module db/checkpoint-worker
  * The worker thread of db/checkpointer.ts: its own connection to the SQLite file, running a
  * PASSIVE WAL checkpoint when asked. A checkpoint copies the WAL's committed pages into the
- * database file and waits for two fsyncs (`synchronous = NORMAL`); here that waiting happens off
- * the thread that serves requests. PASSIVE never blocks readers or writers on other connections.
+ * database file and syncs them; here that waiting happens off the thread that serves requests.
+ * PASSIVE never blocks readers or writers on other connections.
  *
  * Messages in: `{ type: "open", file }`, `{ type: "checkpoint" }`, `{ type: "close" }`.
- * Messages out: `{ type: "done", log, checkpointed, ms }` per checkpoint (WAL frames in the log,
- * frames copied, duration), `{ type: "failed", message }`, `{ type: "closed" }`.
+ * Messages out: `{ type: "opened" }` or `{ type: "failed", message }` for the open; per
+ * checkpoint `{ type: "done", log, checkpointed, ms }` (WAL frames in the log, frames copied,
+ * duration) or `{ type: "failed", message }`; `{ type: "closed" }`.
  */
 import { Database } from "bun:sqlite";
 
@@ -21,7 +22,9 @@ self.onmessage = (event: MessageEvent<{ type: "open"; file: string } | { type: "
     if (message.type === "open") {
       db = new Database(message.file);
       db.exec("PRAGMA busy_timeout = 1000");
-    } else if (message.type === "checkpoint" && db) {
+      self.postMessage({ type: "opened" });
+    } else if (message.type === "checkpoint") {
+      if (!db) throw new Error("the checkpoint connection is not open");
       const started = performance.now();
       const row = db.query<{ busy: number; log: number; checkpointed: number }, []>("PRAGMA wal_checkpoint(PASSIVE)").get();
       self.postMessage({ type: "done", log: row?.log ?? 0, checkpointed: row?.checkpointed ?? 0, ms: performance.now() - started });

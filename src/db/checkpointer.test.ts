@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "./client.ts";
 import { startCheckpointer } from "./checkpointer.ts";
+import { sqliteHandleOf } from "./direct.ts";
 import { createLogger } from "../logger.ts";
 import { onPostgres } from "../../test/helpers/db.ts";
 import { runCli, startServer, type RunningServer } from "../../test/helpers/process.ts";
@@ -25,7 +26,9 @@ const tempDir = () => {
   dirs.push(d);
   return d;
 };
-const inFile = (file: string, marker: string) => fs.readFileSync(file).includes(Buffer.from(marker));
+// Read by another process: opening and closing a database file in this one would drop this
+// process's SQLite locks on it (sqlite.org/howtocorrupt.html §2.2).
+const inFile = (file: string, marker: string) => Bun.spawnSync(["grep", "-q", "-a", "-F", marker, file]).exitCode === 0;
 async function until(check: () => boolean, ms = 5000): Promise<boolean> {
   for (const deadline = Date.now() + ms; !check() && Date.now() < deadline; ) await Bun.sleep(50);
   return check();
@@ -94,4 +97,24 @@ test.skipIf(onPostgres)("earshot serve checkpoints from its worker: answers reac
   }
   expect(walBytes()).toBeLessThan(3 * 1024 * 1024);
   expect(await until(() => inFile(path.join(dataDir, "earshot.db"), marker))).toBe(true);
+});
+
+test.skipIf(onPostgres)("a worker that cannot open the file gives SQLite its own checkpoints back and stops at once (SQLite only)", async () => {
+  const dir = tempDir();
+  const db = openDatabase(path.join(dir, "earshot.db"));
+  // The checkpointer is pointed at a "database" that is a directory, beside a WAL past the threshold.
+  const bogus = path.join(dir, "not-a-database");
+  fs.mkdirSync(bogus);
+  fs.writeFileSync(`${bogus}-wal`, Buffer.alloc(2 * 1024 * 1024));
+  const checkpointer = startCheckpointer(db, bogus, { log: createLogger("silent"), everyMs: 50 });
+  const autoCheckpoint = () => Number(Object.values(sqliteHandleOf(db)!.query("PRAGMA wal_autocheckpoint").get() as object)[0]);
+  try {
+    await Bun.sleep(500);
+    expect(checkpointer.started).toBe(false);
+    expect(autoCheckpoint()).toBe(1000);
+    const stopped = await Promise.race([checkpointer.stop().then(() => "stopped"), Bun.sleep(1500).then(() => "hung")]);
+    expect(stopped).toBe("stopped");
+  } finally {
+    await db.destroy();
+  }
 });

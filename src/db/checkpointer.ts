@@ -4,8 +4,8 @@
  * checkpoints inside the commit that takes the WAL past 1,000 pages: that commit (some request's
  * answer or submit) then waits for the page copy and two fsyncs — 5–10 ms on this kind of machine,
  * a stall of every request in flight (bench/intake.ts; docs/decisions/hot-paths.md).
- * `earshot serve` watches how many WAL frames wait to be copied; once they pass `startAtFrames` (the
- * server is writing in earnest), it starts a worker thread with its own connection
+ * `earshot serve` watches the WAL file's size; once it holds `startAtFrames` frames (the server is
+ * writing in earnest), it starts a worker thread with its own connection
  * (db/checkpoint-worker.ts), turns automatic checkpoints off on its own connection, and asks the
  * worker for a PASSIVE checkpoint every `everyMs`; a checkpoint still running when the next is due
  * is not doubled. An idle server never starts the worker (a thread costs ~7 MB of RSS). Durability
@@ -14,45 +14,67 @@
  * automatic checkpoints.
  */
 import fs from "node:fs";
-import os from "node:os";
 import type { Db } from "./client.ts";
 import { sqliteHandleOf } from "./direct.ts";
 import type { Logger } from "../logger.ts";
 
 /** How often the WAL's size is looked at, then how often the worker checkpoints, in ms. */
 export const CHECKPOINT_EVERY_MS = 250;
-/** The WAL frames not yet copied at which the worker starts: a quarter of SQLite's automatic threshold (1,000 pages). */
+/** The WAL frames at which the worker starts: a quarter of SQLite's automatic threshold (1,000 pages). */
 export const START_AT_FRAMES = 250;
-/** SQLite's default automatic checkpoint threshold, in WAL pages (restored at stop). */
+/** SQLite's default automatic checkpoint threshold, in WAL pages (restored at stop or when the worker fails). */
 const AUTO_CHECKPOINT_PAGES = 1000;
+/** How long `stop()` waits for the worker to close its connection, in ms. */
+const CLOSE_WAIT_MS = 2000;
 
 export interface Checkpointer {
-  /** Stops the timer, lets a running checkpoint finish, closes the worker's connection and restores automatic checkpoints. */
+  /** Stops the timer, lets a running checkpoint finish (≤ 2 s), closes the worker and restores automatic checkpoints. */
   stop(): Promise<void>;
-  /** Whether the worker runs (the WAL once passed the threshold). */
+  /** Whether the worker runs and checkpoints (the WAL once passed the threshold, and the worker opened the file). */
   readonly started: boolean;
 }
 
-type Reply = { type: "done"; log: number; checkpointed: number; ms: number } | { type: "failed"; message: string } | { type: "closed" };
+type Reply = { type: "opened" } | { type: "done"; log: number; checkpointed: number; ms: number } | { type: "failed"; message: string } | { type: "closed" };
 
 /**
- * Checkpoints `file` from a worker thread once its WAL holds `startAtFrames` frames not yet copied
- * into the file. On PostgreSQL (no
- * SQLite handle behind `db`) it does nothing.
+ * Checkpoints `file` from a worker thread once its WAL file has grown to `startAtFrames` frames.
+ * If the worker cannot open the file or dies, SQLite's automatic checkpoints come back on and the
+ * server goes on without it (one warning). On PostgreSQL (no SQLite handle behind `db`) it does
+ * nothing.
  * @param db the server's database (SQLite: its connection stops checkpointing by itself once the worker runs)
  * @param file the SQLite database file `db` has open (its WAL is `file` + "-wal")
  */
 export function startCheckpointer(db: Db, file: string, opts: { log: Logger; everyMs?: number; startAtFrames?: number }): Checkpointer {
-  const handle = sqliteHandleOf(db);
-  if (!handle) return { stop: async () => {}, started: false };
+  const found = sqliteHandleOf(db);
+  if (!found) return { stop: async () => {}, started: false };
+  const handle = found;
   const everyMs = opts.everyMs ?? CHECKPOINT_EVERY_MS;
-  const startAtFrames = opts.startAtFrames ?? START_AT_FRAMES;
+  const pageSize = Number(handle.query<{ page_size: number }, []>("PRAGMA page_size").get()?.page_size ?? 4096);
+  // A WAL file is a 32-byte header and frames of a 24-byte header and a page. Its size, read
+  // without opening it (an open and close of any of the database's files would drop this
+  // process's POSIX locks on it: sqlite.org/howtocorrupt.html §2.2), says how much was written
+  // since it was last emptied: migrations and a clean stop empty it; checkpoints only rewind it.
+  const startAtBytes = 32 + (opts.startAtFrames ?? START_AT_FRAMES) * (pageSize + 24);
+  const walFile = `${file}-wal`;
   let worker: Worker | null = null;
+  let checkpointing = false; // the worker opened the file; automatic checkpoints are off
   let running = false;
+  let failed = false;
   let closed: (() => void) | null = null;
   let failures = 0;
 
-  const pending = pendingFrames(`${file}-shm`);
+  /** Back to SQLite's own checkpoints, for good: the worker could not open the file or died. */
+  const giveUp = (reason: string) => {
+    if (failed) return;
+    failed = true;
+    checkpointing = false;
+    handle.exec(`PRAGMA wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
+    opts.log.warn("WAL checkpoint worker stopped; SQLite checkpoints inside commits again", { reason });
+    const w = worker;
+    worker = null;
+    w?.terminate();
+    closed?.();
+  };
 
   function startWorker(): Worker {
     // This exact form is what `bun build --compile` resolves to the bundled worker entrypoint.
@@ -60,64 +82,54 @@ export function startCheckpointer(db: Db, file: string, opts: { log: Logger; eve
     w.onmessage = (event: MessageEvent<Reply>) => {
       const reply = event.data;
       if (reply.type === "closed") return closed?.();
+      if (reply.type === "opened") {
+        handle.exec("PRAGMA wal_autocheckpoint = 0");
+        checkpointing = true;
+        return;
+      }
       running = false;
       if (reply.type === "failed") {
+        if (!checkpointing) return giveUp(`could not open ${file}: ${reply.message}`);
         // A failed checkpoint leaves the pages in the WAL for the next one; say so once in a while.
         if (failures++ % 100 === 0) opts.log.warn("WAL checkpoint failed; retrying", { error: reply.message });
       } else failures = 0;
     };
+    w.addEventListener("error", (event) => giveUp(`worker error: ${event.message}`));
+    w.addEventListener("close", () => giveUp("worker exited"));
     w.postMessage({ type: "open", file });
-    handle!.exec("PRAGMA wal_autocheckpoint = 0");
     return w;
   }
 
   const timer = setInterval(() => {
+    if (failed) return;
     if (!worker) {
-      if (pending() < startAtFrames) return;
+      if ((fs.statSync(walFile, { throwIfNoEntry: false })?.size ?? 0) < startAtBytes) return;
       worker = startWorker();
     }
-    if (running) return;
+    if (!checkpointing || running) return;
     running = true;
     worker.postMessage({ type: "checkpoint" });
   }, everyMs);
   timer.unref?.();
   return {
     get started() {
-      return worker !== null;
+      return checkpointing;
     },
     async stop() {
       clearInterval(timer);
       const w = worker;
-      if (!w) return;
-      await new Promise<void>((resolve) => {
-        closed = resolve;
-        w.postMessage({ type: "close" });
-      });
+      if (!w || failed) return;
+      failed = true; // what follows is the end, not a failure to report
+      await Promise.race([
+        new Promise<void>((resolve) => {
+          closed = resolve;
+          w.postMessage({ type: "close" });
+        }),
+        Bun.sleep(CLOSE_WAIT_MS),
+      ]);
       w.terminate();
+      worker = null;
       handle.exec(`PRAGMA wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
     },
-  };
-}
-
-/**
- * Frames in the WAL not yet copied into the database file, read from the wal-index header in the
- * `-shm` file (sqlite.org/walformat.html: `mxFrame`, the u32 at byte 16, minus `nBackfill`, the
- * u32 at byte 96; native byte order). A cheap read every tick; 0 while there is no such file.
- * @returns a function reading the current count
- */
-function pendingFrames(shmFile: string): () => number {
-  const header = Buffer.alloc(100);
-  const native = (at: number) => (os.endianness() === "LE" ? header.readUInt32LE(at) : header.readUInt32BE(at));
-  return () => {
-    let fd: number | null = null;
-    try {
-      fd = fs.openSync(shmFile, "r");
-      if (fs.readSync(fd, header, 0, 100, 0) < 100) return 0;
-      return Math.max(0, native(16) - native(96));
-    } catch {
-      return 0;
-    } finally {
-      if (fd !== null) fs.closeSync(fd);
-    }
   };
 }

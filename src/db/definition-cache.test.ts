@@ -103,3 +103,47 @@ test("inside a transaction the counter is not offered for caching", async () => 
     expect(await definitionVersion(trx)).toBeNull();
   });
 });
+
+test("every insert, update and delete of workspaces, links, questions and the key columns of api_tokens raises the counter; last_used_at does not", async () => {
+  const raised = async (what: string, change: () => Promise<unknown>, expected = true) => {
+    const before = await version();
+    await change();
+    expect({ what, raised: (await version()) > before }).toEqual({ what, raised: expected });
+  };
+  const other = JSON.parse((await runCli(["workspace", "create", "--name", "Counted", "--json"], { dataDir })).stdout) as { workspace_uuid: string };
+  await raised("workspaces update", () => db.updateTable("workspaces").set({ name: "Counted again" }).where("uuid", "=", other.workspace_uuid).execute());
+  const token = await db.selectFrom("api_tokens").selectAll().where("workspace_uuid", "=", other.workspace_uuid).executeTakeFirstOrThrow();
+  await raised(
+    "api_tokens last_used_at",
+    () => db.updateTable("api_tokens").set({ last_used_at: "2026-11-23T00:00:00.000000Z" }).where("uuid", "=", token.uuid).execute(),
+    false,
+  );
+  await raised("api_tokens update", () =>
+    db.updateTable("api_tokens").set({ revoked_at: "2026-11-23T00:00:00.000000Z" }).where("uuid", "=", token.uuid).execute(),
+  );
+  await raised("api_tokens delete", () => db.deleteFrom("api_tokens").where("uuid", "=", token.uuid).execute());
+  await raised("api_tokens insert", () =>
+    db
+      .insertInto("api_tokens")
+      .values({ ...token, uuid: crypto.randomUUID(), key_hash: `h-${crypto.randomUUID()}` })
+      .execute(),
+  );
+  const row = await db.selectFrom("links").selectAll().where("uuid", "=", link.uuid).executeTakeFirstOrThrow();
+  const copy = { ...row, uuid: crypto.randomUUID(), slug: `copy-${Date.now()}`, workspace_uuid: other.workspace_uuid };
+  await raised("links insert", () => db.insertInto("links").values(copy).execute());
+  await raised("links update", () => db.updateTable("links").set({ name: "Counted link" }).where("uuid", "=", copy.uuid).execute());
+  const question = await db.selectFrom("questions").selectAll().where("link_uuid", "=", link.uuid).executeTakeFirstOrThrow();
+  const { id: _id, ...questionColumns } = question as typeof question & { id?: unknown };
+  const questionCopy = { ...questionColumns, uuid: crypto.randomUUID(), link_uuid: copy.uuid };
+  await raised("questions insert", () => db.insertInto("questions").values(questionCopy).execute());
+  await raised("questions update", () => db.updateTable("questions").set({ prompt: "Counted?" }).where("uuid", "=", questionCopy.uuid).execute());
+  await raised("questions delete", () => db.deleteFrom("questions").where("uuid", "=", questionCopy.uuid).execute());
+  await raised("links delete", () => db.deleteFrom("links").where("uuid", "=", copy.uuid).execute());
+  await raised("workspaces delete", () =>
+    db.transaction().execute(async (trx) => {
+      await trx.deleteFrom("api_tokens").where("workspace_uuid", "=", other.workspace_uuid).execute();
+      await trx.deleteFrom("workspaces").where("uuid", "=", other.workspace_uuid).execute();
+    }),
+  );
+  await raised("workspaces insert", () => runCli(["workspace", "create", "--name", "Counted last", "--json"], { dataDir }));
+});

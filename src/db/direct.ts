@@ -24,15 +24,20 @@ export function registerSqliteHandle(db: Instance, handle: SqliteDatabase): void
  *   request's `BEGIN IMMEDIATE`, awaiting between its statements) a statement must wait for
  *   Kysely's connection mutex instead, or it would read that transaction's uncommitted rows or
  *   write into it;
- * - a transaction, while it is the open one (its callback is running: SQLite has one connection,
- *   and Kysely's mutex lets one transaction at a time have it).
+ * - a transaction, which is taken to be the open one: SQLite has one connection and Kysely's mutex
+ *   lets one transaction at a time hold it, so a transaction object in use is the open one — unless
+ *   code keeps using it after its callback returned (a controlled transaction that ended is refused
+ *   here as Kysely refuses it; a plain one used after its callback is a caller's bug either way).
  * @returns the handle, or null when the caller must go through Kysely
  */
 export function directSqlite(db: Instance): SqliteDatabase | null {
   const executor = db.getExecutor();
   if (executor.plugins.length) return null;
   const handle = handles.get(executor.adapter);
-  return handle && handle.inTransaction === db.isTransaction ? handle : null;
+  if (!handle || handle.inTransaction !== db.isTransaction) return null;
+  // A controlled transaction already committed or rolled back: Kysely refuses it; so do we.
+  const ended = db as { isCommitted?: boolean; isRolledBack?: boolean };
+  return ended.isCommitted || ended.isRolledBack ? null : handle;
 }
 
 /** The connection behind a registered SQLite instance, whatever its state; null otherwise (PostgreSQL). */

@@ -5,7 +5,9 @@
  * accounting writes all the time). Readers on every request (authentication, the intake's link
  * lookup) keep what they read in memory and read this one row instead, re-reading the rest only
  * when it moved (src/db/definition-cache.ts) — any writer, in any process or node, raises it in
- * the same transaction as its change. Frozen: never edit, add a new migration.
+ * the same transaction as its change. A later migration that rebuilds one of these tables (SQLite's
+ * create-copy-drop-rename) must create its triggers again: the counter's coverage test in
+ * src/db/definition-cache.test.ts fails otherwise. Frozen: never edit, add a new migration.
  */
 import { type Kysely, sql } from "kysely";
 import { isPostgres } from "../dialect.ts";
@@ -37,6 +39,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         `CREATE TRIGGER api_tokens_definition_version AFTER INSERT OR DELETE OR UPDATE OF ${TOKEN_COLUMNS} ON api_tokens FOR EACH STATEMENT EXECUTE FUNCTION definition_version_bump()`,
       )
       .execute(db);
+    // TRUNCATE fires no row or statement trigger of the above.
+    for (const table of [...TABLES, "api_tokens"]) {
+      await sql
+        .raw(`CREATE TRIGGER ${table}_definition_version_truncate AFTER TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION definition_version_bump()`)
+        .execute(db);
+    }
     return;
   }
   for (const table of TABLES) {

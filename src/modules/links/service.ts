@@ -106,7 +106,7 @@ function apiQuestions(questions: readonly repo.QuestionRow[]): ApiQuestion[] {
 
 /** Link rows (by workspace and uuid) and each link's questions (by link uuid), as read at a definition version. */
 const linkRows = createDefinitionCache<{ row: repo.LinkRow }>();
-const questionsByLink = createDefinitionCache<{ questions: repo.QuestionRow[] }>(5000);
+const questionsByLink = createDefinitionCache<{ questions: repo.QuestionRow[] }>(1000);
 
 /**
  * The questions of each link, in order: from memory while the definition counter stands still
