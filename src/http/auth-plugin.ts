@@ -76,10 +76,10 @@ export function authPlugin(deps: AppDeps) {
         },
         // The context is destructured, not passed whole: Elysia parses only what a route's hooks
         // read (cookies, query, headers), and a hook taking the whole context makes it parse all.
-        async afterHandle({ request, route, set, response, params }) {
+        async afterHandle({ request, response }) {
           const auth = authOfRequest.get(request);
           if (recheck && auth) await deps.auth.assertActive(deps.db, auth);
-          await audit({ request, route, set, response, params });
+          await audit({ request, response });
         },
       };
     },

@@ -14,7 +14,7 @@ import { recordByAuth, type AuditAction, type AuditTarget } from "./service.ts";
 type Body = Record<string, unknown> | null;
 
 /** What the hook reads of a request's context after its handler. */
-export type AuditedContext = { request: Request; route: string; set: { status?: number | string }; response: unknown; params?: Record<string, string> };
+export type AuditedContext = { request: Request; response: unknown };
 type Rule = { action: AuditAction; target: (params: Record<string, string>, body: Body) => AuditTarget };
 
 const WEBHOOK = "/api/v1/workspaces/:workspace_uuid/webhooks/:webhook_uuid/";
@@ -38,22 +38,45 @@ export const AUDITED_ROUTES: Record<string, Rule> = {
   "PATCH /api/v1/workspace/": { action: "workspace.updated", target: (_p, b) => ({ type: "workspace", uuid: str(b?.uuid), label: str(b?.name) }) },
 };
 
+/** Each audited route as a method and a pattern over the path, with its parameters' names in order. */
+const MATCHERS = Object.entries(AUDITED_ROUTES).map(([key, rule]) => {
+  const [method, route] = key.split(" ") as [string, string];
+  const names = [...route.matchAll(/:([a-z_]+)/g)].map((m) => m[1]!);
+  const pattern = new RegExp(`^${route.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:[a-z_]+/g, "([^/]+)")}$`);
+  return { method, pattern, names, rule };
+});
+
+/** The audited rule and path parameters of a request, if its method and path are audited. */
+function auditedRoute(request: Request): { rule: Rule; params: Record<string, string> } | null {
+  const method = request.method.toUpperCase();
+  if (method === "GET" || method === "HEAD") return null;
+  const path = new URL(request.url).pathname;
+  for (const m of MATCHERS) {
+    if (m.method !== method) continue;
+    const match = m.pattern.exec(path);
+    if (match) return { rule: m.rule, params: Object.fromEntries(m.names.map((n, i) => [n, decodeURIComponent(match[i + 1]!)])) };
+  }
+  return null;
+}
+
 /**
- * The `onAfterHandle` hook that records audited actions.
- * @returns a hook reading `request`, `route`, `params`, `set` and the handler's `response`
+ * The `onAfterHandle` hook that records audited actions (it runs only after a handler that did not
+ * throw). It reads only the request and the handler's response — context parts Elysia always
+ * passes — and finds the route from the request itself: `route`, `params` and `set` are filled
+ * only when Elysia's source analysis sees a hook read them, which the compiled binary defeats.
+ * @returns the hook
  */
 export function auditAfterHandle(db: Kysely<Database>, log: Logger) {
   return async (ctx: AuditedContext): Promise<void> => {
-    const rule = AUDITED_ROUTES[`${ctx.request.method.toUpperCase()} ${ctx.route}`];
-    if (!rule) return;
-    const status = Number(ctx.set.status ?? 200);
+    const found = auditedRoute(ctx.request);
+    if (!found) return;
     const auth = authOfRequest.get(ctx.request);
-    if (!auth || !(status >= 200 && status < 300)) return;
+    if (!auth) return;
     const body = ctx.response && typeof ctx.response === "object" && !(ctx.response instanceof Response) ? (ctx.response as Body) : null;
     try {
-      await recordByAuth(db, auth, rule.action, rule.target(ctx.params ?? {}, body));
+      await recordByAuth(db, auth, found.rule.action, found.rule.target(found.params, body));
     } catch (err) {
-      log.error("could not write an audit entry", { action: rule.action, error: err instanceof Error ? err.message : String(err) });
+      log.error("could not write an audit entry", { action: found.rule.action, error: err instanceof Error ? err.message : String(err) });
     }
   };
 }
