@@ -346,7 +346,9 @@ describe("leases", () => {
       const wsPath = `/api/v1/workspaces/${api.ws.workspace_uuid}/webhooks/`;
       const hook = (await api.call("POST", wsPath, { body: { url: "https://hooks.example.com/x", events: ["response.started"] } })).json;
       const sent = (await api.call("POST", `${wsPath}${hook.uuid}/test/`)).json;
-      const clock = createManualClock(); // time moves when the test says so: no sleeping
+      // Time moves when the test says so: no sleeping. It starts 2 ms ahead: the delivery's run_at
+      // comes from the system clock, whose microseconds may run up to 1 ms ahead of Date.now().
+      const clock = createManualClock(Date.now() + 2);
       const [first] = await claimDueDeliveries(api.db, 10, 30, clock);
       expect(first?.uuid).toBe(sent.uuid);
       expect(await claimDueDeliveries(api.db, 10, 30, clock)).toEqual([]);
