@@ -186,6 +186,9 @@ describe("the respondent's page", () => {
       await page
         .getByLabel("Attach a photo or a PDF")
         .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("plain text, not a picture\n") });
+      // The question shows before the page has settled the previous step (aria-busy on the form),
+      // and Next is ignored until it has: under CI load the click could land in that moment.
+      await page.locator("[aria-busy='true']").waitFor({ state: "detached" });
       await page.getByRole("button", { name: "Next" }).click();
       // The refusal comes back from the upload: wait for it rather than read at once.
       await page.locator(".form-error[role=alert]", { hasText: "can't be used here" }).waitFor();
