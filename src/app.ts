@@ -26,13 +26,9 @@ import { healthRoutes } from "./modules/health/routes.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
 import { apiOperations } from "./http/operations.ts";
 import { REFERENCE_CSS, REFERENCE_CSS_PATH, renderReferencePage } from "./http/reference-page.ts";
+import { routePattern } from "./http/route-pattern.ts";
 import { securityHeadersFor } from "./http/security-headers.ts";
 import pkg from "../package.json" with { type: "json" };
-
-/** Elysia path patterns (`/a/:b/`) as regular expressions. */
-function patternOf(path: string): RegExp {
-  return new RegExp("^" + path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:[a-z_]+/g, "[^/]+") + "$");
-}
 
 /** JSON bodies above this answer 413 (DESIGN §4); see http/body.ts for every body limit. */
 export { MAX_JSON_BODY_BYTES } from "./http/body.ts";
@@ -65,7 +61,10 @@ export function createApp(deps: AppDeps) {
       if (code === "NOT_FOUND") {
         // A known path with another method answers 405 with Allow (DESIGN §4).
         // A WebSocket route is reached by GET (the upgrade request).
-        routeTable ??= servedRoutes().map((r) => ({ method: r.method.toUpperCase() === "WS" ? "GET" : r.method.toUpperCase(), pattern: patternOf(r.path) }));
+        routeTable ??= servedRoutes().map((r) => ({
+          method: r.method.toUpperCase() === "WS" ? "GET" : r.method.toUpperCase(),
+          pattern: routePattern(r.path).regex,
+        }));
         const path = new URL(request.url).pathname;
         const allowed = [...new Set(routeTable!.filter((r) => r.pattern.test(path)).map((r) => r.method))];
         if (allowed.length && !allowed.includes(request.method.toUpperCase())) {

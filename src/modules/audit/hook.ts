@@ -9,6 +9,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.ts";
 import type { Logger } from "../../logger.ts";
 import { authOfRequest } from "../../http/context.ts";
+import { matchRoute, routePattern } from "../../http/route-pattern.ts";
 import { recordByAuth, type AuditAction, type AuditTarget } from "./service.ts";
 
 type Body = Record<string, unknown> | null;
@@ -38,12 +39,10 @@ export const AUDITED_ROUTES: Record<string, Rule> = {
   "PATCH /api/v1/workspace/": { action: "workspace.updated", target: (_p, b) => ({ type: "workspace", uuid: str(b?.uuid), label: str(b?.name) }) },
 };
 
-/** Each audited route as a method and a pattern over the path, with its parameters' names in order. */
+/** Each audited route as a method and a compiled path pattern. */
 const MATCHERS = Object.entries(AUDITED_ROUTES).map(([key, rule]) => {
   const [method, route] = key.split(" ") as [string, string];
-  const names = [...route.matchAll(/:([a-z_]+)/g)].map((m) => m[1]!);
-  const pattern = new RegExp(`^${route.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:[a-z_]+/g, "([^/]+)")}$`);
-  return { method, pattern, names, rule };
+  return { method, pattern: routePattern(route), rule };
 });
 
 /** The audited rule and path parameters of a request, if its method and path are audited. */
@@ -52,9 +51,8 @@ function auditedRoute(request: Request): { rule: Rule; params: Record<string, st
   if (method === "GET" || method === "HEAD") return null;
   const path = new URL(request.url).pathname;
   for (const m of MATCHERS) {
-    if (m.method !== method) continue;
-    const match = m.pattern.exec(path);
-    if (match) return { rule: m.rule, params: Object.fromEntries(m.names.map((n, i) => [n, decodeURIComponent(match[i + 1]!)])) };
+    const params = m.method === method ? matchRoute(m.pattern, path) : null;
+    if (params) return { rule: m.rule, params };
   }
   return null;
 }
