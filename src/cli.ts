@@ -9,7 +9,6 @@ import "./runtime/preload.ts";
 import { Command, InvalidArgumentError } from "commander";
 import { loadConfig, type Config, type ConfigOverrides } from "./config.ts";
 import { migrateToLatest, openDatabase, type Db } from "./db/client.ts";
-import { backupDatabase } from "./db/backup.ts";
 import { isPostgresUrl } from "./db/dialect.ts";
 import { AppError } from "./errors.ts";
 import { ALL_SCOPES, KEY_SCOPES, type AnyScope } from "./auth/keys.ts";
@@ -25,6 +24,7 @@ import { registerAccountCommands } from "./commands/accounts.ts";
 import { registerInsightsCommands } from "./commands/insights.ts";
 import { registerReprocessCommand } from "./commands/reprocess.ts";
 import { registerMigrateToPostgresCommand } from "./commands/migrate-to-postgres.ts";
+import { registerBackupCommands } from "./commands/backup.ts";
 
 const program = new Command("earshot")
   .description("Self-hosted voice and text feedback links with local transcription.")
@@ -160,20 +160,13 @@ program
     process.stdout.write(applied.length ? applied.map((r) => `${r.status}: ${r.migrationName}`).join("\n") + "\n" : "Database is up to date.\n");
   });
 
-program
-  .command("backup <file>")
-  .description("write a consistent online copy of the database to FILE")
-  .action(async (file: string) => {
-    await withDb((db) => backupDatabase(db, file));
-    process.stdout.write(`Backup written to ${file}\n`);
-  });
-
 registerModelsCommands(program, () => config());
 registerAccountCommands(program, workspace, withDb);
 registerInferenceCommands(program, () => config());
 registerInsightsCommands(program, withDb);
 registerReprocessCommand(program, withDb);
 registerMigrateToPostgresCommand(program, () => config());
+registerBackupCommands(program, () => config(), withDb);
 
 try {
   await program.parseAsync(process.argv);

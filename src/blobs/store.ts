@@ -12,6 +12,7 @@ import type { Kysely } from "kysely";
 import { isPostgres } from "../db/dialect.ts";
 import { createPostgresBlobStore } from "./postgres.ts";
 import { type ByteSource, chunksOf, KEY_PATTERN } from "./bytes.ts";
+import { removeBlobFile } from "./hold.ts";
 
 export { type ByteSource, chunksOf, KEY_PATTERN } from "./bytes.ts";
 
@@ -115,7 +116,8 @@ export function createLocalBlobStore(root: string): BlobStore {
       }
     },
     async delete(key) {
-      await fs.rm(resolve(key), { force: true });
+      // Held, not removed, while `earshot backup` copies the blobs of its snapshot (blobs/hold.ts).
+      await removeBlobFile(root, key, resolve(key));
     },
     localPath(key) {
       return resolve(key);

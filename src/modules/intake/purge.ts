@@ -21,6 +21,7 @@ import { eraseResponseEvents } from "../../outbox/repository.ts";
 import * as responsesRepo from "../responses/repository.ts";
 import { blobsOfAnswer } from "../responses/service.ts";
 import { blobsBefore } from "../../blobs/postgres.ts";
+import { releaseStaleHold } from "../../blobs/hold.ts";
 
 export const INTAKE_PURGE_CRON = "23 * * * *";
 /** Orphaned blobs and `.tmp` files younger than this are left alone (an upload may be in flight). */
@@ -101,6 +102,9 @@ async function isReferenced(db: Kysely<Database>, key: string): Promise<boolean>
 async function purgeBlobFiles(deps: PurgeDeps, orphansBeforeMs: number, tmpBeforeMs: number): Promise<{ orphans: number; tmp: number }> {
   let orphans = 0;
   let tmp = 0;
+  // While `earshot backup` runs, blobs stay (it copies those its snapshot references); after a
+  // backup died, what it held is removed here (blobs/hold.ts).
+  if (!(await releaseStaleHold(deps.blobsDir))) return { orphans, tmp };
   let prefixes: string[];
   try {
     prefixes = await fs.readdir(deps.blobsDir);
