@@ -63,7 +63,9 @@ export async function restoreBackup(file: string, dataDir: string, onBytes?: (re
     if (!fs.statSync(target).isDirectory()) throw new Error(`${target} is not a directory.`);
     const present = fs.readdirSync(target);
     if (present.length)
-      throw new Error(`${target} is not empty (${present.slice(0, 3).join(", ")}${present.length > 3 ? ", …" : ""}): restore only into an empty data directory.`);
+      throw new Error(
+        `${target} is not empty (${present.slice(0, 3).join(", ")}${present.length > 3 ? ", …" : ""}): restore only into an empty data directory.`,
+      );
   }
   fs.mkdirSync(target, { recursive: true });
   const staging = fs.mkdtempSync(path.join(target, ".restore-"));

@@ -47,15 +47,19 @@ test("workspace, token, migrate and backup commands keep their contract", async 
 
   expect((await runCli(["migrate"], { dataDir })).stdout).toContain("up to date");
 
-  const backup = path.join(dataDir, "backups", "copy.db");
+  const backup = path.join(dataDir, "backups", "earshot.tar");
   const b = await runCli(["backup", backup], { dataDir });
   if (onPostgres) {
-    // `earshot backup` copies the SQLite file; on PostgreSQL it says to use pg_dump (docs/operations.md).
+    // The blobs are in the database on PostgreSQL: `earshot backup` refuses and names pg_dump (docs/operations.md).
     expect([b.code, b.stderr.includes("pg_dump")]).toEqual([2, true]);
     return;
   }
   expect(b.code).toBe(0);
-  const copy = new Database(backup, { readonly: true });
+  // One archive (test/integration/backup-restore.test.ts restores it): the snapshot inside is the database.
+  const unpacked = path.join(dataDir, "unpacked");
+  fs.mkdirSync(unpacked);
+  await Bun.$`tar -xf ${backup} -C ${unpacked} earshot.db`.quiet();
+  const copy = new Database(path.join(unpacked, "earshot.db"), { readonly: true });
   expect(copy.query("SELECT slug FROM workspaces").all()).toEqual([{ slug: "acme-research" }]);
   copy.close();
   expect((await runCli(["backup", backup], { dataDir })).code).not.toBe(0); // never overwrites
