@@ -23,6 +23,7 @@ import path from "node:path";
 import { createHash } from "node:crypto";
 import { once } from "node:events";
 import tar from "tar-stream";
+import { nowIso } from "../clock.ts";
 import type { Db } from "../db/client.ts";
 import { isPostgres } from "../db/dialect.ts";
 import { isBlobReferenced, POSTGRES_BACKUP_ADVICE, snapshotBlobKeys, snapshotCounts, snapshotDatabase, snapshotMigration } from "../db/backup.ts";
@@ -143,7 +144,7 @@ export async function writeBackup(db: Db, blobsDir: string, file: string, onProg
       format: ARCHIVE_FORMAT,
       earshot_version: EARSHOT_VERSION,
       migration: snapshotMigration(snapshot),
-      created_at: new Date().toISOString(),
+      created_at: nowIso(),
       database: { size: dbSize, sha256: dbSha },
       counts: snapshotCounts(snapshot),
       blobs: { count: files.length, bytes: files.reduce((n, f) => n + f.size, 0) },
