@@ -37,6 +37,7 @@ function newerThanThis(m: Manifest): string | null {
  * @throws ArchiveInvalidError listing every problem; Error when the file cannot be read as tar
  */
 export async function verifyBackup(file: string, onBytes?: (read: number, total: number) => void): Promise<Manifest> {
+  if (!fs.existsSync(file)) throw new Error(`${path.resolve(file)} does not exist.`);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-verify-"));
   try {
     const dbFile = path.join(work, DATABASE_ENTRY);
