@@ -63,4 +63,4 @@ test("workspace, token, migrate and backup commands keep their contract", async 
   expect(copy.query("SELECT slug FROM workspaces").all()).toEqual([{ slug: "acme-research" }]);
   copy.close();
   expect((await runCli(["backup", backup], { dataDir })).code).not.toBe(0); // never overwrites
-});
+}, 30_000); // a dozen CLI processes; each starts Bun
