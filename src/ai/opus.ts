@@ -8,7 +8,7 @@
  */
 import { ALL_FORMATS, BufferSource, EncodedPacketSink, Input } from "mediabunny";
 import { OpusDecoder, OpusDecoderWebWorker } from "opus-decoder";
-import { AudioDecodeError, AudioTooLongError, MAX_CHANNELS, TARGET_SAMPLE_RATE_HZ, downmix, errorText, startsWith } from "./audio-common.ts";
+import { AudioDecodeError, AudioTooLongError, MAX_CHANNELS, type OutputBudget, TARGET_SAMPLE_RATE_HZ, downmix, errorText, startsWith } from "./audio-common.ts";
 import { countWebmFrames } from "./webm-count.ts";
 
 // `opus-decoder` is marked side-effect free, and Bun's bundler then drops the module behind
@@ -66,11 +66,15 @@ const OPUS_BATCH_FRAMES = 256;
 /**
  * Demuxes and decodes in one pass, a batch of OPUS_BATCH_FRAMES packets at a time, so at most the
  * limit's PCM plus one batch of packets is ever held (a 10 MB WebM of a million 1-byte packets
- * stays flat). Stops with AudioTooLongError when a packet's timestamp, the packet count (see
- * `maxOpusPackets`) or the decoded length passes `limitS`.
+ * stays flat). Stops with AudioTooLongError when a packet's timestamp or the packet count (see
+ * `maxOpusPackets`) passes the limit, or when the decoded length passes `budget` (the bound that
+ * holds whatever the timestamps claim).
+ * @returns 16 kHz mono PCM
+ * @throws AudioTooLongError; AudioDecodeError (no Opus track, damaged, too many channels)
  */
-export async function decodeOpusContainer(bytes: Uint8Array, format: "webm" | "ogg", limitS: number): Promise<Float32Array> {
+export async function decodeOpusContainer(bytes: Uint8Array, format: "webm" | "ogg", budget: OutputBudget): Promise<Float32Array> {
   const name = format === "webm" ? "WebM" : "Ogg";
+  const { limitS } = budget;
   assertPacketCountFits(bytes, format, limitS);
   const input = new Input({ source: new BufferSource(bytes), formats: ALL_FORMATS });
   let decoder: OpusStream | undefined;
@@ -93,7 +97,7 @@ export async function decodeOpusContainer(bytes: Uint8Array, format: "webm" | "o
     if (head.channels > MAX_CHANNELS) {
       throw new AudioDecodeError(`the ${name} file has ${head.channels} channels; 1 to ${MAX_CHANNELS} are accepted`);
     }
-    decoder = new OpusStream(head, name, limitS);
+    decoder = new OpusStream(head, name, budget);
     await decoder.ready();
     const maxPackets = maxOpusPackets(limitS);
     let batch: Uint8Array[] = [];
@@ -124,14 +128,14 @@ export async function decodeOpusContainer(bytes: Uint8Array, format: "webm" | "o
 }
 
 /**
- * One Opus stream decoded batch by batch into 16 kHz mono parts. `decode` throws
- * AudioTooLongError as soon as the decoded length passes `limitS`; `finish` joins the parts.
+ * One Opus stream decoded batch by batch into 16 kHz mono parts. `decode` charges each batch's
+ * output to the budget, which throws AudioTooLongError as soon as it passes the limit, before the
+ * batch is kept; `finish` joins the parts.
  */
 class OpusStream {
   /** Packets given to `decode` so far. */
   packets = 0;
   private readonly decoder: OpusDecoder<16000>;
-  private readonly limitSamples: number;
   private readonly parts: Float32Array[] = [];
   private total = 0;
   private errors = 0;
@@ -140,10 +144,9 @@ class OpusStream {
   constructor(
     head: OpusHead,
     private readonly name: string,
-    private readonly limitS: number,
+    private readonly budget: OutputBudget,
   ) {
     this.decoder = new OpusDecoder({ sampleRate: TARGET_SAMPLE_RATE_HZ, ...head });
-    this.limitSamples = Math.ceil(limitS * TARGET_SAMPLE_RATE_HZ);
   }
 
   async ready(): Promise<void> {
@@ -164,8 +167,8 @@ class OpusStream {
     }
     this.errors += out.errors.length;
     this.firstError ??= out.errors[0]?.message;
+    this.budget.take(out.samplesDecoded);
     this.total += out.samplesDecoded;
-    if (this.total > this.limitSamples) throw new AudioTooLongError(this.limitS, this.total / TARGET_SAMPLE_RATE_HZ);
     // Copies: the decoder reuses its output buffers between calls.
     if (out.samplesDecoded > 0) this.parts.push(downmix(out.channelData.map((ch) => ch.slice(0, out.samplesDecoded))));
   }
