@@ -66,10 +66,38 @@ describe("hostile recordings decode in bounded memory (child process per file)",
 
   test("two fmt chunks (µ-law, A-law, ADPCM; both orders) are refused by the check and the decoder", async () => {
     const cases: Array<[string, Array<[string, Uint8Array]>]> = [
-      ["mulaw-100-then-8k.wav", [["fmt ", fmt(MULAW, 100)], ["fmt ", fmt(MULAW, 8_000)], ["data", data]]],
-      ["mulaw-8k-then-100.wav", [["fmt ", fmt(MULAW, 8_000)], ["fmt ", fmt(MULAW, 100)], ["data", data]]],
-      ["alaw-100-then-8k.wav", [["fmt ", fmt(ALAW, 100)], ["fmt ", fmt(ALAW, 8_000)], ["data", g711(alaw, 600)]]],
-      ["mulaw-100-then-adpcm-8k.wav", [["fmt ", fmt(MULAW, 100)], ["fmt ", fmt(IMA_ADPCM, 8_000)], ["data", adpcm(600)]]],
+      [
+        "mulaw-100-then-8k.wav",
+        [
+          ["fmt ", fmt(MULAW, 100)],
+          ["fmt ", fmt(MULAW, 8_000)],
+          ["data", data],
+        ],
+      ],
+      [
+        "mulaw-8k-then-100.wav",
+        [
+          ["fmt ", fmt(MULAW, 8_000)],
+          ["fmt ", fmt(MULAW, 100)],
+          ["data", data],
+        ],
+      ],
+      [
+        "alaw-100-then-8k.wav",
+        [
+          ["fmt ", fmt(ALAW, 100)],
+          ["fmt ", fmt(ALAW, 8_000)],
+          ["data", g711(alaw, 600)],
+        ],
+      ],
+      [
+        "mulaw-100-then-adpcm-8k.wav",
+        [
+          ["fmt ", fmt(MULAW, 100)],
+          ["fmt ", fmt(IMA_ADPCM, 8_000)],
+          ["data", adpcm(600)],
+        ],
+      ],
     ];
     for (const [name, chunks] of cases) {
       const r = await inChild(name, riffWav(chunks), 602);
@@ -84,7 +112,15 @@ describe("hostile recordings decode in bounded memory (child process per file)",
   }, 120_000);
 
   test("fmt after data is refused; odd chunk sizes, µ-law and ADPCM of legitimate length decode", async () => {
-    const after = await inChild("fmt-after-data.wav", riffWav([["fmt ", fmt(MULAW, 8_000)], ["data", data], ["fmt ", fmt(MULAW, 100)]]), 602);
+    const after = await inChild(
+      "fmt-after-data.wav",
+      riffWav([
+        ["fmt ", fmt(MULAW, 8_000)],
+        ["data", data],
+        ["fmt ", fmt(MULAW, 100)],
+      ]),
+      602,
+    );
     expect([after.check, after.decode]).toEqual(Array(2).fill("AudioDecodeError: the WAV file's fmt chunk comes after its data chunk"));
     expect(after.peakRssMb).toBeLessThan(PEAK_RSS_BOUND_MB);
 
@@ -98,11 +134,25 @@ describe("hostile recordings decode in bounded memory (child process per file)",
     expect([oddResult.check, oddResult.decode]).toEqual(["ok", "ok 180.0"]);
     expect(oddResult.peakRssMb).toBeLessThan(PEAK_RSS_BOUND_MB);
 
-    const ima = await inChild("adpcm-180s.wav", riffWav([["fmt ", fmt(IMA_ADPCM, 8_000)], ["data", adpcm(180)]]), 602);
+    const ima = await inChild(
+      "adpcm-180s.wav",
+      riffWav([
+        ["fmt ", fmt(IMA_ADPCM, 8_000)],
+        ["data", adpcm(180)],
+      ]),
+      602,
+    );
     expect([ima.check, ima.decode]).toEqual(["ok", "ok 180.0"]);
     expect(ima.peakRssMb).toBeLessThan(PEAK_RSS_BOUND_MB);
 
-    const tooLong = await inChild("alaw-600s-on-10s.wav", riffWav([["fmt ", fmt(ALAW, 8_000)], ["data", g711(alaw, 600)]]), 12);
+    const tooLong = await inChild(
+      "alaw-600s-on-10s.wav",
+      riffWav([
+        ["fmt ", fmt(ALAW, 8_000)],
+        ["data", g711(alaw, 600)],
+      ]),
+      12,
+    );
     expect([tooLong.check, tooLong.decode]).toEqual(Array(2).fill("AudioTooLongError: the recording is longer than the 12 s accepted (at least 600.0 s)"));
   }, 120_000);
 
@@ -149,15 +199,25 @@ describe("over HTTP, on a real server (the suite's engine)", () => {
   }
 
   test("the reported 80 KB two-fmt WAV is refused at upload (both orders); a lying Ogg is refused by the worker's decoder", async () => {
-    const link = (await call("POST", "/api/v1/links/", { name: "Voice", questions: [{ prompt: "Speak", type: "voice", configuration: { max_duration: 10 } }] })).json;
+    const link = (await call("POST", "/api/v1/links/", { name: "Voice", questions: [{ prompt: "Speak", type: "voice", configuration: { max_duration: 10 } }] }))
+      .json;
     const base = `/api/v1/intake/${ws.workspace_slug}/${link.slug}/sessions/`;
     const session = (await call("POST", base, {})).json.session_id as string;
-    const upload = (bytes: Uint8Array, type = "audio/wav") => call("POST", `${base}${session}/answers/${link.questions[0].uuid}/audio/`, undefined, { bytes, type });
+    const upload = (bytes: Uint8Array, type = "audio/wav") =>
+      call("POST", `${base}${session}/answers/${link.questions[0].uuid}/audio/`, undefined, { bytes, type });
 
     const tenSeconds = g711(mulaw, 10); // 80 KB: 10 s at 8 000 Hz, 800 s at 100 Hz
     for (const chunks of [
-      [["fmt ", fmt(MULAW, 100)], ["fmt ", fmt(MULAW, 8_000)], ["data", tenSeconds]],
-      [["fmt ", fmt(MULAW, 8_000)], ["fmt ", fmt(MULAW, 100)], ["data", tenSeconds]],
+      [
+        ["fmt ", fmt(MULAW, 100)],
+        ["fmt ", fmt(MULAW, 8_000)],
+        ["data", tenSeconds],
+      ],
+      [
+        ["fmt ", fmt(MULAW, 8_000)],
+        ["fmt ", fmt(MULAW, 100)],
+        ["data", tenSeconds],
+      ],
     ] as Array<Array<[string, Uint8Array]>>) {
       const r = await upload(riffWav(chunks));
       expect([r.status, r.json.code, r.type]).toEqual([415, "UNSUPPORTED_MEDIA_TYPE", "application/problem+json"]);
