@@ -206,6 +206,20 @@ describe("bounds (DESIGN §9: 8–192 kHz, max_duration + 2 s, no allocation pas
     expect(peak - rssBefore).toBeLessThan(30 * 1024 * 1024);
   }, 60_000);
 
+  test("an Ogg of another codec (Vorbis, from sox) is refused by the check as by the decoder", async () => {
+    const file = `${scratch.dir}/vorbis.ogg`;
+    const sox = Bun.spawnSync(["sox", "-n", file, "synth", "1", "sine", "440"]);
+    expect(sox.exitCode).toBe(0);
+    const vorbis = new Uint8Array(await Bun.file(file).arrayBuffer());
+    const atUpload = await assertRecordingFits(vorbis, 12).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(atUpload).toBeInstanceOf(AudioDecodeError);
+    expect((atUpload as AudioDecodeError).reason).toBe("the Ogg audio uses codec vorbis; only Opus is supported");
+    expect((await decodeError(vorbis)).reason).toBe((atUpload as AudioDecodeError).reason);
+  });
+
   test("a WebM whose timestamps claim less than it holds passes the container check but not decoding", async () => {
     const squeezed = await webmOfOgg(await oggOpusOf(scratch.dir, toneWav({ seconds: 10, rateHz: 16_000 })), { squeeze: true });
     await assertRecordingFits(squeezed, 3); // the container says ~0.5 s

@@ -9,7 +9,7 @@
  */
 import { ALL_FORMATS, BufferSource, EncodedPacketSink, Input } from "mediabunny";
 import { AudioDecodeError, AudioTooLongError, MAX_RECORDING_S, OutputBudget, TARGET_SAMPLE_RATE_HZ } from "./audio-common.ts";
-import { assertPacketCountFits, decodeOpusContainer, maxOpusPackets } from "./opus.ts";
+import { assertPacketCountFits, decodeOpusContainer, maxOpusPackets, openOpusTrack } from "./opus.ts";
 import { decodeWav } from "./wav.ts";
 import { parseWav } from "./wav-header.ts";
 import { sniffAudioFormat, type AudioFormat } from "../shared/audio-format.ts";
@@ -58,11 +58,13 @@ export async function decodeAudio(bytes: Uint8Array, opts: DecodeOptions = {}): 
  * Checks a recording against a limit without decoding it, for uploads (DESIGN §9): a WAV by
  * `parseWav`, the reading the decoder uses (codec, rate, channels, length), WebM and Ogg by their
  * packets' timestamps and count (more than `maxOpusPackets(limitS)` packets cannot fit, whatever
- * the timestamps say). WebM and Ogg that cannot be demuxed here pass; the decoder refuses them
- * later, and stops any recording whose decoded output passes the limit.
+ * the timestamps say), with the decoder's reading of the track (`openOpusTrack`: Opus, ≤ 8
+ * channels). WebM and Ogg that cannot be demuxed here pass; the decoder refuses them later, and
+ * stops any recording whose decoded output passes the limit.
  * @param limitS the longest recording accepted, seconds (see `recordingLimitS`)
  * @throws AudioTooLongError when longer than `limitS`; AudioDecodeError for a WAV the decoder
- *   would refuse (see `parseWav`: ambiguous chunks, another codec, a rate outside 8–192 kHz…)
+ *   would refuse (see `parseWav`: ambiguous chunks, another codec, a rate outside 8–192 kHz…),
+ *   or a WebM/Ogg whose audio is not Opus or has more than 8 channels
  */
 export async function assertRecordingFits(bytes: Uint8Array, limitS: number): Promise<void> {
   const format = sniffAudioFormat(bytes);
@@ -79,15 +81,17 @@ export async function assertRecordingFits(bytes: Uint8Array, limitS: number): Pr
   const maxPackets = maxOpusPackets(limitS);
   try {
     durationS = await input.computeDuration();
-    const track = await input.getPrimaryAudioTrack();
+    // The decoder's own reading of the track: another codec or too many channels is refused here.
+    const opus = await openOpusTrack(input, FORMAT_NAMES[format]);
     // Timestamps are the sender's word; every Opus packet is ≥ 2.5 ms, so the count bounds the
     // length whatever they say. Demuxing stops at the bound, so a flood costs at most that much.
-    if (track !== null && track.codec === "opus") {
-      for await (const _ of new EncodedPacketSink(track).packets()) {
+    if (opus !== null) {
+      for await (const _ of new EncodedPacketSink(opus.track).packets()) {
         if (++packets > maxPackets) break;
       }
     }
-  } catch {
+  } catch (err) {
+    if (err instanceof AudioDecodeError) throw err;
     if (packets <= maxPackets) return; // damaged or cut short: the decoder decides
     durationS = 0;
   } finally {

@@ -6,7 +6,7 @@
  * a WebM's frames are counted from its EBML structure before demuxing, ai/webm-count), and the
  * decoded length.
  */
-import { ALL_FORMATS, BufferSource, EncodedPacketSink, Input } from "mediabunny";
+import { ALL_FORMATS, BufferSource, EncodedPacketSink, Input, type InputAudioTrack } from "mediabunny";
 import { OpusDecoder, OpusDecoderWebWorker } from "opus-decoder";
 import { AudioDecodeError, AudioTooLongError, MAX_CHANNELS, type OutputBudget, TARGET_SAMPLE_RATE_HZ, downmix, errorText, startsWith } from "./audio-common.ts";
 import { countWebmFrames } from "./webm-count.ts";
@@ -60,6 +60,33 @@ export function assertPacketCountFits(bytes: Uint8Array, format: "webm" | "ogg",
   if (count !== null && count > maxPackets) throw new AudioTooLongError(limitS, count / 400);
 }
 
+/**
+ * The primary audio track of a demuxed WebM or Ogg and its OpusHead: what both the upload check
+ * (`assertRecordingFits`) and the decoder read before any packet.
+ * @returns null when the container shows no audio track (damaged: the decoder refuses it)
+ * @throws AudioDecodeError when the track is not Opus or has more than 8 channels
+ */
+export async function openOpusTrack(input: Input, name: string): Promise<{ track: InputAudioTrack; head: OpusHead } | null> {
+  const track = await input.getPrimaryAudioTrack();
+  if (track === null) return null;
+  if (track.codec !== "opus") {
+    throw new AudioDecodeError(`the ${name} audio uses codec ${track.codec ?? "unknown"}; only Opus is supported`);
+  }
+  const description = (await track.getDecoderConfig())?.description;
+  const head = parseOpusHead(
+    description === undefined
+      ? undefined
+      : ArrayBuffer.isView(description)
+        ? new Uint8Array(description.buffer, description.byteOffset, description.byteLength)
+        : new Uint8Array(description),
+    track.numberOfChannels,
+  );
+  if (head.channels > MAX_CHANNELS) {
+    throw new AudioDecodeError(`the ${name} file has ${head.channels} channels; 1 to ${MAX_CHANNELS} are accepted`);
+  }
+  return { track, head };
+}
+
 /** Opus packets decoded per call: ≤ 120 ms each, so one batch is at most ~30 s of audio. */
 const OPUS_BATCH_FRAMES = 256;
 
@@ -79,24 +106,9 @@ export async function decodeOpusContainer(bytes: Uint8Array, format: "webm" | "o
   const input = new Input({ source: new BufferSource(bytes), formats: ALL_FORMATS });
   let decoder: OpusStream | undefined;
   try {
-    const track = await input.getPrimaryAudioTrack();
-    if (track === null) throw new AudioDecodeError(`the ${name} file has no audio track`);
-    if (track.codec !== "opus") {
-      throw new AudioDecodeError(`the ${name} audio uses codec ${track.codec ?? "unknown"}; only Opus is supported`);
-    }
-    const config = await track.getDecoderConfig();
-    const description = config?.description;
-    const head = parseOpusHead(
-      description === undefined
-        ? undefined
-        : ArrayBuffer.isView(description)
-          ? new Uint8Array(description.buffer, description.byteOffset, description.byteLength)
-          : new Uint8Array(description),
-      track.numberOfChannels,
-    );
-    if (head.channels > MAX_CHANNELS) {
-      throw new AudioDecodeError(`the ${name} file has ${head.channels} channels; 1 to ${MAX_CHANNELS} are accepted`);
-    }
+    const opus = await openOpusTrack(input, name);
+    if (opus === null) throw new AudioDecodeError(`the ${name} file has no audio track`);
+    const { track, head } = opus;
     decoder = new OpusStream(head, name, budget);
     await decoder.ready();
     const maxPackets = maxOpusPackets(limitS);
