@@ -1,7 +1,7 @@
 /**
  * @module ai/audio-common
- * What the audio decoders share (ai/audio for WAV and the upload checks, ai/opus for WebM and
- * Ogg): the output rate, the channel bound, the errors, and the mono downmix.
+ * What the audio decoders share (ai/audio for the upload checks, ai/wav for WAV, ai/opus for WebM
+ * and Ogg): the output rate, the channel bound, the errors, the output budget and the mono downmix.
  */
 
 /** Whisper's input rate. */
@@ -44,6 +44,31 @@ export class AudioTooLongError extends AudioDecodeError {
     this.name = "AudioTooLongError";
     this.limitS = limitS;
     this.durationS = durationS;
+  }
+}
+
+/** Decoded output may run this far past the limit before it is refused (an Opus packet's end, pre-skip). */
+export const OUTPUT_TOLERANCE_S = 0.25;
+
+/**
+ * The decoders' bound on what they produce, whatever a container or header claimed: each decoder
+ * charges the 16 kHz samples it is about to make (or has just made, for one bounded batch) with
+ * `take`, which throws AudioTooLongError as soon as the total passes `limitS` + 0.25 s.
+ */
+export class OutputBudget {
+  /** Most 16 kHz samples the decoding may produce. */
+  readonly maxSamples: number;
+  /** Samples charged so far. */
+  taken = 0;
+
+  constructor(readonly limitS: number) {
+    this.maxSamples = Math.ceil((limitS + OUTPUT_TOLERANCE_S) * TARGET_SAMPLE_RATE_HZ);
+  }
+
+  /** Charges `samples` 16 kHz samples. @throws AudioTooLongError when the total passes the limit */
+  take(samples: number): void {
+    this.taken += samples;
+    if (this.taken > this.maxSamples) throw new AudioTooLongError(this.limitS, this.taken / TARGET_SAMPLE_RATE_HZ);
   }
 }
 

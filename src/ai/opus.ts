@@ -6,9 +6,9 @@
  * a WebM's frames are counted from its EBML structure before demuxing, ai/webm-count), and the
  * decoded length.
  */
-import { ALL_FORMATS, BufferSource, EncodedPacketSink, Input } from "mediabunny";
+import { ALL_FORMATS, BufferSource, EncodedPacketSink, Input, type InputAudioTrack } from "mediabunny";
 import { OpusDecoder, OpusDecoderWebWorker } from "opus-decoder";
-import { AudioDecodeError, AudioTooLongError, MAX_CHANNELS, TARGET_SAMPLE_RATE_HZ, downmix, errorText, startsWith } from "./audio-common.ts";
+import { AudioDecodeError, AudioTooLongError, MAX_CHANNELS, type OutputBudget, TARGET_SAMPLE_RATE_HZ, downmix, errorText, startsWith } from "./audio-common.ts";
 import { countWebmFrames } from "./webm-count.ts";
 
 // `opus-decoder` is marked side-effect free, and Bun's bundler then drops the module behind
@@ -60,40 +60,56 @@ export function assertPacketCountFits(bytes: Uint8Array, format: "webm" | "ogg",
   if (count !== null && count > maxPackets) throw new AudioTooLongError(limitS, count / 400);
 }
 
+/**
+ * The primary audio track of a demuxed WebM or Ogg and its OpusHead: what both the upload check
+ * (`assertRecordingFits`) and the decoder read before any packet.
+ * @returns null when the container shows no audio track (damaged: the decoder refuses it)
+ * @throws AudioDecodeError when the track is not Opus or has more than 8 channels
+ */
+export async function openOpusTrack(input: Input, name: string): Promise<{ track: InputAudioTrack; head: OpusHead } | null> {
+  const track = await input.getPrimaryAudioTrack();
+  if (track === null) return null;
+  if (track.codec !== "opus") {
+    throw new AudioDecodeError(`the ${name} audio uses codec ${track.codec ?? "unknown"}; only Opus is supported`);
+  }
+  const description = (await track.getDecoderConfig())?.description;
+  const head = parseOpusHead(
+    description === undefined
+      ? undefined
+      : ArrayBuffer.isView(description)
+        ? new Uint8Array(description.buffer, description.byteOffset, description.byteLength)
+        : new Uint8Array(description),
+    track.numberOfChannels,
+  );
+  if (head.channels > MAX_CHANNELS) {
+    throw new AudioDecodeError(`the ${name} file has ${head.channels} channels; 1 to ${MAX_CHANNELS} are accepted`);
+  }
+  return { track, head };
+}
+
 /** Opus packets decoded per call: ≤ 120 ms each, so one batch is at most ~30 s of audio. */
 const OPUS_BATCH_FRAMES = 256;
 
 /**
  * Demuxes and decodes in one pass, a batch of OPUS_BATCH_FRAMES packets at a time, so at most the
  * limit's PCM plus one batch of packets is ever held (a 10 MB WebM of a million 1-byte packets
- * stays flat). Stops with AudioTooLongError when a packet's timestamp, the packet count (see
- * `maxOpusPackets`) or the decoded length passes `limitS`.
+ * stays flat). Stops with AudioTooLongError when a packet's timestamp or the packet count (see
+ * `maxOpusPackets`) passes the limit, or when the decoded length passes `budget` (the bound that
+ * holds whatever the timestamps claim).
+ * @returns 16 kHz mono PCM
+ * @throws AudioTooLongError; AudioDecodeError (no Opus track, damaged, too many channels)
  */
-export async function decodeOpusContainer(bytes: Uint8Array, format: "webm" | "ogg", limitS: number): Promise<Float32Array> {
+export async function decodeOpusContainer(bytes: Uint8Array, format: "webm" | "ogg", budget: OutputBudget): Promise<Float32Array> {
   const name = format === "webm" ? "WebM" : "Ogg";
+  const { limitS } = budget;
   assertPacketCountFits(bytes, format, limitS);
   const input = new Input({ source: new BufferSource(bytes), formats: ALL_FORMATS });
   let decoder: OpusStream | undefined;
   try {
-    const track = await input.getPrimaryAudioTrack();
-    if (track === null) throw new AudioDecodeError(`the ${name} file has no audio track`);
-    if (track.codec !== "opus") {
-      throw new AudioDecodeError(`the ${name} audio uses codec ${track.codec ?? "unknown"}; only Opus is supported`);
-    }
-    const config = await track.getDecoderConfig();
-    const description = config?.description;
-    const head = parseOpusHead(
-      description === undefined
-        ? undefined
-        : ArrayBuffer.isView(description)
-          ? new Uint8Array(description.buffer, description.byteOffset, description.byteLength)
-          : new Uint8Array(description),
-      track.numberOfChannels,
-    );
-    if (head.channels > MAX_CHANNELS) {
-      throw new AudioDecodeError(`the ${name} file has ${head.channels} channels; 1 to ${MAX_CHANNELS} are accepted`);
-    }
-    decoder = new OpusStream(head, name, limitS);
+    const opus = await openOpusTrack(input, name);
+    if (opus === null) throw new AudioDecodeError(`the ${name} file has no audio track`);
+    const { track, head } = opus;
+    decoder = new OpusStream(head, name, budget);
     await decoder.ready();
     const maxPackets = maxOpusPackets(limitS);
     let batch: Uint8Array[] = [];
@@ -124,14 +140,14 @@ export async function decodeOpusContainer(bytes: Uint8Array, format: "webm" | "o
 }
 
 /**
- * One Opus stream decoded batch by batch into 16 kHz mono parts. `decode` throws
- * AudioTooLongError as soon as the decoded length passes `limitS`; `finish` joins the parts.
+ * One Opus stream decoded batch by batch into 16 kHz mono parts. `decode` charges each batch's
+ * output to the budget, which throws AudioTooLongError as soon as it passes the limit, before the
+ * batch is kept; `finish` joins the parts.
  */
 class OpusStream {
   /** Packets given to `decode` so far. */
   packets = 0;
   private readonly decoder: OpusDecoder<16000>;
-  private readonly limitSamples: number;
   private readonly parts: Float32Array[] = [];
   private total = 0;
   private errors = 0;
@@ -140,10 +156,9 @@ class OpusStream {
   constructor(
     head: OpusHead,
     private readonly name: string,
-    private readonly limitS: number,
+    private readonly budget: OutputBudget,
   ) {
     this.decoder = new OpusDecoder({ sampleRate: TARGET_SAMPLE_RATE_HZ, ...head });
-    this.limitSamples = Math.ceil(limitS * TARGET_SAMPLE_RATE_HZ);
   }
 
   async ready(): Promise<void> {
@@ -164,8 +179,8 @@ class OpusStream {
     }
     this.errors += out.errors.length;
     this.firstError ??= out.errors[0]?.message;
+    this.budget.take(out.samplesDecoded);
     this.total += out.samplesDecoded;
-    if (this.total > this.limitSamples) throw new AudioTooLongError(this.limitS, this.total / TARGET_SAMPLE_RATE_HZ);
     // Copies: the decoder reuses its output buffers between calls.
     if (out.samplesDecoded > 0) this.parts.push(downmix(out.channelData.map((ch) => ch.slice(0, out.samplesDecoded))));
   }

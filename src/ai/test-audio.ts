@@ -15,6 +15,7 @@ import {
   EncodedPacket,
   EncodedPacketSink,
   Input,
+  OggOutputFormat,
   Output,
   WebMOutputFormat,
 } from "mediabunny";
@@ -123,10 +124,18 @@ export function pcm8Wav(rateHz: number, dataBytes: number, formatTag = 1): Uint8
  * real length: only decoding can tell how long it is.
  */
 export async function webmOfOgg(ogg: Uint8Array, opts: { squeeze?: boolean } = {}): Promise<Uint8Array> {
+  return remuxOpus(ogg, "webm", opts);
+}
+
+/**
+ * The Opus packets of an Ogg/Opus file re-muxed into WebM or Ogg; `squeeze` as in {@link webmOfOgg}
+ * (for Ogg: granule positions 1 ms apart, so the container claims a fraction of the real length).
+ */
+export async function remuxOpus(ogg: Uint8Array, to: "webm" | "ogg", opts: { squeeze?: boolean } = {}): Promise<Uint8Array> {
   const input = new Input({ source: new BufferSource(ogg), formats: ALL_FORMATS });
   const track = (await input.getPrimaryAudioTrack())!;
   const decoderConfig = (await track.getDecoderConfig())!;
-  const output = new Output({ format: new WebMOutputFormat(), target: new BufferTarget() });
+  const output = new Output({ format: to === "webm" ? new WebMOutputFormat() : new OggOutputFormat(), target: new BufferTarget() });
   const source = new EncodedAudioPacketSource("opus");
   output.addAudioTrack(source);
   await output.start();
@@ -162,4 +171,87 @@ export async function webmFlood(count: number): Promise<Uint8Array> {
   }
   await output.finalize();
   return new Uint8Array(output.target.buffer!);
+}
+
+/** A RIFF/WAVE file of the given chunks, in order, each padded to an even size (RIFF 1.0). */
+export function riffWav(chunks: Array<[id: string, body: Uint8Array]>): Uint8Array {
+  const total = 12 + chunks.reduce((n, [, body]) => n + 8 + body.length + (body.length & 1), 0);
+  const bytes = new Uint8Array(total);
+  const view = new DataView(bytes.buffer);
+  const ascii = (at: number, text: string) => [...text].forEach((c, i) => view.setUint8(at + i, c.charCodeAt(0)));
+  ascii(0, "RIFF");
+  view.setUint32(4, total - 8, true);
+  ascii(8, "WAVE");
+  let at = 12;
+  for (const [id, body] of chunks) {
+    ascii(at, id);
+    view.setUint32(at + 4, body.length, true);
+    bytes.set(body, at + 8);
+    at += 8 + body.length + (body.length & 1);
+  }
+  return bytes;
+}
+
+/**
+ * A `fmt ` chunk's body: format `tag` (1 PCM, 3 float, 6 A-law, 7 µ-law, 0x11 IMA ADPCM),
+ * `channels`, `rateHz`, `bits`; `blockAlign` defaults to channels × bits / 8. `extra` is appended
+ * after a cbSize field giving its length (e.g. ADPCM's samples per block).
+ */
+export function fmtBody(o: { tag: number; channels?: number; rateHz: number; bits: number; blockAlign?: number; extra?: Uint8Array }): Uint8Array {
+  const channels = o.channels ?? 1;
+  const blockAlign = o.blockAlign ?? (channels * o.bits) / 8;
+  const body = new Uint8Array(o.extra ? 18 + o.extra.length : 16);
+  const view = new DataView(body.buffer);
+  view.setUint16(0, o.tag, true);
+  view.setUint16(2, channels, true);
+  view.setUint32(4, o.rateHz, true);
+  view.setUint32(8, Math.round((o.rateHz * blockAlign) / Math.max(1, o.tag === 0x11 ? 505 : 1)), true);
+  view.setUint16(12, blockAlign, true);
+  view.setUint16(14, o.bits, true);
+  if (o.extra) {
+    view.setUint16(16, o.extra.length, true);
+    body.set(o.extra, 18);
+  }
+  return body;
+}
+
+/** `sox` (Debian package sox) converting `input` with its output options, e.g. ["-e", "ima-adpcm"]. */
+export async function soxWav(dir: string, input: Uint8Array, outputOptions: string[]): Promise<Uint8Array> {
+  const from = path.join(dir, `sox-in-${crypto.randomUUID()}.wav`);
+  const out = path.join(dir, `sox-out-${crypto.randomUUID()}.wav`);
+  await Bun.write(from, input);
+  run(["sox", from, ...outputOptions, out], "sox");
+  return new Uint8Array(await Bun.file(out).arrayBuffer());
+}
+
+/** Ogg's page checksum (RFC 3533 §6: CRC-32, polynomial 0x04c11db7, MSB first, initial 0). */
+function oggCrc(page: Uint8Array): number {
+  let crc = 0;
+  for (const byte of page) {
+    crc ^= byte << 24;
+    for (let k = 0; k < 8; k++) crc = crc & 0x80000000 ? (crc << 1) ^ 0x04c11db7 : crc << 1;
+  }
+  return crc >>> 0;
+}
+
+/**
+ * An Ogg/Opus file whose granule positions lie: every audio page claims to end 1 ms after the
+ * one before (checksums rewritten), so the container says a fraction of what its packets hold.
+ */
+export function oggSqueezed(ogg: Uint8Array): Uint8Array {
+  const out = ogg.slice();
+  const view = new DataView(out.buffer);
+  let audioPages = 0;
+  for (let at = 0; at + 27 <= out.length; ) {
+    const segments = out[at + 26]!;
+    let size = 27 + segments;
+    for (let i = 0; i < segments; i++) size += out[at + 27 + i]!;
+    const granule = view.getBigInt64(at + 6, true);
+    // The two header pages (OpusHead, OpusTags) carry granule 0; audio pages are rewritten.
+    if (granule > 0n) view.setBigInt64(at + 6, BigInt(48 * ++audioPages), true);
+    view.setUint32(at + 22, 0, true);
+    view.setUint32(at + 22, oggCrc(out.subarray(at, at + size)), true);
+    at += size;
+  }
+  return out;
 }

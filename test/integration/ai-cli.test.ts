@@ -7,6 +7,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fmtBody, riffWav } from "../../src/ai/test-audio.ts";
 import { FIXTURE_MODELS_DIR, REPO_DIR, runCli } from "../helpers/process.ts";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "earshot-cli-ai-"));
@@ -52,6 +53,19 @@ describe("earshot transcribe", () => {
     const bad = await earshot(["transcribe", junk, "--json"]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toBe("earshot: cannot decode the recording: the file is not WAV, WebM or Ogg audio (unrecognised leading bytes)\n");
+    // Issue 22: the same one reading of a WAV as the upload check — a file with two fmt chunks is refused.
+    const twoFmt = path.join(scratch, "two-fmt.wav");
+    const fmt = (rateHz: number) => fmtBody({ tag: 7, rateHz, bits: 8 });
+    writeFileSync(
+      twoFmt,
+      riffWav([
+        ["fmt ", fmt(100)],
+        ["fmt ", fmt(8_000)],
+        ["data", new Uint8Array(80_000).fill(0xff)],
+      ]),
+    );
+    const ambiguous = await earshot(["transcribe", twoFmt]);
+    expect([ambiguous.code, ambiguous.stderr]).toEqual([1, "earshot: cannot decode the recording: the WAV file has two fmt chunks; a recording has one\n"]);
 
     const wav = path.join(scratch, "hello.wav");
     const missing = await earshot(["transcribe", wav], { ...FIXTURE_ENV, EARSHOT_ASR_MODEL: "Xenova/whisper-base.en" });

@@ -122,10 +122,20 @@ describe("intake", () => {
 
   test("corrupt audio fails with a reason and silence gives an empty transcript, never a crashed worker", async () => {
     const sid = await newSession();
-    // WAV magic bytes followed by garbage: accepted as an upload, undecodable in the worker.
+    // A WAV is read at upload by the decoder's own parser (issue 22), so a damaged one is refused there.
+    const corruptWav = new Uint8Array(512);
+    corruptWav.set(new TextEncoder().encode("RIFF\u0000\u0002\u0000\u0000WAVEjunk"), 0);
+    const refused = await api.call("POST", `${base()}/sessions/${sid}/answers/${q(0).uuid}/audio/`, {
+      key: null,
+      raw: corruptWav,
+      headers: { "content-type": "audio/wav" },
+    });
+    expect([refused.status, refused.json.code]).toEqual([415, "UNSUPPORTED_MEDIA_TYPE"]);
+    // WebM magic bytes followed by garbage: the container check cannot read it, so only the worker refuses it.
     const corrupt = new Uint8Array(512);
-    corrupt.set(new TextEncoder().encode("RIFF\u0000\u0002\u0000\u0000WAVEjunk"), 0);
-    await api.call("POST", `${base()}/sessions/${sid}/answers/${q(0).uuid}/audio/`, { key: null, raw: corrupt, headers: { "content-type": "audio/wav" } });
+    corrupt.set([0x1a, 0x45, 0xdf, 0xa3], 0);
+    corrupt.set(crypto.getRandomValues(new Uint8Array(508)), 4);
+    await api.call("POST", `${base()}/sessions/${sid}/answers/${q(0).uuid}/audio/`, { key: null, raw: corrupt, headers: { "content-type": "audio/webm" } });
     await put(sid, 2, "required text");
     await api.call("POST", `${base()}/sessions/${sid}/submit/`, { key: null, body: {} });
     const silentSid = await newSession();

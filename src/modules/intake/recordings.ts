@@ -31,13 +31,15 @@ export function recordingProblem(err: AudioDecodeError): AppError {
 }
 
 /**
- * Checks an uploaded recording against its question before it is stored (no decoding).
+ * Checks an uploaded recording against its question before it is stored (no decoding; a WAV is
+ * read by the decoder's own parser, ai/wav-header).
  * @throws AppError AUDIO_TOO_LONG (longer than `max_duration` + 2 s), UNSUPPORTED_MEDIA_TYPE
- *   (a WAV header with a sample rate outside 8–192 kHz or 0 / more than 8 channels)
+ *   (a WAV the decoder would refuse: ambiguous chunks, another codec, a sample rate outside
+ *   8–192 kHz, 0 / more than 8 channels)
  */
 export async function checkRecordingUpload(bytes: Uint8Array, q: Pick<QuestionRow, "configuration">): Promise<void> {
   try {
-    // The decoders (mediabunny, wavefile, opus) load at the first recording, not at every start.
+    // The decoders (mediabunny, opus, the G.711 and ADPCM codecs) load at the first recording, not at every start.
     const { assertRecordingFits } = await import("../../ai/audio.ts");
     await assertRecordingFits(bytes, questionRecordingLimitS(q));
   } catch (err) {
