@@ -50,6 +50,9 @@ export function createLanNamespace(): LanNamespace {
   const base = ((id >> 8) % 64) * 4;
   const hostAddress = `10.231.${id % 256}.${base + 1}`;
   const peerAddress = `10.231.${id % 256}.${base + 2}`;
+  // Left over by a run of the same process id that was killed before its close(): ours to remove.
+  spawnSync("ip", ["netns", "del", ns]);
+  spawnSync("ip", ["link", "del", hostIf]);
   ip("netns", "add", ns);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-lan-"));
   const close = () => {
