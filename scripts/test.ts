@@ -7,7 +7,9 @@
  * `bun test` twice at the same time: plain (SQLite) and with `EARSHOT_TEST_DATABASE_URL` set to
  * the cluster (PostgreSQL). Each child's lines are printed as they come, prefixed with
  * `[sqlite]` / `[postgres]`. It ends with one line per engine and then the line CI reads,
- * `N passed, M failed[, K skipped]` (the sums), and exits non-zero when either run fails.
+ * `N passed, M failed[, K skipped]` (the sums), and exits non-zero when either run fails, when
+ * a test skipped for a reason not on the allow-list (scripts/skip-check.ts; checked when no name
+ * filter is given), or at once when a step before the runs fails (packages, build, cluster).
  *
  *   npm test                              both engines
  *   npm test -- --engine sqlite           one engine (also EARSHOT_TEST_ENGINE=sqlite|postgres|both)
@@ -19,7 +21,9 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import os from "node:os";
 import { startCluster, stopCluster, type PgCluster } from "./pg-cluster.ts";
+import { parseJUnit, skipProblems } from "./skip-check.ts";
 
 const root = path.resolve(import.meta.dir, "..");
 process.chdir(root);
@@ -47,7 +51,8 @@ function ensureSystemPackages(): void {
   }
   console.log(`Installing Debian packages: ${missing.join(" ")}`);
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
+  const update = spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
+  if (update.status !== 0) process.exit(update.status ?? 2);
   const r = spawnSync("apt-get", ["install", "-y", "-qq", ...missing], { stdio: "inherit", env });
   if (r.status !== 0) process.exit(r.status ?? 2);
 }
@@ -57,8 +62,9 @@ function buildExecutable(): Record<string, string> {
   console.log("Building dist/earshot …");
   const r = spawnSync(process.execPath, ["scripts/build.ts"], { stdio: "inherit" });
   if (r.status !== 0) {
-    console.error("The build failed; the binary tests will fail too.");
-    return {};
+    // Stop here: the runs would test a stale or missing binary, and CI must fail on this step.
+    console.error("The build failed (npm run build): stopping before the tests.");
+    process.exit(r.status ?? 1);
   }
   return { EARSHOT_BIN: path.join(root, "dist", "earshot") };
 }
@@ -81,7 +87,23 @@ function selectEngines(argv: string[]): { engines: Engine[]; rest: string[] } {
   return { engines: [choice as Engine], rest };
 }
 
-type Outcome = { engine: Engine; code: number; passed: number; failed: number; skipped: number; seconds: number };
+type Outcome = { engine: Engine; code: number; passed: number; failed: number; skipped: number; seconds: number; skipProblems: string[] };
+
+/** The JUnit reports of the runs (to read which tests skipped), removed at exit. */
+const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-test-report-"));
+
+/** A name filter (`-t`, `--test-name-pattern`) reports the tests it leaves out as skipped. */
+const filtersByName = (args: string[]) => args.some((a) => a === "-t" || a.startsWith("--test-name-pattern") || a.startsWith("-t="));
+
+/**
+ * The skipped tests that are not on the allow-list (scripts/skip-check.ts), from the run's JUnit
+ * report; a missing report is a problem too (the run died before writing it).
+ */
+function checkSkips(engine: Engine, report: string, args: string[]): string[] {
+  if (filtersByName(args)) return [];
+  if (!fs.existsSync(report)) return [`no JUnit report from the ${engine} run (${report})`];
+  return skipProblems(engine, parseJUnit(fs.readFileSync(report, "utf8")));
+}
 
 /** Copies a child's stream to ours line by line with a prefix; keeps the last 4000 characters. */
 async function pump(stream: ReadableStream<Uint8Array>, out: NodeJS.WriteStream, prefix: string, keep: { tail: string }): Promise<void> {
@@ -109,14 +131,28 @@ const children = new Set<ReturnType<typeof Bun.spawn>>();
 async function runSuite(engine: Engine, args: string[], env: Record<string, string | undefined>): Promise<Outcome> {
   const started = performance.now();
   const prefix = engines.length > 1 ? `[${engine}] ` : "";
-  const child = Bun.spawn([process.execPath, "test", "--timeout", "120000", ...args], { env, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  const report = path.join(reportDir, `${engine}.xml`);
+  const child = Bun.spawn([process.execPath, "test", "--timeout", "120000", "--reporter=junit", `--reporter-outfile=${report}`, ...args], {
+    env,
+    stdout: "pipe",
+    stderr: "pipe",
+    stdin: "ignore",
+  });
   children.add(child);
   const keep = { tail: "" };
   await Promise.all([pump(child.stdout, process.stdout, prefix, { tail: "" }), pump(child.stderr, process.stderr, prefix, keep)]);
   const code = await child.exited;
   children.delete(child);
   const count = (word: string) => Number(new RegExp(`^\\s*(\\d+) ${word}\\s*$`, "m").exec(keep.tail)?.[1] ?? 0);
-  return { engine, code, passed: count("pass"), failed: count("fail"), skipped: count("skip"), seconds: (performance.now() - started) / 1000 };
+  return {
+    engine,
+    code,
+    passed: count("pass"),
+    failed: count("fail"),
+    skipped: count("skip"),
+    seconds: (performance.now() - started) / 1000,
+    skipProblems: checkSkips(engine, report, args),
+  };
 }
 
 const summary = (o: { passed: number; failed: number; skipped: number }) =>
@@ -130,6 +166,7 @@ function cleanUp(): void {
   cleaned = true;
   for (const child of children) child.kill("SIGTERM");
   if (cluster) stopCluster(cluster.dir);
+  fs.rmSync(reportDir, { recursive: true, force: true });
 }
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   process.once(signal, () => {
@@ -178,7 +215,12 @@ for (const o of outcomes) {
   total.skipped += o.skipped;
   console.log(`${o.engine}: ${summary(o)} (${o.seconds.toFixed(0)} s, exit ${o.code})`);
 }
+const problems = outcomes.flatMap((o) => o.skipProblems.map((p) => `[${o.engine}] ${p}`));
+if (problems.length) {
+  console.log(`\n${problems.length} test(s) skipped for a reason not on the allow-list (docs/testing.md "Skipped tests"):`);
+  for (const p of problems) console.log(`  ${p}`);
+}
 console.log(`wall time: ${((performance.now() - wallStart) / 1000).toFixed(0)} s`);
 console.log(summary(total));
-const ok = outcomes.every((o) => o.code === 0 && o.passed > 0);
+const ok = outcomes.every((o) => o.code === 0 && o.passed > 0) && problems.length === 0;
 process.exit(ok ? 0 : 1);

@@ -28,27 +28,30 @@ describe("login throttle", () => {
 });
 
 describe("login throttle shared by several nodes (PostgreSQL)", () => {
-  test.skipIf(!onPostgres)("40 concurrent guesses over three nodes get 5 checks; success and time reopen the account", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-throttle-"));
-    const dbs = [await openTestDatabase(dir), await openTestDatabase(dir), await openTestDatabase(dir)];
-    try {
-      const clock = createManualClock();
-      const nodes = dbs.map((db) => createLoginThrottle({ db, clock }));
-      const begun = await Promise.all(Array.from({ length: 40 }, (_, i) => nodes[i % 3]!.begin("a@x", `10.0.0.${i}`)));
-      const granted = begun.filter((b) => "attempt" in b) as { attempt: { succeeded(): void | Promise<void> } }[];
-      expect(granted.length).toBe(MAX_FAILURES_PER_ACCOUNT);
-      expect(begun.find((b) => "retryAfterS" in b)).toEqual({ retryAfterS: LOGIN_WINDOW_MS / 1000 });
-      await granted[0]!.attempt.succeeded(); // the right password: the account's failures are forgotten
-      expect("attempt" in (await nodes[2]!.begin("a@x", "10.0.1.1"))).toBe(true);
-      // 20 failures from one address close it for every account, on every node.
-      for (let i = 0; i < 20; i++) expect("attempt" in (await nodes[i % 3]!.begin(`user${i}@x`, "10.9.9.9"))).toBe(true);
-      expect("retryAfterS" in (await nodes[1]!.begin("someone-else@x", "10.9.9.9"))).toBe(true);
-      clock.advance(LOGIN_WINDOW_MS);
-      expect("attempt" in (await nodes[0]!.begin("someone-else@x", "10.9.9.9"))).toBe(true);
-    } finally {
-      for (const db of dbs) await db.destroy();
-      await dropTestDatabase(dir);
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  test.skipIf(!onPostgres)(
+    "40 concurrent guesses over three nodes get 5 checks; success and time reopen the account (PostgreSQL only: several nodes on one database)",
+    async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-throttle-"));
+      const dbs = [await openTestDatabase(dir), await openTestDatabase(dir), await openTestDatabase(dir)];
+      try {
+        const clock = createManualClock();
+        const nodes = dbs.map((db) => createLoginThrottle({ db, clock }));
+        const begun = await Promise.all(Array.from({ length: 40 }, (_, i) => nodes[i % 3]!.begin("a@x", `10.0.0.${i}`)));
+        const granted = begun.filter((b) => "attempt" in b) as { attempt: { succeeded(): void | Promise<void> } }[];
+        expect(granted.length).toBe(MAX_FAILURES_PER_ACCOUNT);
+        expect(begun.find((b) => "retryAfterS" in b)).toEqual({ retryAfterS: LOGIN_WINDOW_MS / 1000 });
+        await granted[0]!.attempt.succeeded(); // the right password: the account's failures are forgotten
+        expect("attempt" in (await nodes[2]!.begin("a@x", "10.0.1.1"))).toBe(true);
+        // 20 failures from one address close it for every account, on every node.
+        for (let i = 0; i < 20; i++) expect("attempt" in (await nodes[i % 3]!.begin(`user${i}@x`, "10.9.9.9"))).toBe(true);
+        expect("retryAfterS" in (await nodes[1]!.begin("someone-else@x", "10.9.9.9"))).toBe(true);
+        clock.advance(LOGIN_WINDOW_MS);
+        expect("attempt" in (await nodes[0]!.begin("someone-else@x", "10.9.9.9"))).toBe(true);
+      } finally {
+        for (const db of dbs) await db.destroy();
+        await dropTestDatabase(dir);
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

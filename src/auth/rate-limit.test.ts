@@ -47,18 +47,21 @@ test("a window lets `limit` requests through, then 429 headers until it ends (me
   expect(limiter.take("k", 30)).toMatchObject({ allowed: true, headers: { "RateLimit-Remaining": "29", "RateLimit-Reset": "60" } });
 });
 
-test.skipIf(!onPostgres)("on PostgreSQL three nodes share one window: exactly 30 of 90 concurrent requests pass, and the next minute opens again", async () => {
-  const clock = createManualClock();
-  const limiters = (await nodes(3)).map((db) => createRateLimiter({ db, clock }));
-  expect(await burst(limiters, "token-a", 30, 90)).toBe(30);
-  const refused = await limiters[1]!.take("token-a", 30);
-  expect(refused.headers).toMatchObject({ "RateLimit-Remaining": "0", "Retry-After": "60" });
-  expect(await burst(limiters, "token-b", 30, 10)).toBe(10); // another key has its own window
-  clock.advance(60_000);
-  expect(await burst(limiters, "token-a", 30, 45)).toBe(30);
-});
+test.skipIf(!onPostgres)(
+  "three nodes share one window: exactly 30 of 90 concurrent requests pass, and the next minute opens again (PostgreSQL only: nodes share the window in the database)",
+  async () => {
+    const clock = createManualClock();
+    const limiters = (await nodes(3)).map((db) => createRateLimiter({ db, clock }));
+    expect(await burst(limiters, "token-a", 30, 90)).toBe(30);
+    const refused = await limiters[1]!.take("token-a", 30);
+    expect(refused.headers).toMatchObject({ "RateLimit-Remaining": "0", "Retry-After": "60" });
+    expect(await burst(limiters, "token-b", 30, 10)).toBe(10); // another key has its own window
+    clock.advance(60_000);
+    expect(await burst(limiters, "token-a", 30, 45)).toBe(30);
+  },
+);
 
-test.skipIf(onPostgres)("on SQLite the limiter stays in memory (one process serves the appliance)", async () => {
+test.skipIf(onPostgres)("the limiter stays in memory (SQLite only: one process serves the appliance)", async () => {
   const [db] = await nodes(1);
   const limiter = createRateLimiter({ db: db! });
   expect(limiter.take("k", 1)).toMatchObject({ allowed: true }); // answered synchronously: no database round trip

@@ -11,6 +11,7 @@ import { createTestApi, type TestApi } from "../../test/helpers/api.ts";
 import { seedResponses } from "../../test/helpers/seed-responses.ts";
 import { runCli, startServer, type RunningServer } from "../../test/helpers/process.ts";
 import { openTestDatabase } from "../../test/helpers/db.ts";
+import { raceWithWriteLock } from "../../test/helpers/write-lock.ts";
 
 let dataDir: string;
 let server: RunningServer;
@@ -20,34 +21,42 @@ beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-revoke-"));
   const created = await runCli(["workspace", "create", "--name", "Revocation", "--json"], { dataDir });
   ws = JSON.parse(created.stdout);
-  server = await startServer({ dataDir });
+  // Nothing but the request under test writes while the test holds the write lock.
+  server = await startServer({ dataDir, env: { EARSHOT_OUTBOX_POLL_MS: "600000", EARSHOT_JOBS_PAUSED: "1" } });
 });
 afterAll(async () => {
   await server?.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-test("a write in flight when its key is revoked does not commit and answers 401", async () => {
+test("a write waiting for the write lock when its key is revoked does not commit and answers 401", async () => {
   const api = (p: string, key: string, init: RequestInit = {}) =>
     fetch(`${server.baseUrl}/api/v1/${p}`, { ...init, headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...init.headers } });
-  const second = await (await api("tokens/", ws.api_key, { method: "POST", body: JSON.stringify({ name: "Doomed" }) })).json();
+  // Made by the CLI, not the API: a key's use is written 0.5 s later in a write transaction of its
+  // own, which would wait for the test's lock in place of the request under test.
+  const second = JSON.parse((await runCli(["token", "create", "--workspace", ws.workspace_uuid, "--name", "Doomed", "--json"], { dataDir })).stdout);
 
-  // Hold the write lock (SQLite's BEGIN IMMEDIATE, or PostgreSQL's advisory lock every write
-  // transaction takes), so the request below stalls inside the server after it has read (and
-  // accepted) the key; then commit the revocation while it waits.
+  // Hold the write lock, see the request (authenticated: reads are not blocked) wait for it inside
+  // the server, then commit the revocation (test/helpers/write-lock.ts): only the re-check inside
+  // the request's write transaction can refuse it now.
   const db = await openTestDatabase(dataDir);
-  let inFlight: Promise<Response> | null = null;
-  await db.transaction().execute(async (trx) => {
-    inFlight = api("links/", second.key, { method: "POST", body: JSON.stringify({ name: "Must not exist" }) });
-    await Bun.sleep(700);
-    await revokeToken(trx, ws.workspace_uuid, second.uuid);
-  });
-  const res = await inFlight!;
-  expect(res.status).toBe(401);
-  expect((await res.json()).code).toBe("UNAUTHENTICATED");
-  const names = (await (await api("links/", ws.api_key)).json()).results.map((l: { name: string }) => l.name);
-  expect(names).not.toContain("Must not exist");
-  await db.destroy();
+  try {
+    const res = await raceWithWriteLock(
+      db,
+      server.proc.pid,
+      () => api("links/", second.key, { method: "POST", body: JSON.stringify({ name: "Must not exist" }) }),
+      (trx) => revokeToken(trx, ws.workspace_uuid, second.uuid),
+    );
+    expect([res.status, (await res.json()).code]).toEqual([401, "UNAUTHENTICATED"]);
+    expect(await db.selectFrom("links").select("name").where("name", "=", "Must not exist").execute()).toEqual([]);
+    // The server had accepted the key (it records the use of a key it accepts, written within 0.5 s).
+    const deadline = Date.now() + 10_000;
+    const lastUsed = () => db.selectFrom("api_tokens").select("last_used_at").where("uuid", "=", second.uuid).executeTakeFirstOrThrow();
+    while ((await lastUsed()).last_used_at === null && Date.now() < deadline) await Bun.sleep(50);
+    expect((await lastUsed()).last_used_at).not.toBeNull();
+  } finally {
+    await db.destroy();
+  }
 });
 
 let mem: TestApi;

@@ -73,7 +73,7 @@ function rssMeter(gcEvery: number) {
 }
 
 test.skipIf(!onPostgres)(
-  "a 64 MiB blob goes into PostgreSQL and back out in 256 KiB chunks with bounded memory",
+  "a 64 MiB blob goes into PostgreSQL and back out in 256 KiB chunks with bounded memory (PostgreSQL only: the blob store in the database)",
   async () => {
     const store = createPostgresBlobStore(db);
     const inHash = createHash("sha256");
@@ -108,7 +108,7 @@ test.skipIf(!onPostgres)(
   120_000,
 );
 
-test.skipIf(!onPostgres)("put, get, head and size agree; deleting a blob deletes its chunks", async () => {
+test.skipIf(!onPostgres)("put, get, head and size agree; deleting a blob deletes its chunks (PostgreSQL only: the blob store in the database)", async () => {
   const store = createPostgresBlobStore(db);
   const bytes = new Uint8Array(CHUNK_BYTES * 2 + 17).map((_, i) => i % 251);
   const key = await store.put("files", bytes);
@@ -127,20 +127,23 @@ test.skipIf(!onPostgres)("put, get, head and size agree; deleting a blob deletes
   await store.delete(key); // deleting a missing blob is not an error
 });
 
-test.skipIf(!onPostgres)("a write that fails midway leaves nothing; an incomplete blob is invisible", async () => {
-  const store = createPostgresBlobStore(db);
-  async function* broken() {
-    yield new Uint8Array(CHUNK_BYTES + 5);
-    throw new Error("client went away");
-  }
-  const before = await sql<{ n: number }>`select count(*)::int as n from blobs`.execute(db);
-  await expect(store.putStream("audio", broken())).rejects.toThrow("client went away");
-  const after = await sql<{ n: number }>`select count(*)::int as n from blobs`.execute(db);
-  expect(after.rows[0]!.n).toBe(before.rows[0]!.n);
+test.skipIf(!onPostgres)(
+  "a write that fails midway leaves nothing; an incomplete blob is invisible (PostgreSQL only: the blob store in the database)",
+  async () => {
+    const store = createPostgresBlobStore(db);
+    async function* broken() {
+      yield new Uint8Array(CHUNK_BYTES + 5);
+      throw new Error("client went away");
+    }
+    const before = await sql<{ n: number }>`select count(*)::int as n from blobs`.execute(db);
+    await expect(store.putStream("audio", broken())).rejects.toThrow("client went away");
+    const after = await sql<{ n: number }>`select count(*)::int as n from blobs`.execute(db);
+    expect(after.rows[0]!.n).toBe(before.rows[0]!.n);
 
-  // What a crashed writer leaves: a row still marked incomplete.
-  const key = `audio/${crypto.randomUUID()}`;
-  await db.insertInto("blobs").values({ key, size: 0, chunks: 0, complete: 0, date_created: "2026-01-01T00:00:00.000000Z" }).execute();
-  expect(await store.get(key)).toBeNull();
-  expect(await blobsBefore(db, false, "2026-01-02T00:00:00.000000Z", "", 10)).toEqual([key]);
-});
+    // What a crashed writer leaves: a row still marked incomplete.
+    const key = `audio/${crypto.randomUUID()}`;
+    await db.insertInto("blobs").values({ key, size: 0, chunks: 0, complete: 0, date_created: "2026-01-01T00:00:00.000000Z" }).execute();
+    expect(await store.get(key)).toBeNull();
+    expect(await blobsBefore(db, false, "2026-01-02T00:00:00.000000Z", "", 10)).toEqual([key]);
+  },
+);

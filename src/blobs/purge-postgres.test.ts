@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 test.skipIf(!onPostgres)(
-  "abandoned sessions' blobs, unreferenced and incomplete blobs in PostgreSQL older than an hour are purged; referenced and recent ones stay",
+  "abandoned sessions' blobs, unreferenced and incomplete blobs in PostgreSQL older than an hour are purged; referenced and recent ones stay (PostgreSQL only: the blob store in the database)",
   async () => {
     const blobs = api.deps.blobs;
     expect(blobs.kind).toBe("postgres");

@@ -34,7 +34,7 @@ async function until(check: () => boolean, ms = 5000): Promise<boolean> {
   return check();
 }
 
-test.skipIf(onPostgres)("the worker starts once the WAL passes the threshold, then copies commits into the file (SQLite only)", async () => {
+test.skipIf(onPostgres)("the worker starts once the WAL passes the threshold, then copies commits into the file (SQLite only: the WAL file)", async () => {
   const file = path.join(tempDir(), "earshot.db");
   const db = openDatabase(file);
   await db.schema.createTable("notes").addColumn("body", "text").execute();
@@ -67,39 +67,42 @@ test.skipIf(onPostgres)("the worker starts once the WAL passes the threshold, th
   }
 });
 
-test.skipIf(onPostgres)("earshot serve checkpoints from its worker: answers reach the database file once respondents write (SQLite only)", async () => {
-  const dataDir = tempDir();
-  server = await startServer({ dataDir, env: { EARSHOT_JOBS_PAUSED: "1", EARSHOT_INTAKE_SESSIONS_PER_MINUTE: "0" } });
-  const ws = JSON.parse((await runCli(["workspace", "create", "--name", "Checkpoint", "--plan", "enterprise", "--json"], { dataDir })).stdout);
-  const created = await fetch(`${server.baseUrl}/api/v1/links/`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${ws.api_key}`, "content-type": "application/json" },
-    body: JSON.stringify({ name: "Checkpoint", questions: [{ prompt: "Anything else?", type: "text" }] }),
-  });
-  const link = await created.json();
-  const base = `${server.baseUrl}/api/v1/intake/${ws.workspace_slug}/${link.slug}/`;
-  const json = { "content-type": "application/json" };
-  const marker = `checkpointed-${crypto.randomUUID()}`;
-  // Long answers until the WAL is past the worker's threshold (250 frames, ~1 MiB; the migrations'
-  // pages were checkpointed at the start), far short of SQLite's own (1,000 frames, ~4 MiB):
-  // without the worker, nothing would reach the file yet.
-  const wal = path.join(dataDir, "earshot.db-wal");
-  const walBytes = () => (fs.existsSync(wal) ? fs.statSync(wal).size : 0);
-  for (let i = 0; i < 200 && walBytes() < 1.25 * 1024 * 1024; i++) {
-    const session = await (await fetch(`${base}sessions/`, { method: "POST", headers: json, body: "{}" })).json();
-    const words = Array.from({ length: 400 }, () => Math.random().toString(36).slice(2, 8)).join(" ");
-    const put = await fetch(`${base}sessions/${session.session_id}/answers/${link.questions[0].uuid}/`, {
-      method: "PUT",
-      headers: json,
-      body: JSON.stringify({ value: i === 0 ? `${marker} ${words}` : words }),
+test.skipIf(onPostgres)(
+  "earshot serve checkpoints from its worker: answers reach the database file once respondents write (SQLite only: the WAL file)",
+  async () => {
+    const dataDir = tempDir();
+    server = await startServer({ dataDir, env: { EARSHOT_JOBS_PAUSED: "1", EARSHOT_INTAKE_SESSIONS_PER_MINUTE: "0" } });
+    const ws = JSON.parse((await runCli(["workspace", "create", "--name", "Checkpoint", "--plan", "enterprise", "--json"], { dataDir })).stdout);
+    const created = await fetch(`${server.baseUrl}/api/v1/links/`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ws.api_key}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Checkpoint", questions: [{ prompt: "Anything else?", type: "text" }] }),
     });
-    expect(put.status).toBe(200);
-  }
-  expect(walBytes()).toBeLessThan(3 * 1024 * 1024);
-  expect(await until(() => inFile(path.join(dataDir, "earshot.db"), marker))).toBe(true);
-});
+    const link = await created.json();
+    const base = `${server.baseUrl}/api/v1/intake/${ws.workspace_slug}/${link.slug}/`;
+    const json = { "content-type": "application/json" };
+    const marker = `checkpointed-${crypto.randomUUID()}`;
+    // Long answers until the WAL is past the worker's threshold (250 frames, ~1 MiB; the migrations'
+    // pages were checkpointed at the start), far short of SQLite's own (1,000 frames, ~4 MiB):
+    // without the worker, nothing would reach the file yet.
+    const wal = path.join(dataDir, "earshot.db-wal");
+    const walBytes = () => (fs.existsSync(wal) ? fs.statSync(wal).size : 0);
+    for (let i = 0; i < 200 && walBytes() < 1.25 * 1024 * 1024; i++) {
+      const session = await (await fetch(`${base}sessions/`, { method: "POST", headers: json, body: "{}" })).json();
+      const words = Array.from({ length: 400 }, () => Math.random().toString(36).slice(2, 8)).join(" ");
+      const put = await fetch(`${base}sessions/${session.session_id}/answers/${link.questions[0].uuid}/`, {
+        method: "PUT",
+        headers: json,
+        body: JSON.stringify({ value: i === 0 ? `${marker} ${words}` : words }),
+      });
+      expect(put.status).toBe(200);
+    }
+    expect(walBytes()).toBeLessThan(3 * 1024 * 1024);
+    expect(await until(() => inFile(path.join(dataDir, "earshot.db"), marker))).toBe(true);
+  },
+);
 
-test.skipIf(onPostgres)("a worker that cannot open the file gives SQLite its own checkpoints back and stops at once (SQLite only)", async () => {
+test.skipIf(onPostgres)("a worker that cannot open the file gives SQLite its own checkpoints back and stops at once (SQLite only: the WAL file)", async () => {
   const dir = tempDir();
   const db = openDatabase(path.join(dir, "earshot.db"));
   // The checkpointer is pointed at a "database" that is a directory, beside a WAL past the threshold.

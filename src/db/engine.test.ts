@@ -66,58 +66,64 @@ test("counts and sums are numbers", async () => {
   expect(row).toEqual({ n: 3, s: 0 });
 });
 
-test.skipIf(!onPostgres)("PostgreSQL: plain write transactions wait for each other; one with an isolation level does not", async () => {
-  const events: string[] = [];
-  const holding = Promise.withResolvers<void>();
-  const release = Promise.withResolvers<void>();
-  const first = db.transaction().execute(async (trx) => {
-    await sql`select 1`.execute(trx);
-    events.push("first begins");
-    holding.resolve();
-    await release.promise;
-    events.push("first commits");
-  });
-  await holding.promise;
-  const second = db.transaction().execute(async () => {
-    events.push("second begins");
-  });
-  const concurrent = db
-    .transaction()
-    .setIsolationLevel("read committed")
-    .execute(async () => {
-      events.push("read committed begins");
+test.skipIf(!onPostgres)(
+  "plain write transactions wait for each other; one with an isolation level does not (PostgreSQL only: the advisory write lock)",
+  async () => {
+    const events: string[] = [];
+    const holding = Promise.withResolvers<void>();
+    const release = Promise.withResolvers<void>();
+    const first = db.transaction().execute(async (trx) => {
+      await sql`select 1`.execute(trx);
+      events.push("first begins");
+      holding.resolve();
+      await release.promise;
+      events.push("first commits");
     });
-  await concurrent;
-  await Bun.sleep(300);
-  release.resolve();
-  await Promise.all([first, second]);
-  expect(events).toEqual(["first begins", "read committed begins", "first commits", "second begins"]);
-});
+    await holding.promise;
+    const second = db.transaction().execute(async () => {
+      events.push("second begins");
+    });
+    const concurrent = db
+      .transaction()
+      .setIsolationLevel("read committed")
+      .execute(async () => {
+        events.push("read committed begins");
+      });
+    await concurrent;
+    await Bun.sleep(300);
+    release.resolve();
+    await Promise.all([first, second]);
+    expect(events).toEqual(["first begins", "read committed begins", "first commits", "second begins"]);
+  },
+);
 
-test.skipIf(!onPostgres)("PostgreSQL: text sorts bytewise (C collation) even in a database created with an ICU locale", async () => {
-  const name = `earshot_t_icu_${process.pid}_${Date.now()}`;
-  const admin = openDatabase(TEST_DATABASE_URL!);
-  await sql.raw(`CREATE DATABASE ${name} TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'und' LOCALE 'C.UTF-8'`).execute(admin);
-  const url = new URL(TEST_DATABASE_URL!);
-  url.pathname = `/${name}`;
-  const icu = openDatabase(url.toString());
-  try {
-    const { rows } = await sql<{ icu: boolean }>`select 'B' < 'a' as icu`.execute(icu);
-    expect(rows[0]!.icu).toBe(false); // the database's own order puts "a" first
-    await migrateToLatest(icu);
-    await icu
-      .insertInto("settings")
-      .values([
-        { key: "a", value: "1" },
-        { key: "B", value: "2" },
-        { key: "link.", value: "3" },
-        { key: "link-x", value: "4" },
-      ])
-      .execute();
-    expect((await icu.selectFrom("settings").select("key").orderBy("key").execute()).map((r) => r.key)).toEqual(["B", "a", "link-x", "link."]);
-  } finally {
-    await icu.destroy();
-    await sql.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).execute(admin);
-    await admin.destroy();
-  }
-});
+test.skipIf(!onPostgres)(
+  "text sorts bytewise (C collation) even in a database created with an ICU locale (PostgreSQL only: SQLite compares bytes already)",
+  async () => {
+    const name = `earshot_t_icu_${process.pid}_${Date.now()}`;
+    const admin = openDatabase(TEST_DATABASE_URL!);
+    await sql.raw(`CREATE DATABASE ${name} TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'und' LOCALE 'C.UTF-8'`).execute(admin);
+    const url = new URL(TEST_DATABASE_URL!);
+    url.pathname = `/${name}`;
+    const icu = openDatabase(url.toString());
+    try {
+      const { rows } = await sql<{ icu: boolean }>`select 'B' < 'a' as icu`.execute(icu);
+      expect(rows[0]!.icu).toBe(false); // the database's own order puts "a" first
+      await migrateToLatest(icu);
+      await icu
+        .insertInto("settings")
+        .values([
+          { key: "a", value: "1" },
+          { key: "B", value: "2" },
+          { key: "link.", value: "3" },
+          { key: "link-x", value: "4" },
+        ])
+        .execute();
+      expect((await icu.selectFrom("settings").select("key").orderBy("key").execute()).map((r) => r.key)).toEqual(["B", "a", "link-x", "link."]);
+    } finally {
+      await icu.destroy();
+      await sql.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).execute(admin);
+      await admin.destroy();
+    }
+  },
+);

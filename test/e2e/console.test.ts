@@ -6,18 +6,15 @@
  * console's shell routes; the first load stays under 100 KB compressed.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { networkInterfaces } from "node:os";
 import path from "node:path";
 import { launchBrowser } from "../helpers/browser.ts";
+import { createLanNamespace, lanNamespaceUnavailable, type LanNamespace } from "../helpers/lan-namespace.ts";
 import { startServer, type RunningServer } from "../helpers/process.ts";
 import { expectAccessible, runConsoleWalk } from "./console-walk.ts";
 import { makeDataDir, removeDir } from "./voice-flow.ts";
 
-/** An IPv4 address of this machine that is not loopback (the server listens on 0.0.0.0). */
-const LAN_ADDRESS =
-  Object.values(networkInterfaces())
-    .flat()
-    .find((a) => a && a.family === "IPv4" && !a.internal)?.address ?? null;
+/** Why the browser cannot be put on "another machine" here (a network namespace needs root), or null. */
+const NO_LAN = lanNamespaceUnavailable();
 const BINARY = process.env.EARSHOT_BIN ? path.resolve(process.env.EARSHOT_BIN) : null;
 const WALK_TIMEOUT_MS = 240_000;
 
@@ -63,20 +60,25 @@ describe("console shell", () => {
 describe("sign-in over plain HTTP from another machine", () => {
   let dataDir: string;
   let server: RunningServer;
+  let lan: LanNamespace | null = null;
   beforeAll(async () => {
     dataDir = await makeDataDir();
     server = await startServer({ dataDir });
+    // Chromium runs in a network namespace of the test's own, joined by a veth pair: the server
+    // (listening on 0.0.0.0) sees a peer that is not loopback, as from another machine on the LAN.
+    if (!NO_LAN) lan = createLanNamespace();
   });
   afterAll(async () => {
+    lan?.close();
     await server?.stop();
     await removeDir(dataDir);
   });
 
-  test.skipIf(!LAN_ADDRESS)("the sign-in page says plainly that HTTPS is required", async () => {
-    const browser = await launchBrowser({ microphone: false, bypassCSP: true });
+  test.skipIf(NO_LAN !== null)(`the sign-in page says plainly that HTTPS is required${NO_LAN ? ` (skipped: ${NO_LAN})` : ""}`, async () => {
+    const browser = await launchBrowser({ microphone: false, bypassCSP: true, executablePath: lan!.chromiumPath });
     try {
       const page = await browser.newPage();
-      await page.goto(`http://${LAN_ADDRESS}:${server.port}/console/login/`);
+      await page.goto(`http://${lan!.hostAddress}:${server.port}/console/login/`);
       // Before anything is typed: the page was opened over plain HTTP from elsewhere.
       await page.getByText("Sign-in needs HTTPS.").waitFor();
       await page.getByLabel("Email").fill("ada@example.com");

@@ -28,10 +28,13 @@ const BASE_ARGS = [
  * that plays `fakeAudioWav` in a loop (a beep without it). `microphone: false` leaves the fake
  * devices out, so `getUserMedia` fails as on a machine without a microphone. `bypassCSP: true`
  * lets a test inject scripts such as axe-core (TOOLCHAIN "Accessibility checks"); the pages keep
- * their CSP header for real users.
+ * their CSP header for real users. `executablePath` replaces {@link CHROMIUM_PATH} (e.g. a wrapper
+ * that starts Chromium inside a network namespace, test/helpers/lan-namespace.ts).
  * @returns the context; `close()` also deletes the temporary profile
  */
-export async function launchBrowser(opts: { fakeAudioWav?: string; microphone?: boolean; bypassCSP?: boolean } = {}): Promise<BrowserContext> {
+export async function launchBrowser(
+  opts: { fakeAudioWav?: string; microphone?: boolean; bypassCSP?: boolean; executablePath?: string } = {},
+): Promise<BrowserContext> {
   const profile = await mkdtemp(path.join(tmpdir(), "earshot-chromium-"));
   const args = [...BASE_ARGS];
   if (opts.microphone !== false) {
@@ -41,7 +44,7 @@ export async function launchBrowser(opts: { fakeAudioWav?: string; microphone?: 
   let context: BrowserContext;
   try {
     context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM_PATH,
+      executablePath: opts.executablePath ?? CHROMIUM_PATH,
       headless: true,
       args,
       ...(opts.bypassCSP ? { bypassCSP: true } : {}),

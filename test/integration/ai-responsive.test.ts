@@ -1,18 +1,26 @@
 /**
- * "The HTTP server stays responsive while the worker is busy" (issue #5): a real `earshot serve`
- * transcribes a 90 s espeak-ng recording through the inference worker while this test times
- * back-to-back GETs — `/healthz` and the public intake API's `GET {base}` (a database read).
- * The p99 latency of the GETs answered while the answer is `processing` must stay under 50 ms.
+ * "The HTTP server stays responsive while the worker is busy" (issue #5), as behaviour, not as a
+ * latency figure (that one is measured by bench/ai-responsive.ts, docs/performance.md): a real
+ * `earshot serve` transcribes a 90 s espeak-ng recording through the inference worker while this
+ * test sends bursts of GETs — `/healthz` and the public intake API's `GET {base}` (a database
+ * read). A burst counts when the answer was `processing` before its first GET was sent and after
+ * its last was answered, and the inference threads (Bun `Worker` threads) used CPU in between, as
+ * the kernel accounts it: the HTTP thread answered while inference was running. The test requires
+ * many such bursts; inference moved onto the HTTP thread would leave none (no worker CPU, and no
+ * answer while a synchronous step runs).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runCli, startServer, type RunningServer } from "../helpers/process.ts";
+import { cpuTicksByThreadName, mainThreadTicks } from "../helpers/thread-cpu.ts";
 
-const P99_LIMIT_MS = 50;
 const SPEECH_S = 90;
-const MIN_SAMPLES = 100;
+/** GETs per burst. */
+const BURST = 4;
+/** Bursts answered while inference demonstrably ran that the test requires. */
+const MIN_BURSTS = 10;
 const SENTENCES = [
   "The checkout page was slow this morning and the payment form timed out twice.",
   "I would like an export button on the reports page so that I can share numbers with my team.",
@@ -35,9 +43,8 @@ function longSpeech(seconds: number): Blob {
   return Bun.file(file);
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
+/** CPU ticks of the server's Bun Worker threads (the inference worker; SQLite's checkpoint worker does not start on so few writes). */
+const workerTicks = (pid: number) => cpuTicksByThreadName(pid).get("Worker") ?? 0;
 
 beforeAll(async () => {
   const created = await runCli(["workspace", "create", "--name", "Busy", "--slug", "busy", "--json"], { dataDir });
@@ -50,7 +57,8 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-test("the HTTP server stays responsive while the worker is busy", async () => {
+test("the HTTP thread answers requests while the inference worker is transcribing", async () => {
+  const pid = server.proc.pid;
   const auth = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
   const link = (await (
     await fetch(`${server.baseUrl}/api/v1/links/`, {
@@ -66,11 +74,10 @@ test("the HTTP server stays responsive while the worker is busy", async () => {
   const base = `${server.baseUrl}/api/v1/intake/${wsSlug}/busy-link/`;
   const session = (await (await fetch(`${base}sessions/`, { method: "POST", headers: auth, body: "{}" })).json()) as { session_id: string };
   const questionUuid = link.questions[0]!.uuid;
-  const wav = longSpeech(SPEECH_S);
   const upload = await fetch(`${base}sessions/${session.session_id}/answers/${questionUuid}/audio/`, {
     method: "POST",
     headers: { "content-type": "audio/wav" },
-    body: wav,
+    body: longSpeech(SPEECH_S),
   });
   expect(upload.status).toBe(200);
   expect((await fetch(`${base}sessions/${session.session_id}/submit/`, { method: "POST", headers: auth, body: "{}" })).status).toBe(200);
@@ -79,29 +86,36 @@ test("the HTTP server stays responsive while the worker is busy", async () => {
     const s = (await (await fetch(`${base}sessions/${session.session_id}/`)).json()) as { answers: Record<string, { transcription_status: string }> };
     return s.answers[questionUuid]!.transcription_status;
   };
-  const busy: number[] = [];
+  let bursts = 0;
   let status = await statusOf();
-  let sawProcessing = false;
-  const deadline = Date.now() + 120_000;
+  let firstProcessing: { worker: number; main: number } | null = null;
+  let lastProcessing: { worker: number; main: number } | null = null;
+  const deadline = Date.now() + 150_000;
   while (status !== "completed" && status !== "failed" && Date.now() < deadline) {
-    for (const url of [`${server.baseUrl}/healthz`, base, `${server.baseUrl}/healthz`, base]) {
-      const started = performance.now();
+    const before = status;
+    const workerBefore = workerTicks(pid);
+    for (const url of [`${server.baseUrl}/healthz`, base, `${server.baseUrl}/healthz`, base].slice(0, BURST)) {
       const res = await fetch(url);
       await res.arrayBuffer();
-      const ms = performance.now() - started;
       expect(res.status).toBe(200);
-      if (status === "processing") busy.push(ms);
     }
+    const workerAfter = workerTicks(pid);
     status = await statusOf();
-    sawProcessing ||= status === "processing";
+    // A pause between bursts: the test shows that requests are answered, not how many fit.
+    await Bun.sleep(10);
+    if (before === "processing" && status === "processing") {
+      if (workerAfter > workerBefore) bursts++;
+      firstProcessing ??= { worker: workerBefore, main: mainThreadTicks(pid) };
+      lastProcessing = { worker: workerAfter, main: mainThreadTicks(pid) };
+    }
   }
   expect(status).toBe("completed");
-  expect(sawProcessing).toBe(true);
-  const sorted = busy.sort((a, b) => a - b);
-  const p99 = percentile(sorted, 99);
-  console.log(
-    `GETs while transcribing ${SPEECH_S} s of speech: n=${sorted.length}, p50=${percentile(sorted, 50).toFixed(1)} ms, p99=${p99.toFixed(1)} ms, max=${sorted.at(-1)!.toFixed(1)} ms`,
-  );
-  expect(sorted.length).toBeGreaterThanOrEqual(MIN_SAMPLES);
-  expect(p99).toBeLessThan(P99_LIMIT_MS);
+  expect(firstProcessing).not.toBeNull();
+  // Bun names a Worker's thread "Worker" (and ONNX Runtime's threads inherit it): if that changes,
+  // say so rather than report no burst.
+  if (workerTicks(pid) === 0) throw new Error(`no thread named "Worker" in the server: ${[...cpuTicksByThreadName(pid).keys()].join(", ")}`);
+  const workerCpu = lastProcessing!.worker - firstProcessing!.worker;
+  const mainCpu = lastProcessing!.main - firstProcessing!.main;
+  console.log(`bursts of ${BURST} GETs answered while the worker computed: ${bursts}; CPU meanwhile: worker ${workerCpu} ticks, HTTP thread ${mainCpu} ticks`);
+  expect(bursts).toBeGreaterThanOrEqual(MIN_BURSTS);
 }, 180_000);

@@ -22,18 +22,21 @@ test("a database URL that is not postgres:// is refused, as a flag or in the env
   expect(fs.existsSync(path.join(dataDir, "earshot.db"))).toBe(false);
 });
 
-test.skipIf(!onPostgres)("--database-url on workspace create and token create reaches PostgreSQL, not the SQLite file", async () => {
-  const url = (await testDatabaseUrl(dataDir))!;
-  const noEnv = { EARSHOT_DATABASE_URL: "" }; // only the flag names the database
-  const created = await runCli(["workspace", "create", "--name", "Flagged", "--json", "--database-url", url], { dataDir, env: noEnv });
-  expect(created.code).toBe(0);
-  const ws = JSON.parse(created.stdout);
-  const token = await runCli(["token", "create", "--workspace", ws.workspace_uuid, "--name", "CI", "--json", "--database-url", url], { dataDir, env: noEnv });
-  expect(token.code).toBe(0);
-  expect(fs.existsSync(path.join(dataDir, "earshot.db"))).toBe(false);
-  // The same database through the environment variable.
-  const tokens = JSON.parse(
-    (await runCli(["token", "list", "--workspace", ws.workspace_uuid, "--json"], { dataDir, env: { EARSHOT_DATABASE_URL: url } })).stdout,
-  );
-  expect(tokens).toHaveLength(2);
-});
+test.skipIf(!onPostgres)(
+  "--database-url on workspace create and token create reaches PostgreSQL, not the SQLite file (PostgreSQL only: the flag's target)",
+  async () => {
+    const url = (await testDatabaseUrl(dataDir))!;
+    const noEnv = { EARSHOT_DATABASE_URL: "" }; // only the flag names the database
+    const created = await runCli(["workspace", "create", "--name", "Flagged", "--json", "--database-url", url], { dataDir, env: noEnv });
+    expect(created.code).toBe(0);
+    const ws = JSON.parse(created.stdout);
+    const token = await runCli(["token", "create", "--workspace", ws.workspace_uuid, "--name", "CI", "--json", "--database-url", url], { dataDir, env: noEnv });
+    expect(token.code).toBe(0);
+    expect(fs.existsSync(path.join(dataDir, "earshot.db"))).toBe(false);
+    // The same database through the environment variable.
+    const tokens = JSON.parse(
+      (await runCli(["token", "list", "--workspace", ws.workspace_uuid, "--json"], { dataDir, env: { EARSHOT_DATABASE_URL: url } })).stdout,
+    );
+    expect(tokens).toHaveLength(2);
+  },
+);

@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 test.skipIf(!onPostgres)(
-  "a node answers 503 DATABASE_UNAVAILABLE while PostgreSQL is down and recovers by itself when it returns",
+  "a node answers 503 DATABASE_UNAVAILABLE while PostgreSQL is down and recovers by itself when it returns (PostgreSQL only: a database server to lose)",
   async () => {
     const links = () => fetch(`${server.baseUrl}/api/v1/links/`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(10_000) });
     const health = () => fetch(`${server.baseUrl}/healthz`, { signal: AbortSignal.timeout(10_000) });

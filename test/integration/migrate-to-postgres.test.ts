@@ -88,7 +88,7 @@ async function snapshot(n: Node, linkUuid: string, wsUuid: string): Promise<Reco
 }
 
 test.skipIf(!onPostgres)(
-  "an appliance with every question type, voice answers, a file, webhooks and keys is copied to PostgreSQL; the API answers the same; a re-run is harmless",
+  "an appliance with every question type, voice answers, a file, webhooks and keys is copied to PostgreSQL; the API answers the same; a re-run is harmless (PostgreSQL only: the target)",
   async () => {
     // The appliance: SQLite in dataDir, blobs under dataDir/blobs.
     let ws: CreatedWorkspace;

@@ -220,7 +220,7 @@ describe("intake purge", () => {
   // SQLite-only: ages blob files with utimes and makes .tmp files; PostgreSQL keeps blobs as rows
   // (src/blobs/purge-postgres.test.ts is that engine's counterpart).
   test.skipIf(onPostgres)(
-    "removes abandoned started sessions with their blobs, orphaned blobs and stale .tmp files — nothing recent or referenced",
+    "removes abandoned started sessions with their blobs, orphaned blobs and stale .tmp files — nothing recent or referenced (SQLite only: blob files on disk; PostgreSQL keeps blobs as rows, src/blobs/purge-postgres.test.ts)",
     async () => {
       const blobs = createLocalBlobStore(api.config.blobsDir);
       const deps = { db: api.db, blobs, log: createLogger("silent"), blobsDir: api.config.blobsDir };

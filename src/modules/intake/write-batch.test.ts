@@ -100,7 +100,7 @@ test("a unit alone that fails leaves nothing, and the next unit still commits", 
   expect((await committed("after"))?.value).toBe("v");
 });
 
-test.skipIf(onPostgres)("a failing COMMIT rejects every unit of its batch (SQLite-only: a deferred foreign key; PostgreSQL's are not deferrable)", async () => {
+test.skipIf(onPostgres)("a failing COMMIT rejects every unit of its batch (SQLite only: a deferred foreign key; PostgreSQL's are not deferrable)", async () => {
   const batcher = createWriteBatcher(db);
   // A deferred foreign key is checked at COMMIT: the whole transaction fails there.
   const results = await Promise.allSettled([
