@@ -25,6 +25,7 @@ import { registerAccountCommands } from "./commands/accounts.ts";
 import { registerInsightsCommands } from "./commands/insights.ts";
 import { registerReprocessCommand } from "./commands/reprocess.ts";
 import { registerMigrateToPostgresCommand } from "./commands/migrate-to-postgres.ts";
+import { registerThemesCommand } from "./commands/themes.ts";
 
 const program = new Command("earshot")
   .description("Self-hosted voice and text feedback links with local transcription.")
@@ -174,6 +175,7 @@ registerInferenceCommands(program, () => config());
 registerInsightsCommands(program, withDb);
 registerReprocessCommand(program, withDb);
 registerMigrateToPostgresCommand(program, () => config());
+registerThemesCommand(program);
 
 try {
   await program.parseAsync(process.argv);
