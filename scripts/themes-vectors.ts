@@ -50,7 +50,7 @@ const doc = {
   ranks: Buffer.from(new Uint32Array(ranks).buffer).toString("base64"),
   vectors: Buffer.from(q.buffer).toString("base64"),
 };
-writeFileSync(OUT, JSON.stringify(doc) + "\n");
+writeFileSync(OUT, `${JSON.stringify(doc)}\n`);
 console.log(`${words.length} words (ranks up to ${ranks.at(-1)}), ${(JSON.stringify(doc).length / 1e6).toFixed(1)} MB → ${path.relative(ROOT, OUT)}`);
 
 // The common component (SIF's first principal component) of feedback answers in general, from the
