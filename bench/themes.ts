@@ -20,8 +20,6 @@
  *   npx bun bench/themes.ts --speed [--n 10000]
  *   … --cut 0.75 --assign 0.3 --min-share 0.03 --a 0.001 --common question|background|none --every 3 --no-typos   (ablations)
  */
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { parseArgs } from "node:util";
 import { kmeans } from "ml-kmeans";
 import { createSifEmbedder, type Embedder } from "../src/ai/themes/embedder.ts";
@@ -31,48 +29,7 @@ import { assignAnswer } from "../src/ai/themes/incremental.ts";
 import { tokenize } from "../src/ai/themes/tokens.ts";
 import { normalise } from "../src/ai/themes/linalg.ts";
 import { wordVectors } from "../src/ai/themes/vectors.ts";
-
-const ROOT = path.join(import.meta.dir, "..");
-
-/** One labelled question: answers with their gold theme (null: fits none) and label words. */
-export interface LabelledQuestion {
-  group: string;
-  question: string;
-  items: { id: string; text: string; gold: string | null }[];
-  keywords: Map<string, string[]>;
-}
-
-/** Reads corpus/themes/<set>/*.txt (format: the comment at the top of each file). */
-export function loadThemeSet(set: string): LabelledQuestion[] {
-  const dir = path.join(ROOT, "corpus", "themes", set);
-  return readdirSync(dir)
-    .filter((f) => f.endsWith(".txt"))
-    .sort()
-    .map((f) => {
-      const q: LabelledQuestion = { group: "", question: "", items: [], keywords: new Map() };
-      let gold: string | null = null;
-      for (const line of readFileSync(path.join(dir, f), "utf8").split("\n")) {
-        if (line.startsWith("# group:")) q.group = line.slice(8).trim();
-        else if (line.startsWith("# question:")) q.question = line.slice(11).trim();
-        else if (line.startsWith("## ")) {
-          const [key, words] = line
-            .slice(3)
-            .split("|")
-            .map((s) => s.trim());
-          gold = key === "none" ? null : key!;
-          if (gold)
-            q.keywords.set(
-              gold,
-              (words ?? "")
-                .split(",")
-                .map((w) => w.trim().toLowerCase())
-                .filter(Boolean),
-            );
-        } else if (line.trim() && !line.startsWith("#")) q.items.push({ id: `${q.group}-${q.items.length + 1}`, text: line.trim(), gold });
-      }
-      return q;
-    });
-}
+import { loadThemeSet, type LabelledQuestion } from "../src/ai/themes/labelled-set.ts";
 
 const { values: flags } = parseArgs({
   options: {

@@ -10,7 +10,7 @@
 import { candidatesOf, labelFrom, themeKeyphrases, type Candidates } from "./labels.ts";
 import { centroid, dot, firstComponent, removeComponents } from "./linalg.ts";
 import background from "./common-component.json" with { type: "json" };
-import { clusterVectors, sampleIndices, type ClusterOptions } from "./cluster.ts";
+import { clusterVectors, DEFAULT_CLUSTER_OPTIONS, sampleIndices, type ClusterOptions } from "./cluster.ts";
 import { nearestFirst, pickQuotes, type Quote } from "./quotes.ts";
 import type { Embedder } from "./embedder.ts";
 
@@ -70,7 +70,11 @@ export interface BuildOptions {
   labelSample?: number;
 }
 
-/** Cosine to an operator's example at which an answer joins that theme before clustering. */
+/**
+ * Cosine to an operator's example at which an answer joins that theme before clustering (so the
+ * clustering does not build a copy of the operator's theme); nearer answers join it afterwards
+ * when it beats their cluster.
+ */
 export const SEED_ASSIGN = 0.55;
 
 /**
@@ -138,6 +142,28 @@ export function buildThemes(inputs: ThemeInput[], embedder: Embedder, options: B
   free.forEach((i, j) => {
     if (clustering.labels[j]! >= 0) labels[i] = seeds.length + clustering.labels[j]!;
   });
+  // 3. An operator's theme competes with the found ones for every free answer: it scores by its
+  // nearest example or its centre (examples and members), and wins when nearer than the answer's
+  // cluster and above the assignment threshold.
+  if (seeds.length > 0) {
+    const threshold = options.cluster?.assign ?? DEFAULT_CLUSTER_OPTIONS.assign;
+    const seedCentres = seeds.map((_, k) => {
+      const own = labels.reduce<Float32Array[]>((acc, l, i) => (l === k ? [...acc, vectors[i]!] : acc), []);
+      return centroid([...seedExamples[k]!, ...own], dims);
+    });
+    free.forEach((i, j) => {
+      const v = vectors[i]!;
+      const c = clustering.labels[j]!;
+      const current = c >= 0 ? dot(v, clustering.centres[c]!) : -Infinity;
+      let best = -1;
+      let bestSim = Math.max(threshold, current);
+      seeds.forEach((_, k) => {
+        const sim = Math.max(dot(v, seedCentres[k]!), ...seedExamples[k]!.map((e) => dot(v, e)));
+        if (sim > bestSim) [best, bestSim] = [k, sim];
+      });
+      if (best >= 0) labels[i] = best;
+    });
+  }
   const count = seeds.length + clustering.centres.length;
   const members: number[][] = Array.from({ length: count }, () => []);
   labels.forEach((k, i) => {

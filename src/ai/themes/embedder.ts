@@ -16,7 +16,7 @@
  *   one engine must not be mixed with vectors of the other (the id is stored with the model).
  */
 import { frequencyOf, lookupWord, wordVectors } from "./vectors.ts";
-import { tokenize } from "./tokens.ts";
+import { FILLERS, tokenize } from "./tokens.ts";
 import { normalise } from "./linalg.ts";
 
 /** An answer embedder. `embed` never throws; text with no known word gives the zero vector. */
@@ -54,12 +54,18 @@ export function createSifEmbedder(options: SifOptions = {}): Embedder {
     dimensions: dims,
     embed(text: string): Float32Array {
       const v = new Float32Array(dims);
-      for (const w of tokenize(text)) {
-        const row = typos ? lookupWord(t, w) : (t.index.get(w) ?? -1);
-        if (row < 0) continue;
+      const add = (row: number) => {
+        if (row < 0) return;
         const wt = weights[row]! / 127;
         const base = row * dims;
         for (let d = 0; d < dims; d++) v[d]! += wt * t.vectors[base + d]!;
+      };
+      for (const w of tokenize(text)) {
+        const row = typos ? lookupWord(t, w) : (t.index.get(w) ?? -1);
+        if (row >= 0) add(row);
+        // A compound the table does not know ("self-checkout") counts as its parts.
+        else if (w.includes("-"))
+          for (const part of w.split("-")) if (part.length > 1 && !FILLERS.has(part)) add(typos ? lookupWord(t, part) : (t.index.get(part) ?? -1));
       }
       return normalise(v);
     },

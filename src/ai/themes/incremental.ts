@@ -56,7 +56,7 @@ export interface PreviousTheme {
   operator: boolean;
 }
 
-/** Minimum Jaccard overlap for a new cluster to keep an old theme's id. */
+/** Jaccard overlap a new cluster must exceed to keep an old theme's id ("mostly carries over"). */
 export const CARRY_OVER_JACCARD = 0.5;
 
 /** Jaccard index of two id sets (0 when both are empty). */
@@ -77,7 +77,7 @@ export interface Reconciliation {
 /**
  * Maps the clusters of a rebuild to the themes before it: pairs are taken greedily by Jaccard
  * overlap, highest first (ties: larger old theme, then id), each old and each new used once, a
- * pair only when the overlap reaches `minJaccard`. An operator's merge is passed as the surviving theme
+ * pair only when the overlap exceeds `minJaccard` (a theme split in two halves keeps its id in neither). An operator's merge is passed as the surviving theme
  * alone, with the union of both members, so a cluster that re-forms the pair keeps the survivor's id. Operator themes are not
  * matched here when the build got them as seeds (pass only the auto themes then); the ones left
  * unmatched are reported so the caller keeps them.
@@ -91,7 +91,7 @@ export function reconcileThemes(previous: PreviousTheme[], clusters: string[][],
   oldSets.forEach((o, oi) =>
     newSets.forEach((n, ni) => {
       const j = jaccard(o, n);
-      if (j >= minJaccard) pairs.push({ o: oi, n: ni, j });
+      if (j > minJaccard) pairs.push({ o: oi, n: ni, j });
     }),
   );
   pairs.sort((a, b) => b.j - a.j || oldSets[b.o]!.size - oldSets[a.o]!.size || (previous[a.o]!.id < previous[b.o]!.id ? -1 : 1) || a.n - b.n);

@@ -61,10 +61,10 @@ export const FILLERS = new Set([
   "that",
 ]);
 
-/** Lowercase word tokens of `text`, fillers removed; "didn't" stays one token. */
+/** Lowercase word tokens of `text`, fillers removed; "didn't" and "wi-fi" stay one token. */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.toLowerCase().matchAll(/[a-z]+(?:['’][a-z]+)*/g)) {
+  for (const m of text.toLowerCase().matchAll(/[a-z]+(?:['’-][a-z]+)*/g)) {
     const w = m[0].replace("’", "'");
     if (!FILLERS.has(w)) out.push(w);
   }
