@@ -123,7 +123,12 @@ export function themeKeyphrases(candidates: Candidates[], labels: ArrayLike<numb
       const display = [...text].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
       scored.push({ text: display, score });
     }
-    return scored.sort((a, b) => b.score - a.score || (a.text < b.text ? -1 : 1)).slice(0, 8);
+    // "shipping" the noun and "shipping" the verb are two lemmas but one phrase to a reader.
+    const seen = new Set<string>();
+    return scored
+      .sort((a, b) => b.score - a.score || (a.text < b.text ? -1 : 1))
+      .filter((p) => !seen.has(p.text) && seen.add(p.text))
+      .slice(0, 8);
   });
 }
 
