@@ -8,6 +8,8 @@
  * - {@link buildThemes}: one question's answers → themes (label, keyphrases, quotes, centre).
  * - {@link assignAnswer}: one new answer → nearest theme or none, from a stored {@link ThemeModel}.
  * - {@link reconcileThemes}: a rebuild's clusters → the ids of the themes before it.
+ * - {@link themeModelOf}, {@link encodeThemeModel}, {@link decodeThemeModel}: the assignment
+ *   model of a build, and its compact JSON for storage.
  */
 import { createSifEmbedder, type Embedder } from "./embedder.ts";
 import { buildThemes, type BuildOptions } from "./build.ts";
@@ -26,6 +28,7 @@ export {
   type Reconciliation,
   type ThemeModel,
 } from "./incremental.ts";
+export { decodeThemeModel, encodeThemeModel, themeModelOf } from "./model-store.ts";
 export type { Quote } from "./quotes.ts";
 
 /** One answer of the JSONL contract (DESIGN §12): `group` is the question it answers. */
