@@ -15,7 +15,7 @@ import { createSifEmbedder, type Embedder } from "./embedder.ts";
 import { buildThemes, type BuildOptions } from "./build.ts";
 
 export { createSifEmbedder, DEFAULT_SIF_A, type Embedder, type SifOptions } from "./embedder.ts";
-export { buildThemes, SEED_ASSIGN, type BuildOptions, type BuiltTheme, type SeedTheme, type ThemeBuild, type ThemeInput } from "./build.ts";
+export { buildThemes, SEED_ASSIGN, type BuildOptions, type BuiltTheme, type EngineInfo, type SeedTheme, type ThemeBuild, type ThemeInput } from "./build.ts";
 export { DEFAULT_CLUSTER_OPTIONS, type ClusterOptions } from "./cluster.ts";
 export {
   assignAnswer,
