@@ -25,6 +25,7 @@ import { registerInsightsCommands } from "./commands/insights.ts";
 import { registerReprocessCommand } from "./commands/reprocess.ts";
 import { registerMigrateToPostgresCommand } from "./commands/migrate-to-postgres.ts";
 import { registerBackupCommands } from "./commands/backup.ts";
+import { registerThemesCommand } from "./commands/themes.ts";
 
 const program = new Command("earshot")
   .description("Self-hosted voice and text feedback links with local transcription.")
@@ -167,6 +168,7 @@ registerInsightsCommands(program, withDb);
 registerReprocessCommand(program, withDb);
 registerMigrateToPostgresCommand(program, () => config());
 registerBackupCommands(program, () => config(), withDb);
+registerThemesCommand(program);
 
 try {
   await program.parseAsync(process.argv);

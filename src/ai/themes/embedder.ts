@@ -1,0 +1,75 @@
+/**
+ * @module ai/themes/embedder
+ * Answer embedders for themes (DESIGN §12, issue 24): text → unit-length Float32Array.
+ *
+ * Two engines share the {@link Embedder} interface:
+ * - `sif-wink-100d` (default, {@link createSifEmbedder}): ships inside the binary, needs nothing
+ *   fetched. Smooth-inverse-frequency weighted mean (Arora et al. 2017) of the pretrained word
+ *   vectors of ./vectors.ts; typos reach their word by character trigrams; fillers dropped
+ *   (./tokens.ts). The common-component removal of SIF depends on the whole question's answers,
+ *   so it is done by the theme build (./build.ts), not here. About 0.03 ms per answer.
+ * - the optional sentence-embedding model (slot, not built yet): `Xenova/all-MiniLM-L6-v2` (or
+ *   the multilingual `Xenova/paraphrase-multilingual-MiniLM-L12-v2`) installed by
+ *   `earshot models fetch`, run in the inference worker with @huggingface/transformers'
+ *   `feature-extraction` pipeline (`pooling: "mean", normalize: true`). It would implement the
+ *   model id as `id` and `dimensions` 384. It embeds asynchronously in the worker, so it stores
+ *   each answer's vector and calls `buildThemes` with `{id, dimensions}` only (./build.ts
+ *   `EngineInfo`; quotes then rank whole answers). Theme models built with one engine are never
+ *   mixed with vectors of the other: the id is stored with the model and `assignAnswer` checks it.
+ */
+import { frequencyOf, lookupWord, wordVectors } from "./vectors.ts";
+import { FILLERS, tokenize } from "./tokens.ts";
+import { normalise } from "./linalg.ts";
+
+/** An answer embedder. `embed` never throws; text with no known word gives the zero vector. */
+export interface Embedder {
+  /** Engine id, stored with a theme model ("sif-wink-100d", or a model id). */
+  readonly id: string;
+  readonly dimensions: number;
+  /** Unit-length vector of `text` (all zeros when no word of it is known). */
+  embed(text: string): Float32Array;
+}
+
+/** Options of the SIF embedder (defaults: docs/decisions/themes.md). */
+export interface SifOptions {
+  /** SIF smoothing `a` in a / (a + p(w)); smaller down-weights frequent words harder. */
+  a?: number;
+  /** Look unknown words up by character trigrams (typos). */
+  typos?: boolean;
+}
+
+export const DEFAULT_SIF_A = 1e-3;
+
+/**
+ * The default embedder: SIF-weighted pretrained word vectors (see the module comment).
+ * @param options {@link SifOptions}
+ */
+export function createSifEmbedder(options: SifOptions = {}): Embedder {
+  const a = options.a ?? DEFAULT_SIF_A;
+  const typos = options.typos ?? true;
+  const t = wordVectors();
+  const dims = t.dimensions;
+  const weights = new Float32Array(t.words.length);
+  for (let i = 0; i < weights.length; i++) weights[i] = a / (a + frequencyOf(t, i));
+  return {
+    id: "sif-wink-100d",
+    dimensions: dims,
+    embed(text: string): Float32Array {
+      const v = new Float32Array(dims);
+      const add = (row: number) => {
+        if (row < 0) return;
+        const wt = weights[row]! / 127;
+        const base = row * dims;
+        for (let d = 0; d < dims; d++) v[d]! += wt * t.vectors[base + d]!;
+      };
+      for (const w of tokenize(text)) {
+        const row = typos ? lookupWord(t, w) : (t.index.get(w) ?? -1);
+        if (row >= 0) add(row);
+        // A compound the table does not know ("self-checkout") counts as its parts.
+        else if (w.includes("-"))
+          for (const part of w.split("-")) if (part.length > 1 && !FILLERS.has(part)) add(typos ? lookupWord(t, part) : (t.index.get(part) ?? -1));
+      }
+      return normalise(v);
+    },
+  };
+}
