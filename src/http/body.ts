@@ -183,3 +183,27 @@ export async function parseMultipart(bytes: Uint8Array, contentTypeHeader: strin
     });
   }
 }
+
+/** Characters a file name must not carry into storage or a Content-Disposition: controls and separators. */
+const UNSAFE_NAME_CHARS = /[\u0000-\u001f\u007f]/g;
+
+/**
+ * The uploaded file of a multipart form's part `partName`, with a safe file name: the last
+ * segment of the name the client sent (no directories), without control characters, trimmed,
+ * at most 255 characters. The part's own Content-Type is ignored (the bytes decide the type).
+ * @returns `{ file, name }`
+ * @throws AppError VALIDATION_ERROR (pointer `/{partName}`) when the part is missing, is a plain
+ *   form field (no `filename`, or only `filename*`), or its file name is empty — `filename=` or
+ *   `filename=""`, blanks, or only a path
+ */
+export function filePartOf(form: FormData, partName = "file"): { file: File; name: string } {
+  const part = form.get(partName);
+  const refuse = (message: string) => new AppError("VALIDATION_ERROR", message, { errors: [{ pointer: `/${partName}`, message }] });
+  if (part === null) throw refuse(`The form has no part named ${partName}.`);
+  if (!(part instanceof File)) throw refuse(`The part ${partName} must be a file upload with a file name (filename="…").`);
+  // Bun leaves `name` undefined for `filename=` and `filename=""`.
+  const sent = typeof part.name === "string" ? part.name : "";
+  const name = (sent.split(/[\\/]/).pop() ?? "").replace(UNSAFE_NAME_CHARS, "").trim().slice(0, 255);
+  if (name === "" || name === "." || name === "..") throw refuse(`The part ${partName} has no file name (filename="…").`);
+  return { file: part, name };
+}

@@ -328,9 +328,10 @@ async function replaceAnswerBlob(
 
 /**
  * Stores an uploaded file for a file_upload question (`POST …/file/`).
+ * @param fileName the file's safe name (http/body.ts `filePartOf`: no directories, not empty)
  * @throws AppError NOT_FOUND, LINK_PAUSED, ALREADY_SUBMITTED, VALIDATION_ERROR, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE
  */
-export async function saveFile(deps: IntakeDeps, l: IntakeLink, sessionId: string, questionUuid: string, file: File) {
+export async function saveFile(deps: IntakeDeps, l: IntakeLink, sessionId: string, questionUuid: string, file: File, fileName: string) {
   const q = findQuestion(l, questionUuid);
   if (q.type !== "file_upload") throw new AppError("VALIDATION_ERROR", "This question does not take a file.");
   const config = JSON.parse(q.configuration) as { allowed_types?: string[]; max_size_mb?: number };
@@ -339,13 +340,13 @@ export async function saveFile(deps: IntakeDeps, l: IntakeLink, sessionId: strin
   const bytes = new Uint8Array(await file.arrayBuffer());
   // The type comes from the bytes, never from the name or the part's Content-Type.
   const sniffed = await sniffFile(bytes);
-  const nameExt = file.name.includes(".") ? file.name.split(".").pop()!.toLowerCase() : "";
+  const nameExt = fileName.includes(".") ? fileName.split(".").pop()!.toLowerCase() : "";
   if (!(await extensionMatches(nameExt, sniffed))) throw new AppError("UNSUPPORTED_MEDIA_TYPE", `The file's content is not what its name says (.${nameExt}).`);
   const type = sniffed.mime;
   const allowed = config.allowed_types ?? [];
   if (!allowedTypesAccept(allowed, nameExt, sniffed)) throw new AppError("UNSUPPORTED_MEDIA_TYPE", `Accepted file types: ${allowed.join(", ")}.`);
   const key = await deps.blobs.put("files", bytes);
-  const meta = { name: file.name.slice(0, 255), size: file.size, content_type: type };
+  const meta = { name: fileName.slice(0, 255), size: file.size, content_type: type };
   return replaceAnswerBlob(deps, l, sessionId, q, key, { file_blob: key, file_meta: JSON.stringify(meta), value: JSON.stringify(meta.name), text: meta.name });
 }
 
