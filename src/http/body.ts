@@ -184,8 +184,8 @@ export async function parseMultipart(bytes: Uint8Array, contentTypeHeader: strin
   }
 }
 
-/** Characters a file name must not carry into storage or a Content-Disposition: controls and separators. */
-const UNSAFE_NAME_CHARS = /[\u0000-\u001f\u007f]/g;
+/** A file name without control characters (U+0000–U+001F, U+007F), which no stored name or header should carry. */
+const withoutControls = (name: string) => Array.from(name, (c) => (c.charCodeAt(0) < 0x20 || c === "\u007f" ? "" : c)).join("");
 
 /**
  * The uploaded file of a multipart form's part `partName`, with a safe file name: the last
@@ -203,7 +203,7 @@ export function filePartOf(form: FormData, partName = "file"): { file: File; nam
   if (!(part instanceof File)) throw refuse(`The part ${partName} must be a file upload with a file name (filename="…").`);
   // Bun leaves `name` undefined for `filename=` and `filename=""`.
   const sent = typeof part.name === "string" ? part.name : "";
-  const name = (sent.split(/[\\/]/).pop() ?? "").replace(UNSAFE_NAME_CHARS, "").trim().slice(0, 255);
+  const name = withoutControls(sent.split(/[\\/]/).pop() ?? "").trim().slice(0, 255);
   if (name === "" || name === "." || name === "..") throw refuse(`The part ${partName} has no file name (filename="…").`);
   return { file: part, name };
 }
