@@ -203,7 +203,9 @@ export function filePartOf(form: FormData, partName = "file"): { file: File; nam
   if (!(part instanceof File)) throw refuse(`The part ${partName} must be a file upload with a file name (filename="…").`);
   // Bun leaves `name` undefined for `filename=` and `filename=""`.
   const sent = typeof part.name === "string" ? part.name : "";
-  const name = withoutControls(sent.split(/[\\/]/).pop() ?? "").trim().slice(0, 255);
+  const name = withoutControls(sent.split(/[\\/]/).pop() ?? "")
+    .trim()
+    .slice(0, 255);
   if (name === "" || name === "." || name === "..") throw refuse(`The part ${partName} has no file name (filename="…").`);
   return { file: part, name };
 }
