@@ -188,8 +188,9 @@ export async function parseMultipart(bytes: Uint8Array, contentTypeHeader: strin
 const withoutControls = (name: string) => Array.from(name, (c) => (c.charCodeAt(0) < 0x20 || c === "\u007f" ? "" : c)).join("");
 
 /**
- * The uploaded file of a multipart form's part `partName`, with a safe file name: the last
- * segment of the name the client sent (no directories), without control characters, trimmed,
+ * The uploaded file of a multipart form's part `partName`, with a safe file name: what follows the
+ * last `/` of the name the client sent (RFC 7578 §4.2: no directories; a backslash is a character
+ * of Unix file names and stays), without control characters, trimmed,
  * at most 255 characters. The part's own Content-Type is ignored (the bytes decide the type).
  * @returns `{ file, name }`
  * @throws AppError VALIDATION_ERROR (pointer `/{partName}`) when the part is missing, is a plain
@@ -203,7 +204,7 @@ export function filePartOf(form: FormData, partName = "file"): { file: File; nam
   if (!(part instanceof File)) throw refuse(`The part ${partName} must be a file upload with a file name (filename="…").`);
   // Bun leaves `name` undefined for `filename=` and `filename=""`.
   const sent = typeof part.name === "string" ? part.name : "";
-  const name = withoutControls(sent.split(/[\\/]/).pop() ?? "")
+  const name = withoutControls(sent.split("/").pop() ?? "")
     .trim()
     .slice(0, 255);
   if (name === "" || name === "." || name === "..") throw refuse(`The part ${partName} has no file name (filename="…").`);
