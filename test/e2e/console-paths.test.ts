@@ -71,7 +71,11 @@ async function apiRequestsOf(address: string): Promise<string[]> {
 async function saysNotFound(): Promise<boolean> {
   const heading = page.getByRole("heading", { name: "Page not found" });
   const note = page.getByText("This page does not exist").first();
-  await heading.or(note).first().waitFor({ timeout: 10_000 }).catch(() => {});
+  await heading
+    .or(note)
+    .first()
+    .waitFor({ timeout: 10_000 })
+    .catch(() => {});
   return (await heading.isVisible()) || (await note.isVisible());
 }
 const traversal = () => `..%2F..%2F..%2Ftokens%2F${tokenUuid}`;
