@@ -101,6 +101,12 @@ test("a slow reader's export is reset soon after the revocation: the server drop
   await seedResponses(db, ws.workspace_uuid, link, 4_000, (i) => `answer ${i} `.padEnd(1_500, "y"));
   await db.destroy();
   const reader = (await api("POST", "tokens/", ws.api_key, { name: "Slow exporter", scopes: ["responses:read"] })).json;
+  // Unrevoked, the same export arrives whole (every line, a clean end).
+  const whole = await fetch(`${server.baseUrl}/api/v1/links/${link.uuid}/responses/export/?format=jsonl`, {
+    headers: { authorization: `Bearer ${reader.key}` },
+  });
+  expect(whole.status).toBe(200);
+  expect((await whole.text()).trimEnd().split("\n").length).toBe(4_000);
 
   let atRevocation = -1;
   let queued: { serverUnsent: number; clientUnread: number } | null = null;
