@@ -86,7 +86,9 @@ test("a streaming export stops returning data once its key is revoked mid-stream
       failed = true;
     }
     expect(failed).toBe(true);
-    expect(received).toBe(firstRows);
+    // The next chunk is produced as soon as the first has been taken (responses/export.ts), so it
+    // may be ready before the revocation commits and still arrive; nothing produced after it does.
+    expect(received).toBeLessThanOrEqual(2 * firstRows);
   } finally {
     await mem.close();
   }

@@ -14,11 +14,12 @@
  *    key (skipped when it is already there with the same size).
  * 4. Row counts are compared per table, and every referenced blob is checked.
  *
- * It refuses (before copying anything) when a table of the target has a row the appliance does
- * not — more rows, or a primary key the appliance no longer has: the target was used on its own (a
- * node started on it creates a workspace) or rows were deleted in the appliance since an earlier
- * run (an erasure, pruned jobs), even when as many were added meanwhile. Migrate into a new
- * database then.
+ * The first run refuses (before copying anything) when a table of the target has a row the
+ * appliance does not — more rows, or a primary key the appliance lacks: the target was used on its
+ * own (a node started on it creates a workspace). A later run (the documented second pass, after
+ * stopping the appliance) deletes in the target the rows and blobs the appliance deleted since the
+ * last run (an erasure, a removed webhook, pruned delivery logs or jobs), and refuses only when
+ * something other than this command wrote to the target since (commands/migrate-passes.ts).
  */
 import type { Command } from "commander";
 import { type Kysely, type RawBuilder, sql } from "kysely";
@@ -27,7 +28,8 @@ import { migrateToLatest, openDatabase, type Db } from "../db/client.ts";
 import { isPostgresUrl } from "../db/dialect.ts";
 import { AppError } from "../errors.ts";
 import { createLocalBlobStore } from "../blobs/store.ts";
-import { storedBlobSize, writeBlob } from "../blobs/postgres.ts";
+import { createPostgresBlobStore, storedBlobSize, writeBlob } from "../blobs/postgres.ts";
+import { deleteRowsNotInSource, lastPassXid, PASSES_TABLE, recordPass, rowsWrittenSince } from "./migrate-passes.ts";
 
 /** Rows per read and per INSERT. */
 const BATCH = 500;
@@ -36,14 +38,28 @@ const BATCH = 500;
  * the per-minute rate-limit windows (counting state of a running cluster; empty on an appliance),
  * and the definition counter (the target has its own, raised by the copy's own inserts).
  */
-const NOT_COPIED = new Set(["kysely_migration", "kysely_migration_lock", "blobs", "blob_chunks", "answers_search", "rate_limit_windows", "definition_version"]);
+const NOT_COPIED = new Set([
+  "kysely_migration",
+  "kysely_migration_lock",
+  "blobs",
+  "blob_chunks",
+  "answers_search",
+  "rate_limit_windows",
+  "definition_version",
+  PASSES_TABLE,
+]);
 /** Tables that triggers on other tables write (derived counters): emptied and copied last, so the appliance's values win. */
 const LAST = ["workspace_changes"];
 
 /** One table's outcome. */
 export type TableReport = { table: string; source: number; target: number };
 /** What {@link migrateToPostgres} did. */
-export type MigrationReport = { tables: TableReport[]; blobs: { referenced: number; copied: number; already: number; missing: string[] } };
+export type MigrationReport = {
+  tables: TableReport[];
+  blobs: { referenced: number; copied: number; already: number; missing: string[] };
+  /** Rows (per table) and blobs (`blobs`) deleted in the target because the appliance deleted them since the last run. */
+  deleted: Record<string, number>;
+};
 
 type Column = { name: string; identity: boolean };
 type TargetTable = { name: string; columns: Column[]; primaryKey: string[] };
@@ -121,6 +137,37 @@ async function rowsOnlyInTarget(source: Kysely<any>, target: Kysely<any>, table:
   }
 }
 
+/**
+ * Before the first pass: refuses a target with a row the appliance does not have (more rows, or a
+ * primary key the appliance lacks) — it was used on its own.
+ * @throws AppError VALIDATION_ERROR naming the tables
+ */
+async function refuseRowsOfItsOwn(
+  source: Kysely<any>,
+  target: Kysely<any>,
+  names: string[],
+  inTarget: Map<string, TargetTable>,
+  counts: Map<string, number>,
+): Promise<void> {
+  const extra: string[] = [];
+  for (const name of names) {
+    const [s, t] = [counts.get(name)!, await countRows(target, name)];
+    if (LAST.includes(name) || t === 0) continue;
+    if (t > s) extra.push(`${name} (${t} there, ${s} here)`);
+    else if (inTarget.get(name)!.primaryKey.length) {
+      // As many rows, or fewer, can still hide a row of the target's own.
+      const only = await rowsOnlyInTarget(source, target, inTarget.get(name)!);
+      if (only) extra.push(`${name} (${only} ${only === 1 ? "row" : "rows"} not in the appliance)`);
+    }
+  }
+  if (extra.length) {
+    throw new AppError(
+      "VALIDATION_ERROR",
+      `The target database has rows the appliance does not: ${extra.join(", ")}. Nothing was copied. Migrate into a new, empty database (and start no node on it before the migration).`,
+    );
+  }
+}
+
 /** Copies one table in batches (upserts by primary key). @returns rows read from the appliance */
 async function copyTable(
   source: Kysely<any>,
@@ -168,6 +215,12 @@ async function resetIdentities(target: Kysely<any>, tables: TargetTable[]): Prom
   }
 }
 
+/** Keys of the target's blobs (complete or not) that are not in `keep`. */
+async function blobsNotIn(target: Kysely<any>, keep: Set<string>): Promise<string[]> {
+  const { rows } = await sql<{ key: string }>`select key from blobs order by key`.execute(target);
+  return rows.map((r) => r.key).filter((k) => !keep.has(k));
+}
+
 /** Every blob key the appliance's answers reference (recordings, files, follow-up recordings). */
 async function referencedBlobs(source: Kysely<any>): Promise<string[]> {
   const { rows } = await sql<{ audio_blob: string | null; file_blob: string | null; follow_ups: string | null }>`
@@ -186,8 +239,9 @@ async function referencedBlobs(source: Kysely<any>): Promise<string[]> {
  * Copies an appliance (its SQLite database and blob directory) into PostgreSQL and verifies it
  * (module comment). Both databases are migrated first.
  * @param log receives progress lines
- * @throws AppError VALIDATION_ERROR when the target has rows the appliance lacks (nothing copied),
- *   or when a table's counts differ afterwards
+ * @throws AppError VALIDATION_ERROR when the target has rows of its own — before the first run, rows
+ *   the appliance lacks; after one, rows written there since by anything else (nothing copied or
+ *   deleted) —, or when a table's counts differ afterwards
  */
 export async function migrateToPostgres(source: Db, target: Db, blobsDir: string, log: (line: string) => void): Promise<MigrationReport> {
   await migrateToLatest(source);
@@ -202,23 +256,34 @@ export async function migrateToPostgres(source: Db, target: Db, blobsDir: string
   );
 
   const counts = new Map<string, number>();
-  const extra: string[] = [];
-  for (const name of names) {
-    const [s, t] = [await countRows(source, name), await countRows(target, name)];
-    counts.set(name, s);
-    if (LAST.includes(name) || t === 0) continue;
-    if (t > s) extra.push(`${name} (${t} there, ${s} here)`);
-    else if (inTarget.get(name)!.primaryKey.length) {
-      // As many rows, or fewer, can still hide a row the appliance deleted since the last run.
-      const only = await rowsOnlyInTarget(source, target, inTarget.get(name)!);
-      if (only) extra.push(`${name} (${only} ${only === 1 ? "row" : "rows"} not in the appliance)`);
+  for (const name of names) counts.set(name, await countRows(source, name));
+  const lastPass = await lastPassXid(target);
+  const deleted: Record<string, number> = {};
+  if (lastPass === null) await refuseRowsOfItsOwn(source, target, names, inTarget, counts);
+  else {
+    // A pass ran before: the target's rows are the appliance's as that pass left them, unless
+    // something else wrote there since (then refuse, as for a target used on its own).
+    const foreign: string[] = [];
+    for (const name of [...names.filter((n) => !LAST.includes(n)), "blobs", "blob_chunks"]) {
+      const n = await rowsWrittenSince(target, name, lastPass);
+      if (n) foreign.push(`${name} (${n} ${n === 1 ? "row" : "rows"} written there since the last run)`);
     }
-  }
-  if (extra.length) {
-    throw new AppError(
-      "VALIDATION_ERROR",
-      `The target database has rows the appliance does not: ${extra.join(", ")}. Nothing was copied. Migrate into a new, empty database (and start no node on it before the migration).`,
-    );
+    if (foreign.length) {
+      throw new AppError(
+        "VALIDATION_ERROR",
+        `The target database has rows the appliance does not: ${foreign.join(", ")}. Nothing was copied. Migrate into a new, empty database (and start no node on it before the migration).`,
+      );
+    }
+    // Rows the appliance deleted since (erasures, removed webhooks, pruned logs and jobs) go, children first.
+    for (const name of [...names].reverse()) {
+      const table = inTarget.get(name)!;
+      if (LAST.includes(name) || !table.primaryKey.length) continue;
+      const n = await deleteRowsNotInSource(source, target, table, BATCH);
+      if (n) {
+        deleted[name] = n;
+        log(`${name}: ${n} ${n === 1 ? "row" : "rows"} deleted (deleted on the appliance since the last run)`);
+      }
+    }
   }
 
   for (const name of names) {
@@ -261,6 +326,16 @@ export async function migrateToPostgres(source: Db, target: Db, blobsDir: string
     if ((i + 1) % 100 === 0) log(`  blobs: ${i + 1}/${keys.length}`);
   }
   log(`blobs: ${blobs.copied} copied, ${blobs.already} already there${blobs.missing.length ? `, ${blobs.missing.length} missing in the appliance` : ""}`);
+  if (lastPass !== null) {
+    // Recordings and files of answers the appliance erased or replaced since the last run.
+    const gone = await blobsNotIn(target, new Set(keys));
+    const store = createPostgresBlobStore(target);
+    for (const key of gone) await store.delete(key);
+    if (gone.length) {
+      deleted.blobs = gone.length;
+      log(`blobs: ${gone.length} deleted (no longer referenced on the appliance)`);
+    }
+  }
 
   const tables: TableReport[] = [];
   const differ: string[] = [];
@@ -277,7 +352,8 @@ export async function migrateToPostgres(source: Db, target: Db, blobsDir: string
       "VALIDATION_ERROR",
       `Counts differ after copying: ${differ.join(", ")}. The appliance may have changed meanwhile: stop it and run again.`,
     );
-  return { tables, blobs };
+  await recordPass(target);
+  return { tables, blobs, deleted };
 }
 
 /** The URL without its password, for messages. */

@@ -183,3 +183,30 @@ export async function parseMultipart(bytes: Uint8Array, contentTypeHeader: strin
     });
   }
 }
+
+/** A file name without control characters (U+0000–U+001F, U+007F), which no stored name or header should carry. */
+const withoutControls = (name: string) => Array.from(name, (c) => (c.charCodeAt(0) < 0x20 || c === "\u007f" ? "" : c)).join("");
+
+/**
+ * The uploaded file of a multipart form's part `partName`, with a safe file name: what follows the
+ * last `/` of the name the client sent (RFC 7578 §4.2: no directories; a backslash is a character
+ * of Unix file names and stays), without control characters, trimmed,
+ * at most 255 characters. The part's own Content-Type is ignored (the bytes decide the type).
+ * @returns `{ file, name }`
+ * @throws AppError VALIDATION_ERROR (pointer `/{partName}`) when the part is missing, is a plain
+ *   form field (no `filename`, or only `filename*`), or its file name is empty — `filename=` or
+ *   `filename=""`, blanks, or only a path
+ */
+export function filePartOf(form: FormData, partName = "file"): { file: File; name: string } {
+  const part = form.get(partName);
+  const refuse = (message: string) => new AppError("VALIDATION_ERROR", message, { errors: [{ pointer: `/${partName}`, message }] });
+  if (part === null) throw refuse(`The form has no part named ${partName}.`);
+  if (!(part instanceof File)) throw refuse(`The part ${partName} must be a file upload with a file name (filename="…").`);
+  // Bun leaves `name` undefined for `filename=` and `filename=""`.
+  const sent = typeof part.name === "string" ? part.name : "";
+  const name = withoutControls(sent.split("/").pop() ?? "")
+    .trim()
+    .slice(0, 255);
+  if (name === "" || name === "." || name === "..") throw refuse(`The part ${partName} has no file name (filename="…").`);
+  return { file: part, name };
+}

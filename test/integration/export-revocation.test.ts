@@ -4,6 +4,10 @@
  * revoked after the first bytes arrive, and the body must end well before the last response.
  * What the server wrote before the revocation (its batch in flight plus what the kernel's socket
  * buffers hold, a few MiB on loopback) may still arrive; nothing produced after it may.
+ *
+ * Issue 22 (Low): a reader that reads slowly after the revocation receives less than one chunk
+ * more (the server notices while the socket is stalled and resets the connection, which drops what
+ * the kernels still buffered), and the transfer ends in a reset, so the client can tell it failed.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import fs from "node:fs";
@@ -67,6 +71,91 @@ function slowGet(urlPath: string, key: string, pauseMs: number, onBytes: (total:
     sock.on("error", (err) => (chunks.length ? done() : reject(err)));
   });
 }
+
+/**
+ * The kernel's queues of the loopback TCP connections to `port` (/proc/net/tcp and tcp6, no
+ * tools needed): bytes the server's sockets hold unsent or unacknowledged, and bytes the clients'
+ * sockets hold received but unread.
+ */
+function queuesOf(port: number): { serverUnsent: number; clientUnread: number } {
+  let serverUnsent = 0;
+  let clientUnread = 0;
+  for (const file of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    for (const line of fs.readFileSync(file, "utf8").split("\n").slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f.length < 5 || f[3] === "0A") continue; // LISTEN
+      const [tx, rx] = f[4]!.split(":").map((h) => Number.parseInt(h, 16));
+      if (Number.parseInt(f[1]!.split(":")[1]!, 16) === port) serverUnsent += tx!;
+      if (Number.parseInt(f[2]!.split(":")[1]!, 16) === port) clientUnread += rx!;
+    }
+  }
+  return { serverUnsent, clientUnread };
+}
+
+test("a slow reader's export is reset soon after the revocation: the server drops what it still buffered, the client sees a reset", async () => {
+  // ~2 KB JSONL lines (the report's were ~1.5 KB): 4,000 rows, ~9 MB, more than the kernels buffer.
+  const created = await api("POST", "links/", ws.api_key, { name: "Short answers", questions: [{ prompt: "Comment", type: "text" }] });
+  expect(created.status).toBe(201);
+  const link = created.json;
+  const db = await openTestDatabase(dataDir);
+  await seedResponses(db, ws.workspace_uuid, link, 4_000, (i) => `answer ${i} `.padEnd(1_500, "y"));
+  await db.destroy();
+  const reader = (await api("POST", "tokens/", ws.api_key, { name: "Slow exporter", scopes: ["responses:read"] })).json;
+  // Unrevoked, the same export arrives whole (every line, a clean end).
+  const whole = await fetch(`${server.baseUrl}/api/v1/links/${link.uuid}/responses/export/?format=jsonl`, {
+    headers: { authorization: `Bearer ${reader.key}` },
+  });
+  expect(whole.status).toBe(200);
+  expect((await whole.text()).trimEnd().split("\n").length).toBe(4_000);
+
+  let atRevocation = -1;
+  let queued: { serverUnsent: number; clientUnread: number } | null = null;
+  let endedBy = "end";
+  let revocation: Promise<void> = Promise.resolve();
+  const received = await new Promise<Buffer>((resolve) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const sock = net.connect(server.port, "127.0.0.1", () => {
+      sock.write(
+        `GET /api/v1/links/${link.uuid}/responses/export/?format=jsonl HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${reader.key}\r\nConnection: close\r\n\r\n`,
+      );
+    });
+    sock.on("data", async (d: Buffer) => {
+      chunks.push(d);
+      total += d.length;
+      sock.pause(); // a slow reader: one read every 20 ms
+      if (atRevocation < 0 && total >= 64 * 1024) {
+        atRevocation = total;
+        revocation = (async () => {
+          // Reading stops while the key is revoked; the kernels' buffers fill meanwhile (MiBs).
+          await Bun.sleep(500);
+          expect((await api("DELETE", `tokens/${reader.uuid}/`, ws.api_key)).status).toBe(200);
+          // Well past the server's stalled-reader check (25 ms), then what the kernels still hold.
+          await Bun.sleep(1000);
+          queued = queuesOf(server.port);
+        })();
+        await revocation;
+      }
+      setTimeout(() => sock.resume(), 20);
+    });
+    sock.on("error", (err: NodeJS.ErrnoException) => {
+      if (err.code === "ECONNRESET") endedBy = "reset";
+    });
+    sock.on("close", () => void revocation.then(() => resolve(Buffer.concat(chunks))));
+  });
+  expect(atRevocation).toBeGreaterThan(0);
+  expect(queued).not.toBeNull();
+  // The server reset the connection: nothing of the export is left in its socket (before the
+  // fix, ~4 MB sat there, to be delivered to the reader after the revocation).
+  expect(queued!.serverUnsent).toBe(0);
+  const text = received.toString("utf8");
+  expect(text.startsWith("HTTP/1.1 200")).toBe(true);
+  // After the revocation the reader gets at most what its own kernel had already received.
+  expect(received.length - atRevocation).toBeLessThanOrEqual(queued!.clientUnread);
+  // The client can tell: the transfer ends in a reset, never with the final chunk.
+  expect(endedBy).toBe("reset");
+  expect(text.endsWith("\r\n0\r\n\r\n")).toBe(false);
+}, 120_000);
 
 test("revoking the key stops a streamed export over a real socket at its next batch", async () => {
   const questions = Array.from({ length: QUESTIONS }, (_, i) => ({ prompt: `Tell us everything, part ${i + 1}`, type: "text" }));

@@ -16,6 +16,7 @@ import { createAppDeps, type AppWiring } from "../../src/app-deps.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createInferenceClient } from "../../src/ai/inference-client.ts";
 import { createWorkspace, type CreatedWorkspace } from "../../src/modules/workspaces/service.ts";
+import { pruneDeliveryLogs } from "../../src/outbox/repository.ts";
 import { ALL_TYPE_QUESTIONS, BASE } from "../helpers/api.ts";
 import { FIXTURE_MODELS_DIR, REPO_DIR, runCli } from "../helpers/process.ts";
 
@@ -183,9 +184,121 @@ test.skipIf(!onPostgres)(
       const refused = await run();
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain("The target database has rows the appliance does not: ");
-      expect(refused.stderr).toContain("workspaces (2 there, 1 here)");
+      // Written since the last run (the workspace, and the key usage of the requests above): not the appliance's.
+      expect(refused.stderr).toContain("workspaces (1 row written there since the last run)");
     } finally {
       await target.wiring.close();
+    }
+  },
+  120_000,
+);
+
+test.skipIf(!onPostgres)(
+  "the two-pass workflow survives deletions between the passes: an erasure, a removed webhook and pruned delivery logs are deleted in the target too; a target written to since is still refused",
+  async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-migrate-twice-"));
+    const name = `${dbName}_twice`;
+    await admin.query(`create database ${name}`);
+    const u = new URL(ADMIN_URL);
+    u.pathname = `/${name}`;
+    const target2 = u.toString();
+    let ws: CreatedWorkspace;
+    const source = await node(null, dir, () => ws.api_key);
+    try {
+      ws = await createWorkspace(source.wiring.db, { name: "Appliance", plan: "enterprise" });
+      const link = await (
+        await source.request("POST", "/api/v1/links/", {
+          body: {
+            name: "Voice",
+            questions: [
+              { prompt: "Tell us", type: "voice" },
+              { prompt: "Comment", type: "text" },
+            ],
+          },
+        })
+      ).json();
+      const hooks = [];
+      for (const url of ["https://hooks.example.com/a", "https://hooks.example.com/b"]) {
+        const r = await source.request("POST", `/api/v1/workspaces/${ws.workspace_uuid}/webhooks/`, {
+          body: { url, events: ["response.started", "response.submitted"] },
+        });
+        expect(r.status).toBe(201);
+        hooks.push(await r.json());
+      }
+      const intake = `/api/v1/intake/${ws.workspace_slug}/${link.slug}/sessions/`;
+      const respond = async (i: number) => {
+        const sid = (await (await source.request("POST", intake, { body: {}, key: null })).json()).session_id;
+        expect(
+          (await source.request("POST", `${intake}${sid}/answers/${link.questions[0].uuid}/audio/`, { raw: WEBM, type: "audio/webm", key: null })).status,
+        ).toBe(200);
+        expect((await source.request("PUT", `${intake}${sid}/answers/${link.questions[1].uuid}/`, { body: { value: `Answer ${i}` }, key: null })).status).toBe(
+          200,
+        );
+        expect((await source.request("POST", `${intake}${sid}/submit/`, { body: {}, key: null })).status).toBe(200);
+      };
+      for (let i = 0; i < 3; i++) await respond(i);
+      const sdb = source.wiring.db;
+      // Every delivery has long been delivered: the hourly pruning will remove them.
+      await sdb.updateTable("webhook_deliveries").set({ state: "succeeded", date_updated: "2020-01-01T00:00:00.000000Z" }).execute();
+      await sdb.updateTable("outbox_events").set({ date_created: "2020-01-01T00:00:00.000000Z" }).execute();
+      const deliveriesBefore = (await sdb.selectFrom("webhook_deliveries").select("uuid").execute()).length;
+      expect(deliveriesBefore).toBeGreaterThan(0);
+
+      // Pass 1 while the appliance runs.
+      const run = () => runCli(["migrate-to-postgres", "--to", target2, "--json"], { dataDir: dir });
+      const first = await run();
+      expect([first.code, first.stderr.split("\n").filter((l) => l.startsWith("earshot:"))]).toEqual([0, []]);
+
+      // Between the passes: an erasure (its recording goes too), a removed webhook, the pruning, one new response.
+      const list = await (await source.request("GET", "/api/v1/responses/?status=all")).json();
+      const erased = list.results[0];
+      expect((await source.request("DELETE", `/api/v1/responses/${erased.uuid}/`)).status).toBe(200);
+      expect((await source.request("DELETE", `/api/v1/workspaces/${ws.workspace_uuid}/webhooks/${hooks[1].uuid}/`)).status).toBe(200);
+      expect(await pruneDeliveryLogs(sdb, 30)).toBeGreaterThan(0);
+      await respond(3);
+      const before = await snapshot(source, link.uuid, ws.workspace_uuid);
+      const deliveriesLeft = await sdb.selectFrom("webhook_deliveries").select("uuid").orderBy("uuid").execute();
+      await source.wiring.close();
+
+      // Pass 2 with the appliance stopped: it succeeds and the target is the appliance.
+      const second = await run();
+      expect([second.code, second.stderr.split("\n").filter((l) => l.startsWith("earshot:"))]).toEqual([0, []]);
+      const report = JSON.parse(second.stdout);
+      for (const t of report.tables) expect([t.table, t.target]).toEqual([t.table, t.source]);
+      expect(report.deleted).toMatchObject({ responses: 1, webhooks: 1, blobs: 1 });
+      expect(report.deleted.webhook_deliveries).toBeGreaterThan(0);
+      const target = await node(target2, fs.mkdtempSync(path.join(os.tmpdir(), "earshot-migrated-twice-")), () => ws.api_key);
+      try {
+        expect(await snapshot(target, link.uuid, ws.workspace_uuid)).toEqual(before);
+        expect((await target.request("GET", `/api/v1/responses/${erased.uuid}/`)).status).toBe(404);
+        const blobsLeft = await target.wiring.db
+          .selectFrom("blobs" as never)
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow();
+        expect(Number((blobsLeft as { n: number }).n)).toBe(3); // the three recordings the appliance still has
+        // The pruned deliveries are gone; the new response's delivery (pending) is there.
+        expect(await target.wiring.db.selectFrom("webhook_deliveries").select("uuid").orderBy("uuid").execute()).toEqual(deliveriesLeft);
+
+        // Something else writes to the target after the last run: the next run refuses, changing nothing.
+        expect(
+          (
+            await runCli(["workspace", "create", "--name", "Elsewhere", "--json"], {
+              dataDir: target.wiring.deps.config.dataDir,
+              env: { EARSHOT_DATABASE_URL: target2 },
+            })
+          ).code,
+        ).toBe(0);
+        const refused = await run();
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toContain("The target database has rows the appliance does not: ");
+        expect(refused.stderr).toContain("workspaces (1 row written there since the last run)");
+        expect((await target.request("GET", "/api/v1/responses/?status=all")).status).toBe(200);
+      } finally {
+        await target.wiring.close();
+      }
+    } finally {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   },
   120_000,

@@ -20,17 +20,47 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A request path built by {@link apiPath}: relative to `/api/v1/` (or absolute from `/`), every
+ * interpolated parameter checked and encoded. {@link api} and `useLive` take nothing else, so no
+ * route parameter, query value or API field reaches a request path unchecked (issue 22).
+ */
+export type ApiPath = string & { readonly __apiPath: unique symbol };
+
+/**
+ * What a path parameter may be: a UUID, a slug, a token (base64url) or a number — letters,
+ * digits, `-` and `_` only. Nothing that could be or make a path: no `/`, `.`, `%`, `?`, `#`.
+ */
+const PATH_PARAMETER = /^[A-Za-z0-9_-]{1,200}$/;
+
+/**
+ * Tagged template for API paths: `` apiPath`links/${uuid}/stats/` ``. Each parameter must be
+ * one path segment's worth of letters, digits, `-` and `_` (a decoded console route parameter
+ * such as `../../tokens/<uuid>` is refused, not requested) and is percent-encoded.
+ * @returns the path, branded for {@link api}
+ * @throws ApiError 404 NOT_FOUND for a parameter that is not one (the page shows it like any 404)
+ */
+export function apiPath(strings: TemplateStringsArray, ...params: (string | number)[]): ApiPath {
+  let path = strings[0]!;
+  params.forEach((param, i) => {
+    const value = String(param);
+    if (!PATH_PARAMETER.test(value)) throw new ApiError(404, "NOT_FOUND", "This page does not exist: its address names nothing the console knows.");
+    path += encodeURIComponent(value) + strings[i + 1]!;
+  });
+  return path as ApiPath;
+}
+
 /** The list envelope of every paginated endpoint (DESIGN §4). */
 export type Page<T> = { count: number; next: string | null; previous: string | null; results: T[] };
 
 /**
  * Calls `/api/v1/<path>` (or an absolute same-origin path starting with `/`).
- * @param path relative to `/api/v1/`, e.g. `tokens/?page=2`
+ * @param path from {@link apiPath}: relative to `/api/v1/`, e.g. `tokens/?page=2`
  * @param body sent as JSON when given
  * @returns the parsed JSON body (null for an empty body)
  * @throws ApiError for any non-2xx answer or a network failure (status 0)
  */
-export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+export async function api<T = unknown>(method: string, path: ApiPath, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: "application/json" };
   if (body !== undefined) headers["content-type"] = "application/json";
   if (method !== "GET" && method !== "HEAD" && csrfToken.value) headers["x-csrf-token"] = csrfToken.value;
@@ -71,16 +101,17 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
 }
 
 /** `path` with `page` and `page_size` set (other parameters kept). */
-export function paged(path: string, page: number, pageSize = 20, params: Record<string, string> = {}): string {
+export function paged(path: ApiPath, page: number, pageSize = 20, params: Record<string, string> = {}): ApiPath {
   const q = new URLSearchParams({ ...params, page: String(page), page_size: String(pageSize) });
   for (const [k, v] of [...q]) if (v === "") q.delete(k);
-  return `${path}?${q}`;
+  // URLSearchParams encodes every name and value.
+  return `${path}?${q}` as ApiPath;
 }
 
 /** Loads `GET auth/session/` into the `session` signal (null when signed out). */
 export async function refreshSession(): Promise<void> {
   try {
-    session.value = await api<Session>("GET", "auth/session/");
+    session.value = await api<Session>("GET", apiPath`auth/session/`);
   } catch (err) {
     if (!(err instanceof ApiError) || (err.status !== 401 && err.status !== 404)) throw err;
     session.value = null;

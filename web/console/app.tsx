@@ -5,8 +5,10 @@
  */
 import { signal } from "@preact/signals";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { LocationProvider, Route, Router, useLocation } from "preact-iso";
-import { api, ApiError, refreshSession } from "./api.ts";
+import type { ComponentType } from "preact";
+import { LocationProvider, Route, Router, useLocation, useRoute } from "preact-iso";
+import { isUuid } from "../../src/shared/uuid.ts";
+import { api, apiPath, ApiError, refreshSession } from "./api.ts";
 import { ErrorNote, toApiError } from "./components.tsx";
 import { session, sessionChecked, type Session } from "./state.ts";
 import { InvitePage, LoginPage, ResetPage, SetupPage } from "./pages/auth.tsx";
@@ -58,7 +60,7 @@ function Header() {
   const [error, setError] = useState<ApiError | null>(null);
   const signOut = async () => {
     try {
-      await api("POST", "auth/logout/", {});
+      await api("POST", apiPath`auth/logout/`, {});
       route("/console/login/");
       session.value = null;
     } catch (err) {
@@ -67,7 +69,7 @@ function Header() {
   };
   const switchTo = async (uuid: string) => {
     try {
-      session.value = await api<Session>("POST", "auth/session/workspace/", { workspace_uuid: uuid });
+      session.value = await api<Session>("POST", apiPath`auth/session/workspace/`, { workspace_uuid: uuid });
     } catch (err) {
       setError(toApiError(err));
     }
@@ -129,6 +131,24 @@ function NotFound() {
   );
 }
 
+/**
+ * A page whose address names an object by its UUID (`/console/webhooks/:uuid/`): any other value
+ * there — such as `..%2F..%2Ftokens%2F…`, which the router decodes to a path — is "Page not
+ * found", before the page builds a request from it (issue 22; apiPath checks again).
+ */
+function byUuid(Page: ComponentType): ComponentType {
+  return function PageByUuid() {
+    const { params } = useRoute();
+    return isUuid(params.uuid ?? "") ? <Page /> : <NotFound />;
+  };
+}
+
+const LinkBuilder = byUuid(BuilderPage);
+const LinkResponses = byUuid(ResponsesPage);
+const LinkDashboard = byUuid(DashboardPage);
+const OneResponse = byUuid(ResponsePage);
+const OneWebhook = byUuid(WebhookPage);
+
 function Shell() {
   const { path } = useLocation();
   const isPublic = PUBLIC.includes(withSlash(path));
@@ -169,14 +189,14 @@ function Shell() {
         <Router>
           <Route path="/console/links" component={LinksPage} />
           <Route path="/console/links/new" component={BuilderPage} />
-          <Route path="/console/links/:uuid" component={BuilderPage} />
-          <Route path="/console/links/:uuid/responses" component={ResponsesPage} />
-          <Route path="/console/links/:uuid/dashboard" component={DashboardPage} />
+          <Route path="/console/links/:uuid" component={LinkBuilder} />
+          <Route path="/console/links/:uuid/responses" component={LinkResponses} />
+          <Route path="/console/links/:uuid/dashboard" component={LinkDashboard} />
           <Route path="/console/responses" component={ResponsesPage} />
-          <Route path="/console/responses/:uuid" component={ResponsePage} />
+          <Route path="/console/responses/:uuid" component={OneResponse} />
           <Route path="/console/keys" component={KeysPage} />
           <Route path="/console/webhooks" component={WebhooksPage} />
-          <Route path="/console/webhooks/:uuid" component={WebhookPage} />
+          <Route path="/console/webhooks/:uuid" component={OneWebhook} />
           <Route path="/console/settings" component={SettingsPage} />
           <Route path="/console" component={() => <p class="boot">Opening Links…</p>} />
           <Route default component={NotFound} />

@@ -21,7 +21,14 @@ export function useLoad<T>(fn: () => Promise<T>, deps: unknown[]): Load<T> {
   useEffect(() => {
     const mine = ++seq.current;
     setState((s) => ({ ...s, loading: true }));
-    fn().then(
+    // A loader that throws at once (apiPath refusing a parameter) fails like one that rejects.
+    let loading: Promise<T>;
+    try {
+      loading = fn();
+    } catch (err) {
+      loading = Promise.reject(err);
+    }
+    loading.then(
       (data) => mine === seq.current && setState({ data, error: null, loading: false }),
       (err: unknown) => mine === seq.current && setState((s) => ({ data: s.data, error: toApiError(err), loading: false })),
     );

@@ -7,7 +7,7 @@
  * Why polling and not server-sent events: docs/decisions/live-updates.md.
  */
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import { api, ApiError } from "./api.ts";
+import { api, ApiError, type ApiPath } from "./api.ts";
 import { toApiError, type Load } from "./components.tsx";
 
 /** How often a live page asks again (ms). */
@@ -16,9 +16,9 @@ export const POLL_MS = 5000;
 /**
  * Loads `path` now, whenever it changes, and again every {@link POLL_MS} while the tab is
  * visible; keeps the last data during reloads and updates it only when the ETag changes.
- * @param path relative to `/api/v1/` (null: load nothing)
+ * @param path from apiPath, relative to `/api/v1/` (null: load nothing)
  */
-export function useLive<T>(path: string | null): Load<T> {
+export function useLive<T>(path: ApiPath | null): Load<T> {
   const [state, setState] = useState<{ data: T | null; error: ApiError | null; loading: boolean }>({ data: null, error: null, loading: true });
   const tag = useRef<string | null>(null);
   const current = useRef(path);

@@ -164,7 +164,17 @@ export async function probeAnswer(deps: ProbingDeps, l: IntakeLink, sessionId: s
   const question = result.follow_up_questions.find((fq) => !stored.some((f) => f.question === fq));
   if (!question) return { ...done, clarity: result.clarity };
   const next: StoredFollowUp[] = [...stored, { question, answer: null }];
-  await writeWhileOpen(deps.db, r.uuid, (trx) => responsesRepo.updateAnswer(trx, a.uuid, { follow_ups: JSON.stringify(next), date_updated: nowIso() }));
+  const written = await writeWhileOpen(deps.db, r.uuid, async (trx) => {
+    // The answer may have been re-recorded, re-typed or followed up while it was analysed: a
+    // follow-up about what it no longer says is not asked (issue 22 item 3).
+    const current = await responsesRepo.findAnswer(trx, a.uuid);
+    if (!current || current.audio_blob !== a.audio_blob || current.follow_ups !== a.follow_ups || (current.text ?? current.transcription) !== text) {
+      return current ? publicFollowUps(JSON.parse(current.follow_ups) as StoredFollowUp[]) : [];
+    }
+    await responsesRepo.updateAnswer(trx, a.uuid, { follow_ups: JSON.stringify(next), date_updated: nowIso() });
+    return null;
+  });
+  if (written) return { clarity: null, follow_up: null, follow_ups: written };
   return { clarity: result.clarity, follow_up: { index: stored.length, question }, follow_ups: publicFollowUps(next) };
 }
 

@@ -9,6 +9,8 @@ import { AudioDecodeError, AudioTooLongError, recordingLimitS } from "../../ai/a
 import type { InferenceClient } from "../../ai/inference-client.ts";
 import { AppError } from "../../errors.ts";
 import type { QuestionRow } from "../links/repository.ts";
+import type { AnswerRow } from "../responses/repository.ts";
+import type { StoredFollowUp } from "./probing.ts";
 
 /** `max_duration` when a voice question's configuration has none (question-model.ts default). */
 const DEFAULT_MAX_DURATION_S = 120;
@@ -69,4 +71,39 @@ export async function transcribeForRespondent(
     if (err instanceof AudioDecodeError) throw recordingProblem(err);
     throw err;
   }
+}
+
+/**
+ * What an answer's new recording (or new uploaded file) resets: everything derived from the bytes
+ * it replaces — the typed or transcribed text, the transcript and its status, duration, language,
+ * insights, custom fields and the follow-ups asked about the old answer (issue 22 item 3). Every
+ * path that replaces an answer's blob writes this patch, then its own new columns over it.
+ * @returns a patch for `answers` (the caller adds the new blob, mime/meta, status and `date_updated`)
+ */
+export function replacedBlobReset(): Partial<AnswerRow> {
+  return {
+    value: "null",
+    text: null,
+    transcription: null,
+    transcription_status: "not_applicable",
+    transcription_error: null,
+    duration: null,
+    language: null,
+    ai_insights: null,
+    analysis_engine: null,
+    analysis_status: "not_applicable",
+    follow_ups: "[]",
+    custom_fields: "{}",
+  };
+}
+
+/**
+ * The blob keys a replaced answer leaves behind: its recording, its file and its follow-ups'
+ * recordings — to delete once the replacement has committed.
+ * @param previous the answer row before the replacement (undefined: nothing to delete)
+ */
+export function blobsOfAnswer(previous: Pick<AnswerRow, "audio_blob" | "file_blob" | "follow_ups"> | undefined): string[] {
+  if (!previous) return [];
+  const followUps = JSON.parse(previous.follow_ups) as StoredFollowUp[];
+  return [previous.audio_blob, previous.file_blob, ...followUps.map((f) => f.audio_blob ?? null)].filter((k): k is string => typeof k === "string");
 }

@@ -6,7 +6,7 @@
 import { Elysia } from "elysia";
 import { peerOf, type AppDeps } from "../../http/context.ts";
 import { requireJsonBody } from "../../http/validation.ts";
-import { PendingBody, parseMultipart, payloadTooLarge } from "../../http/body.ts";
+import { PendingBody, filePartOf, parseMultipart, payloadTooLarge } from "../../http/body.ts";
 import { AppError } from "../../errors.ts";
 import { renderIntakePage, renderMessagePage } from "../../http/web-assets.ts";
 import { compressedPage, createAssetServer } from "../../http/asset-delivery.ts";
@@ -190,10 +190,8 @@ export function intakeRoutes(deps: AppDeps) {
     .post(`${base}/sessions/:session_id/answers/:question_uuid/file/`, async (ctx) =>
       withUpload(ctx, "file", async (upload) => {
         const form = await parseMultipart(upload.bytes, upload.pending!.request.headers.get("content-type") ?? "");
-        const file = form.get("file");
-        if (!(file instanceof File))
-          throw new AppError("VALIDATION_ERROR", "The form has no part named file.", { errors: [{ pointer: "/file", message: "Required." }] });
-        return service.saveFile(d, upload.l, ctx.params.session_id, ctx.params.question_uuid, file);
+        const { file, name } = filePartOf(form);
+        return service.saveFile(d, upload.l, ctx.params.session_id, ctx.params.question_uuid, file, name);
       }),
     )
     .post(`${base}/sessions/:session_id/answers/:question_uuid/probe/`, async ({ params }) =>

@@ -25,7 +25,7 @@ import { isVisible } from "../../shared/conditions.ts";
 import { publicFollowUps, type StoredFollowUp } from "./probing.ts";
 import type { AnswerState, IntakeSession } from "./model.ts";
 import { allowedTypesAccept, extensionMatches, sniffFile } from "../../http/media.ts";
-import { checkRecordingUpload } from "./recordings.ts";
+import { blobsOfAnswer, checkRecordingUpload, replacedBlobReset } from "./recordings.ts";
 import { writeBatcherOf } from "./write-batch.ts";
 
 export type IntakeDeps = {
@@ -289,32 +289,49 @@ export async function saveAudio(
   const maxS = Number(JSON.parse(q.configuration).max_duration ?? 120);
   const duration = durationS === null ? null : Math.min(durationS, maxS + 1);
   const key = await deps.blobs.put("audio", bytes);
+  return replaceAnswerBlob(deps, l, sessionId, q, key, { audio_blob: key, audio_mime: mime, duration, transcription_status: "pending" });
+}
+
+/**
+ * Writes a new recording or file (`key`, already stored) into the answer of (session, `q`) with
+ * `patch` over {@link replacedBlobReset}: nothing derived from the replaced bytes survives (issue 22
+ * item 3). The replaced answer's blobs (recording, file, follow-up recordings) are deleted after
+ * the commit; on failure the new blob is deleted instead.
+ * @throws AppError NOT_FOUND, LINK_PAUSED, ALREADY_SUBMITTED
+ */
+async function replaceAnswerBlob(
+  deps: IntakeDeps,
+  l: IntakeLink,
+  sessionId: string,
+  q: linksRepo.QuestionRow,
+  key: string,
+  patch: Partial<responsesRepo.AnswerRow>,
+): Promise<AnswerState> {
+  let replaced: string[] = [];
+  let state: AnswerState;
   try {
-    return await deps.db.transaction().execute(async (trx) => {
+    state = await deps.db.transaction().execute(async (trx) => {
       const r = await openSession(trx, l, sessionId);
       const previous = await intakeRepo.findAnswerOf(trx, r.uuid, q.uuid);
-      const row = await upsertAnswer(trx, r, q, {
-        audio_blob: key,
-        audio_mime: mime,
-        duration,
-        transcription_status: "pending",
-        transcription: null,
-        transcription_error: null,
-      });
-      if (previous?.audio_blob) await deps.blobs.delete(previous.audio_blob);
+      replaced = blobsOfAnswer(previous);
+      // A first answer starts from the clean defaults of upsertAnswer's insert.
+      const row = await upsertAnswer(trx, r, q, previous ? { ...replacedBlobReset(), ...patch } : patch);
       return answerState(row);
     });
   } catch (err) {
     await deps.blobs.delete(key);
     throw err;
   }
+  for (const old of replaced) await deps.blobs.delete(old);
+  return state;
 }
 
 /**
  * Stores an uploaded file for a file_upload question (`POST …/file/`).
+ * @param fileName the file's safe name (http/body.ts `filePartOf`: no directories, not empty)
  * @throws AppError NOT_FOUND, LINK_PAUSED, ALREADY_SUBMITTED, VALIDATION_ERROR, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE
  */
-export async function saveFile(deps: IntakeDeps, l: IntakeLink, sessionId: string, questionUuid: string, file: File) {
+export async function saveFile(deps: IntakeDeps, l: IntakeLink, sessionId: string, questionUuid: string, file: File, fileName: string) {
   const q = findQuestion(l, questionUuid);
   if (q.type !== "file_upload") throw new AppError("VALIDATION_ERROR", "This question does not take a file.");
   const config = JSON.parse(q.configuration) as { allowed_types?: string[]; max_size_mb?: number };
@@ -323,25 +340,14 @@ export async function saveFile(deps: IntakeDeps, l: IntakeLink, sessionId: strin
   const bytes = new Uint8Array(await file.arrayBuffer());
   // The type comes from the bytes, never from the name or the part's Content-Type.
   const sniffed = await sniffFile(bytes);
-  const nameExt = file.name.includes(".") ? file.name.split(".").pop()!.toLowerCase() : "";
+  const nameExt = fileName.includes(".") ? fileName.split(".").pop()!.toLowerCase() : "";
   if (!(await extensionMatches(nameExt, sniffed))) throw new AppError("UNSUPPORTED_MEDIA_TYPE", `The file's content is not what its name says (.${nameExt}).`);
   const type = sniffed.mime;
   const allowed = config.allowed_types ?? [];
   if (!allowedTypesAccept(allowed, nameExt, sniffed)) throw new AppError("UNSUPPORTED_MEDIA_TYPE", `Accepted file types: ${allowed.join(", ")}.`);
   const key = await deps.blobs.put("files", bytes);
-  try {
-    return await deps.db.transaction().execute(async (trx) => {
-      const r = await openSession(trx, l, sessionId);
-      const previous = await intakeRepo.findAnswerOf(trx, r.uuid, q.uuid);
-      const meta = { name: file.name.slice(0, 255), size: file.size, content_type: type };
-      const row = await upsertAnswer(trx, r, q, { file_blob: key, file_meta: JSON.stringify(meta), value: JSON.stringify(meta.name), text: meta.name });
-      if (previous?.file_blob) await deps.blobs.delete(previous.file_blob);
-      return answerState(row);
-    });
-  } catch (err) {
-    await deps.blobs.delete(key);
-    throw err;
-  }
+  const meta = { name: fileName.slice(0, 255), size: file.size, content_type: type };
+  return replaceAnswerBlob(deps, l, sessionId, q, key, { file_blob: key, file_meta: JSON.stringify(meta), value: JSON.stringify(meta.name), text: meta.name });
 }
 
 /**

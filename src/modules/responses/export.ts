@@ -6,12 +6,13 @@
  * CSV adds a `link_uuid` column and has one column per `field_key` of any of the workspace's
  * links (answers of different links with the same `field_key` share the column).
  *
- * The stream is pull-based: the server's socket asks for the next chunk only when it has room
- * (Bun applies backpressure to a pulled `ReadableStream`), and each pull re-checks the key and
- * produces one chunk of about {@link EXPORT_CHUNK_BYTES} characters (plus one record). So a slow reader
- * holds the export back, memory stays flat (keyset pages of {@link PAGE_ROWS} rows), and after a
- * revocation nothing more is produced (DESIGN §5): what the reader still receives is what was
- * already handed to the operating system's socket buffers (a few MiB on loopback).
+ * The stream produces the next chunk only when the socket has taken the last one (Bun's direct
+ * stream, `flush(true)`), re-checking the key before each chunk and, while the reader is not
+ * reading, every {@link STALLED_CHECK_MS} ms. Each chunk is about {@link EXPORT_CHUNK_BYTES}
+ * characters (plus one record). So a slow reader holds the export back, memory stays flat (keyset
+ * pages of {@link PAGE_ROWS} rows), and a revocation resets the connection (DESIGN §5; issue 22):
+ * the reset also drops what the operating system still buffered (a few MiB on loopback), so a
+ * slow reader gets at most what it reads before the next check, and sees a failed transfer.
  *
  * CSV cells that a spreadsheet would run as a formula (starting with `= + - @`, tab or carriage
  * return, or their full-width forms) are prefixed with `'` by csv-stringify's `escape_formulas`;
@@ -24,6 +25,12 @@ import * as linksRepo from "../links/repository.ts";
 import { toResponseRecords, type ResponseDeps, type ResponseRecord } from "./service.ts";
 import { applySelection, type ResponseSelection } from "./repository.ts";
 
+/**
+ * How often a stalled export (its reader not reading) re-checks the key, ms: a revoked key's
+ * export is reset within this, not after the reader has drained the kernels' buffers (issue 22).
+ * One indexed read per check, only while the socket is full.
+ */
+const STALLED_CHECK_MS = 25;
 /** Rows read from the database per keyset page. */
 const PAGE_ROWS = 50;
 /** A pull stops adding records once its chunk reaches this many characters (64 Ki; ≤ 192 KiB of UTF-8). */
@@ -57,8 +64,9 @@ export type ExportTarget = { workspaceUuid: string; link: linksRepo.LinkRow | nu
 /**
  * A byte stream of the link's responses that `selection` keeps (the list's filters; the console
  * exports what it shows), oldest first: CSV with a header line, or JSONL of full response records.
- * @param stillAllowed called before each chunk; when it throws, the stream is errored (the
- *   client sees the body cut off, never a complete-looking export) and `onStop` gets the error
+ * @param stillAllowed called before each chunk, and every {@link STALLED_CHECK_MS} ms while the
+ *   reader is not reading; when it throws, the connection is reset (the client sees a failed
+ *   transfer, never a complete-looking export) and `onStop` gets the error
  * @param onStop told why the stream was errored (for the log), instead of the error being printed
  */
 export function exportResponses(
@@ -94,36 +102,72 @@ export function exportResponses(
     return true;
   };
 
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        try {
+  /** The next chunk: the CSV header first, then records up to {@link EXPORT_CHUNK_BYTES} characters; "" at the end. */
+  const nextChunk = async (): Promise<string> => {
+    let out = "";
+    if (fieldKeys === null) {
+      fieldKeys = target.link
+        ? (await linksRepo.questionsOf(db, [target.link.uuid])).map((q) => q.field_key)
+        : await linksRepo.fieldKeysOfWorkspace(db, target.workspaceUuid);
+      if (format === "csv") out += stringify([[...FIXED_COLUMNS, ...(target.link ? [] : ["link_uuid"]), ...fieldKeys]], CSV_OPTIONS);
+    }
+    while (out.length < EXPORT_CHUNK_BYTES) {
+      if (!pending.length && (exhausted || !(await nextPage()))) {
+        exhausted = true;
+        break;
+      }
+      out += encodeRecord(pending.shift()!, format, fieldKeys, target.link === null);
+    }
+    return out;
+  };
+
+  // A "direct" stream (Bun): each chunk is written to the socket and the next one produced only
+  // once the socket has taken it (`write` returns a promise while it is full). Throwing from
+  // `pull` makes Bun reset the connection (TCP RST), which also drops what the server's kernel
+  // still buffers unsent — MiBs on loopback that a graceful end would still deliver to a slow
+  // reader after a revocation.
+  const source: Bun.DirectUnderlyingSource<Uint8Array> = {
+    type: "direct",
+    async pull(controller: ReadableStreamDirectController) {
+      try {
+        for (;;) {
           await stillAllowed();
-          let out = "";
-          if (fieldKeys === null) {
-            fieldKeys = target.link
-              ? (await linksRepo.questionsOf(db, [target.link.uuid])).map((q) => q.field_key)
-              : await linksRepo.fieldKeysOfWorkspace(db, target.workspaceUuid);
-            if (format === "csv") out += stringify([[...FIXED_COLUMNS, ...(target.link ? [] : ["link_uuid"]), ...fieldKeys]], CSV_OPTIONS);
-          }
-          while (out.length < EXPORT_CHUNK_BYTES) {
-            if (!pending.length && (exhausted || !(await nextPage()))) {
-              exhausted = true;
-              break;
-            }
-            out += encodeRecord(pending.shift()!, format, fieldKeys, target.link === null);
-          }
-          if (out) controller.enqueue(encoder.encode(out));
-          if (exhausted && !pending.length) controller.close();
-        } catch (err) {
-          onStop(err);
-          // Erroring without a reason aborts the response (no final chunk) without Bun printing a
-          // stack trace for an expected stop; onStop has logged why.
-          controller.error(undefined);
+          const out = await nextChunk();
+          if (out) await drained(controller.write(encoder.encode(out)), stillAllowed);
+          if (exhausted && !pending.length) break;
         }
-      },
+      } catch (err) {
+        onStop(err);
+        // Without a reason: Bun resets the connection without printing a stack trace for an
+        // expected stop (onStop has logged why). The client sees a reset, never a final chunk.
+        throw undefined;
+      }
+      await controller.end();
     },
-    // Nothing is prepared ahead of the reader: each chunk is produced when the socket asks for it.
-    { highWaterMark: 0 },
+  };
+  // The DOM typings' constructor hides Bun's overload for direct sources.
+  return new ReadableStream(source as unknown as UnderlyingDefaultSource<Uint8Array>);
+}
+
+/**
+ * Waits until a write has been taken (`written` is a promise while the socket is full), checking
+ * `stillAllowed` every {@link STALLED_CHECK_MS} ms meanwhile: a reader that has stopped reading
+ * holds the write back for as long as it likes, and a revocation must still end the stream.
+ * @throws whatever `stillAllowed` throws
+ */
+async function drained(written: number | Promise<number>, stillAllowed: () => Promise<void>): Promise<void> {
+  if (typeof written === "number") return; // taken at once
+  let done = false;
+  const settled = written.then(
+    () => {
+      done = true;
+    },
+    () => {
+      done = true;
+    },
   );
+  while (!done) {
+    await Promise.race([settled, Bun.sleep(STALLED_CHECK_MS)]);
+    if (!done) await stillAllowed();
+  }
 }

@@ -3,7 +3,7 @@
  * action (exact or a prefix such as `webhook.`), actor, and a time range.
  */
 import { useState } from "preact/hooks";
-import { api, paged, type Page } from "../api.ts";
+import { api, apiPath, paged, type Page } from "../api.ts";
 import { ErrorNote, Loading, Pager, Time, useLoad, TableWrap } from "../components.tsx";
 
 type AuditEntry = {
@@ -50,7 +50,7 @@ function toIso(local: string): string {
 export function AuditSection() {
   const [page, setPage] = useState(1);
   const [filters, setFilters] = useState<Record<string, string>>({});
-  const log = useLoad(() => api<Page<AuditEntry>>("GET", paged("audit/", page, PAGE_SIZE, filters)), [page, filters]);
+  const log = useLoad(() => api<Page<AuditEntry>>("GET", paged(apiPath`audit/`, page, PAGE_SIZE, filters)), [page, filters]);
   const apply = (e: Event) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget as HTMLFormElement);

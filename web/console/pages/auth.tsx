@@ -6,7 +6,7 @@
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
-import { api, ApiError } from "../api.ts";
+import { api, apiPath, ApiError } from "../api.ts";
 import { ErrorNote, Notice, toApiError, useLoad, Loading } from "../components.tsx";
 import { session, type Session } from "../state.ts";
 
@@ -86,7 +86,9 @@ const str = (f: FormData, k: string) => String(f.get(k) ?? "");
 
 /** `/console/login/`: "Email", "Password", "Sign in". */
 export function LoginPage() {
-  const { busy, error, onSubmit } = useSessionSubmit((f) => api<Session>("POST", "auth/login/", { email: str(f, "email"), password: str(f, "password") }));
+  const { busy, error, onSubmit } = useSessionSubmit((f) =>
+    api<Session>("POST", apiPath`auth/login/`, { email: str(f, "email"), password: str(f, "password") }),
+  );
   return (
     <AuthCard title="Sign in">
       <HttpsNote error={error} />
@@ -124,7 +126,7 @@ function MissingToken({ what }: { what: string }) {
 export function SetupPage() {
   const token = useLocation().query.token ?? "";
   const { busy, error, onSubmit } = useSessionSubmit((f) =>
-    api<Session>("POST", "auth/setup/", { token, name: str(f, "name"), email: str(f, "email"), password: str(f, "password") }),
+    api<Session>("POST", apiPath`auth/setup/`, { token, name: str(f, "name"), email: str(f, "email"), password: str(f, "password") }),
   );
   if (!token) return <MissingToken what="Set up Earshot" />;
   return (
@@ -154,9 +156,9 @@ type Invite = { email: string; workspace_name: string; role: string; expires_at:
 /** `/console/invite/?token=…`: join a workspace ("Name", "Password", "Accept invite"). */
 export function InvitePage() {
   const token = useLocation().query.token ?? "";
-  const invite = useLoad(() => (token ? api<Invite>("GET", `auth/invites/${encodeURIComponent(token)}/`) : Promise.resolve(null)), [token]);
+  const invite = useLoad(() => (token ? api<Invite>("GET", apiPath`auth/invites/${token}/`) : Promise.resolve(null)), [token]);
   const { busy, error, onSubmit } = useSessionSubmit((f) =>
-    api<Session>("POST", `auth/invites/${encodeURIComponent(token)}/accept/`, { name: str(f, "name"), password: str(f, "password") }),
+    api<Session>("POST", apiPath`auth/invites/${token}/accept/`, { name: str(f, "name"), password: str(f, "password") }),
   );
   if (!token) return <MissingToken what="Accept an invite" />;
   if (invite.loading && !invite.data)
@@ -213,7 +215,7 @@ export function ResetPage() {
     setBusy(true);
     setError(null);
     try {
-      await api("POST", "auth/password-reset/", { token, password: str(new FormData(e.currentTarget as HTMLFormElement), "password") });
+      await api("POST", apiPath`auth/password-reset/`, { token, password: str(new FormData(e.currentTarget as HTMLFormElement), "password") });
       setDone(true);
     } catch (err) {
       setError(toApiError(err));

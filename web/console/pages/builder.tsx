@@ -8,7 +8,7 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useLocation, useRoute } from "preact-iso";
-import { api, ApiError } from "../api.ts";
+import { api, apiPath, ApiError } from "../api.ts";
 import { ConfirmDialog, CopyButton, ErrorNote, Loading, Notice, toApiError } from "../components.tsx";
 import { can } from "../state.ts";
 import type { Link, LinkStats } from "../types.ts";
@@ -40,8 +40,8 @@ export function BuilderPage() {
 
   const load = async (id: string, note = "") => {
     try {
-      const l = await api<Link>("GET", `links/${id}/`);
-      const stats = await api<LinkStats>("GET", `links/${id}/stats/`).catch(() => null);
+      const l = await api<Link>("GET", apiPath`links/${id}/`);
+      const stats = await api<LinkStats>("GET", apiPath`links/${id}/stats/`).catch(() => null);
       const answered = new Map((stats?.questions ?? []).map((q) => [q.question_uuid, q.answered]));
       const keyOf = new Map(l.questions.map((q) => [q.field_key, newKey()]));
       setLink(l);
@@ -117,10 +117,10 @@ export function BuilderPage() {
     };
     try {
       if (uuid) {
-        await api<Link>("PATCH", `links/${uuid}/`, body);
+        await api<Link>("PATCH", apiPath`links/${uuid}/`, body);
         await load(uuid, "Link saved.");
       } else {
-        const created = await api<Link>("POST", "links/", body);
+        const created = await api<Link>("POST", apiPath`links/`, body);
         setMessage("Link saved.");
         route(`/console/links/${created.uuid}/?saved=1`);
       }

@@ -10,7 +10,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useRoute } from "preact-iso";
-import { api } from "../api.ts";
+import { api, apiPath } from "../api.ts";
 import { ErrorNote, Loading, TableWrap, Time, useLoad } from "../components.tsx";
 import { useLive } from "../live.ts";
 import type { Link, LinkStats } from "../types.ts";
@@ -95,8 +95,8 @@ function Panel({ title, summary, children, table }: { title: string; summary: st
 export function DashboardPage() {
   const { params } = useRoute();
   const uuid = params.uuid!;
-  const link = useLoad(() => api<Link>("GET", `links/${uuid}/`), [uuid]);
-  const stats = useLive<LinkStats>(`links/${uuid}/stats/`);
+  const link = useLoad(() => api<Link>("GET", apiPath`links/${uuid}/`), [uuid]);
+  const stats = useLive<LinkStats>(apiPath`links/${uuid}/stats/`);
   const s = stats.data;
   if (stats.error && !s) return <ErrorNote error={stats.error} />;
   if (!s) return <Loading what="the dashboard" />;

@@ -5,7 +5,7 @@
  * key after confirmation.
  */
 import { useState } from "preact/hooks";
-import { api, paged, type Page } from "../api.ts";
+import { api, apiPath, paged, type Page } from "../api.ts";
 import { ConfirmDialog, ErrorNote, Loading, Notice, Pager, SecretField, Time, toApiError, useLoad, TableWrap } from "../components.tsx";
 import type { ApiError } from "../api.ts";
 import { ADMIN_SCOPES, can, scopes, SPEC_SCOPES } from "../state.ts";
@@ -50,7 +50,7 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (t: Token & { key: 
     setBusy(true);
     setError(null);
     try {
-      onCreated(await api<Token & { key: string }>("POST", "tokens/", { name, scopes: own.filter((s) => checked.has(s)) }));
+      onCreated(await api<Token & { key: string }>("POST", apiPath`tokens/`, { name, scopes: own.filter((s) => checked.has(s)) }));
     } catch (err) {
       setError(toApiError(err));
     } finally {
@@ -114,8 +114,8 @@ function NewKey({ token, onDone }: { token: Token & { key: string }; onDone: () 
 /** `/console/keys/`. */
 export function KeysPage() {
   const [page, setPage] = useState(1);
-  const workspace = useLoad(() => api<Workspace>("GET", "workspace/"), []);
-  const tokens = useLoad(() => api<Page<Token>>("GET", paged("tokens/", page, PAGE_SIZE)), [page]);
+  const workspace = useLoad(() => api<Workspace>("GET", apiPath`workspace/`), []);
+  const tokens = useLoad(() => api<Page<Token>>("GET", paged(apiPath`tokens/`, page, PAGE_SIZE)), [page]);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<(Token & { key: string }) | null>(null);
   const [revoking, setRevoking] = useState<Token | null>(null);
@@ -133,7 +133,7 @@ export function KeysPage() {
     setBusy(true);
     setError(null);
     try {
-      await api("DELETE", `tokens/${revoking.uuid}/`);
+      await api("DELETE", apiPath`tokens/${revoking.uuid}/`);
       setMessage(`Key "${revoking.name}" revoked. It stopped working at once.`);
       if (tokens.data && tokens.data.results.length === 1 && page > 1) setPage(page - 1);
       refresh();

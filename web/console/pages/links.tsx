@@ -5,7 +5,7 @@
  */
 import { useState } from "preact/hooks";
 import { encode } from "uqr";
-import { api, paged, type Page } from "../api.ts";
+import { api, apiPath, paged, type Page } from "../api.ts";
 import { ConfirmDialog, CopyButton, ErrorNote, Loading, Notice, Pager, TableWrap, Time, useAction, useLoad } from "../components.tsx";
 import { can } from "../state.ts";
 import type { Link, ResponseRecord } from "../types.ts";
@@ -47,7 +47,7 @@ function QrDialog({ link, onClose }: { link: Link | null; onClose: () => void })
 
 /** "Last response" of one link: its newest response of any status. */
 function LastResponse({ uuid }: { uuid: string }) {
-  const last = useLoad(() => api<Page<ResponseRecord>>("GET", `links/${uuid}/responses/?status=all&page_size=1`).catch(() => null), [uuid]);
+  const last = useLoad(() => api<Page<ResponseRecord>>("GET", apiPath`links/${uuid}/responses/?status=all&page_size=1`).catch(() => null), [uuid]);
   const r = last.data?.results[0];
   if (last.loading && !last.data) return <span class="muted">…</span>;
   return <Time iso={r ? (r.submitted_at ?? r.date_created) : null} />;
@@ -56,20 +56,20 @@ function LastResponse({ uuid }: { uuid: string }) {
 /** `/console/links/`. */
 export function LinksPage() {
   const [page, setPage] = useState(1);
-  const list = useLoad(() => api<Page<Link>>("GET", paged("links/", page, PAGE_SIZE)), [page]);
+  const list = useLoad(() => api<Page<Link>>("GET", paged(apiPath`links/`, page, PAGE_SIZE)), [page]);
   const [qr, setQr] = useState<Link | null>(null);
   const [deleting, setDeleting] = useState<Link | null>(null);
   const action = useAction();
   const writable = can("links:write");
   const setStatus = (l: Link, status: Link["status"]) =>
     action.run(status === "paused" ? `${l.name} is paused.` : `${l.name} accepts responses again.`, async () => {
-      await api("PATCH", `links/${l.uuid}/`, { status });
+      await api("PATCH", apiPath`links/${l.uuid}/`, { status });
       list.reload();
     });
   const remove = () => {
     const l = deleting!;
     return action.run(`${l.name} was deleted. Its responses are kept under Responses.`, async () => {
-      await api("DELETE", `links/${l.uuid}/`);
+      await api("DELETE", apiPath`links/${l.uuid}/`);
       setDeleting(null);
       list.reload();
     });

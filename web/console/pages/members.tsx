@@ -4,7 +4,7 @@
  * removing a member, inviting by a single-use URL, and the pending invites.
  */
 import { useState } from "preact/hooks";
-import { api, paged, type Page } from "../api.ts";
+import { api, apiPath, paged, type Page } from "../api.ts";
 import { ConfirmDialog, ErrorNote, Loading, Notice, Pager, SecretField, Time, useAction, useLoad, TableWrap } from "../components.tsx";
 import { can, session, type Role } from "../state.ts";
 
@@ -21,8 +21,8 @@ function grantable(): Role[] {
 
 export function MembersSection() {
   const [page, setPage] = useState(1);
-  const members = useLoad(() => api<Page<Member>>("GET", paged("members/", page, PAGE_SIZE)), [page]);
-  const invites = useLoad(() => api<Page<Invite>>("GET", paged("invites/", 1, 100)), []);
+  const members = useLoad(() => api<Page<Member>>("GET", paged(apiPath`members/`, page, PAGE_SIZE)), [page]);
+  const invites = useLoad(() => api<Page<Invite>>("GET", paged(apiPath`invites/`, 1, 100)), []);
   const action = useAction();
   const [invited, setInvited] = useState<Invite | null>(null);
   const [removing, setRemoving] = useState<Member | null>(null);
@@ -31,7 +31,7 @@ export function MembersSection() {
 
   const changeRole = (m: Member, role: string) =>
     action.run(`${m.name || m.email} is now ${role}.`, async () => {
-      await api("PATCH", `members/${m.user_uuid}/`, { role });
+      await api("PATCH", apiPath`members/${m.user_uuid}/`, { role });
       members.reload();
     });
   const remove = () => {
@@ -39,7 +39,7 @@ export function MembersSection() {
     setRemoving(null);
     if (!m) return;
     return action.run(`${m.name || m.email} was removed from the workspace.`, async () => {
-      await api("DELETE", `members/${m.user_uuid}/`);
+      await api("DELETE", apiPath`members/${m.user_uuid}/`);
       members.reload();
     });
   };
@@ -48,7 +48,7 @@ export function MembersSection() {
     const form = e.currentTarget as HTMLFormElement;
     const f = new FormData(form);
     return action.run("Invite created. Send the link to the person you invite; it works once, for 7 days.", async () => {
-      setInvited(await api<Invite>("POST", "invites/", { email: String(f.get("email") ?? "").trim(), role: String(f.get("role")) }));
+      setInvited(await api<Invite>("POST", apiPath`invites/`, { email: String(f.get("email") ?? "").trim(), role: String(f.get("role")) }));
       // Only the email is cleared: a reset would put the role back to the first option (owner).
       (form.elements.namedItem("email") as HTMLInputElement).value = "";
       invites.reload();
@@ -56,7 +56,7 @@ export function MembersSection() {
   };
   const cancelInvite = (i: Invite) =>
     action.run(`Invite for ${i.email} cancelled.`, async () => {
-      await api("DELETE", `invites/${i.uuid}/`);
+      await api("DELETE", apiPath`invites/${i.uuid}/`);
       invites.reload();
     });
 

@@ -8,7 +8,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { useLocation, useRoute } from "preact-iso";
-import { api } from "../api.ts";
+import { api, apiPath } from "../api.ts";
 import { ConfirmDialog, ErrorNote, Loading, Notice, Time, useAction } from "../components.tsx";
 import { useLive } from "../live.ts";
 import { can } from "../state.ts";
@@ -123,7 +123,7 @@ function Insights({ a, responseUuid, onChanged }: { a: Answer; responseUuid: str
   const correct = (e: Event) => {
     e.preventDefault();
     action.run("Correction saved.", async () => {
-      await api("PATCH", `responses/${responseUuid}/answers/${a.uuid}/insights/`, { sentiment, actionable });
+      await api("PATCH", apiPath`responses/${responseUuid}/answers/${a.uuid}/insights/`, { sentiment, actionable });
       onChanged();
     });
   };
@@ -196,7 +196,7 @@ function VoiceAnswer({ a, responseUuid, onChanged }: { a: Answer; responseUuid: 
   const status = a.transcription_status;
   const reprocess = () =>
     action.run("Queued again: the transcript will appear here.", async () => {
-      await api("POST", `responses/${responseUuid}/reprocess/`, {});
+      await api("POST", apiPath`responses/${responseUuid}/reprocess/`, {});
       onChanged();
     });
   return (
@@ -253,13 +253,13 @@ export function ResponsePage() {
   const { params } = useRoute();
   const { route } = useLocation();
   const uuid = params.uuid!;
-  const r = useLive<ResponseRecord>(`responses/${uuid}/`);
-  const link = useLoad(() => (r.data ? api<Link>("GET", `links/${r.data.link_uuid}/`).catch(() => null) : Promise.resolve(null)), [r.data?.link_uuid]);
+  const r = useLive<ResponseRecord>(apiPath`responses/${uuid}/`);
+  const link = useLoad(() => (r.data ? api<Link>("GET", apiPath`links/${r.data.link_uuid}/`).catch(() => null) : Promise.resolve(null)), [r.data?.link_uuid]);
   const [erasing, setErasing] = useState(false);
   const erase = useAction();
   const doErase = () =>
     erase.run("", async () => {
-      await api("DELETE", `responses/${uuid}/`);
+      await api("DELETE", apiPath`responses/${uuid}/`);
       setErasing(false);
       route(link.data ? `/console/links/${link.data.uuid}/responses/` : "/console/responses/");
     });

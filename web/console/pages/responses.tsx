@@ -8,8 +8,8 @@
  */
 import { useState } from "preact/hooks";
 import { useLocation, useRoute } from "preact-iso";
-import { api, paged, type Page } from "../api.ts";
-import { ErrorNote, Loading, Pager, TableWrap, Time, useLoad } from "../components.tsx";
+import { API_BASE, api, apiPath, paged, type ApiError, type ApiPath, type Page } from "../api.ts";
+import { ErrorNote, Loading, Pager, TableWrap, Time, toApiError, useLoad } from "../components.tsx";
 import { useLive } from "../live.ts";
 import type { Answer, Link, ResponseRecord } from "../types.ts";
 
@@ -45,13 +45,24 @@ export function ResponsesPage() {
   const page = Number(query.page ?? "1") || 1;
   const [draft, setDraft] = useState<Filters>(filters);
   const scopedLink = linkUuid ?? filters.link ?? null;
-  const links = useLoad(() => api<Page<Link>>("GET", paged("links/", 1, 100)).catch(() => null), []);
-  const link = useLoad(() => (scopedLink ? api<Link>("GET", `links/${scopedLink}/`).catch(() => null) : Promise.resolve(null)), [scopedLink]);
+  const links = useLoad(() => api<Page<Link>>("GET", paged(apiPath`links/`, 1, 100)).catch(() => null), []);
+  const link = useLoad(() => (scopedLink ? api<Link>("GET", apiPath`links/${scopedLink}/`).catch(() => null) : Promise.resolve(null)), [scopedLink]);
   const names = new Map((links.data?.results ?? []).map((l) => [l.uuid, l.name]));
 
   const apiParams: Record<string, string> = { ...filters };
   if (apiParams.link && linkUuid) delete apiParams.link;
-  const listPath = paged(linkUuid ? `links/${linkUuid}/responses/` : "responses/", page, PAGE_SIZE, apiParams);
+  // The paths carry the route's link and the address's `link` filter: apiPath refuses anything
+  // but an identifier, and then nothing is requested (issue 22).
+  let listPath: ApiPath | null = null;
+  let exportPath: ApiPath | null = null;
+  let pathError: ApiError | null = null;
+  try {
+    listPath = paged(linkUuid ? apiPath`links/${linkUuid}/responses/` : apiPath`responses/`, page, PAGE_SIZE, apiParams);
+    exportPath = scopedLink ? apiPath`links/${scopedLink}/responses/export/` : apiPath`responses/export/`;
+  } catch (err) {
+    listPath = null;
+    pathError = toApiError(err);
+  }
   const list = useLive<Page<ResponseRecord>>(listPath);
 
   const go = (f: Filters, p = 1) => {
@@ -71,10 +82,7 @@ export function ResponsesPage() {
   const exportParams = new URLSearchParams(Object.entries(apiParams).filter(([k, v]) => v && k !== "ordering" && k !== "link") as [string, string][]);
   if (!exportParams.has("status")) exportParams.set("status", "completed");
   // A link's own export (one column per its field_key), or the workspace's (a link_uuid column).
-  const exportHref = (format: string) =>
-    scopedLink
-      ? `/api/v1/links/${scopedLink}/responses/export/?format=${format}&${exportParams}`
-      : `/api/v1/responses/export/?format=${format}&${exportParams}`;
+  const exportHref = (format: string) => `${API_BASE}${exportPath}?format=${format}&${exportParams}`;
   const questions = link.data?.questions ?? [];
   const data = list.data;
   const title = linkUuid ? `Responses${link.data ? ` to ${link.data.name}` : ""}` : "Responses";
@@ -192,17 +200,19 @@ export function ResponsesPage() {
               Clear filters
             </button>
           )}
-          <span class="export">
-            <a class="button-link button-secondary" href={exportHref("csv")} download>
-              Export CSV
-            </a>
-            <a class="button-link button-secondary" href={exportHref("jsonl")} download>
-              Export JSONL
-            </a>
-          </span>
+          {exportPath && (
+            <span class="export">
+              <a class="button-link button-secondary" href={exportHref("csv")} download>
+                Export CSV
+              </a>
+              <a class="button-link button-secondary" href={exportHref("jsonl")} download>
+                Export JSONL
+              </a>
+            </span>
+          )}
         </div>
       </form>
-      <ErrorNote error={list.error} />
+      <ErrorNote error={pathError ?? list.error} />
       {list.loading && !data && <Loading what="responses" />}
       {data && (
         <>

@@ -4,7 +4,7 @@
  * (`GET /healthz`) and the operator's own account (name, password).
  */
 import { useState } from "preact/hooks";
-import { api, refreshSession } from "../api.ts";
+import { api, apiPath, refreshSession } from "../api.ts";
 import { ErrorNote, Loading, Notice, useAction, useLoad, TableWrap } from "../components.tsx";
 import { can, session, type Session } from "../state.ts";
 import type { Workspace } from "./keys.tsx";
@@ -12,7 +12,7 @@ import { MembersSection } from "./members.tsx";
 import { AuditSection } from "./audit.tsx";
 
 function WorkspaceSection() {
-  const ws = useLoad(() => api<Workspace>("GET", "workspace/"), []);
+  const ws = useLoad(() => api<Workspace>("GET", apiPath`workspace/`), []);
   const action = useAction();
   const editable = can("workspace:write");
   const w = ws.data;
@@ -31,7 +31,7 @@ function WorkspaceSection() {
     if (f.get("plan") !== w.plan) body.plan = f.get("plan");
     if (limits.links !== w.limits.links || limits.requests_per_minute !== w.limits.requests_per_minute) body.limits = limits;
     return action.run("Workspace saved.", async () => {
-      await api("PATCH", "workspace/", body);
+      await api("PATCH", apiPath`workspace/`, body);
       ws.reload();
       await refreshSession(); // the header shows the workspace's name
     });
@@ -130,7 +130,7 @@ function WorkspaceSection() {
 type Health = { status: string; models?: Record<string, { id: string; status: string }>; jobs?: { pending: number; running: number; failed: number } };
 
 function ModelsSection() {
-  const health = useLoad(() => api<Health>("GET", "/healthz"), []);
+  const health = useLoad(() => api<Health>("GET", apiPath`/healthz`), []);
   const h = health.data;
   return (
     <section class="card stack" aria-labelledby="models-title">
@@ -185,7 +185,7 @@ function AccountSection() {
     e.preventDefault();
     const name = String(new FormData(e.currentTarget as HTMLFormElement).get("name") ?? "").trim();
     return nameAction.run("Name saved.", async () => {
-      session.value = await api<Session>("PATCH", "auth/me/", { name });
+      session.value = await api<Session>("PATCH", apiPath`auth/me/`, { name });
     });
   };
   const savePassword = (e: Event) => {
@@ -193,7 +193,7 @@ function AccountSection() {
     const form = e.currentTarget as HTMLFormElement;
     const f = new FormData(form);
     return pwAction.run("Password changed. Your other sessions are signed out.", async () => {
-      await api("POST", "auth/me/password/", { current_password: String(f.get("current") ?? ""), new_password: String(f.get("new") ?? "") });
+      await api("POST", apiPath`auth/me/password/`, { current_password: String(f.get("current") ?? ""), new_password: String(f.get("new") ?? "") });
       form.reset();
     });
   };

@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { useLocation, useRoute } from "preact-iso";
-import { api, paged, type ApiError, type Page } from "../api.ts";
+import { api, apiPath, paged, type ApiError, type Page } from "../api.ts";
 import { ConfirmDialog, ErrorNote, Loading, Notice, Pager, SecretField, Time, toApiError, useLoad, TableWrap } from "../components.tsx";
 import { can } from "../state.ts";
 import { DeliveryStatus, webhooksPath, type Webhook } from "./webhooks.tsx";
@@ -82,8 +82,8 @@ export function WebhookPage() {
   const { route } = useLocation();
   const uuid = params.uuid ?? "";
   const [page, setPage] = useState(1);
-  const hook = useLoad(() => api<Webhook>("GET", webhooksPath(`${uuid}/`)), [uuid]);
-  const log = useLoad(() => api<Page<Delivery>>("GET", paged(webhooksPath(`${uuid}/deliveries/`), page, PAGE_SIZE)), [uuid, page]);
+  const hook = useLoad(() => api<Webhook>("GET", webhooksPath(apiPath`${uuid}/`)), [uuid]);
+  const log = useLoad(() => api<Page<Delivery>>("GET", paged(webhooksPath(apiPath`${uuid}/deliveries/`), page, PAGE_SIZE)), [uuid, page]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
   const [message, setMessage] = useState("");
@@ -120,31 +120,31 @@ export function WebhookPage() {
   const w = hook.data;
   const toggle = () =>
     act(w?.enabled ? "Webhook disabled." : "Webhook enabled.", async () => {
-      await api("PATCH", webhooksPath(`${uuid}/`), { enabled: !w?.enabled });
+      await api("PATCH", webhooksPath(apiPath`${uuid}/`), { enabled: !w?.enabled });
       hook.reload();
     });
   const sendTest = () =>
     act("Test event queued. It appears in the delivery log below.", async () => {
-      await api("POST", webhooksPath(`${uuid}/test/`), {});
+      await api("POST", webhooksPath(apiPath`${uuid}/test/`), {});
       setPolls(0);
       setPage(1);
       log.reload();
     });
   const redeliver = (d: Delivery) =>
     act(`Event ${d.event_id} queued again.`, async () => {
-      await api("POST", webhooksPath(`${uuid}/deliveries/${d.uuid}/redeliver/`), {});
+      await api("POST", webhooksPath(apiPath`${uuid}/deliveries/${d.uuid}/redeliver/`), {});
       setPolls(0);
       log.reload();
     });
   const rotate = () =>
     act("Secret rotated. The previous secret keeps signing for a while, so receivers can switch.", async () => {
       setConfirm(null);
-      const r = await api<Webhook & { secret: string }>("POST", webhooksPath(`${uuid}/rotate-secret/`), {});
+      const r = await api<Webhook & { secret: string }>("POST", webhooksPath(apiPath`${uuid}/rotate-secret/`), {});
       setSecret(r.secret);
     });
   const remove = () =>
     act("Webhook deleted.", async () => {
-      await api("DELETE", webhooksPath(`${uuid}/`));
+      await api("DELETE", webhooksPath(apiPath`${uuid}/`));
       route("/console/webhooks/");
     });
 

@@ -5,7 +5,7 @@
  * as such.
  */
 import { useState } from "preact/hooks";
-import { api, paged, type ApiError, type Page } from "../api.ts";
+import { api, apiPath, paged, type ApiError, type ApiPath, type Page } from "../api.ts";
 import { ErrorNote, Loading, Notice, Pager, SecretField, Time, toApiError, useLoad, TableWrap } from "../components.tsx";
 import { can, session } from "../state.ts";
 
@@ -26,9 +26,13 @@ export type Webhook = {
 
 const PAGE_SIZE = 20;
 
-/** `workspaces/{current}/webhooks/` for the session's workspace. */
-export function webhooksPath(rest = ""): string {
-  return `workspaces/${session.value?.current_workspace_uuid ?? ""}/webhooks/${rest}`;
+/**
+ * `workspaces/{current}/webhooks/` for the session's workspace, followed by `sub` (itself built by
+ * apiPath, e.g. `` apiPath`${uuid}/test/` ``).
+ * @throws ApiError 404 when the session has no current workspace or a parameter is not one
+ */
+export function webhooksPath(sub: ApiPath = apiPath``): ApiPath {
+  return (apiPath`workspaces/${session.value?.current_workspace_uuid ?? ""}/webhooks/` + sub) as ApiPath;
 }
 
 /** "200", "No answer" or "None yet" for a webhook's last delivery. */
@@ -44,7 +48,10 @@ export function DeliveryStatus({ status, at }: { status: number | null; at: stri
 
 function CreateWebhookForm({ onCreated, onCancel }: { onCreated: (w: Webhook & { secret: string }) => void; onCancel: () => void }) {
   // The link filter offers the workspace's links (the first 100, newest first).
-  const links = useLoad(() => (can("links:read") ? api<Page<{ uuid: string; name: string }>>("GET", paged("links/", 1, 100)) : Promise.resolve(null)), []);
+  const links = useLoad(
+    () => (can("links:read") ? api<Page<{ uuid: string; name: string }>>("GET", paged(apiPath`links/`, 1, 100)) : Promise.resolve(null)),
+    [],
+  );
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
   const submit = async (e: Event) => {
