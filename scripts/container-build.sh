@@ -78,19 +78,31 @@ default_ulimits = ["nofile=$(ulimit -Hn):$(ulimit -Hn)", "nproc=4096:4096"]
 runtime = "runc"
 CONF
 
-# 2. The base image: Debian's own mirror as this machine's apt uses it (the first http(s) URI of
-# a Debian archive in its sources), bookworm, minbase (what debian:bookworm-slim is).
+# 2. The base image: Debian's own mirror as this machine's apt uses it (the first http(s) URIs of
+# a Debian archive and of its security archive in its sources), bookworm with its updates and
+# security updates, minbase (what debian:bookworm-slim is).
 if [ "$rebuild_base" = 1 ] || ! podman image exists "$base"; then
   mirror=$(grep -rhoE '(https?://[^ ]+/debian)/?( |$)' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null | head -n1 | tr -d ' ' || true)
   mirror=${mirror:-http://deb.debian.org/debian}
+  security=$(grep -rhoE 'https?://[^ ]+/debian-security' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null | head -n1 || true)
+  security=${security:-http://deb.debian.org/debian-security}
   mkdir -p "$work/ca"
   cp /usr/local/share/ca-certificates/*.crt "$work/ca/" 2>/dev/null || true
-  mmdebstrap --variant=minbase --include=ca-certificates \
+  # What debian:bookworm-slim leaves out (documentation, manuals, translations); the rules stay in
+  # the image's /etc/dpkg/dpkg.cfg.d, so the build's own apt-get installs follow them too.
+  slim=(--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright'
+    --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*'
+    --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-include=/usr/share/locale/locale.alias')
+  mmdebstrap --variant=minbase --include=ca-certificates "${slim[@]}" \
     --customize-hook="mkdir -p \"\$1/usr/local/share/ca-certificates\"" \
     --customize-hook="copy-in $work/ca/. /usr/local/share/ca-certificates/" \
     --customize-hook="chroot \"\$1\" update-ca-certificates" \
-    --customize-hook="rm -rf \"\$1\"/var/lib/apt/lists/*" \
-    bookworm "$work/base.tar" "deb $mirror bookworm main" "deb $mirror bookworm-updates main"
+    --customize-hook="rm -rf \"\$1\"/var/lib/apt/lists/* \"\$1\"/var/cache/apt/*.bin" \
+    bookworm "$work/base.tar" "deb $mirror bookworm main" "deb $mirror bookworm-updates main" "deb $security bookworm-security main" >"$work/mmdebstrap.log" 2>&1 || {
+    tail -n 40 "$work/mmdebstrap.log" >&2
+    echo "container: mmdebstrap failed (log above)" >&2
+    exit 1
+  }
   # Node (Debian's nodejs) reads its own CA list unless told; the extra CAs must reach npm too.
   podman import --change 'CMD ["bash"]' --change 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' \
     "$work/base.tar" "$base" >/dev/null
