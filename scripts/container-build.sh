@@ -43,7 +43,7 @@ phase() { # phase NAME: prints the previous phase's duration
   phase_start=$now
 }
 cleanup() {
-  podman rm -f "$name" >/dev/null 2>&1 || true
+  podman rm -f -v "$name" >/dev/null 2>&1 || true # -v: the anonymous /data volume too
   if [ "$keep" != 1 ]; then
     podman rmi -f "$image" >/dev/null 2>&1 || true
     podman image prune -f >/dev/null 2>&1 || true # the build stages' untagged layers
