@@ -6,27 +6,30 @@
 #      configured with (/etc/apt/sources.list*), carrying this machine's extra CA certificates
 #      (/usr/local/share/ca-certificates) so that apt and npm inside the build trust the same
 #      TLS as the host, and imports it as localhost/earshot-base:bookworm (kept between runs);
-#   3. builds both stages with --build-arg BASE=localhost/earshot-base:bookworm;
+#   3. builds the image, every stage, with --build-arg BASE=localhost/earshot-base:bookworm;
 #   4. runs the image on 127.0.0.1:$PORT, waits for its HEALTHCHECK (`earshot healthcheck`),
 #      creates a link through the API with the key the first start printed, and removes the
-#      container.
+#      container;
+#   5. with --compose, starts both compose files with the image (scripts/container-compose-check.sh).
 # Prints one line per phase with its duration, and a last line `container: ok …` (image size).
 #
-# Usage: scripts/container-build.sh [--rebuild-base] [--no-cache] [--keep]
+# Usage: scripts/container-build.sh [--rebuild-base] [--no-cache] [--compose] [--keep]
 #   --rebuild-base  make the base image again even if it exists
 #   --no-cache      build every step again (podman reuses the layers of an earlier build)
+#   --compose       then start both compose files with the image (scripts/container-compose-check.sh)
 #   --keep          leave the image (localhost/earshot:test) in place (default: removed)
 # Env: EARSHOT_CONTAINER_PORT (default 18080), EARSHOT_CONTAINER_IMAGE (default localhost/earshot:test)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-rebuild_base=0 keep=0 no_cache=()
+rebuild_base=0 keep=0 compose=0 no_cache=()
 for arg in "$@"; do
   case "$arg" in
     --rebuild-base) rebuild_base=1 ;;
     --keep) keep=1 ;;
     --no-cache) no_cache=(--no-cache) ;;
-    *) echo "usage: $0 [--rebuild-base] [--no-cache] [--keep]" >&2; exit 2 ;;
+    --compose) compose=1 ;;
+    *) echo "usage: $0 [--rebuild-base] [--no-cache] [--compose] [--keep]" >&2; exit 2 ;;
   esac
 done
 port=${EARSHOT_CONTAINER_PORT:-18080}
@@ -63,20 +66,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" uidmap fuse-overlayfs slirp4netns
 fi
 phase "tools ready"
-# podman's settings for this run (CONTAINERS_CONF), for build machines like this one:
-# - runc rather than the default crun, which refuses a host with hybrid cgroups v1/v2 ("cgroups
-#   in hybrid mode not supported");
-# - limits no higher than this shell's: rootful podman asks for a million open files and
-#   processes, and a host without CAP_SYS_RESOURCE refuses that ("error setting rlimit").
-# Without systemd, podman logs that it cannot add healthcheck timers; `podman healthcheck run`
-# below runs the image's HEALTHCHECK all the same.
-export CONTAINERS_CONF=$work/containers.conf
-cat >"$CONTAINERS_CONF" <<CONF
-[containers]
-default_ulimits = ["nofile=$(ulimit -Hn):$(ulimit -Hn)", "nproc=4096:4096"]
-[engine]
-runtime = "runc"
-CONF
+# podman's settings for this machine (runc, limits): scripts/container-podman.sh.
+. scripts/container-podman.sh
+podman_conf "$work/containers.conf"
 
 # 2. The base image: Debian's own mirror as this machine's apt uses it (the first http(s) URIs of
 # a Debian archive and of its security archive in its sources), bookworm with its updates and
@@ -151,22 +143,19 @@ if [ "$healthy" != 1 ]; then
 fi
 phase "container healthy ($how)"
 
-key=$(podman logs "$name" 2>&1 | grep -oE 'sk_live_[A-Za-z0-9_-]+' | head -n1)
+key=$(first_key "$name")
 [ -n "$key" ] || { podman logs "$name" >&2; echo "container: the first start printed no API key" >&2; exit 1; }
-status=$(curl -s -o "$work/link.json" -w '%{http_code}' -X POST "http://127.0.0.1:$port/api/v1/links/" \
-  -H "Authorization: Bearer $key" -H 'Content-Type: application/json' \
-  -d '{"name": "Container check", "questions": [{"prompt": "What should we improve?", "type": "voice"}]}')
-if [ "$status" != 201 ]; then
-  cat "$work/link.json" >&2
-  echo "container: creating a link answered $status" >&2
-  exit 1
-fi
-url=$(grep -oE '"public_url":"[^"]+"' "$work/link.json" | cut -d'"' -f4)
+{ read -r status; read -r url || true; } < <(create_link "http://127.0.0.1:$port" "$key")
+[ "$status" = 201 ] || { echo "container: creating a link answered $status" >&2; exit 1; }
 page=$(curl -s -o /dev/null -w '%{http_code}' "$url")
 [ "$page" = 200 ] || { echo "container: the link's page $url answered $page" >&2; exit 1; }
 phase "link created with the printed key; its page answers 200"
 
 podman stop -t 10 "$name" 2> >(grep -v 'systemd connection' >&2) >/dev/null
 phase "container stopped"
+if [ "$compose" = 1 ]; then
+  EARSHOT_IMAGE=$image EARSHOT_CONTAINER_BASE=$base scripts/container-compose-check.sh 2> >(grep -v 'systemd connection' >&2)
+  phase "compose files checked"
+fi
 size=$(podman image inspect --format '{{.Size}}' "$image")
 echo "container: ok in $(($(date +%s) - started)) s; image $image $((size / 1000000)) MB"
