@@ -74,9 +74,11 @@ podman_conf "$work/containers.conf"
 # a Debian archive and of its security archive in its sources), bookworm with its updates and
 # security updates, minbase (what debian:bookworm-slim is).
 if [ "$rebuild_base" = 1 ] || ! podman image exists "$base"; then
-  mirror=$(grep -rhoE '(https?://[^ ]+/debian)/?( |$)' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null | head -n1 | tr -d ' ' || true)
+  # (URIs of deb822 .sources and of one-line "deb" entries; not comments, which may name others.)
+  uris=$(grep -rhE '^[[:space:]]*(URIs:|deb[[:space:]])' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null | grep -oE 'https?://[^ ]+' || true)
+  mirror=$(grep -E '/debian/?$' <<<"$uris" | head -n1 | sed 's|/$||' || true)
   mirror=${mirror:-http://deb.debian.org/debian}
-  security=$(grep -rhoE 'https?://[^ ]+/debian-security' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null | head -n1 || true)
+  security=$(grep -E '/debian-security/?$' <<<"$uris" | head -n1 | sed 's|/$||' || true)
   security=${security:-http://deb.debian.org/debian-security}
   mkdir -p "$work/ca"
   cp /usr/local/share/ca-certificates/*.crt "$work/ca/" 2>/dev/null || true
