@@ -10,6 +10,8 @@
 ARG BASE=docker.io/library/debian:bookworm-slim
 
 # --- node: Debian's Node and npm, only to run npm (Bun comes from npm, see the build stage) ---
+# Debian 12's Node is 18, so `npm ci` warns EBADENGINE for packages that ask for 20: Node runs
+# only npm and the bun package's install script here; Bun runs the build and the binary.
 FROM ${BASE} AS node
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nodejs npm ca-certificates \

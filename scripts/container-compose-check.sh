@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Starts compose.yaml and compose.postgres.yaml with Debian's podman-compose and checks each:
+# Checks compose.yaml and compose.postgres.yaml against the compose schema (Debian's
+# docker-compose `config`), then starts each with Debian's podman-compose and checks it:
 # /healthz answers 200 (on the right database), the API key printed at the first start creates a
 # link, and `down -v` leaves nothing behind (docs/operations.md, "Container"). The image must be
 # there already (scripts/container-build.sh --keep, or --compose, which calls this script).
@@ -20,7 +21,18 @@ project=earshot-compose-check-$$
 work=$(mktemp -d)
 . scripts/container-podman.sh
 [ -n "${CONTAINERS_CONF:-}" ] || podman_conf "$work/containers.conf"
-command -v podman-compose >/dev/null || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q podman-compose; }
+tools=()
+command -v podman-compose >/dev/null || tools+=(podman-compose)
+command -v docker-compose >/dev/null || tools+=(docker-compose)
+if [ ${#tools[@]} -gt 0 ]; then
+  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${tools[@]}"
+fi
+# Debian's docker-compose (1.29) checks a file against the compose schema without an engine
+# (podman-compose 1.0.3 has no `config`); POSTGRES_PASSWORD stands in for the one .env would hold.
+for f in compose.yaml compose.postgres.yaml; do
+  POSTGRES_PASSWORD=check docker-compose -f "$f" config -q || { echo "compose: $f does not pass docker-compose config" >&2; exit 1; }
+done
+echo "compose: compose.yaml and compose.postgres.yaml pass docker-compose config"
 podman image exists "$EARSHOT_IMAGE" || { echo "compose: no image $EARSHOT_IMAGE (scripts/container-build.sh --keep makes it)" >&2; exit 1; }
 
 file=""
