@@ -63,9 +63,9 @@ check() {
     *"\"kind\":\"$2\""*) ;;
     *) podman-compose -p "$project" -f "$file" logs >&2 || true; echo "compose: $file never answered /healthz on $2 ($health)" >&2; exit 1 ;;
   esac
-  local key status url
+  local key status
   key=$(first_key "${project}_earshot_1")
-  { read -r status; read -r url || true; } < <(create_link "http://127.0.0.1:$port" "$key")
+  status=$(create_link "http://127.0.0.1:$port" "$key" | sed -n 1p) # sed reads it all: no SIGPIPE
   [ "$status" = 201 ] || { echo "compose: $file: creating a link answered $status" >&2; exit 1; }
   local restarts name=$file; restarts=$(podman inspect --format '{{.RestartCount}}' "${project}_earshot_1")
   down

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by scripts/container-build.sh and scripts/container-compose-check.sh: podman settings
 # for build machines like ours, in a containers.conf of the run's own (the host's podman
 # configuration is left alone):
@@ -21,7 +22,7 @@ CONF
 
 # first_key CONTAINER: the API key the appliance printed at its first start.
 first_key() {
-  podman logs "$1" 2>&1 | grep -oE 'sk_live_[A-Za-z0-9_-]+' | head -n1
+  podman logs "$1" 2>&1 | grep -oE 'sk_live_[A-Za-z0-9_-]+' | sed -n 1p # sed reads it all: no SIGPIPE
 }
 
 # create_link BASE_URL KEY: POSTs a link with KEY; prints the HTTP status and then the link's
