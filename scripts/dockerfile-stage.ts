@@ -1,6 +1,7 @@
 /**
  * @module scripts/dockerfile-stage
- * Proves the Dockerfile's build stage without a Docker engine (none runs on our build machines):
+ * Proves the Dockerfile's build stage without a container engine, in the test suite (the whole
+ * image is built and run by scripts/container-build.sh, with podman, outside it):
  * reads the stage's `WORKDIR`, `ENV`, `COPY` and `RUN` instructions, copies exactly the paths the
  * `COPY` lines name from the repository into an empty folder, and runs the `RUN` commands there
  * with the stage's environment. A file the image needs but the `COPY` lines forget makes a `RUN`

@@ -26,6 +26,7 @@ import { healthRoutes } from "./modules/health/routes.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
 import { apiOperations } from "./http/operations.ts";
 import { REFERENCE_CSS, REFERENCE_CSS_PATH, renderReferencePage } from "./http/reference-page.ts";
+import { OPENAPI_PATH, REFERENCE_PAGE_PATH, createReferenceDelivery } from "./http/reference-delivery.ts";
 import { routePattern } from "./http/route-pattern.ts";
 import { securityHeadersFor } from "./http/security-headers.ts";
 import pkg from "../package.json" with { type: "json" };
@@ -37,8 +38,8 @@ export { MAX_JSON_BODY_BYTES } from "./http/body.ts";
 export function createApp(deps: AppDeps) {
   // Built at the first request for them, not at start: together ~35 ms of every start (bench/startup.ts).
   let openapi: ReturnType<typeof buildOpenApiDocument> | null = null;
-  let referencePage: string | null = null;
   const openapiDocument = () => (openapi ??= buildOpenApiDocument(apiOperations, `${deps.config.publicUrl}/api/v1`, pkg.version));
+  const reference = createReferenceDelivery(openapiDocument, (doc) => renderReferencePage(doc as never));
   let routeTable: { method: string; pattern: RegExp }[] | null = null;
   // The 405 handler needs the finished route list; it is read through this, set once built.
   let servedRoutes: () => readonly { method: string; path: string }[] = () => [];
@@ -76,11 +77,8 @@ export function createApp(deps: AppDeps) {
       return errorToResponse(error, code, deps.log);
     })
     .use(healthRoutes(deps))
-    .get("/api/v1/openapi.json", () => openapiDocument())
-    .get(
-      "/api/docs/",
-      () => new Response((referencePage ??= renderReferencePage(openapiDocument() as never)), { headers: { "content-type": "text/html; charset=utf-8" } }),
-    )
+    .get(OPENAPI_PATH, ({ request }) => reference.openapi(request))
+    .get(REFERENCE_PAGE_PATH, ({ request }) => reference.page(request))
     .get(
       REFERENCE_CSS_PATH,
       () => new Response(REFERENCE_CSS, { headers: { "content-type": "text/css; charset=utf-8", "cache-control": "public, max-age=3600" } }),

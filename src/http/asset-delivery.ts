@@ -39,10 +39,12 @@ export function assetVersion(body: Uint8Array | string): string {
 
 const compressible = (asset: WebAsset) => COMPRESSIBLE.test(asset.contentType) && asset.body.byteLength >= MIN_COMPRESS_BYTES;
 
-function encode(body: Uint8Array, encoding: Encoding): Uint8Array {
+function encode(body: Uint8Array, encoding: Encoding, brotliQuality = 11): Uint8Array {
   const { brotliCompressSync, constants, gzipSync } = zlib();
   return encoding === "br"
-    ? new Uint8Array(brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength } }))
+    ? new Uint8Array(
+        brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength } }),
+      )
     : new Uint8Array(gzipSync(body, { level: 9 }));
 }
 
@@ -111,8 +113,10 @@ export interface AssetServer {
 /**
  * Builds the server of a set of assets; `<path>.br` and `<path>.gz` entries are taken as the
  * encodings of `<path>`.
+ * @param opts.brotliQuality brotli quality of an encoding made at its first request (default 11,
+ *   the build's; 9 costs ~35 ms instead of ~300 ms for a 400 KB page, for ~8 % more bytes)
  */
-export function createAssetServer(assets: Assets): AssetServer {
+export function createAssetServer(assets: Assets, opts: { brotliQuality?: number } = {}): AssetServer {
   const entries = new Map<string, Entry>();
   for (const [path, asset] of assets) {
     if (path.endsWith(".br") || path.endsWith(".gz")) continue;
@@ -140,7 +144,7 @@ export function createAssetServer(assets: Assets): AssetServer {
       const match = request.headers.get("if-none-match");
       if (match && match.split(",").some((t) => t.trim().replace(/^W\//, "") === etag)) return new Response(null, { status: 304, headers });
       if (!encoding) return new Response(entry.asset.body as BodyInit, { headers });
-      const body = (entry.encoded[encoding] ??= encode(entry.asset.body, encoding));
+      const body = (entry.encoded[encoding] ??= encode(entry.asset.body, encoding, opts.brotliQuality));
       headers["content-encoding"] = encoding;
       return new Response(body as BodyInit, { headers });
     },

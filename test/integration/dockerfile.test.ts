@@ -11,7 +11,8 @@ import { parseDockerfile, replayStage, stageInstructions } from "../../scripts/d
 import { REPO_DIR, startServer } from "../helpers/process.ts";
 
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-docker-stage-"));
-afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
+// The folder holds a whole node_modules: removing it took over 10 s on a loaded machine.
+afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }), 120_000);
 
 test("a COPY of a path that does not exist fails the replay, as docker build would", () => {
   const stage = parseDockerfile("FROM x AS build\nCOPY no-such-file ./\n");

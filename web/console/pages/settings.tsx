@@ -165,7 +165,7 @@ function ModelsSection() {
       )}
       {h?.models && Object.values(h.models).some((m) => m.status !== "installed") && (
         <p class="hint">
-          Install missing models on the server with <code>earshot models download</code>.
+          Install missing models on the server with <code>earshot models fetch</code>.
         </p>
       )}
       {h?.jobs && (
