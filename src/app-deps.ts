@@ -79,7 +79,7 @@ export type AppWiring = {
  */
 export async function createAppDeps(config: Config, opts: AppDepsOptions = {}): Promise<AppWiring> {
   const log = opts.log ?? createLogger(config.logLevel);
-  const db = openDatabase(config.databaseUrl ?? config.dbFile);
+  const db = openDatabase(config.databaseUrl ?? config.dbFile, { synchronous: config.sqliteSynchronous });
   if (opts.migrate !== false) await migrateToLatest(db);
   const inference =
     opts.inference ??
