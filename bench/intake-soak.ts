@@ -42,7 +42,9 @@ const respondents = Number(flags.respondents);
 const reportS = Number(flags["report-s"]);
 const afterS = Number(flags["after-s"]);
 if (!(durationS > 0 && durationS <= 3600 && respondents >= 1 && respondents <= 256 && reportS >= 1 && afterS >= 0 && afterS <= 600)) {
-  throw new Error("usage: bench/intake-soak.ts [--duration-s 1..3600] [--respondents 1..256] [--report-s S>=1] [--after-s 0..600] [--synchronous full|normal] [--bin PATH] [--json]");
+  throw new Error(
+    "usage: bench/intake-soak.ts [--duration-s 1..3600] [--respondents 1..256] [--report-s S>=1] [--after-s 0..600] [--synchronous full|normal] [--bin PATH] [--json]",
+  );
 }
 const bin = flags.bin ? (flags.bin.endsWith(".ts") ? [process.execPath, path.resolve(flags.bin)] : [path.resolve(flags.bin)]) : undefined;
 

@@ -97,7 +97,7 @@ export async function createAppDeps(config: Config, opts: AppDepsOptions = {}): 
     log,
     clock: opts.clock ?? systemClock,
     // Files under <data_dir>/blobs on SQLite, chunked rows in the database on PostgreSQL (src/blobs/).
-    blobs: createBlobStore(db, config.blobsDir),
+    blobs: createBlobStore(db, config.blobsDir, { sync: config.sqliteSynchronous === "full" }),
     auth: createAuthenticator(db, config, createRateLimiter({ db, clock: opts.clock }), createUsageRecorder(db, { log })),
     signingSecret: opts.signingSecret ?? (await loadSigningSecret(db, config)),
     webAssets: opts.webAssets ?? (await loadWebAssets()),

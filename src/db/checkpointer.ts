@@ -51,11 +51,7 @@ export interface Checkpointer {
   readonly started: boolean;
 }
 
-type Reply =
-  | { type: "opened" }
-  | { type: "done"; log: number; checkpointed: number; ms: number }
-  | { type: "failed"; message: string }
-  | { type: "closed" };
+type Reply = { type: "opened" } | { type: "done"; log: number; checkpointed: number; ms: number } | { type: "failed"; message: string } | { type: "closed" };
 
 /**
  * Checkpoints `file` from a worker thread once its WAL file has grown to `startAtFrames` frames.
