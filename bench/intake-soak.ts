@@ -15,7 +15,10 @@
  * Prints figures; asserts nothing about time. Not run by CI.
  *
  *   npx bun bench/intake-soak.ts [--duration-s 300] [--respondents 6] [--report-s 15] [--after-s 20]
- *                                [--synchronous full|normal] [--bin dist/earshot] [--json]
+ *                                [--synchronous full|normal] [--jobs-paused] [--bin dist/earshot] [--json]
+ *
+ * `--jobs-paused`: analysis jobs are queued but not run (EARSHOT_JOBS_PAUSED=1), so neither
+ * analysis nor the webhooks (sent once a response's analysis is done) share the machine.
  */
 import { sql } from "kysely";
 import fs from "node:fs";
@@ -33,6 +36,7 @@ const { values: flags } = parseArgs({
     "report-s": { type: "string", default: "15" },
     "after-s": { type: "string", default: "20" },
     synchronous: { type: "string" },
+    "jobs-paused": { type: "boolean", default: false },
     bin: { type: "string" },
     json: { type: "boolean", default: false },
   },
@@ -84,6 +88,7 @@ const env: Record<string, string> = {
   EARSHOT_LOG_LEVEL: "error",
 };
 if (flags.synchronous) env.EARSHOT_SQLITE_SYNCHRONOUS = flags.synchronous;
+if (flags["jobs-paused"]) env.EARSHOT_JOBS_PAUSED = "1";
 const server = await startServer({ dataDir, env, bin });
 serverPid = server.proc.pid;
 
@@ -226,6 +231,7 @@ const report = {
   machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Bun ${Bun.version}`,
   server: flags.bin ?? "bun src/cli.ts",
   synchronous: flags.synchronous ?? "(default)",
+  jobs: flags["jobs-paused"] ? "paused" : "running",
   respondents,
   load_average_after: loadAfter.map((x) => x.toFixed(2)).join(" "),
   duration_s: Math.round(loadS),
@@ -245,7 +251,7 @@ clearTimeout(watchdog);
 if (flags.json) console.log(JSON.stringify(report, null, 2));
 else {
   const f = (x: number, d = 1) => x.toFixed(d);
-  console.log(`\nIntake soak — ${report.date}, ${report.machine}, server: ${report.server}, synchronous: ${report.synchronous}`);
+  console.log(`\nIntake soak — ${report.date}, ${report.machine}, server: ${report.server}, synchronous: ${report.synchronous}, analysis jobs ${report.jobs}`);
   console.log(`${respondents} respondents (closed loop), ${report.duration_s} s; load average after: ${report.load_average_after}`);
   console.log(
     `${report.submissions} submissions (${f(report.submissions_per_s)}/s), ${failures} failed${firstFailure ? ` (first: ${firstFailure})` : ""}, ${lost} acknowledged but not stored; ${report.webhooks_received} webhooks received`,
