@@ -139,6 +139,8 @@ export function startCheckpointer(db: Db, file: string, opts: { log: Logger; eve
     if (!checkpointing || running) return;
     running = true;
     worker.postMessage({ type: "checkpoint", mode: truncateNext ? "TRUNCATE" : "PASSIVE" });
+    // One TRUNCATE per quiet spell: the next one needs another IDLE_TRUNCATE_MS without writes.
+    if (truncateNext) lastLog = -1;
     truncateNext = false;
   }, everyMs);
   timer.unref?.();
