@@ -8,13 +8,15 @@
  *   npx bun bench/intake.ts [--respondents 32] [--duration 10] [--warmup 3] [--half-duration 10]
  *                           [--jobs-paused] [--bin dist/earshot] [--cpu-prof DIR] [--keep]
  *                           [--database-url postgres://…/EMPTY_DB] [--nodes 2] [--postgres-pid PID]
+ *                           [--synchronous full|normal]
  *
  * `--database-url`: run on that PostgreSQL database instead of a SQLite file (it should be empty:
  * the first command migrates it; the bench does not drop it). `--nodes N`: start N servers on the
  * same database (PostgreSQL only; DESIGN §11) and spread the respondents over them (respondent i
  * talks to node i mod N); server CPU is then the sum over the nodes. `--postgres-pid PID`: the
  * postmaster of a cluster that only this bench uses; its CPU (postmaster and backends) is reported
- * as database CPU, and left out of "other".
+ * as database CPU, and left out of "other". `--synchronous`: the server's
+ * `EARSHOT_SQLITE_SYNCHRONOUS` (SQLite; unset = the server's default).
  *
  * Phases: (1) closed loop — `--respondents` respondents, each starting the next response as soon
  * as the last one is acknowledged, for `--warmup` then `--duration` seconds: the throughput;
@@ -51,6 +53,7 @@ const { values: flags } = parseArgs({
     "database-url": { type: "string" },
     nodes: { type: "string", default: "1" },
     "postgres-pid": { type: "string" },
+    synchronous: { type: "string" },
   },
 });
 /** The postmaster of a cluster only this bench uses: its CPU and its backends' is reported as the database's. */
@@ -95,6 +98,7 @@ if (created.code !== 0) throw new Error(`workspace create failed: ${created.stde
 const { api_key: apiKey } = JSON.parse(created.stdout) as { api_key: string };
 const env: Record<string, string> = { ...dbEnv, EARSHOT_INTAKE_SESSIONS_PER_MINUTE: "0", EARSHOT_PUBLIC_URL: "http://localhost:8080" };
 if (flags["jobs-paused"]) env.EARSHOT_JOBS_PAUSED = "1";
+if (flags.synchronous) env.EARSHOT_SQLITE_SYNCHRONOUS = flags.synchronous;
 // A CPU profile of the server (Bun writes it to DIR when the server exits).
 if (flags["cpu-prof"]) env.BUN_OPTIONS = `--cpu-prof --cpu-prof-dir=${path.resolve(flags["cpu-prof"])}`;
 // Several nodes: each its own data directory (signing secret shared through the database), one database.
@@ -259,7 +263,7 @@ console.log(
   `\nEarshot intake bench — ${new Date().toISOString()}, Bun ${Bun.version}, ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), server: ${flags.bin ?? "bun src/cli.ts"}`,
 );
 console.log(
-  `Database: ${databaseUrl ? `PostgreSQL (${databaseUrl.replace(/\/\/[^@/]*@/, "//")}), ${nodeCount} node${nodeCount > 1 ? "s" : ""}` : "SQLite file, 1 node"}.`,
+  `Database: ${databaseUrl ? `PostgreSQL (${databaseUrl.replace(/\/\/[^@/]*@/, "//")}), ${nodeCount} node${nodeCount > 1 ? "s" : ""}` : `SQLite file, 1 node, synchronous ${flags.synchronous ?? "(server default)"}`}.`,
 );
 console.log(
   `A response = POST sessions/ + 3 × PUT answers (text) + POST submit/, one request after the other; latency = first request sent → submit acknowledged.`,

@@ -79,7 +79,7 @@ export type AppWiring = {
  */
 export async function createAppDeps(config: Config, opts: AppDepsOptions = {}): Promise<AppWiring> {
   const log = opts.log ?? createLogger(config.logLevel);
-  const db = openDatabase(config.databaseUrl ?? config.dbFile);
+  const db = openDatabase(config.databaseUrl ?? config.dbFile, { synchronous: config.sqliteSynchronous });
   if (opts.migrate !== false) await migrateToLatest(db);
   const inference =
     opts.inference ??
@@ -97,7 +97,7 @@ export async function createAppDeps(config: Config, opts: AppDepsOptions = {}): 
     log,
     clock: opts.clock ?? systemClock,
     // Files under <data_dir>/blobs on SQLite, chunked rows in the database on PostgreSQL (src/blobs/).
-    blobs: createBlobStore(db, config.blobsDir),
+    blobs: createBlobStore(db, config.blobsDir, { sync: config.sqliteSynchronous === "full" }),
     auth: createAuthenticator(db, config, createRateLimiter({ db, clock: opts.clock }), createUsageRecorder(db, { log })),
     signingSecret: opts.signingSecret ?? (await loadSigningSecret(db, config)),
     webAssets: opts.webAssets ?? (await loadWebAssets()),

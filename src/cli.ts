@@ -43,7 +43,7 @@ function config(extra: ConfigOverrides = {}): Config {
 
 async function withDb<T>(fn: (db: Db, cfg: Config) => Promise<T>): Promise<T> {
   const cfg = config();
-  const db = openDatabase(cfg.databaseUrl ?? cfg.dbFile);
+  const db = openDatabase(cfg.databaseUrl ?? cfg.dbFile, { synchronous: cfg.sqliteSynchronous });
   try {
     await migrateToLatest(db);
     return await fn(db, cfg);

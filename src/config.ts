@@ -33,6 +33,11 @@ const envSchema = z.object({
     .string()
     .optional()
     .refine((v) => !v || /^postgres(ql)?:\/\//i.test(v), "a postgres:// or postgresql:// URL"),
+  /**
+   * SQLite's `synchronous` in WAL mode: `full` syncs the WAL at every commit (an acknowledged write
+   * survives a power cut), `normal` only at checkpoints (docs/operations.md, "Power cuts").
+   */
+  EARSHOT_SQLITE_SYNCHRONOUS: z.enum(["full", "normal"]).default("full"),
   EARSHOT_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   EARSHOT_HOST: z.string().default("0.0.0.0"),
   EARSHOT_PUBLIC_URL: z.string().url().optional(),
@@ -94,6 +99,8 @@ export type Config = Readonly<{
   dbFile: string;
   /** PostgreSQL URL (DESIGN §11) or null for the SQLite file `dbFile`; open `databaseUrl ?? dbFile`. */
   databaseUrl: string | null;
+  /** SQLite only: `full` (acknowledged = on disk, the default) or `normal` (docs/decisions/sqlite-durability.md). */
+  sqliteSynchronous: "full" | "normal";
   blobsDir: string;
   port: number;
   host: string;
@@ -174,6 +181,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     dbFile: path.join(dataDir, "earshot.db"),
     databaseUrl: overrides.databaseUrl ?? (e.EARSHOT_DATABASE_URL || null),
+    sqliteSynchronous: e.EARSHOT_SQLITE_SYNCHRONOUS,
     blobsDir: path.join(dataDir, "blobs"),
     port,
     host: overrides.host ?? e.EARSHOT_HOST,

@@ -44,16 +44,49 @@ export interface BlobStore {
  * The store for a database: the PostgreSQL blob store when `db` is PostgreSQL, else files under
  * `blobsDir` (`<data_dir>/blobs`).
  */
-export function createBlobStore(db: Kysely<any>, blobsDir: string): BlobStore {
-  return isPostgres(db) ? createPostgresBlobStore(db) : createLocalBlobStore(blobsDir);
+export function createBlobStore(db: Kysely<any>, blobsDir: string, opts: { sync?: boolean } = {}): BlobStore {
+  return isPostgres(db) ? createPostgresBlobStore(db) : createLocalBlobStore(blobsDir, opts);
+}
+
+/** Syncs a directory's entries (a new or renamed file in it) to disk. */
+async function syncDir(dir: string): Promise<void> {
+  const handle = await fs.open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
  * A blob store on the local disk under `root` (usually `<data_dir>/blobs`). Writes go to a
  * temporary file first and are renamed into place, so a crash never leaves half a blob.
+ * With `opts.sync` (the server under `EARSHOT_SQLITE_SYNCHRONOUS=full`) a put returns only once
+ * the file's bytes and its name are on disk, so the commit that then refers to it (synced too)
+ * never names a blob a power cut could take back (docs/decisions/sqlite-durability.md).
  * @throws Error for keys that are not of the form `<prefix>/<uuid>` (no path traversal)
  */
-export function createLocalBlobStore(root: string): BlobStore {
+export function createLocalBlobStore(root: string, opts: { sync?: boolean } = {}): BlobStore {
+  const sync = opts.sync ?? false;
+  /** Creates the blob's folder; with `sync`, makes a new folder's entry durable in its parent. */
+  const folderFor = async (file: string) => {
+    const dir = path.dirname(file);
+    const created = await fs.mkdir(dir, { recursive: true });
+    if (sync && created) for (let d = dir; d !== path.dirname(created); d = path.dirname(d)) await syncDir(path.dirname(d));
+  };
+  /** Renames the finished temporary file into place; with `sync`, its bytes first and then the name. */
+  const publish = async (tmp: string, file: string) => {
+    if (sync) {
+      const handle = await fs.open(tmp, "r+");
+      try {
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+    }
+    await fs.rename(tmp, file);
+    if (sync) await syncDir(path.dirname(file));
+  };
   const resolve = (key: string): string => {
     if (!KEY_PATTERN.test(key)) throw new Error(`Invalid blob key: ${key}`);
     return path.join(root, key);
@@ -64,16 +97,16 @@ export function createLocalBlobStore(root: string): BlobStore {
     async put(prefix, bytes) {
       const key = `${prefix}/${crypto.randomUUID()}`;
       const file = resolve(key);
-      await fs.mkdir(path.dirname(file), { recursive: true });
+      await folderFor(file);
       const tmp = `${file}.tmp`;
       await fs.writeFile(tmp, bytes);
-      await fs.rename(tmp, file);
+      await publish(tmp, file);
       return key;
     },
     async putStream(prefix, source) {
       const key = `${prefix}/${crypto.randomUUID()}`;
       const file = resolve(key);
-      await fs.mkdir(path.dirname(file), { recursive: true });
+      await folderFor(file);
       const tmp = `${file}.tmp`;
       const out = createWriteStream(tmp);
       let size = 0;
@@ -88,7 +121,7 @@ export function createLocalBlobStore(root: string): BlobStore {
         await fs.rm(tmp, { force: true });
         throw err;
       }
-      await fs.rename(tmp, file);
+      await publish(tmp, file);
       return { key, size };
     },
     async get(key) {

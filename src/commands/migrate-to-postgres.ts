@@ -374,7 +374,7 @@ export function registerMigrateToPostgresCommand(program: Command, config: () =>
       if (!isPostgresUrl(o.to)) throw new AppError("VALIDATION_ERROR", "--to must be a postgres:// URL.");
       const cfg = config();
       const started = performance.now();
-      const source = openDatabase(cfg.dbFile);
+      const source = openDatabase(cfg.dbFile, { synchronous: cfg.sqliteSynchronous });
       const target = openDatabase(o.to);
       try {
         process.stderr.write(`Copying ${cfg.dbFile} and ${cfg.blobsDir} to ${redact(o.to)}\n`);

@@ -12,6 +12,16 @@
  * is unchanged: a commit is in the WAL before it is acknowledged, whoever copies it later; closing
  * the last connection checkpoints the rest as before. Other commands (short-lived) keep SQLite's
  * automatic checkpoints.
+ *
+ * The WAL's size is bounded (issue 22). SQLite rewinds the WAL to its start only when a write
+ * transaction begins while every frame in it has been copied; under sustained writes the worker's
+ * PASSIVE checkpoint never quite catches up (commits land while it copies), so the WAL grew without
+ * end (1.4 GB in 40 s). Two things bound it: the server's connection keeps SQLite's automatic
+ * checkpoint, at `LAG_FRAMES` instead of 1,000 — while the worker keeps up the WAL is rewound
+ * long before that and it never fires; when it lags, the commit that passes the mark copies what is
+ * left (most of it the worker has copied already) and the next transaction rewinds the WAL; and
+ * once nothing was written for `IDLE_TRUNCATE_MS` the worker truncates the file to zero bytes
+ * (`journal_size_limit`, db/client.ts, trims it at each rewind after a larger spike).
  */
 import fs from "node:fs";
 import type { Db } from "./client.ts";
@@ -24,6 +34,13 @@ export const CHECKPOINT_EVERY_MS = 250;
 export const START_AT_FRAMES = 250;
 /** SQLite's default automatic checkpoint threshold, in WAL pages (restored at stop or when the worker fails). */
 const AUTO_CHECKPOINT_PAGES = 1000;
+/**
+ * While the worker runs, the server's own connection checkpoints in a commit only once the WAL
+ * holds this many frames (16 MiB at 4 KiB pages): the worker lags and SQLite could not rewind it.
+ */
+export const LAG_FRAMES = 4096;
+/** After this long without a write (the WAL fully copied, its frame count unchanged), the worker truncates it, in ms. */
+export const IDLE_TRUNCATE_MS = 1000;
 /** How long `stop()` waits for the worker to close its connection, in ms. */
 const CLOSE_WAIT_MS = 2000;
 
@@ -62,6 +79,10 @@ export function startCheckpointer(db: Db, file: string, opts: { log: Logger; eve
   let failed = false;
   let closed: (() => void) | null = null;
   let failures = 0;
+  // The WAL's frame count at the last checkpoint, and since when it stood still fully copied.
+  let lastLog = -1;
+  let stillSince = 0;
+  let truncateNext = false;
 
   /** Back to SQLite's own checkpoints, for good: the worker could not open the file or died. */
   const giveUp = (reason: string) => {
@@ -83,7 +104,7 @@ export function startCheckpointer(db: Db, file: string, opts: { log: Logger; eve
       const reply = event.data;
       if (reply.type === "closed") return closed?.();
       if (reply.type === "opened") {
-        handle.exec("PRAGMA wal_autocheckpoint = 0");
+        handle.exec(`PRAGMA wal_autocheckpoint = ${LAG_FRAMES}`);
         checkpointing = true;
         return;
       }
@@ -92,7 +113,16 @@ export function startCheckpointer(db: Db, file: string, opts: { log: Logger; eve
         if (!checkpointing) return giveUp(`could not open ${file}: ${reply.message}`);
         // A failed checkpoint leaves the pages in the WAL for the next one; say so once in a while.
         if (failures++ % 100 === 0) opts.log.warn("WAL checkpoint failed; retrying", { error: reply.message });
-      } else failures = 0;
+        return;
+      }
+      failures = 0;
+      // Nothing written since the last checkpoint and everything copied: once that has lasted
+      // IDLE_TRUNCATE_MS, the next checkpoint truncates the WAL (a TRUNCATE checkpoint waits for
+      // writers, of which there are none; afterwards the log is 0 and this stays quiet).
+      const now = performance.now();
+      if (reply.log === 0 || reply.checkpointed < reply.log || reply.log !== lastLog) stillSince = now;
+      lastLog = reply.log;
+      truncateNext = now - stillSince >= IDLE_TRUNCATE_MS;
     };
     w.addEventListener("error", (event) => giveUp(`worker error: ${event.message}`));
     w.addEventListener("close", () => giveUp("worker exited"));
@@ -108,7 +138,10 @@ export function startCheckpointer(db: Db, file: string, opts: { log: Logger; eve
     }
     if (!checkpointing || running) return;
     running = true;
-    worker.postMessage({ type: "checkpoint" });
+    worker.postMessage({ type: "checkpoint", mode: truncateNext ? "TRUNCATE" : "PASSIVE" });
+    // One TRUNCATE per quiet spell: the next one needs another IDLE_TRUNCATE_MS without writes.
+    if (truncateNext) lastLog = -1;
+    truncateNext = false;
   }, everyMs);
   timer.unref?.();
   return {

@@ -17,25 +17,38 @@ import type { Database } from "./schema.ts";
 
 export type Db = Kysely<Database>;
 
+/** SQLite's `synchronous` in WAL mode (`EARSHOT_SQLITE_SYNCHRONOUS`; docs/decisions/sqlite-durability.md). */
+export type SqliteSynchronous = "full" | "normal";
+
+/**
+ * The WAL file is cut back to this size when SQLite rewinds it (after a spike: a large transaction,
+ * a lagging checkpoint), in bytes. Twice the checkpointer's lag mark (db/checkpointer.ts), so the
+ * usual rewinds under load reuse the file rather than cut and grow it each time.
+ */
+export const JOURNAL_SIZE_LIMIT_BYTES = 32 * 1024 * 1024;
+
 /**
  * Opens the database Earshot runs on: callers pass `config.databaseUrl ?? config.dbFile`.
  * @param target a `postgres://` (or `postgresql://`) URL, or the path of the SQLite file
+ * @param opts.synchronous SQLite only: `full` (default: a commit is synced before it returns) or `normal`
  * @returns a Kysely instance; call `db.destroy()` to close it
  */
-export function openDatabase(target: string): Db {
-  return isPostgresUrl(target) ? openPostgres(target) : openSqlite(target);
+export function openDatabase(target: string, opts: { synchronous?: SqliteSynchronous } = {}): Db {
+  return isPostgresUrl(target) ? openPostgres(target) : openSqlite(target, opts.synchronous ?? "full");
 }
 
 /**
  * Opens (creating when missing) the SQLite file with WAL, foreign keys, a busy timeout and
  * secure delete.
  * @param file absolute path of `earshot.db`; its folder is created
+ * @param synchronous `full`: every commit syncs the WAL (survives a power cut); `normal`: only checkpoints do
  */
-function openSqlite(file: string): Db {
+function openSqlite(file: string, synchronous: SqliteSynchronous): Db {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SqliteDatabase(file, { create: true, strict: false });
   sqlite.exec("PRAGMA journal_mode = WAL");
-  sqlite.exec("PRAGMA synchronous = NORMAL");
+  sqlite.exec(`PRAGMA synchronous = ${synchronous === "normal" ? "NORMAL" : "FULL"}`);
+  sqlite.exec(`PRAGMA journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
   sqlite.exec("PRAGMA foreign_keys = ON");
   sqlite.exec("PRAGMA busy_timeout = 5000");
   // Deleted rows are overwritten with zeros, so an erased response leaves no bytes in the file's
