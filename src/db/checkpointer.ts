@@ -34,6 +34,15 @@ export interface Checkpointer {
   readonly started: boolean;
 }
 
+/** The last checkpoint the worker finished, for `/metrics` (null until one has). */
+export type CheckpointOutcome = { atMs: number; walFrames: number; checkpointedFrames: number };
+let lastOutcome: CheckpointOutcome | null = null;
+
+/** The last WAL checkpoint this process's worker finished (frames in the WAL then, and copied), or null. */
+export function lastCheckpoint(): CheckpointOutcome | null {
+  return lastOutcome;
+}
+
 type Reply = { type: "opened" } | { type: "done"; log: number; checkpointed: number; ms: number } | { type: "failed"; message: string } | { type: "closed" };
 
 /**
@@ -92,7 +101,10 @@ export function startCheckpointer(db: Db, file: string, opts: { log: Logger; eve
         if (!checkpointing) return giveUp(`could not open ${file}: ${reply.message}`);
         // A failed checkpoint leaves the pages in the WAL for the next one; say so once in a while.
         if (failures++ % 100 === 0) opts.log.warn("WAL checkpoint failed; retrying", { error: reply.message });
-      } else failures = 0;
+      } else {
+        failures = 0;
+        lastOutcome = { atMs: Date.now(), walFrames: reply.log, checkpointedFrames: reply.checkpointed };
+      }
     };
     w.addEventListener("error", (event) => giveUp(`worker error: ${event.message}`));
     w.addEventListener("close", () => giveUp("worker exited"));
