@@ -104,4 +104,16 @@ export function startProcessMetrics(): void {
   if (processMetricsStarted) return;
   processMetricsStarted = true;
   client.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 100 });
+  // Node's libuv handle, request and resource counts: Bun has no such thing (always 0), and they are
+  // gauges named `_total`, which `promtool check metrics` rejects.
+  for (const name of [
+    "nodejs_active_handles",
+    "nodejs_active_handles_total",
+    "nodejs_active_requests",
+    "nodejs_active_requests_total",
+    "nodejs_active_resources",
+    "nodejs_active_resources_total",
+  ]) {
+    registry.removeSingleMetric(name);
+  }
 }
