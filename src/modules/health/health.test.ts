@@ -57,7 +57,10 @@ test("healthz/live answers without the database; healthz/ready checks the databa
       { status: "ready", version: pkg.version, checks: { database: "ok", migrations: "ok", worker: "not_run_here" } },
     ]);
     // A migration this build does not know (a newer version migrated the database): not ready.
-    await api.db.insertInto("kysely_migration" as never).values({ name: "2099-01-01T0000-from-a-newer-version", timestamp: "2099-01-01T00:00:00.000Z" } as never).execute();
+    await api.db
+      .insertInto("kysely_migration" as never)
+      .values({ name: "2099-01-01T0000-from-a-newer-version", timestamp: "2099-01-01T00:00:00.000Z" } as never)
+      .execute();
     const newer = await api.call("GET", "/healthz/ready", { key: null });
     expect([newer.status, newer.json.checks.migrations, newer.headers.get("retry-after")]).toEqual([503, "pending", "5"]);
   } finally {
