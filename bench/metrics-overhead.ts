@@ -50,4 +50,6 @@ console.log(`| calls | ${calls} × ${rounds} rounds |`);
 console.log("| --- | ---: |");
 console.log(`| handler alone, ns/call (best / median) | ${best(plain).toFixed(0)} / ${median(plain).toFixed(0)} |`);
 console.log(`| through the metric, ns/call (best / median) | ${best(metered).toFixed(0)} / ${median(metered).toFixed(0)} |`);
-console.log(`| the metric's cost, ns/request (best / median) | ${(best(metered) - best(plain)).toFixed(0)} / ${(median(metered) - median(plain)).toFixed(0)} |`);
+console.log(
+  `| the metric's cost, ns/request (best / median) | ${(best(metered) - best(plain)).toFixed(0)} / ${(median(metered) - median(plain)).toFixed(0)} |`,
+);

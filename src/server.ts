@@ -23,7 +23,6 @@ import { countWorkspaces } from "./modules/workspaces/repository.ts";
 import { createWorkspace } from "./modules/workspaces/service.ts";
 import { freshSetupUrl } from "./modules/users/admin.ts";
 import { WORKER_STALL_MS, type WorkerState } from "./modules/health/readiness.ts";
-import { startProcessMetrics } from "./metrics/instruments.ts";
 
 export { loadSigningSecret } from "./app-deps.ts";
 
@@ -111,8 +110,6 @@ const MODEL_RECHECK_MS = 10_000;
  */
 export async function startServer(config: Config): Promise<RunningServer> {
   const log = createLogger(config.logLevel);
-  // CPU, RSS, open files, heap and event-loop lag for /metrics (metrics/instruments.ts).
-  startProcessMetrics();
   let runner: JobRunner | null = null;
   let dispatcher: Dispatcher | null = null;
   const wiring = await createAppDeps(config, {

@@ -7,13 +7,13 @@
  * global holds a database.
  */
 import fs from "node:fs";
-import client from "prom-client";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 import { isPostgres } from "../db/dialect.ts";
 import { lastCheckpoint } from "../db/checkpointer.ts";
 import { postgresPoolOf } from "../db/postgres.ts";
-import { registry } from "./instruments.ts";
+import { Gauge, Registry, type RegistryT } from "./client.ts";
+import { registry, startProcessMetrics } from "./instruments.ts";
 import { deliveryBacklog, jobBacklog, postgresLockWaits } from "./repository.ts";
 
 /** The `Content-Type` of the exposition (Prometheus text format 0.0.4). */
@@ -21,12 +21,12 @@ export const METRICS_CONTENT_TYPE = registry.contentType;
 
 const ageS = (iso: string | null, nowMs: number) => (iso ? Math.max(0, (nowMs - Date.parse(iso)) / 1000) : 0);
 
-function gauge(reg: client.Registry, name: string, help: string, labelNames: string[] = []) {
-  return new client.Gauge({ name, help, labelNames, registers: [reg] });
+function gauge(reg: RegistryT, name: string, help: string, labelNames: string[] = []) {
+  return new Gauge({ name, help, labelNames, registers: [reg] });
 }
 
 /** Fills the scrape's registry with the gauges that need the database. */
-async function databaseGauges(reg: client.Registry, db: Kysely<Database>, sqliteFile: string | null): Promise<void> {
+async function databaseGauges(reg: RegistryT, db: Kysely<Database>, sqliteFile: string | null): Promise<void> {
   const nowMs = Date.now();
   const depth = gauge(reg, "earshot_jobs", "Jobs by kind and state (queued, running, waiting for the model); counted up to 100,000.", ["kind", "state"]);
   const oldest = gauge(reg, "earshot_jobs_oldest_age_seconds", "Age of the oldest queued job of each kind (0 when none).", ["kind"]);
@@ -69,7 +69,8 @@ async function databaseGauges(reg: client.Registry, db: Kysely<Database>, sqlite
  * @throws whatever the database throws (the route answers 503 when it is unreachable)
  */
 export async function scrapeMetrics(db: Kysely<Database>, sqliteFile: string | null): Promise<string> {
-  const scrape = new client.Registry();
+  await startProcessMetrics();
+  const scrape = new Registry();
   await databaseGauges(scrape, db, sqliteFile);
-  return client.Registry.merge([registry, scrape]).metrics();
+  return Registry.merge([registry, scrape]).metrics();
 }

@@ -39,26 +39,29 @@ test.skipIf(!hasAnalyze)("systemd-analyze verify accepts deploy/earshot.service 
   expect(broken.out).toContain("Unknown key 'ProtectSytem'");
 });
 
-test.skipIf(!hasAnalyze)("the unit is hardened: a dedicated user, a read-only system but the data directory, no privileges (skips where systemd-analyze is absent)", () => {
-  const directives = new Set(UNIT.split("\n").filter((l) => /^[A-Z]\w*=/.test(l)));
-  for (const d of [
-    "User=earshot",
-    "ProtectSystem=strict",
-    "ReadWritePaths=/var/lib/earshot",
-    "StateDirectory=earshot",
-    "NoNewPrivileges=yes",
-    "ProtectHome=yes",
-    "PrivateTmp=yes",
-    "PrivateDevices=yes",
-    "CapabilityBoundingSet=",
-    "SystemCallFilter=@system-service",
-    "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6",
-  ]) {
-    expect(directives.has(d)).toBe(true);
-  }
-  const security = analyze(["security", "--offline=true", unitFile("earshot.service")]);
-  const level = /Overall exposure level for earshot\.service: ([\d.]+) (\w+)/.exec(security.out);
-  expect(level).not.toBeNull();
-  expect(Number(level![1])).toBeLessThanOrEqual(2);
-  expect(["OK", "SAFE"]).toContain(level![2]!);
-});
+test.skipIf(!hasAnalyze)(
+  "the unit is hardened: a dedicated user, a read-only system but the data directory, no privileges (skips where systemd-analyze is absent)",
+  () => {
+    const directives = new Set(UNIT.split("\n").filter((l) => /^[A-Z]\w*=/.test(l)));
+    for (const d of [
+      "User=earshot",
+      "ProtectSystem=strict",
+      "ReadWritePaths=/var/lib/earshot",
+      "StateDirectory=earshot",
+      "NoNewPrivileges=yes",
+      "ProtectHome=yes",
+      "PrivateTmp=yes",
+      "PrivateDevices=yes",
+      "CapabilityBoundingSet=",
+      "SystemCallFilter=@system-service",
+      "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6",
+    ]) {
+      expect(directives.has(d)).toBe(true);
+    }
+    const security = analyze(["security", "--offline=true", unitFile("earshot.service")]);
+    const level = /Overall exposure level for earshot\.service: ([\d.]+) (\w+)/.exec(security.out);
+    expect(level).not.toBeNull();
+    expect(Number(level![1])).toBeLessThanOrEqual(2);
+    expect(["OK", "SAFE"]).toContain(level![2]!);
+  },
+);
