@@ -38,6 +38,7 @@ const SYSTEM_PACKAGES: Record<string, string> = {
   sox: "/usr/bin/sox",
   "opus-tools": "/usr/bin/opusenc",
   openssl: "/usr/bin/openssl",
+  prometheus: "/usr/bin/promtool",
 };
 
 function ensureSystemPackages(): void {

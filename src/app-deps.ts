@@ -60,6 +60,8 @@ export type AppDepsOptions = {
   nudgeOutbox?: () => void;
   /** The time source handed to everything that leases, backs off or expires; default the system clock. */
   clock?: Clock;
+  /** This node's background worker state, for readiness; default: none runs here. */
+  workerState?: AppDeps["workerState"];
 };
 
 /** The wired application: its dependencies, the app over them, and how to close what was opened. */
@@ -104,6 +106,7 @@ export async function createAppDeps(config: Config, opts: AppDepsOptions = {}): 
     inference,
     nudgeJobs: opts.nudgeJobs ?? (() => {}),
     nudgeOutbox: opts.nudgeOutbox ?? (() => {}),
+    ...(opts.workerState ? { workerState: opts.workerState } : {}),
   };
   const app = createApp(deps);
   let closed: Promise<void> | null = null;

@@ -30,9 +30,25 @@ import { OPENAPI_PATH, REFERENCE_PAGE_PATH, createReferenceDelivery } from "./ht
 import { routePattern } from "./http/route-pattern.ts";
 import { securityHeadersFor } from "./http/security-headers.ts";
 import pkg from "../package.json" with { type: "json" };
+import { httpMetricsWrap, type RequestDone } from "./metrics/http.ts";
+import { createLogger } from "./logger.ts";
+import { forwardedClientAddress } from "./http/client-address.ts";
 
 /** JSON bodies above this answer 413 (DESIGN §4); see http/body.ts for every body limit. */
 export { MAX_JSON_BODY_BYTES } from "./http/body.ts";
+
+/**
+ * The access log (`EARSHOT_ACCESS_LOG`; docs/operations.md): one JSON line per request on stderr,
+ * whatever `EARSHOT_LOG_LEVEL` says — method, route template (never the path: it may hold a
+ * session id), status, duration and client address; never headers, query strings or bodies.
+ */
+function accessLogger(deps: AppDeps, server: () => { requestIP(r: Request): { address: string } | null } | null): RequestDone {
+  const log = createLogger("info");
+  return (request, route, status, ms) => {
+    const client = forwardedClientAddress(request, server()?.requestIP(request)?.address ?? null, deps.config.trustedProxies);
+    log.info("request", { method: request.method, route, status, duration_ms: Math.round(ms * 100) / 100, client });
+  };
+}
 
 /** Builds the application over its dependencies. */
 export function createApp(deps: AppDeps) {
@@ -43,7 +59,11 @@ export function createApp(deps: AppDeps) {
   let routeTable: { method: string; pattern: RegExp }[] | null = null;
   // The 405 handler needs the finished route list; it is read through this, set once built.
   let servedRoutes: () => readonly { method: string; path: string }[] = () => [];
+  // The Bun server once listening (client addresses for the access log); read through this too.
+  let listening: () => { requestIP(r: Request): { address: string } | null } | null = () => null;
   const app = new Elysia({ strictPath: false })
+    // Times every request under its route template (metrics/http.ts; DESIGN §14).
+    .wrap(httpMetricsWrap(() => servedRoutes(), deps.config.accessLog ? accessLogger(deps, () => listening()) : undefined))
     // Security headers on every response, early ones and problems included (http/security-headers.ts).
     .onRequest(({ request, set }) => {
       const url = new URL(request.url);
@@ -97,6 +117,7 @@ export function createApp(deps: AppDeps) {
     .use(liveRoutes(deps))
     .use(consoleRoutes(deps));
   servedRoutes = () => app.routes;
+  listening = () => app.server;
   return app;
 }
 

@@ -7,7 +7,7 @@
  */
 import "./runtime/preload.ts";
 import { Command, InvalidArgumentError } from "commander";
-import { loadConfig, type Config, type ConfigOverrides } from "./config.ts";
+import { EARSHOT_VERSION, loadConfig, type Config, type ConfigOverrides } from "./config.ts";
 import { migrateToLatest, openDatabase, type Db } from "./db/client.ts";
 import { isPostgresUrl } from "./db/dialect.ts";
 import { AppError } from "./errors.ts";
@@ -26,6 +26,7 @@ import { registerReprocessCommand } from "./commands/reprocess.ts";
 import { registerMigrateToPostgresCommand } from "./commands/migrate-to-postgres.ts";
 import { registerBackupCommands } from "./commands/backup.ts";
 import { registerThemesCommand } from "./commands/themes.ts";
+import { registerOperationsCommands } from "./commands/operations.ts";
 
 const program = new Command("earshot")
   .description("Self-hosted voice and text feedback links with local transcription.")
@@ -34,6 +35,7 @@ const program = new Command("earshot")
     if (!isPostgresUrl(v)) throw new InvalidArgumentError("a postgres:// or postgresql:// URL");
     return v;
   })
+  .version(EARSHOT_VERSION, "-V, --version", "print the version")
   .showHelpAfterError();
 
 function config(extra: ConfigOverrides = {}): Config {
@@ -75,8 +77,8 @@ program
     const server = await startServer(
       config({ ...(o.port !== undefined ? { port: o.port } : {}), ...(o.host ? { host: o.host } : {}), ...(o.role ? { role: o.role } : {}) }),
     );
-    const stop = async () => {
-      await server.stop();
+    const stop = async (signal: NodeJS.Signals) => {
+      await server.stop(signal);
       process.exit(0);
     };
     process.once("SIGINT", stop);
@@ -161,6 +163,7 @@ program
     process.stdout.write(applied.length ? applied.map((r) => `${r.status}: ${r.migrationName}`).join("\n") + "\n" : "Database is up to date.\n");
   });
 
+registerOperationsCommands(program, { config: () => config(), withDb });
 registerModelsCommands(program, () => config());
 registerAccountCommands(program, workspace, withDb);
 registerInferenceCommands(program, () => config());

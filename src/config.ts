@@ -4,10 +4,21 @@
  * into one frozen {@link Config}. Every default is safe, so `earshot serve` runs with none set
  * (DESIGN §1, §2).
  */
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { frameAncestorsProblem } from "./http/security-headers.ts";
+import pkg from "../package.json" with { type: "json" };
+
+/** This build's version (package.json's, embedded in the compiled binary): `earshot --version`, `/healthz`. */
+export const EARSHOT_VERSION: string = pkg.version;
+
+/**
+ * The secret variables (DESIGN §14): each `X` may instead be given as `X_FILE`, the path of a file
+ * holding the value (Docker and systemd credentials, Kubernetes secrets). Listed in docs/operations.md.
+ */
+export const SECRET_VARIABLES = ["EARSHOT_DATABASE_URL", "EARSHOT_SIGNING_SECRET", "EARSHOT_METRICS_TOKEN"] as const;
 
 const booleanFlag = z
   .string()
@@ -83,6 +94,10 @@ const envSchema = z.object({
   EARSHOT_OUTBOX_POLL_MS: z.coerce.number().int().positive().default(500),
   /** Queue jobs but do not run them (an API-only node, or maintenance). */
   EARSHOT_JOBS_PAUSED: booleanFlag,
+  /** Bearer token for `GET /metrics` (besides API keys with `metrics:read`); at least 16 characters. */
+  EARSHOT_METRICS_TOKEN: z.string().min(16, "at least 16 characters").optional(),
+  /** One log line per HTTP request (method, route template, status, duration, client address). */
+  EARSHOT_ACCESS_LOG: booleanFlag,
   /** Who may frame the intake page: CSP `frame-ancestors` sources (`'self'`, origins); default nobody. */
   EARSHOT_FRAME_ANCESTORS: z
     .string()
@@ -146,6 +161,10 @@ export type Config = Readonly<{
   role: "all" | "api" | "worker";
   /** CSP `frame-ancestors` source list of the intake page (`'none'` unless the operator allows embedding). */
   frameAncestors: string;
+  /** Bearer token that may read `GET /metrics` (DESIGN §14), or null (then only API keys with `metrics:read`). */
+  metricsToken: string | null;
+  /** Log one line per HTTP request (`EARSHOT_ACCESS_LOG`; docs/operations.md says what it holds). */
+  accessLog: boolean;
 }>;
 
 /** DESIGN §8: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
@@ -161,7 +180,7 @@ export type ConfigOverrides = Partial<{ dataDir: string; port: number; host: str
 export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: ConfigOverrides = {}): Config {
   // Parsed once per process: zod's generated (JIT) object parser would cost more to compile
   // (~2 ms of every start) than it saves.
-  const parsed = envSchema.safeParse(env, { jitless: true });
+  const parsed = envSchema.safeParse(withSecretFiles(env), { jitless: true });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid configuration:\n  ${lines.join("\n  ")}`);
@@ -214,5 +233,35 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobsPaused: e.EARSHOT_JOBS_PAUSED,
     role: overrides.role ?? e.EARSHOT_ROLE,
     frameAncestors: e.EARSHOT_FRAME_ANCESTORS,
+    metricsToken: e.EARSHOT_METRICS_TOKEN ?? null,
+    accessLog: e.EARSHOT_ACCESS_LOG,
   });
+}
+
+/**
+ * The environment with each secret `X` read from the file named by `X_FILE` when that is set
+ * (one trailing newline dropped: `echo secret > file` is the usual way to write one).
+ * @throws Error naming the variable when both `X` and `X_FILE` are set, or the file cannot be
+ *   read or is empty — never the value
+ */
+function withSecretFiles(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const out = { ...env };
+  const problems: string[] = [];
+  for (const name of SECRET_VARIABLES) {
+    const file = env[`${name}_FILE`];
+    if (!file) continue;
+    if (env[name]) {
+      problems.push(`${name}_FILE: set either ${name} or ${name}_FILE, not both`);
+      continue;
+    }
+    try {
+      const value = fs.readFileSync(file, "utf8").replace(/\r?\n$/, "");
+      if (!value) problems.push(`${name}_FILE: ${file} is empty`);
+      else out[name] = value;
+    } catch (err) {
+      problems.push(`${name}_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    }
+  }
+  if (problems.length) throw new Error(`Invalid configuration:\n  ${problems.join("\n  ")}`);
+  return out;
 }

@@ -21,15 +21,17 @@ import { startAuditHousekeeping } from "./modules/audit/housekeeping.ts";
 import { analyseAnswer, giveUpOnAnswer, transcribeAnswer } from "./modules/responses/processing.ts";
 import { countWorkspaces } from "./modules/workspaces/repository.ts";
 import { createWorkspace } from "./modules/workspaces/service.ts";
-import { issueOneTimeToken } from "./modules/users/accounts.ts";
+import { freshSetupUrl } from "./modules/users/admin.ts";
+import { WORKER_STALL_MS, type WorkerState } from "./modules/health/readiness.ts";
 
 export { loadSigningSecret } from "./app-deps.ts";
 
-async function greetFirstStart(db: Kysely<Database>, config: Config, log: Logger): Promise<void> {
-  if ((await countWorkspaces(db)) > 0) return;
+/** @returns true when this start created the default workspace (and printed its key and setup URL) */
+async function greetFirstStart(db: Kysely<Database>, config: Config, log: Logger): Promise<boolean> {
+  if ((await countWorkspaces(db)) > 0) return false;
   // A self-hosted box's own workspace is not rationed (DESIGN §2).
   const ws = await createWorkspace(db, { name: "Default workspace", slug: "default", plan: "enterprise" });
-  const setup = await issueOneTimeToken(db, "setup", { workspaceUuid: ws.workspace_uuid });
+  const setupUrl = await freshSetupUrl(db, config.publicUrl);
   log.info("created the default workspace", { workspace_uuid: ws.workspace_uuid });
   const api = `${config.publicUrl}/api/v1`;
   process.stdout.write(
@@ -48,18 +50,53 @@ async function greetFirstStart(db: Kysely<Database>, config: Config, log: Logger
       "",
       "Create the console's owner account (single use, valid 24 hours):",
       "",
-      `  ${config.publicUrl}/console/setup/?token=${setup.token}`,
+      `  ${setupUrl}`,
+      "",
+    ].join("\n"),
+  );
+  return true;
+}
+
+/**
+ * Every later start while nobody owns the console (issue 26: a restart before the owner account
+ * existed left the operator without a way in): a fresh setup URL, the earlier ones void.
+ */
+async function remindSetup(db: Kysely<Database>, config: Config): Promise<void> {
+  const url = await freshSetupUrl(db, config.publicUrl);
+  if (!url) return;
+  process.stdout.write(
+    [
+      "",
+      "The console has no owner yet. Create the owner account here (single use, valid 24 hours; earlier setup URLs no longer work):",
+      "",
+      `  ${url}`,
       "",
     ].join("\n"),
   );
 }
 
-export type RunningServer = { url: string; stop(): Promise<void> };
+/** The state of this node's background worker (job runner and dispatcher), for readiness. */
+function workerStateOf(config: Config, runner: JobRunner | null, dispatcher: Dispatcher | null): WorkerState {
+  if (config.role === "api") return "not_run_here";
+  const loops = [dispatcher?.lastTurnMs() ?? null, ...(config.jobsPaused ? [] : [runner?.lastTurnMs() ?? null])];
+  if (loops.some((t) => t === null)) return "starting";
+  if (loops.some((t) => Date.now() - t! > WORKER_STALL_MS)) return "stalled";
+  return config.jobsPaused ? "paused" : "ok";
+}
+
+export type RunningServer = {
+  url: string;
+  /** Graceful stop; `signal` (e.g. SIGTERM) is logged with each step of the drain. */
+  stop(signal?: string): Promise<void>;
+};
 
 /** What a worker node (--role worker) answers on every path but /healthz: 404 problem+json. */
 function workerOnlyResponse(): Response {
   return problemResponse(new AppError("NOT_FOUND", "This node runs with --role worker: it runs jobs and webhook deliveries and serves only /healthz."));
 }
+
+/** What a worker node answers: health, readiness and its metrics (its queue is what a scrape wants to see). */
+const WORKER_PATHS = /^\/(healthz(\/live|\/ready)?|metrics)$/;
 
 /** Delay between listening and starting the housekeeping schedules, in ms. */
 const HOUSEKEEPING_DELAY_MS = 250;
@@ -75,10 +112,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const log = createLogger(config.logLevel);
   let runner: JobRunner | null = null;
   let dispatcher: Dispatcher | null = null;
-  const wiring = await createAppDeps(config, { log, nudgeJobs: () => runner?.nudge(), nudgeOutbox: () => dispatcher?.nudge() });
+  const wiring = await createAppDeps(config, {
+    log,
+    nudgeJobs: () => runner?.nudge(),
+    nudgeOutbox: () => dispatcher?.nudge(),
+    workerState: () => workerStateOf(config, runner, dispatcher),
+  });
   const { app, db, deps: appDeps } = wiring;
   const { blobs } = appDeps;
-  await greetFirstStart(db, config, log);
+  if (!(await greetFirstStart(db, config, log)) && config.role !== "worker") await remindSetup(db, config);
   if (!fs.existsSync(path.join(config.modelsDir, config.asrModel, "config.json"))) {
     log.warn("the Whisper model is not installed: voice answers wait for it (waiting_for_model) and are transcribed once it is", {
       model: config.asrModel,
@@ -113,7 +155,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       port: config.port,
       hostname: config.host,
       tls,
-      fetch: (req) => (new URL(req.url).pathname === "/healthz" ? app.handle(req) : workerOnlyResponse()),
+      fetch: (req) => (WORKER_PATHS.test(new URL(req.url).pathname) ? app.handle(req) : workerOnlyResponse()),
     });
   }
   // Jobs and deliveries run on `all` and `worker` nodes; an `api` node only queues them (the
@@ -146,10 +188,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let stopped = false;
   return {
     url,
-    async stop() {
+    async stop(signal) {
       if (stopped) return;
       stopped = true;
+      const startMs = performance.now();
+      const since = () => Math.round(performance.now() - startMs);
+      log.info("stopping: no new connections; draining requests in flight, the job in hand and webhook deliveries in flight", { signal: signal ?? null });
       await server.stop();
+      log.info("stopping: requests drained", { ms: since() });
       // Usage counts still in memory (DESIGN §5), before the database closes.
       await appDeps.auth.usage.stop();
       clearTimeout(housekeepingTimer);
@@ -158,9 +204,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await auditHousekeeping?.stop();
       await dispatcher.stop();
       await runner.stop();
+      log.info("stopping: jobs and deliveries drained", { ms: since() });
       await checkpointer?.stop();
       // The inference worker and the database.
       await wiring.close();
+      log.info("stopped", { signal: signal ?? null, ms: since() });
     },
   };
 }

@@ -29,6 +29,7 @@ import {
   type SessionRow,
   type UserRow,
 } from "../modules/users/repository.ts";
+import { rateLimitRefusals } from "../metrics/instruments.ts";
 
 /** Who acted, for the audit log: a key (uuid + name) or a console user (uuid + name). */
 export type Actor = { type: "key" | "user"; uuid: string; name: string };
@@ -141,6 +142,7 @@ export function createAuthenticator(db: Kysely<Database>, config: Config, limite
     const rate = await limiter.take(`user:${s.user.uuid}`, limitsFor(workspace).requests_per_minute);
     const scopes = new Set<string>(ROLE_SCOPES[membership.role]);
     if (!rate.allowed) {
+      rateLimitRefusals.labels("account").inc();
       throw new AppError("RATE_LIMITED", "Too many requests for this account; retry after the time in Retry-After.", { headers: rate.headers });
     }
     if (scope !== null && !scopes.has(scope)) {
@@ -202,6 +204,7 @@ export function createAuthenticator(db: Kysely<Database>, config: Config, limite
         rateHeaders: rate.headers,
       };
       if (!rate.allowed) {
+        rateLimitRefusals.labels("api_key").inc();
         throw new AppError("RATE_LIMITED", "Too many requests for this API key; retry after the time in Retry-After.", {
           headers: rate.headers,
         });

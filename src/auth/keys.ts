@@ -24,9 +24,10 @@ export type Scope = (typeof ALL_SCOPES)[number];
 
 /**
  * Administrative scopes (DESIGN §10): never in a key unless a creator holding them asks for them.
- * A key's default scopes stay {@link ALL_SCOPES}.
+ * A key's default scopes stay {@link ALL_SCOPES}. `metrics:read` reads the instance's `GET /metrics`
+ * (DESIGN §14: every workspace's counts together, so only owners hold it).
  */
-export const ADMIN_SCOPES = ["members:read", "members:write", "audit:read", "workspace:write"] as const;
+export const ADMIN_SCOPES = ["members:read", "members:write", "audit:read", "workspace:write", "metrics:read"] as const;
 export type AdminScope = (typeof ADMIN_SCOPES)[number];
 /** Every scope a key or a role can hold: the 8 spec scopes, then the administrative ones. */
 export const KEY_SCOPES = [...ALL_SCOPES, ...ADMIN_SCOPES] as const;

@@ -9,7 +9,7 @@ export const ROLES = ["owner", "admin", "member", "viewer"] as const;
 export type Role = (typeof ROLES)[number];
 
 /**
- * owner: all 12 scopes. admin: the 8 spec scopes + members:read, members:write, audit:read.
+ * owner: all 13 scopes. admin: the 8 spec scopes + members:read, members:write, audit:read.
  * member: links, responses and webhooks read/write + tokens:read. viewer: links:read, responses:read.
  */
 export const ROLE_SCOPES: Record<Role, readonly AnyScope[]> = {

@@ -51,6 +51,15 @@ export interface Checkpointer {
   readonly started: boolean;
 }
 
+/** The last checkpoint the worker finished, for `/metrics` (null until one has). */
+export type CheckpointOutcome = { atMs: number; walFrames: number; checkpointedFrames: number };
+let lastOutcome: CheckpointOutcome | null = null;
+
+/** The last WAL checkpoint this process's worker finished (frames in the WAL then, and copied), or null. */
+export function lastCheckpoint(): CheckpointOutcome | null {
+  return lastOutcome;
+}
+
 type Reply = { type: "opened" } | { type: "done"; log: number; checkpointed: number; ms: number } | { type: "failed"; message: string } | { type: "closed" };
 
 /**
@@ -116,6 +125,7 @@ export function startCheckpointer(db: Db, file: string, opts: { log: Logger; eve
         return;
       }
       failures = 0;
+      lastOutcome = { atMs: Date.now(), walFrames: reply.log, checkpointedFrames: reply.checkpointed };
       // Nothing written since the last checkpoint and everything copied: once that has lasted
       // IDLE_TRUNCATE_MS, the next checkpoint truncates the WAL (a TRUNCATE checkpoint waits for
       // writers, of which there are none; afterwards the log is 0 and this stays quiet).

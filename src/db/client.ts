@@ -14,6 +14,8 @@ import { registerSqliteHandle } from "./direct.ts";
 import { migrations } from "./migrations/index.ts";
 import { MIGRATE_LOCK_KEY, openPostgres, useBinaryCollation } from "./postgres.ts";
 import type { Database } from "./schema.ts";
+import { EARSHOT_VERSION } from "../config.ts";
+import { isDatabaseUnavailable } from "./availability.ts";
 
 export type Db = Kysely<Database>;
 
@@ -67,6 +69,23 @@ function openSqlite(file: string, synchronous: SqliteSynchronous): Db {
   return db;
 }
 
+/**
+ * True when exactly the migrations of the static index are recorded as applied (readiness,
+ * `GET /healthz/ready`). False for a new database, one with pending migrations, or one migrated by
+ * a newer version.
+ * @throws nothing but what an unreachable database throws
+ */
+export async function migrationsUpToDate(db: Db): Promise<boolean> {
+  try {
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+    const known = Object.keys(migrations);
+    return rows.length === known.length && rows.every((r) => r.name in migrations);
+  } catch (err) {
+    if (isDatabaseUnavailable(err)) throw err;
+    return false; // no migration table yet
+  }
+}
+
 /** True when exactly the migrations of the static index are recorded as applied. */
 async function isUpToDate(db: Db): Promise<boolean> {
   try {
@@ -88,6 +107,7 @@ export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
   // The usual start: everything applied. One read says so; Kysely's Migrator would first inspect
   // the schema and take its lock (~15 ms of every start, bench/startup.ts).
   if (await isUpToDate(db)) return { results: [] };
+  await refuseNewerDatabase(db);
   if (isPostgres(db)) {
     // Nodes starting together: one migrates, the others wait here and then find nothing to do
     // (Kysely's own lock is taken only after it creates its tables, which can race).
@@ -97,6 +117,7 @@ export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
         if (await isUpToDate(conn)) return { results: [] };
         const result = await runMigrator(conn);
         await useBinaryCollation(conn);
+        await recordVersion(conn);
         return result;
       } finally {
         await sql`select pg_advisory_unlock(${sql.lit(MIGRATE_LOCK_KEY)})`.execute(conn);
@@ -104,10 +125,48 @@ export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
     });
   }
   const result = await runMigrator(db);
+  if (result.results?.length) await recordVersion(db);
   // What the migrations wrote goes into the file now, so a new appliance starts with an empty WAL
   // (db/checkpointer.ts starts its worker by the WAL's backlog: it stays idle until real writes).
   if (result.results?.length) await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
   return result;
+}
+
+/** The settings key holding the version of the last Earshot that applied migrations. */
+const MIGRATED_BY_KEY = "migrated_by_version";
+
+/** A database migrated by a newer Earshot than this build (migrations are forward-only: docs/upgrading.md). */
+export class NewerDatabaseError extends Error {}
+
+async function recordVersion(db: Db): Promise<void> {
+  await db
+    .insertInto("settings")
+    .values({ key: MIGRATED_BY_KEY, value: EARSHOT_VERSION })
+    .onConflict((oc) => oc.column("key").doUpdateSet({ value: EARSHOT_VERSION }))
+    .execute();
+}
+
+/**
+ * Refuses a database that has migrations this build does not know: a newer Earshot migrated it,
+ * and this one would misread what it wrote.
+ * @throws NewerDatabaseError naming both versions and the unknown migrations
+ */
+async function refuseNewerDatabase(db: Db): Promise<void> {
+  let names: string[];
+  try {
+    names = (await sql<{ name: string }>`select name from kysely_migration`.execute(db)).rows.map((r) => r.name);
+  } catch (err) {
+    if (isDatabaseUnavailable(err)) throw err;
+    return; // a new database
+  }
+  const unknown = names.filter((n) => !(n in migrations)).sort();
+  if (!unknown.length) return;
+  const row = await db.selectFrom("settings").select("value").where("key", "=", MIGRATED_BY_KEY).executeTakeFirst();
+  const newer = row ? `Earshot ${row.value}` : "a newer Earshot";
+  throw new NewerDatabaseError(
+    `This database was migrated by ${newer}, newer than this Earshot ${EARSHOT_VERSION}: it has ${unknown.length === 1 ? "a migration" : "migrations"} this version does not know (${unknown.join(", ")}). ` +
+      `Migrations are forward-only: run ${newer} or later, or restore the backup taken before the upgrade (docs/upgrading.md).`,
+  );
 }
 
 async function runMigrator(db: Db): Promise<MigrationResultSet> {

@@ -111,6 +111,16 @@ class EarshotPostgresDialect extends PostgresDialect {
   }
 }
 
+const pools = new WeakMap<Kysely<Database>, () => pg.Pool | null>();
+
+/**
+ * The connection pool behind an instance from {@link openPostgres} (null before its first query,
+ * or for another instance): its counts are `/metrics`' pool gauges.
+ */
+export function postgresPoolOf(db: Kysely<Database>): Pick<pg.Pool, "totalCount" | "idleCount" | "waitingCount"> | null {
+  return pools.get(db)?.() ?? null;
+}
+
 /**
  * Opens a pool of connections to the PostgreSQL database at `url` (connections are made on first
  * use, so this never throws for an unreachable server; the first query does).
@@ -121,6 +131,7 @@ class EarshotPostgresDialect extends PostgresDialect {
 export function openPostgres(url: string, options: { max?: number } = {}): Kysely<Database> {
   // `pg` is imported when the first query needs the pool (Kysely calls this once), so a SQLite
   // appliance never evaluates it at start (bench/startup.ts).
+  let made: pg.Pool | null = null;
   const pool = async (): Promise<pg.Pool> => {
     const { default: driver } = await import("pg");
     const created = new driver.Pool({
@@ -143,9 +154,12 @@ export function openPostgres(url: string, options: { max?: number } = {}): Kysel
     // its client: the query in flight is rejected on its own, the pool drops the client when it is
     // released; without a listener the event would be an uncaught exception.
     created.on("connect", (client) => client.on("error", () => {}));
+    made = created;
     return created;
   };
-  return new Kysely<Database>({ dialect: new EarshotPostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new EarshotPostgresDialect({ pool }) });
+  pools.set(db, () => made);
+  return db;
 }
 
 /**

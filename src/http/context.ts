@@ -13,6 +13,7 @@ import type { AuthContext, Authenticator } from "../auth/authenticate.ts";
 import type { InferenceClient } from "../ai/inference-client.ts";
 import type { Clock } from "../clock.ts";
 import type { WebAssets } from "./web-assets.ts";
+import type { WorkerState } from "../modules/health/readiness.ts";
 
 /** Everything the routes need; no globals. */
 export type AppDeps = {
@@ -30,6 +31,8 @@ export type AppDeps = {
   inference: Pick<InferenceClient, "transcribe" | "analyse">;
   nudgeJobs: () => void;
   nudgeOutbox: () => void;
+  /** This node's background worker state for `GET /healthz/ready` (server.ts); absent: none runs here. */
+  workerState?: () => WorkerState;
 };
 
 /** Peer address of the request (null inside `app.handle` tests). */

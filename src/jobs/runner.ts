@@ -33,6 +33,7 @@ import {
   type Job,
   type JobKind,
 } from "./queue.ts";
+import { jobsFinished } from "../metrics/instruments.ts";
 
 /** A failure that retrying will not fix. */
 export class PermanentJobError extends Error {
@@ -62,6 +63,8 @@ export interface JobRunner {
   nudge(): void;
   /** Stops claiming and waits for the job in hand to finish. */
   stop(): Promise<void>;
+  /** When the loop last looked for work (ms), or null while it is not running (readiness). */
+  lastTurnMs(): number | null;
 }
 
 /** How often the loop prunes finished jobs. */
@@ -148,7 +151,9 @@ export function createJobRunner(opts: {
         () => opts.handlers[claimed.kind](claimed),
         (j) => (job = j),
       );
-      if (!(await completeJob(db, job, clock))) {
+      const completed = await completeJob(db, job, clock);
+      jobsFinished.labels(claimed.kind, completed ? "done" : "lost").inc();
+      if (!completed) {
         log.warn("job finished after losing its lease; another claimer has it", { id: job.id, kind: job.kind, attempt: job.attempts });
       }
     } catch (err) {
@@ -156,17 +161,21 @@ export function createJobRunner(opts: {
       if (err instanceof LeaseLostError) {
         // Another claimer runs this job now (our lease expired): its outcome is theirs to record.
         log.warn("job result dropped: another claimer has the job", { id: job.id, kind: job.kind, attempt: job.attempts });
+        jobsFinished.labels(claimed.kind, "lost").inc();
         return;
       }
       if (err instanceof WaitingJobError) {
         log.warn("job waits", { id: job.id, kind: job.kind, reason: message });
         await parkJob(db, job, message, clock);
+        jobsFinished.labels(claimed.kind, "waiting").inc();
         return;
       }
       const permanent = err instanceof PermanentJobError;
       log.warn("job failed", { id: job.id, kind: job.kind, attempt: job.attempts, permanent, error: message });
-      if (permanent || job.attempts >= job.maxAttempts) await giveUp(job, message);
+      const final = permanent || job.attempts >= job.maxAttempts;
+      if (final) await giveUp(job, message);
       else await failJob(db, job, message, false, clock);
+      jobsFinished.labels(claimed.kind, final ? "failed" : "retry").inc();
     }
   }
 
@@ -223,6 +232,7 @@ export function createJobRunner(opts: {
     nudge() {
       loop.nudge();
     },
+    lastTurnMs: () => loop.lastTurnMs(),
     async stop() {
       started = false;
       await loop.stop();

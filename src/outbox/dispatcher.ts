@@ -33,6 +33,7 @@ import {
 import { decideAfterAttempt } from "./retry-policy.ts";
 import { sendWebhook, WEBHOOK_TIMEOUT_MS } from "./sender.ts";
 import { webhookHeaders } from "./signing.ts";
+import { deliveryAttempts, deliveryDuration } from "../metrics/instruments.ts";
 
 /**
  * Deliveries in flight at once, all webhooks together. Far above the per-workspace cap (4), so
@@ -59,6 +60,8 @@ export interface Dispatcher {
   nudge(): void;
   /** Stops claiming and waits for the deliveries in flight (at most one timeout). */
   stop(): Promise<void>;
+  /** When the loop last looked for due deliveries (ms), or null while it is not running (readiness). */
+  lastTurnMs(): number | null;
 }
 
 /**
@@ -121,12 +124,15 @@ export function createDispatcher(opts: {
       return false;
     }
     const headers = webhookHeaders(secretsOf(d), d.eventUuid, Math.floor(clock.nowMs() / 1000), d.body);
+    const endTimer = deliveryDuration.startTimer();
     const result = await sendWebhook(d.url, headers, d.body, { allowHosts: config.webhookAllowHosts, caPem, timeoutMs: opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS });
+    endTimer();
     const failingForS = d.failingSince ? (clock.nowMs() - Date.parse(d.failingSince)) / 1000 : 0;
     const decision = decideAfterAttempt(result, d.attempts + 1, failingForS, {
       scheduleS: config.webhookRetryScheduleS,
       disableAfterS: config.webhookDisableAfterS,
     });
+    deliveryAttempts.labels(decision.state === "pending" ? "retry" : decision.state).inc();
     const record = {
       ...result,
       state: decision.state,
@@ -202,6 +208,7 @@ export function createDispatcher(opts: {
     nudge() {
       loop.nudge();
     },
+    lastTurnMs: () => loop.lastTurnMs(),
     async stop() {
       started = false;
       await loop.stop();

@@ -113,6 +113,8 @@ export interface PollingLoop {
   nudge(): void;
   /** Stops the loop and waits for the step in progress. */
   stop(): Promise<void>;
+  /** When the loop last began a turn (ms, system clock), or null while it is not running: readiness. */
+  lastTurnMs(): number | null;
 }
 
 /**
@@ -134,6 +136,7 @@ export function createPollingLoop(opts: {
   let signaled = false;
   let wake: (() => void) | null = null;
   let loop: Promise<void> | null = null;
+  let lastTurn: number | null = null;
   const next = new Map<string, number>();
 
   async function upkeep(): Promise<void> {
@@ -163,6 +166,7 @@ export function createPollingLoop(opts: {
 
   async function run(): Promise<void> {
     while (running) {
+      lastTurn = Date.now();
       signaled = false;
       await upkeep();
       let more = false;
@@ -191,6 +195,8 @@ export function createPollingLoop(opts: {
       signaled = true;
       wake?.();
       await loop;
+      lastTurn = null;
     },
+    lastTurnMs: () => (running ? lastTurn : null),
   };
 }

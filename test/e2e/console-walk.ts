@@ -17,6 +17,7 @@ import { launchBrowser } from "../helpers/browser.ts";
 import { startHttpsReceiver } from "../helpers/https-receiver.ts";
 import { REPO_DIR, runCli, startServer, type RunningServer } from "../helpers/process.ts";
 import { makeDataDir, removeDir } from "./voice-flow.ts";
+import pkg from "../../package.json" with { type: "json" };
 
 export const SCREENSHOT_DIR = path.join(REPO_DIR, "test-results", "console");
 const OWNER = { name: "Ada Lovelace", email: "ada@example.com", password: "correct horse battery" };
@@ -214,6 +215,8 @@ export async function runConsoleWalk(opts: { bin?: string[]; screenshots?: boole
     for (const name of ["Links", "Responses", "API keys", "Webhooks", "Settings"]) {
       await expect(nav.getByRole("link", { name, exact: true }).isVisible()).resolves.toBe(true);
     }
+    // The footer names the version the server runs (issue 26).
+    await page.getByRole("contentinfo").getByText(`Earshot ${pkg.version}`, { exact: true }).waitFor();
     // The setup URL works once.
     expect(
       (

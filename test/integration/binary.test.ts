@@ -15,6 +15,7 @@ import path from "node:path";
 import { migrations } from "../../src/db/migrations/index.ts";
 import { freePort } from "../helpers/process.ts";
 import { FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT } from "../helpers/fixtures.ts";
+import pkg from "../../package.json" with { type: "json" };
 
 const REPO_DIR = path.resolve(import.meta.dir, "..", "..");
 const DEFAULT_BIN = path.join(REPO_DIR, "dist", "earshot");
@@ -46,11 +47,19 @@ function ensureBinary(): string {
 }
 
 /** Only what a bare host has, plus the fixture models; no EARSHOT_* from the caller's shell. */
+const METRICS_TOKEN = "binary-metrics-token-0123456789";
+
 function bareEnv(): Record<string, string> {
   const keep = ["PATH", "HOME", "TMPDIR", "LANG"];
   const env: Record<string, string> = {};
   for (const key of keep) if (process.env[key]) env[key] = process.env[key]!;
-  return { ...env, EARSHOT_MODELS_DIR: FIXTURE_MODELS_DIR, EARSHOT_ASR_MODEL: "whisper-tiny-random", EARSHOT_LOG_LEVEL: "warn" };
+  return {
+    ...env,
+    EARSHOT_MODELS_DIR: FIXTURE_MODELS_DIR,
+    EARSHOT_ASR_MODEL: "whisper-tiny-random",
+    EARSHOT_LOG_LEVEL: "warn",
+    EARSHOT_METRICS_TOKEN: METRICS_TOKEN,
+  };
 }
 
 let dir = "";
@@ -159,6 +168,20 @@ describe("dist/earshot alone in an empty folder", () => {
     },
     START_TIMEOUT_MS + 5_000,
   );
+
+  test("the version is embedded: --version, /healthz/live; /metrics scrapes clean (prom-client bundled, process metrics loaded on demand)", async () => {
+    expect(earshot(["--version"])).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
+    expect(await (await fetch(`${baseUrl}/healthz/live`)).json()).toEqual({ status: "ok", version: pkg.version });
+    const res = await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain("process_resident_memory_bytes");
+    expect(text).toContain('earshot_http_request_duration_seconds_count{route="/healthz/live",method="GET",status_class="2xx"} 1');
+    if (fs.existsSync("/usr/bin/promtool")) {
+      const checked = Bun.spawnSync(["promtool", "check", "metrics"], { stdin: new TextEncoder().encode(text), stdout: "pipe", stderr: "pipe" });
+      expect(checked.exitCode, checked.stdout.toString()).toBe(0);
+    }
+  });
 
   test(
     "a recorded answer is transcribed by the worker (WebM/Opus → Whisper in ONNX Runtime)",

@@ -1,7 +1,8 @@
 /**
  * A node that loses its PostgreSQL (DESIGN §11): while the database is down `earshot serve` keeps
  * running, answers API requests `503 DATABASE_UNAVAILABLE` problem+json (no stack, no path) and
- * `/healthz` 503 with `database.reachable: false`; once the database is back it answers normally
+ * `/healthz` 503 with `database.reachable: false`, `/healthz/ready` 503 (and `earshot healthcheck`
+ * exits 1) while `/healthz/live` stays 200; once the database is back it answers normally
  * again without a restart. Runs on its own throw-away cluster (stopped and started here), never
  * the shared one; only on the PostgreSQL run (EARSHOT_TEST_DATABASE_URL).
  */
@@ -42,10 +43,25 @@ test.skipIf(!onPostgres)(
   async () => {
     const links = () => fetch(`${server.baseUrl}/api/v1/links/`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(10_000) });
     const health = () => fetch(`${server.baseUrl}/healthz`, { signal: AbortSignal.timeout(10_000) });
+    const ready = async () => {
+      const res = await fetch(`${server.baseUrl}/healthz/ready`, { signal: AbortSignal.timeout(10_000) });
+      return { status: res.status, body: (await res.json()) as { status: string; checks: Record<string, string> } };
+    };
+    // `earshot healthcheck` (the container's HEALTHCHECK) says the same by its exit code.
+    const healthcheck = async () => (await runCli(["healthcheck", "--url", server.baseUrl], { dataDir, env: { EARSHOT_DATABASE_URL: cluster.url } })).code;
+    const live = async () => (await fetch(`${server.baseUrl}/healthz/live`, { signal: AbortSignal.timeout(10_000) })).status;
 
     const before = await links();
     expect(before.status).toBe(200);
     expect(await (await health()).json()).toMatchObject({ status: "ok", database: { kind: "postgres", reachable: true } });
+    // Ready once the job runner and the dispatcher turn (they start just after listening: "starting").
+    let first = await ready();
+    for (let i = 0; i < 50 && first.status !== 200; i++) {
+      await Bun.sleep(100);
+      first = await ready();
+    }
+    expect(first).toMatchObject({ status: 200, body: { status: "ready", checks: { database: "ok", migrations: "ok", worker: "ok" } } });
+    expect(await healthcheck()).toBe(0);
 
     pauseCluster(cluster.dir);
     const down = await links();
@@ -58,6 +74,9 @@ test.skipIf(!onPostgres)(
     const h = await health();
     expect(h.status).toBe(503);
     expect(await h.json()).toMatchObject({ status: "unavailable", database: { kind: "postgres", reachable: false }, jobs: null });
+    expect(await ready()).toMatchObject({ status: 503, body: { status: "not_ready", checks: { database: "unreachable" } } });
+    expect(await healthcheck()).toBe(1);
+    expect(await live()).toBe(200); // the process is up: no restart needed
     // A few seconds down: the job runner and the webhook dispatcher keep polling a dead database.
     await Bun.sleep(3000);
     expect(server.proc.exitCode).toBeNull();
@@ -71,6 +90,8 @@ test.skipIf(!onPostgres)(
     expect(after.status).toBe(200);
     expect(await after.json()).toEqual(await before.json());
     expect(await (await health()).json()).toMatchObject({ status: "ok", database: { kind: "postgres", reachable: true } });
+    expect(await ready()).toMatchObject({ status: 200, body: { status: "ready" } });
+    expect(await healthcheck()).toBe(0);
     expect(server.proc.exitCode).toBeNull();
   },
   120_000,

@@ -202,8 +202,25 @@ function Shell() {
           <Route default component={NotFound} />
         </Router>
       </main>
+      <Footer />
     </>
   );
+}
+
+/** The version this server runs (`GET /healthz/live`, no database read), once per console load. */
+const serverVersion = signal<string | null>(null);
+
+/** The footer: which Earshot this is (operators quote it in bug reports and upgrades). */
+function Footer() {
+  useEffect(() => {
+    if (serverVersion.value) return;
+    api<{ version: string }>("GET", "/healthz/live")
+      .then((live) => {
+        serverVersion.value = live.version;
+      })
+      .catch(() => {});
+  }, []);
+  return <footer class="footer">{serverVersion.value ? `Earshot ${serverVersion.value}` : "Earshot"}</footer>;
 }
 
 /** Why the first `GET auth/session/` failed (other than "not signed in"). */

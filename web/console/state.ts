@@ -43,4 +43,4 @@ export const SPEC_SCOPES = [
   "tokens:write",
 ] as const;
 /** Administrative scopes (console contract), never in a key unless asked for. */
-export const ADMIN_SCOPES = ["members:read", "members:write", "audit:read", "workspace:write"] as const;
+export const ADMIN_SCOPES = ["members:read", "members:write", "audit:read", "workspace:write", "metrics:read"] as const;

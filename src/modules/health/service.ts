@@ -11,6 +11,7 @@ import type { Database } from "../../db/schema.ts";
 import { dialectOf, type Dialect } from "../../db/dialect.ts";
 import { isDatabaseUnavailable } from "../../db/availability.ts";
 import { jobCounts, type JobCounts } from "./repository.ts";
+import { EARSHOT_VERSION } from "../../config.ts";
 
 /** How long `/healthz` waits for the database before calling it unreachable (a dropped network never refuses). */
 const DATABASE_TIMEOUT_MS = 3000;
@@ -25,6 +26,8 @@ type ModelStatus = { id: string; status: "installed" | "missing" };
 /** The `/healthz` body; `status: "unavailable"` (HTTP 503) with `jobs: null` when the database does not answer. */
 export type HealthReport = {
   status: "ok" | "unavailable";
+  /** This build's version (DESIGN §14). */
+  version: string;
   database: { kind: Dialect; reachable: boolean };
   models: { asr: ModelStatus; sentiment: ModelStatus };
   jobs: JobCounts | null;
@@ -47,7 +50,7 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
  */
 export async function healthReport(db: Kysely<Database>, models: { modelsDir: string; asrModel: string; sentimentModel: string }): Promise<HealthReport> {
   const status = (id: string): ModelStatus => ({ id, status: isModelInstalled(models.modelsDir, id) ? "installed" : "missing" });
-  const base = { models: { asr: status(models.asrModel), sentiment: status(models.sentimentModel) } };
+  const base = { version: EARSHOT_VERSION, models: { asr: status(models.asrModel), sentiment: status(models.sentimentModel) } };
   const kind = dialectOf(db);
   try {
     const jobs = await withTimeout(jobCounts(db), DATABASE_TIMEOUT_MS);

@@ -19,6 +19,7 @@ import { createRateLimiter } from "../../auth/rate-limit.ts";
 import * as responsesRepo from "../responses/repository.ts";
 import type { StoredFollowUp } from "./probing.ts";
 import { forwardedClientAddress } from "../../http/client-address.ts";
+import { intakeLimitRefusals } from "../../metrics/instruments.ts";
 
 /** Byte rate of the largest recording format accepted: 48 kHz, 16-bit, stereo PCM. */
 export const AUDIO_BYTES_PER_SECOND = 192_000;
@@ -62,7 +63,9 @@ export function clientAddress(request: Request, peer: string | null, trustedProx
   return forwardedClientAddress(request, peer ?? "local", trustedProxies)!;
 }
 
-function rateLimited(detail: string, headers: Record<string, string>): AppError {
+/** The 429 of a respondent limit, counted under `limit` (earshot_intake_limit_refusals_total). */
+function rateLimited(limit: string, detail: string, headers: Record<string, string>): AppError {
+  intakeLimitRefusals.labels(limit).inc();
   return new AppError("RATE_LIMITED", detail, { headers: { "Retry-After": headers["Retry-After"] ?? "60" } });
 }
 
@@ -121,6 +124,7 @@ export interface UploadHold {
  * @param retryAfterS seconds until its hourly window ends
  */
 export function addressUploadBudgetSpent(retryAfterS: number): AppError {
+  intakeLimitRefusals.labels("address_upload_budget").inc();
   return new AppError("RATE_LIMITED", "This address has sent its hour's share of uploads; retry after the time in Retry-After.", {
     headers: { "Retry-After": String(retryAfterS) },
   });
@@ -155,11 +159,11 @@ export function createIntakeLimiter(config: Pick<Config, "intakeSessionsPerMinut
       const limit = config.intakeSessionsPerMinute;
       if (limit <= 0) return;
       const d = starts.take(`${address} ${linkUuid}`, limit);
-      if (!d.allowed) throw rateLimited("Too many sessions started from this address; retry after the time in Retry-After.", d.headers);
+      if (!d.allowed) throw rateLimited("session_start", "Too many sessions started from this address; retry after the time in Retry-After.", d.headers);
     },
     takeUpload(sessionId) {
       const d = uploads.take(sessionId, SESSION_UPLOADS_PER_MINUTE);
-      if (!d.allowed) throw rateLimited(`A session may upload at most ${SESSION_UPLOADS_PER_MINUTE} times a minute.`, d.headers);
+      if (!d.allowed) throw rateLimited("upload", `A session may upload at most ${SESSION_UPLOADS_PER_MINUTE} times a minute.`, d.headers);
     },
     holdUpload(sessionId, address, cap, nowMs = Date.now()) {
       const budget = config.intakeAddressUploadBytesPerHour ?? 0;
@@ -208,10 +212,11 @@ export function createIntakeLimiter(config: Pick<Config, "intakeSessionsPerMinut
     },
     takeProbe(sessionId) {
       const d = probes.take(sessionId, SESSION_PROBES_PER_MINUTE);
-      if (!d.allowed) throw rateLimited(`A session may ask for at most ${SESSION_PROBES_PER_MINUTE} follow-ups a minute.`, d.headers);
+      if (!d.allowed) throw rateLimited("probe", `A session may ask for at most ${SESSION_PROBES_PER_MINUTE} follow-ups a minute.`, d.headers);
     },
     checkLive(sessionId, address) {
       if (full(sessionId, address)) {
+        intakeLimitRefusals.labels("live_socket").inc();
         throw new AppError("RATE_LIMITED", `At most ${LIVE_SOCKETS_PER_SESSION} live connections per session and ${LIVE_SOCKETS_PER_ADDRESS} per address.`, {
           headers: { "Retry-After": "5" },
         });

@@ -27,6 +27,7 @@ import type { AnswerState, IntakeSession } from "./model.ts";
 import { allowedTypesAccept, extensionMatches, sniffFile } from "../../http/media.ts";
 import { blobsOfAnswer, checkRecordingUpload, replacedBlobReset } from "./recordings.ts";
 import { writeBatcherOf } from "./write-batch.ts";
+import { intakeSessionsStarted, intakeSessionsSubmitted } from "../../metrics/instruments.ts";
 
 export type IntakeDeps = {
   db: Kysely<Database>;
@@ -161,6 +162,7 @@ export async function startSession(deps: IntakeDeps, l: IntakeLink) {
     // A new session has no answers yet.
     return { queued, view: { session_id: row.session_id, response_uuid: row.uuid, status: row.status, answers: {} } };
   });
+  intakeSessionsStarted.inc();
   if (view.queued) deps.nudgeOutbox();
   return view.view;
 }
@@ -393,6 +395,7 @@ export async function submitSession(deps: IntakeDeps, l: IntakeLink, sessionId: 
     // calls queueSubmittedEventIfReady); no need to read the response and count again here.
     if (!jobs) eventQueued = await queueSubmittedEventIfReady(trx, deps, r.uuid);
   });
+  intakeSessionsSubmitted.inc();
   // Wake the job runner and the dispatcher only for work they have (each wake-up runs a claim query).
   if (jobs) deps.nudgeJobs();
   if (eventQueued) deps.nudgeOutbox();

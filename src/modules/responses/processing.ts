@@ -18,6 +18,7 @@ import { AudioDecodeError, MAX_RECORDING_S } from "../../ai/audio-common.ts";
 import { questionRecordingLimitS } from "../intake/recordings.ts";
 import { queueSubmittedEventIfReady } from "../intake/service.ts";
 import * as repo from "./repository.ts";
+import { analysisDuration, transcriptionDuration, transcriptionRealTimeFactor } from "../../metrics/instruments.ts";
 
 /** `transcription_error` of an answer waiting for the ASR model (`waiting_for_model`). */
 export const WAITING_FOR_MODEL = "The speech recognition model is not installed; this answer is transcribed once it is (earshot models fetch).";
@@ -96,7 +97,12 @@ export async function transcribeAnswer(deps: ProcessingDeps, job: Job): Promise<
   let result: { text: string; durationS: number; language?: string | null };
   try {
     const language = await linkLanguageOf(deps.db, answer);
-    result = await deps.inference.transcribe(audio, { priority: "batch", maxDurationS: await recordingLimitOf(deps.db, answer), language });
+    const maxDurationS = await recordingLimitOf(deps.db, answer);
+    const startMs = performance.now();
+    result = await deps.inference.transcribe(audio, { priority: "batch", maxDurationS, language });
+    const seconds = (performance.now() - startMs) / 1000;
+    transcriptionDuration.observe(seconds);
+    if (result.durationS > 0) transcriptionRealTimeFactor.observe(seconds / result.durationS);
   } catch (err) {
     // An English-only model and a German link: fail with the operator's reason (reprocess after
     // installing a multilingual model) rather than store an English-sounding transcript.
@@ -155,6 +161,7 @@ export async function analyseAnswer(deps: ProcessingDeps, job: Job): Promise<voi
     const followUps = (JSON.parse(answer.follow_ups) as { answer?: string | null }[]).map((f) => f.answer).filter(Boolean);
     let r: Awaited<ReturnType<AnswerInference["analyse"]>>;
     try {
+      const endTimer = analysisDuration.startTimer();
       r = await deps.inference.analyse(
         [text, ...followUps].join("\n"),
         {
@@ -164,6 +171,7 @@ export async function analyseAnswer(deps: ProcessingDeps, job: Job): Promise<voi
         },
         { language },
       );
+      endTimer();
     } catch (err) {
       // An English-only engine must not label a German answer: no insights, and why.
       if (!(err instanceof InferenceError && err.code === "LANGUAGE_UNSUPPORTED")) throw err;

@@ -98,3 +98,21 @@ export async function passwordResetUrl(db: Kysely<Database>, publicUrl: string, 
   const t = await issueOneTimeToken(db, "password_reset", { userUuid: user.uuid });
   return `${publicUrl}/console/reset/?token=${t.token}`;
 }
+
+/**
+ * A fresh one-time console setup URL (DESIGN §2, §10: single use, 24 h) for the oldest workspace
+ * while no owner exists anywhere; earlier setup URLs of that workspace stop working, so only the
+ * newest one printed is usable. `earshot setup-url`, and `serve` at every start until an owner exists.
+ * @param publicUrl `EARSHOT_PUBLIC_URL` without trailing slash
+ * @returns the URL, or null when an owner exists (or there is no workspace yet)
+ */
+export async function freshSetupUrl(db: Kysely<Database>, publicUrl: string): Promise<string | null> {
+  return db.transaction().execute(async (trx) => {
+    if ((await repo.countOwners(trx)) > 0) return null;
+    const [ws] = await listWorkspaces(trx);
+    if (!ws) return null;
+    await repo.useOutstandingTokens(trx, "setup", { workspaceUuid: ws.uuid }, nowIso());
+    const setup = await issueOneTimeToken(trx, "setup", { workspaceUuid: ws.uuid });
+    return `${publicUrl}/console/setup/?token=${setup.token}`;
+  });
+}

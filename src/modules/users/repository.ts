@@ -155,6 +155,16 @@ export async function useOutstandingTokens(
   return Number(r.numUpdatedRows);
 }
 
+/** Owners across every workspace (0: nobody can sign in to the console yet). */
+export async function countOwners(db: Q): Promise<number> {
+  const row = await db
+    .selectFrom("memberships")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("role", "=", "owner")
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 /** One page of a workspace's pending invites (unused, unexpired), newest first. */
 export function listPendingInvites(db: Q, workspaceUuid: string, now: string, limit: number, offset: number): Promise<OneTimeTokenRow[]> {
   return db

@@ -19,6 +19,7 @@ import { passwordSchema } from "./model.ts";
 import { parseWith } from "../../http/validation.ts";
 import * as accounts from "./accounts.ts";
 import * as repo from "./repository.ts";
+import { rateLimitRefusals } from "../../metrics/instruments.ts";
 
 export type UsersDeps = { db: Kysely<Database>; throttle: LoginThrottle; publicUrl: string };
 /** A started session: the cookie value for `Set-Cookie` and the `Session` view. */
@@ -47,6 +48,7 @@ async function recordForUser(deps: UsersDeps, user: repo.UserRow, action: AuditA
 async function beginAttempt(deps: UsersDeps, email: string, address: string | null): Promise<LoginAttempt> {
   const begun = await deps.throttle.begin(accounts.emailKey(email), address);
   if ("retryAfterS" in begun) {
+    rateLimitRefusals.labels("sign_in").inc();
     throw new AppError("RATE_LIMITED", "Too many failed sign-ins; retry after the time in Retry-After.", {
       headers: { "Retry-After": String(begun.retryAfterS) },
     });
