@@ -214,7 +214,7 @@ const serverVersion = signal<string | null>(null);
 function Footer() {
   useEffect(() => {
     if (serverVersion.value) return;
-    api<{ version: string }>("GET", "/healthz/live")
+    api<{ version: string }>("GET", apiPath`/healthz/live`)
       .then((live) => {
         serverVersion.value = live.version;
       })
