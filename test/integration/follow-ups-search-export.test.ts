@@ -79,7 +79,14 @@ describe("follow-up answers in search and CSV", () => {
       const [header, row] = parse(await res.text()) as string[][];
       const key = link.questions[0].field_key;
       const at = (name: string) => header!.indexOf(name);
-      expect(header!.slice(at(key), at(key) + 6)).toEqual([key, `${key}.follow_ups`, `${key}.sentiment`, `${key}.actionable`, `${key}.topics`, `${key}.summary`]);
+      expect(header!.slice(at(key), at(key) + 6)).toEqual([
+        key,
+        `${key}.follow_ups`,
+        `${key}.sentiment`,
+        `${key}.actionable`,
+        `${key}.topics`,
+        `${key}.summary`,
+      ]);
       expect(header!.filter((h) => h.startsWith(`${link.questions[1].field_key}.`))).toEqual([]);
       const question = record.answers[0].follow_ups[0].question;
       expect(row![at(`${key}.follow_ups`)]).toBe(`Q: ${question}\nA: ${FOLLOW_UP_ANSWER}`);
@@ -103,7 +110,8 @@ test("the migration backfills the index of answers written before it, and later 
     await sql`INSERT INTO answers (uuid, response_uuid, question_uuid, field_key, response_type, question_text, position, value, text,
         transcription_status, follow_ups, custom_fields, date_created, date_updated)
       VALUES ('a1', 'r1', 'q1', 'f', 'text', 'Q', 0, '"meh"', 'meh', 'not_applicable', ${followUps}, '{}', ${now}, ${now})`.execute(db);
-    const found = async (words: string) => (await db.selectFrom("responses").select("uuid").where("uuid", "in", matchingResponseUuids(db, words)!).execute()).length;
+    const found = async (words: string) =>
+      (await db.selectFrom("responses").select("uuid").where("uuid", "in", matchingResponseUuids(db, words)!).execute()).length;
     expect(await found("quibbleflonk")).toBe(1);
     // The index as it was before the migration: typed text and transcript only.
     if (onPostgres) await sql`UPDATE answers_search SET body = to_tsvector('earshot_search', 'meh')`.execute(db);
