@@ -2,7 +2,9 @@
  * One question of the link builder: "Prompt", "Question type" (the 11 spec type names as option
  * values, DESIGN §10), "Required", the generated and editable `field_key`, the configuration
  * form of its type, a condition on an earlier question, dynamic probing with its evaluator
- * configuration, and "Move up"/"Move down"/"Remove" (drag and drop is the card's handle).
+ * configuration, and "Move up"/"Move down"/"Remove" (drag and drop is the card's handle). A card
+ * is collapsed to its title line unless it is being edited: the title is a button with
+ * `aria-expanded` that shows or hides the fields (issue 26).
  * Server errors appear beside the field their JSON pointer names.
  */
 import type { ComponentChildren } from "preact";
@@ -17,6 +19,9 @@ type Props = {
   onChange: (patch: Partial<Draft>) => void;
   onMove: (delta: -1 | 1) => void;
   onRemove: () => void;
+  /** Whether the card shows its fields; collapsed, it shows its title, type and field key. */
+  open: boolean;
+  onToggle: () => void;
   drag: { onDragStart: (e: DragEvent) => void; onDragOver: (e: DragEvent) => void; onDrop: (e: DragEvent) => void; onDragEnd: () => void; over: boolean };
 };
 
@@ -341,7 +346,7 @@ function ConditionValue({
 }
 
 /** One question card of the builder. */
-export function QuestionEditor({ draft: d, index, all, errors, onChange, onMove, onRemove, drag }: Props) {
+export function QuestionEditor({ draft: d, index, all, errors, onChange, onMove, onRemove, open, onToggle, drag }: Props) {
   const id = (s: string) => `${d.key}-${s}`;
   const qp = `/questions/${index}`;
   const earlier = all.slice(0, index);
@@ -359,6 +364,16 @@ export function QuestionEditor({ draft: d, index, all, errors, onChange, onMove,
           <span class="drag-handle" draggable onDragStart={drag.onDragStart} onDragEnd={drag.onDragEnd} title="Drag to reorder" aria-hidden="true">
             ⠿
           </span>
+          <button type="button" class="q-toggle" id={id("toggle")} aria-expanded={open} aria-controls={id("body")} onClick={onToggle}>
+            <span class="q-toggle-icon" aria-hidden="true">
+              {open ? "▾" : "▸"}
+            </span>
+            <span class="q-title">{title}</span>
+            <span class="q-meta">
+              {TYPE_LABELS[d.type]} · <span class="mono">{d.field_key}</span>
+              {d.required ? " · required" : ""}
+            </span>
+          </button>
           <div class="actions mini">
             <button
               type="button"
@@ -385,129 +400,137 @@ export function QuestionEditor({ draft: d, index, all, errors, onChange, onMove,
             </button>
           </div>
         </div>
-        {d.answered > 0 && <p class="hint">{d.answered === 1 ? "1 response answered" : `${d.answered} responses answered`} this question.</p>}
-        <Field id={id("prompt")} label="Prompt" pointer={`${qp}/prompt`} errors={errors}>
-          {(aria) => <textarea {...aria} rows={2} value={d.prompt} onInput={(e) => onChange({ prompt: e.currentTarget.value })} />}
-        </Field>
-        <div class="grid-2">
-          <Field id={id("qtype")} label="Question type" pointer={`${qp}/type`} errors={errors}>
-            {(aria) => (
-              <select {...aria} value={d.type} onChange={(e) => onChange({ type: e.currentTarget.value as QuestionType })}>
-                {QUESTION_TYPES.map((t) => (
-                  <option key={t} value={t}>
-                    {TYPE_LABELS[t]}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field
-            id={id("field-key")}
-            label="Field key"
-            pointer={`${qp}/field_key`}
-            errors={errors}
-            hint={d.keyEdited ? undefined : "Made from the prompt; edit to choose your own."}
-          >
-            {(aria) => <input {...aria} class="mono" value={d.field_key} onInput={(e) => onChange({ field_key: e.currentTarget.value, keyEdited: true })} />}
-          </Field>
-        </div>
-        <Check label="Required" checked={d.required} onChange={(v) => onChange({ required: v })} />
-        <ConfigForm draft={d} index={index} errors={errors} onChange={onChange} />
-        {errorsAt(errors, `${qp}/configuration`).length > 0 && <p class="field-error">{errorsAt(errors, `${qp}/configuration`).join(" ")}</p>}
-        {index > 0 && (
-          <fieldset class="sub">
-            <legend>Condition</legend>
-            <div class="grid-3">
-              <Field id={id("cond-on")} label="Show this question" pointer={`${qp}/condition/field`} errors={errors}>
-                {(aria) => (
-                  <select
-                    {...aria}
-                    value={tested ? d.condOn : ""}
-                    onChange={(e) => {
-                      const t = earlier.find((x) => x.key === e.currentTarget.value);
-                      onChange({ condOn: e.currentTarget.value, condValue: "", condOperator: operatorsFor(t?.type)[0]! });
-                    }}
-                  >
-                    <option value="">Always</option>
-                    {earlier.map((q, i) => (
-                      <option key={q.key} value={q.key}>
-                        Only if question {i + 1} ({q.prompt.trim().slice(0, 40) || q.field_key})
-                      </option>
-                    ))}
-                  </select>
-                )}
+        <div id={id("body")} class="q-body" hidden={!open}>
+          {open && (
+            <>
+              {d.answered > 0 && <p class="hint">{d.answered === 1 ? "1 response answered" : `${d.answered} responses answered`} this question.</p>}
+              <Field id={id("prompt")} label="Prompt" pointer={`${qp}/prompt`} errors={errors}>
+                {(aria) => <textarea {...aria} rows={2} value={d.prompt} onInput={(e) => onChange({ prompt: e.currentTarget.value })} />}
               </Field>
-              {tested && (
-                <Field id={id("cond-op")} label="Operator" pointer={`${qp}/condition/operator`} errors={errors}>
+              <div class="grid-2">
+                <Field id={id("qtype")} label="Question type" pointer={`${qp}/type`} errors={errors}>
                   {(aria) => (
-                    <select {...aria} value={d.condOperator} onChange={(e) => onChange({ condOperator: e.currentTarget.value as Draft["condOperator"] })}>
-                      {operatorsFor(tested.type).map((o) => (
-                        <option key={o} value={o}>
-                          {OPERATOR_LABELS[o]}
+                    <select {...aria} value={d.type} onChange={(e) => onChange({ type: e.currentTarget.value as QuestionType })}>
+                      {QUESTION_TYPES.map((t) => (
+                        <option key={t} value={t}>
+                          {TYPE_LABELS[t]}
                         </option>
                       ))}
                     </select>
                   )}
                 </Field>
-              )}
-              {tested && <ConditionValue d={d} tested={tested} errors={errors} pointer={`${qp}/condition/value`} onChange={onChange} />}
-            </div>
-            {dangling && <p class="field-error">The question this condition tested is no longer before this one; choose again.</p>}
-            <ErrorsUnder errors={errors} pointer={`${qp}/condition`} />
-          </fieldset>
-        )}
-        {PROBE_TYPES.includes(d.type) && (
-          <fieldset class="sub">
-            <legend>Dynamic probing</legend>
-            <Check label="Ask follow-up questions when an answer is unclear" checked={d.probing} onChange={(v) => onChange({ probing: v })} />
-            {d.probing && (
-              <div class="grid-3">
                 <Field
-                  id={id("clarity")}
-                  label="Clarity threshold"
-                  pointer={`${qp}/evaluator_config/clarity_threshold`}
+                  id={id("field-key")}
+                  label="Field key"
+                  pointer={`${qp}/field_key`}
                   errors={errors}
-                  hint="0 to 1; below it, a follow-up is asked."
+                  hint={d.keyEdited ? undefined : "Made from the prompt; edit to choose your own."}
                 >
                   {(aria) => (
-                    <input
-                      {...aria}
-                      type="number"
-                      min={0}
-                      max={1}
-                      step={0.05}
-                      value={d.clarity}
-                      onInput={(e) => onChange({ clarity: e.currentTarget.value })}
-                    />
+                    <input {...aria} class="mono" value={d.field_key} onInput={(e) => onChange({ field_key: e.currentTarget.value, keyEdited: true })} />
                   )}
-                </Field>
-                <Field id={id("followups")} label="Most follow-ups" pointer={`${qp}/evaluator_config/max_follow_ups`} errors={errors}>
-                  {(aria) => (
-                    <input
-                      {...aria}
-                      type="number"
-                      min={0}
-                      max={5}
-                      step={1}
-                      value={d.maxFollowUps}
-                      onInput={(e) => onChange({ maxFollowUps: e.currentTarget.value })}
-                    />
-                  )}
-                </Field>
-                <Field
-                  id={id("custom")}
-                  label="Custom fields"
-                  pointer={`${qp}/evaluator_config/custom_fields`}
-                  errors={errors}
-                  deep
-                  hint="snake_case names, comma-separated."
-                >
-                  {(aria) => <input {...aria} class="mono" value={d.customFields} onInput={(e) => onChange({ customFields: e.currentTarget.value })} />}
                 </Field>
               </div>
-            )}
-          </fieldset>
-        )}
+              <Check label="Required" checked={d.required} onChange={(v) => onChange({ required: v })} />
+              <ConfigForm draft={d} index={index} errors={errors} onChange={onChange} />
+              {errorsAt(errors, `${qp}/configuration`).length > 0 && <p class="field-error">{errorsAt(errors, `${qp}/configuration`).join(" ")}</p>}
+              {index > 0 && (
+                <fieldset class="sub">
+                  <legend>Condition</legend>
+                  <div class="grid-3">
+                    <Field id={id("cond-on")} label="Show this question" pointer={`${qp}/condition/field`} errors={errors}>
+                      {(aria) => (
+                        <select
+                          {...aria}
+                          value={tested ? d.condOn : ""}
+                          onChange={(e) => {
+                            const t = earlier.find((x) => x.key === e.currentTarget.value);
+                            onChange({ condOn: e.currentTarget.value, condValue: "", condOperator: operatorsFor(t?.type)[0]! });
+                          }}
+                        >
+                          <option value="">Always</option>
+                          {earlier.map((q, i) => (
+                            <option key={q.key} value={q.key}>
+                              Only if question {i + 1} ({q.prompt.trim().slice(0, 40) || q.field_key})
+                            </option>
+                          ))}
+                        </select>
+                      )}
+                    </Field>
+                    {tested && (
+                      <Field id={id("cond-op")} label="Operator" pointer={`${qp}/condition/operator`} errors={errors}>
+                        {(aria) => (
+                          <select {...aria} value={d.condOperator} onChange={(e) => onChange({ condOperator: e.currentTarget.value as Draft["condOperator"] })}>
+                            {operatorsFor(tested.type).map((o) => (
+                              <option key={o} value={o}>
+                                {OPERATOR_LABELS[o]}
+                              </option>
+                            ))}
+                          </select>
+                        )}
+                      </Field>
+                    )}
+                    {tested && <ConditionValue d={d} tested={tested} errors={errors} pointer={`${qp}/condition/value`} onChange={onChange} />}
+                  </div>
+                  {dangling && <p class="field-error">The question this condition tested is no longer before this one; choose again.</p>}
+                  <ErrorsUnder errors={errors} pointer={`${qp}/condition`} />
+                </fieldset>
+              )}
+              {PROBE_TYPES.includes(d.type) && (
+                <fieldset class="sub">
+                  <legend>Dynamic probing</legend>
+                  <Check label="Ask follow-up questions when an answer is unclear" checked={d.probing} onChange={(v) => onChange({ probing: v })} />
+                  {d.probing && (
+                    <div class="grid-3">
+                      <Field
+                        id={id("clarity")}
+                        label="Clarity threshold"
+                        pointer={`${qp}/evaluator_config/clarity_threshold`}
+                        errors={errors}
+                        hint="0 to 1; below it, a follow-up is asked."
+                      >
+                        {(aria) => (
+                          <input
+                            {...aria}
+                            type="number"
+                            min={0}
+                            max={1}
+                            step={0.05}
+                            value={d.clarity}
+                            onInput={(e) => onChange({ clarity: e.currentTarget.value })}
+                          />
+                        )}
+                      </Field>
+                      <Field id={id("followups")} label="Most follow-ups" pointer={`${qp}/evaluator_config/max_follow_ups`} errors={errors}>
+                        {(aria) => (
+                          <input
+                            {...aria}
+                            type="number"
+                            min={0}
+                            max={5}
+                            step={1}
+                            value={d.maxFollowUps}
+                            onInput={(e) => onChange({ maxFollowUps: e.currentTarget.value })}
+                          />
+                        )}
+                      </Field>
+                      <Field
+                        id={id("custom")}
+                        label="Custom fields"
+                        pointer={`${qp}/evaluator_config/custom_fields`}
+                        errors={errors}
+                        deep
+                        hint="snake_case names, comma-separated."
+                      >
+                        {(aria) => <input {...aria} class="mono" value={d.customFields} onInput={(e) => onChange({ customFields: e.currentTarget.value })} />}
+                      </Field>
+                    </div>
+                  )}
+                </fieldset>
+              )}
+            </>
+          )}
+        </div>
       </fieldset>
     </li>
   );
