@@ -246,3 +246,54 @@ describe("builder", () => {
     TIMEOUT_MS,
   );
 });
+
+describe("image-choice cards", () => {
+  test(
+    "an operator uploads a card's image in the builder; it fills the media URL and the respondent sees it",
+    async () => {
+      const link = await apiWrite(page, "POST", "links/", {
+        name: "Designs",
+        questions: [
+          {
+            prompt: "Which design do you prefer?",
+            type: "image_choice",
+            configuration: { cards: [{ id: "calm", label: "Calm", media_url: "https://example.com/placeholder.png", media_type: "image" }] },
+          },
+        ],
+      });
+      expect(link.status).toBe(201);
+      await page.goto(`${origin}/console/links/${link.body.uuid}/`);
+      await page.getByRole("button", { name: /Which design do you prefer\?/ }).click();
+      // A real 1 × 1 PNG, chosen in the file input as a user would.
+      const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+      await page.getByLabel("Card 1 image file").setInputFiles({ name: "calm.png", mimeType: "image/png", buffer: png });
+      await page.getByText("calm.png uploaded").waitFor();
+      const url = await page.getByLabel("Card 1 media URL").inputValue();
+      expect(url).toMatch(new RegExp(`^${origin}/api/v1/media/images/[0-9a-f-]{36}/$`));
+      await expectAccessible(page, "builder after an image upload");
+      await shoot(page, "image-upload");
+      // An SVG is refused in words, and the URL stays.
+      await page
+        .getByLabel("Card 1 image file")
+        .setInputFiles({ name: "evil.png", mimeType: "image/png", buffer: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>") });
+      const alert = page.getByRole("alert").filter({ hasText: "PNG, JPEG, WebP or GIF" });
+      await alert.waitFor();
+      expect(await page.getByLabel("Card 1 media URL").inputValue()).toBe(url);
+
+      await page.getByRole("button", { name: "Save link" }).click();
+      await page.getByText("Link saved.").waitFor();
+      const respondent = await browser.newPage();
+      try {
+        await respondent.goto(link.body.public_url);
+        const img = respondent.locator(".image-card img");
+        await img.waitFor();
+        expect(await img.getAttribute("src")).toBe(url);
+        await respondent.waitForFunction(() => (document.querySelector(".image-card img") as HTMLImageElement | null)?.complete);
+        expect(await img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(1);
+      } finally {
+        await respondent.close();
+      }
+    },
+    TIMEOUT_MS,
+  );
+});

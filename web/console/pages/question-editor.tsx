@@ -10,6 +10,7 @@
 import type { ComponentChildren } from "preact";
 import { PROBE_TYPES, errorsAt, type Draft, type FieldErrors } from "./question-draft.ts";
 import { QUESTION_TYPES, TYPE_LABELS, type QuestionType } from "../types.ts";
+import { ImageUpload } from "./image-upload.tsx";
 
 type Props = {
   draft: Draft;
@@ -202,6 +203,11 @@ function ConfigForm({ draft: d, index, errors, onChange }: Pick<Props, "draft" |
                         <input {...aria} type="url" value={c.media_url} placeholder="https://" onInput={(e) => set({ media_url: e.currentTarget.value })} />
                       )}
                     </Field>
+                    <ImageUpload
+                      id={id(`card-${i}-file`)}
+                      label={`Card ${i + 1} image file`}
+                      onUploaded={(url) => set({ media_url: url, media_type: "image" })}
+                    />
                     <Field id={id(`card-${i}-type`)} label={`Card ${i + 1} media type`} pointer={`${cp}/cards/${i}/media_type`} errors={errors}>
                       {(aria) => (
                         <select {...aria} value={c.media_type} onChange={(e) => set({ media_type: e.currentTarget.value as "image" | "video" })}>
@@ -400,10 +406,10 @@ export function QuestionEditor({ draft: d, index, all, errors, onChange, onMove,
             </button>
           </div>
         </div>
+        {d.answered > 0 && <p class="hint">{d.answered === 1 ? "1 response answered" : `${d.answered} responses answered`} this question.</p>}
         <div id={id("body")} class="q-body" hidden={!open}>
           {open && (
             <>
-              {d.answered > 0 && <p class="hint">{d.answered === 1 ? "1 response answered" : `${d.answered} responses answered`} this question.</p>}
               <Field id={id("prompt")} label="Prompt" pointer={`${qp}/prompt`} errors={errors}>
                 {(aria) => <textarea {...aria} rows={2} value={d.prompt} onInput={(e) => onChange({ prompt: e.currentTarget.value })} />}
               </Field>
