@@ -156,7 +156,7 @@ describe("phone layouts and target sizes", () => {
   );
 
   test(
-    "every NPS button is at least 24 × 24 px at 320 and 375 px (and one row on a desktop)",
+    "every NPS button is at least 24 × 24 px at 320, 375, 390 px and on a desktop (one row from 390 px)",
     async () => {
       const link = await apiWrite(page, "POST", "links/", {
         name: "NPS",
@@ -168,7 +168,7 @@ describe("phone layouts and target sizes", () => {
         await respondent.setViewportSize({ width: 320, height: 700 });
         await respondent.goto(link.body.public_url);
         await respondent.getByRole("radio", { name: "10" }).waitFor({ state: "attached" });
-        for (const width of [320, 375, 1280]) {
+        for (const width of [320, 360, 375, 387, 390, 1280]) {
           await respondent.setViewportSize({ width, height: 700 });
           const boxes = await respondent.evaluate(() =>
             [...document.querySelectorAll<HTMLElement>(".rating-nps .rating-point")].map((el) => {
@@ -179,7 +179,7 @@ describe("phone layouts and target sizes", () => {
           expect(boxes.length).toBe(11);
           const small = boxes.filter((b) => b.width < 24 || b.height < 24);
           expect({ width, small }).toEqual({ width, small: [] });
-          if (width === 1280) expect(new Set(boxes.map((b) => b.top)).size).toBe(1);
+          expect({ width, rows: new Set(boxes.map((b) => b.top)).size }).toEqual({ width, rows: width >= 390 ? 1 : 2 });
           expect(await respondent.evaluate(() => document.documentElement.scrollWidth)).toBe(width);
         }
         await shoot(respondent, "nps");
