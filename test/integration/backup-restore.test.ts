@@ -354,15 +354,12 @@ test.skipIf(onPostgres)(
   120_000,
 );
 
-test.skipIf(!onPostgres)(
-  "on PostgreSQL earshot backup refuses and names pg_dump, writing nothing (PostgreSQL only: the SQLite backup is tested above)",
-  async () => {
-    const dataDir = tempDir("postgres");
-    expect((await runCli(["workspace", "create", "--name", "Cluster", "--json"], { dataDir })).code).toBe(0);
-    const archive = path.join(dataDir, "earshot.tar");
-    const r = await runCli(["backup", archive], { dataDir });
-    expect(r.code).not.toBe(0);
-    expect(r.stderr).toContain("pg_dump");
-    expect(fs.existsSync(archive)).toBe(false);
-  },
-);
+test.skipIf(!onPostgres)("on PostgreSQL earshot backup refuses and names pg_dump, writing nothing (PostgreSQL only: the SQLite backup is tested above)", async () => {
+  const dataDir = tempDir("postgres");
+  expect((await runCli(["workspace", "create", "--name", "Cluster", "--json"], { dataDir })).code).toBe(0);
+  const archive = path.join(dataDir, "earshot.tar");
+  const r = await runCli(["backup", archive], { dataDir });
+  expect(r.code).not.toBe(0);
+  expect(r.stderr).toContain("pg_dump");
+  expect(fs.existsSync(archive)).toBe(false);
+});
