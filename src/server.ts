@@ -23,6 +23,7 @@ import { countWorkspaces } from "./modules/workspaces/repository.ts";
 import { createWorkspace } from "./modules/workspaces/service.ts";
 import { freshSetupUrl } from "./modules/users/admin.ts";
 import { WORKER_STALL_MS, type WorkerState } from "./modules/health/readiness.ts";
+import { publicUrlHint } from "./public-url-hint.ts";
 
 export { loadSigningSecret } from "./app-deps.ts";
 
@@ -185,6 +186,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   }, HOUSEKEEPING_DELAY_MS);
   const url = `${tls ? "https" : "http"}://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
   log.info("listening", { url, public_url: config.publicUrl, data_dir: config.dataDir, role: config.role });
+  const hint = publicUrlHint(config.publicUrl, config.host);
+  if (hint) log.warn(hint);
   let stopped = false;
   return {
     url,

@@ -322,6 +322,18 @@ export interface DefinitionVersionTable {
   version: number;
 }
 
+/** An image uploaded for image-choice cards (`POST media/images/`, issue 26). */
+export interface MediaImageTable {
+  uuid: string;
+  workspace_uuid: string;
+  /** `image/png`, `image/jpeg`, `image/webp` or `image/gif`, judged by the bytes. */
+  content_type: string;
+  /** Bytes. */
+  size: number;
+  bytes: Uint8Array;
+  date_created: string;
+}
+
 export interface Database {
   workspaces: WorkspaceTable;
   api_tokens: ApiTokenTable;
@@ -346,4 +358,5 @@ export interface Database {
   insight_corrections: InsightCorrectionTable;
   workspace_changes: WorkspaceChangeTable;
   definition_version: DefinitionVersionTable;
+  media_images: MediaImageTable;
 }

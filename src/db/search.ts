@@ -1,6 +1,7 @@
 /**
  * @module db/search
- * Full-text search over answers' typed text and transcripts (DESIGN §7): SQLite FTS5
+ * Full-text search over answers' typed text, transcripts and follow-up answers (DESIGN §7; follow-ups
+ * since migration 2026-12-02T0100): SQLite FTS5
  * (`answers_fts`), or on PostgreSQL a `tsvector` per answer (`answers_search`, GIN, text search
  * configuration `earshot_search`; migration 2026-11-21T0000). Same semantics on both: every word
  * of the input must occur in one answer as a prefix of a word, ignoring case and accents. On

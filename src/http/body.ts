@@ -5,6 +5,7 @@
  * - any body whose `Content-Length` exceeds {@link GLOBAL_MAX_BODY_BYTES} is refused before routing;
  * - API routes that need a key check the credential before a byte of the body is read;
  * - JSON (and any other body of a route that is not an upload) may be at most 1 MiB, in bytes;
+ * - a binary body of a keyed upload route may be larger (`POST media/images/`: 5 MiB);
  * - the intake upload routes get a {@link PendingBody} and read it themselves, once they know the
  *   question's cap (recordings: `max_duration`; files: `max_size_mb`) and the session's allowance.
  * A declared length over the limit is refused without reading; a chunked body is read until the
@@ -29,6 +30,11 @@ export const MAX_JSON_BODY_BYTES = 1024 * 1024;
  * (`max_size_mb` ≤ 100) plus room for the multipart envelope.
  */
 export const GLOBAL_MAX_BODY_BYTES = 101 * 1024 * 1024;
+
+/** An image for image-choice cards (`POST media/images/`, issue 26) may be at most this many bytes. */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** Keyed routes whose (binary) body may be larger than {@link MAX_JSON_BODY_BYTES}, with their limit. */
+const KEYED_UPLOAD_LIMITS: [RegExp, number][] = [[/^\/api\/v1\/media\/images\/$/, MAX_IMAGE_BYTES]];
 
 /** The intake routes that read their own (large) bodies. */
 const UPLOAD_PATH = /^\/api\/v1\/intake\/[^/]+\/[^/]+\/sessions\/[^/]+\/answers\/[^/]+\/(audio|file|follow-ups\/[^/]+\/audio)\/$/;
@@ -148,7 +154,8 @@ export async function parseRequestBody(
   if (UPLOAD_PATH.test(path)) return new PendingBody(request, type);
   if (path.startsWith("/api/") && !PUBLIC_API_PATH.test(path)) await precheckCredential(deps.db, deps.config, request, peer);
   const isJson = JSON_TYPE.test(type);
-  const bytes = await readBodyWithin(request, MAX_JSON_BODY_BYTES, isJson ? "JSON bodies" : "The request body");
+  const upload = isJson ? undefined : KEYED_UPLOAD_LIMITS.find(([re]) => re.test(path));
+  const bytes = await readBodyWithin(request, upload?.[1] ?? MAX_JSON_BODY_BYTES, isJson ? "JSON bodies" : "The request body");
   if (isJson) {
     let text: string;
     try {

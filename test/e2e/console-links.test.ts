@@ -113,6 +113,12 @@ function card(page: Page, i: number): Locator {
   return page.locator("ol.q-list > li").nth(i);
 }
 
+/** Opens question `i`'s card in the builder (cards are collapsed unless being edited). */
+async function expand(page: Page, i: number): Promise<void> {
+  const toggle = card(page, i).locator(".q-toggle");
+  if ((await toggle.getAttribute("aria-expanded")) === "false") await toggle.click();
+}
+
 /** Adds a question in the builder: prompt, type, then `fill` on its card. */
 async function addQuestion(page: Page, i: number, q: Q): Promise<void> {
   await page.getByRole("button", { name: "Add question" }).click();
@@ -262,6 +268,7 @@ async function buildAllTypesLink(page: Page, origin: string, shots: boolean): Pr
   // The voice question (index 9) moves below the fallback one with the keyboard.
   await page.getByRole("button", { name: "Move down: question 10" }).focus();
   await page.keyboard.press("Enter");
+  await expand(page, 10);
   expect(await card(page, 10).getByLabel("Prompt").inputValue()).toBe(Q_VOICE);
   const voice = card(page, 10);
   await voice.getByLabel("Longest recording (seconds)").fill("60");
@@ -671,6 +678,7 @@ describe("console links, responses and dashboard", () => {
         await page.getByRole("heading", { level: 1, name: "Checkout survey" }).waitFor();
         await card(page, 0).getByText("1 response answered").waitFor();
         // Edit: a prompt, a new question, reordering, then try to remove an answered question.
+        await expand(page, 0);
         await card(page, 0).getByLabel("Prompt").fill("How was the checkout today?");
         await addQuestion(page, 3, { prompt: "Anything else?", type: "text" });
         await page.getByRole("button", { name: "Move up: question 3" }).click();

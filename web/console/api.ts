@@ -56,13 +56,14 @@ export type Page<T> = { count: number; next: string | null; previous: string | n
 /**
  * Calls `/api/v1/<path>` (or an absolute same-origin path starting with `/`).
  * @param path from {@link apiPath}: relative to `/api/v1/`, e.g. `tokens/?page=2`
- * @param body sent as JSON when given
+ * @param body sent as JSON when given; a `Blob` (a chosen file) is sent as its own bytes and type
  * @returns the parsed JSON body (null for an empty body)
  * @throws ApiError for any non-2xx answer or a network failure (status 0)
  */
 export async function api<T = unknown>(method: string, path: ApiPath, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: "application/json" };
-  if (body !== undefined) headers["content-type"] = "application/json";
+  const raw = body instanceof Blob;
+  if (body !== undefined) headers["content-type"] = raw ? body.type || "application/octet-stream" : "application/json";
   if (method !== "GET" && method !== "HEAD" && csrfToken.value) headers["x-csrf-token"] = csrfToken.value;
   let res: Response;
   try {
@@ -70,7 +71,7 @@ export async function api<T = unknown>(method: string, path: ApiPath, body?: unk
       method,
       headers,
       credentials: "same-origin",
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
     });
   } catch {
     throw new ApiError(0, "NETWORK_ERROR", "The server could not be reached. Check your connection and try again.");

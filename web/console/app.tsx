@@ -21,6 +21,7 @@ import { BuilderPage } from "./pages/builder.tsx";
 import { ResponsesPage } from "./pages/responses.tsx";
 import { ResponsePage } from "./pages/response.tsx";
 import { DashboardPage } from "./pages/dashboard.tsx";
+import { PublicUrlWarning } from "./public-url-warning.tsx";
 
 export const BASE = "/console/";
 const PUBLIC = ["/console/login/", "/console/setup/", "/console/invite/", "/console/reset/"];
@@ -185,6 +186,7 @@ function Shell() {
         Skip to content
       </a>
       <Header />
+      <PublicUrlWarning />
       <main id="main" class="main" tabIndex={-1} key={session.value.current_workspace_uuid}>
         <Router>
           <Route path="/console/links" component={LinksPage} />

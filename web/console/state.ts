@@ -16,6 +16,8 @@ export type Session = {
   role: Role;
   scopes: string[];
   csrf_token: string;
+  /** EARSHOT_PUBLIC_URL, which public links, QR codes and invites are built from. */
+  public_url: string;
 };
 
 /** The signed-in session; null before sign-in (or after sign-out). */

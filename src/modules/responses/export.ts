@@ -4,7 +4,8 @@
  * link that the list's filters keep (default: every status), one CSV column per `field_key`.
  * `GET responses/export/` does the same for the whole workspace (the workspace-wide inbox): its
  * CSV adds a `link_uuid` column and has one column per `field_key` of any of the workspace's
- * links (answers of different links with the same `field_key` share the column).
+ * links (answers of different links with the same `field_key` share the column). An open question's
+ * column is followed by its follow-up and insight columns (export-columns.ts).
  *
  * The stream produces the next chunk only when the socket has taken the last one (Bun's direct
  * stream, `flush(true)`), re-checking the key before each chunk and, while the reader is not
@@ -24,6 +25,7 @@ import type { Database } from "../../db/schema.ts";
 import * as linksRepo from "../links/repository.ts";
 import { toResponseRecords, type ResponseDeps, type ResponseRecord } from "./service.ts";
 import { applySelection, type ResponseSelection } from "./repository.ts";
+import { answerCells, answerHeader, openFieldKeys } from "./export-columns.ts";
 
 /**
  * How often a stalled export (its reader not reading) re-checks the key, ms: a revoked key's
@@ -50,11 +52,10 @@ function cell(a: ResponseRecord["answers"][number]): Cell {
 }
 
 /** One CSV line (with its line break) or one JSONL line of a response record. */
-function encodeRecord(r: ResponseRecord, format: "csv" | "jsonl", fieldKeys: string[], withLink: boolean): string {
+function encodeRecord(r: ResponseRecord, format: "csv" | "jsonl", fieldKeys: string[], open: Set<string>, withLink: boolean): string {
   if (format === "jsonl") return JSON.stringify(r) + "\n";
-  const byKey = new Map(r.answers.map((a) => [a.field_key, cell(a)]));
   const fixed: Cell[] = [r.uuid, r.session_id, r.status, r.respondent_email ?? "", r.date_created, r.submitted_at ?? ""];
-  const row: Cell[] = [...fixed, ...(withLink ? [r.link_uuid] : []), ...fieldKeys.map((k) => byKey.get(k) ?? "")];
+  const row: Cell[] = [...fixed, ...(withLink ? [r.link_uuid] : []), ...answerCells(r.answers, fieldKeys, open, cell)];
   return stringify([row], CSV_OPTIONS);
 }
 
@@ -81,6 +82,8 @@ export function exportResponses(
   const encoder = new TextEncoder();
   let after: { date_created: string; uuid: string } | null = null;
   let fieldKeys: string[] | null = null;
+  // Open questions' field keys: their follow-up and insight columns (export-columns.ts).
+  let open = new Set<string>();
   let pending: ResponseRecord[] = [];
   let exhausted = false;
 
@@ -109,14 +112,15 @@ export function exportResponses(
       fieldKeys = target.link
         ? (await linksRepo.questionsOf(db, [target.link.uuid])).map((q) => q.field_key)
         : await linksRepo.fieldKeysOfWorkspace(db, target.workspaceUuid);
-      if (format === "csv") out += stringify([[...FIXED_COLUMNS, ...(target.link ? [] : ["link_uuid"]), ...fieldKeys]], CSV_OPTIONS);
+      open = await openFieldKeys(db, target.workspaceUuid, target.link?.uuid ?? null);
+      if (format === "csv") out += stringify([[...FIXED_COLUMNS, ...(target.link ? [] : ["link_uuid"]), ...answerHeader(fieldKeys, open)]], CSV_OPTIONS);
     }
     while (out.length < EXPORT_CHUNK_BYTES) {
       if (!pending.length && (exhausted || !(await nextPage()))) {
         exhausted = true;
         break;
       }
-      out += encodeRecord(pending.shift()!, format, fieldKeys, target.link === null);
+      out += encodeRecord(pending.shift()!, format, fieldKeys, open, target.link === null);
     }
     return out;
   };

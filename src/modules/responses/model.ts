@@ -54,7 +54,11 @@ const numberParam = lazySchema(() =>
 export const responseFilterSchema = lazySchema(() =>
   z.object({
     status: z.enum(["completed", "started", "all"]).default("completed"),
-    search: z.string().max(200).optional().describe("Words in the respondent email, typed answers or transcripts (case-insensitive, prefix match)"),
+    search: z
+      .string()
+      .max(200)
+      .optional()
+      .describe("Words in the respondent email, typed answers, transcripts or follow-up answers (case-insensitive, prefix match)"),
     since: sinceParam.optional(),
     until: untilParam.optional(),
     sentiment: z.enum(["positive", "neutral", "negative"]).optional().describe("An answer of the response has this sentiment"),

@@ -19,8 +19,8 @@ type Q = Kysely<Database> | Transaction<Database>;
 /** Setup URLs last 24 h, invites 7 days, password resets 24 h. */
 export const ONE_TIME_TTL_S = { setup: 24 * 3600, invite: 7 * 24 * 3600, password_reset: 24 * 3600 } as const;
 
-/** The `Session` object of the console contract: the output of `sessionSchema` (model.ts). */
-export type SessionView = z.output<typeof sessionSchema>;
+/** The `Session` object of the console contract (`sessionSchema`, model.ts) without `public_url`, which routes add. */
+export type SessionView = Omit<z.output<typeof sessionSchema>, "public_url">;
 
 /** The case-insensitive key of an email address. */
 export function emailKey(email: string): string {

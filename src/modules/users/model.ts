@@ -31,6 +31,7 @@ export const sessionSchema = lazySchema(() =>
     role: z.enum(ROLES).nullable(),
     scopes: z.array(z.enum(KEY_SCOPES)),
     csrf_token: z.string(),
+    public_url: z.string().describe("EARSHOT_PUBLIC_URL: the origin public links, QR codes, invite and setup URLs are built from"),
   }),
 );
 

@@ -10,7 +10,7 @@ import { cameOverHttps, clientAddress, readCookie, sessionCookie, sha256Hex } fr
 import { authPlugin } from "../../http/auth-plugin.ts";
 import { peerOf, type AppDeps } from "../../http/context.ts";
 import { parseWith, requireJsonBody } from "../../http/validation.ts";
-import { sessionView } from "./accounts.ts";
+import { sessionView, type SessionView } from "./accounts.ts";
 import { acceptInviteSchema, changePasswordSchema, loginSchema, passwordResetSchema, patchMeSchema, setupSchema, switchWorkspaceSchema } from "./model.ts";
 import * as service from "./service.ts";
 
@@ -25,6 +25,9 @@ type Ctx = { request: Request; server: Parameters<typeof peerOf>[0]["server"]; b
 export function authRoutes(deps: AppDeps) {
   const d: service.UsersDeps = { db: deps.db, throttle: createLoginThrottle({ db: deps.db }), publicUrl: deps.config.publicUrl };
   const address = (ctx: Ctx) => clientAddress(ctx.request, peerOf(ctx), deps.config);
+  // Every `Session` carries EARSHOT_PUBLIC_URL: the console warns when it is opened under another
+  // origin, since links, QR codes and invites are built from it (issue 26).
+  const withPublicUrl = async (view: Promise<SessionView> | SessionView) => ({ ...(await view), public_url: deps.config.publicUrl });
   const setCookie = (ctx: Ctx, value: string | null) => {
     ctx.set.headers["set-cookie"] = sessionCookie(value, cameOverHttps(ctx.request, peerOf(ctx), deps.config));
   };
@@ -39,7 +42,7 @@ export function authRoutes(deps: AppDeps) {
         const previous = readCookie(ctx.request);
         const started = await service.login(d, input, address(ctx), previous ? sha256Hex(previous) : null);
         setCookie(ctx, started.cookie);
-        return started.view;
+        return withPublicUrl(started.view);
       },
       { signIn: true },
     )
@@ -52,17 +55,21 @@ export function authRoutes(deps: AppDeps) {
       },
       { session: true },
     )
-    .get("/api/v1/auth/session/", ({ session }) => sessionView(deps.db, session.idHash), { session: true })
-    .post("/api/v1/auth/session/workspace/", (ctx) => service.switchWorkspace(deps.db, ctx.session, body(switchWorkspaceSchema, ctx).workspace_uuid), {
-      session: true,
-    })
+    .get("/api/v1/auth/session/", ({ session }) => withPublicUrl(sessionView(deps.db, session.idHash)), { session: true })
+    .post(
+      "/api/v1/auth/session/workspace/",
+      (ctx) => withPublicUrl(service.switchWorkspace(deps.db, ctx.session, body(switchWorkspaceSchema, ctx).workspace_uuid)),
+      {
+        session: true,
+      },
+    )
     .post(
       "/api/v1/auth/setup/",
       async (ctx) => {
         const started = await service.setup(d, body(setupSchema, ctx), address(ctx));
         setCookie(ctx, started.cookie);
         ctx.set.status = 201;
-        return started.view;
+        return withPublicUrl(started.view);
       },
       { signIn: true },
     )
@@ -73,7 +80,7 @@ export function authRoutes(deps: AppDeps) {
         const started = await service.acceptInvite(d, ctx.params.token, body(acceptInviteSchema, ctx), address(ctx));
         setCookie(ctx, started.cookie);
         ctx.set.status = 201;
-        return started.view;
+        return withPublicUrl(started.view);
       },
       { signIn: true },
     )
@@ -85,7 +92,7 @@ export function authRoutes(deps: AppDeps) {
       },
       { signIn: true },
     )
-    .patch("/api/v1/auth/me/", (ctx) => service.updateMe(deps.db, ctx.session, body(patchMeSchema, ctx).name), { session: true })
+    .patch("/api/v1/auth/me/", (ctx) => withPublicUrl(service.updateMe(deps.db, ctx.session, body(patchMeSchema, ctx).name)), { session: true })
     .post(
       "/api/v1/auth/me/password/",
       async (ctx) => {

@@ -36,6 +36,10 @@ export function BuilderPage() {
   // The dragged question: a ref, so dragover/drop see it before the next render.
   const dragKey = useRef<string | null>(null);
   const [overKey, setOverKey] = useState<string | null>(null);
+  // Expanded question cards (by draft key); the others show their title line only. A save keeps
+  // the same positions open (the reloaded drafts get new keys).
+  const [openKeys, setOpenKeys] = useState<Set<string>>(new Set());
+  const openIndexes = useRef<number[]>([]);
   const errors: FieldErrors = fieldErrorsOf(saveError);
 
   const load = async (id: string, note = "") => {
@@ -55,7 +59,10 @@ export function BuilderPage() {
         live: l.settings.live_transcription,
         status: l.status,
       });
-      setDrafts(l.questions.map((q) => draftOf(q, keyOf, answered.get(q.uuid) ?? 0)));
+      const loaded = l.questions.map((q) => draftOf(q, keyOf, answered.get(q.uuid) ?? 0));
+      setDrafts(loaded);
+      setOpenKeys(new Set(openIndexes.current.map((i) => loaded[i]?.key).filter((k): k is string => !!k)));
+      openIndexes.current = [];
       setMessage(note);
     } catch (err) {
       setLoadError(toApiError(err));
@@ -95,6 +102,8 @@ export function BuilderPage() {
   const addQuestion = () => {
     const d = blankDraft("text");
     setDrafts((ds) => uniqueKeys([...ds, d]));
+    // The new question is the one being edited: the others fold away.
+    setOpenKeys(new Set([d.key]));
     requestAnimationFrame(() => document.getElementById(`${d.key}-prompt`)?.focus());
   };
 
@@ -115,6 +124,7 @@ export function BuilderPage() {
       },
       questions: drafts.map((d, i) => payloadOf(d, i, drafts)),
     };
+    openIndexes.current = drafts.flatMap((d, i) => (openKeys.has(d.key) ? [i] : []));
     try {
       if (uuid) {
         await api<Link>("PATCH", apiPath`links/${uuid}/`, body);
@@ -230,6 +240,14 @@ export function BuilderPage() {
                 onChange={(patch) => update(d.key, patch)}
                 onMove={(delta) => moveBy(d.key, i, delta)}
                 onRemove={() => (d.answered > 0 ? setRemoving(d) : remove(d))}
+                open={openKeys.has(d.key) || hasErrorsAt(errors, i)}
+                onToggle={() =>
+                  setOpenKeys((keys) => {
+                    const next = new Set(keys);
+                    if (!next.delete(d.key) || hasErrorsAt(errors, i)) next.add(d.key);
+                    return next;
+                  })
+                }
                 drag={{
                   over: overKey === d.key && dragKey.current !== d.key,
                   onDragStart: (e) => {
@@ -291,6 +309,11 @@ export function BuilderPage() {
       </ConfirmDialog>
     </section>
   );
+}
+
+/** True when the server's refusal names a field of question `i` (its card must be open to show it). */
+function hasErrorsAt(errors: FieldErrors, i: number): boolean {
+  return [...errors.keys()].some((p) => p.startsWith(`/questions/${i}/`));
 }
 
 function ErrorAt({ errors, pointer }: { errors: FieldErrors; pointer: string }) {

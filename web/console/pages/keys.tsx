@@ -184,7 +184,7 @@ export function KeysPage() {
       {tokens.loading && !list && <Loading what="keys" />}
       {list && (
         <TableWrap label="Active API keys">
-          <table>
+          <table class="stack-table">
             <caption class="visually-hidden">Active API keys</caption>
             <thead>
               <tr>
@@ -210,21 +210,23 @@ export function KeysPage() {
               )}
               {list.results.map((t) => (
                 <tr key={t.uuid}>
-                  <td class="strong">{t.name}</td>
-                  <td>
+                  <td class="strong" data-label="Name">
+                    {t.name}
+                  </td>
+                  <td data-label="Key">
                     <code>{t.masked_key}</code>
                   </td>
-                  <td>
+                  <td data-label="Scopes">
                     <ul class="tags">
                       {t.scopes.map((s) => (
                         <li key={s}>{s}</li>
                       ))}
                     </ul>
                   </td>
-                  <td>
+                  <td data-label="Created">
                     <Time iso={t.date_created} mode="date" />
                   </td>
-                  <td>
+                  <td data-label="Last used">
                     <Time iso={t.last_used_at} />
                   </td>
                   {canWrite && (

@@ -2,12 +2,16 @@
  * One question of the link builder: "Prompt", "Question type" (the 11 spec type names as option
  * values, DESIGN §10), "Required", the generated and editable `field_key`, the configuration
  * form of its type, a condition on an earlier question, dynamic probing with its evaluator
- * configuration, and "Move up"/"Move down"/"Remove" (drag and drop is the card's handle).
+ * configuration, and "Move up"/"Move down"/"Remove" (drag and drop is the card's handle). A card
+ * is collapsed to its title line unless it is being edited: the title is a button with
+ * `aria-expanded` that shows or hides the fields (issue 26).
  * Server errors appear beside the field their JSON pointer names.
  */
-import type { ComponentChildren } from "preact";
 import { PROBE_TYPES, errorsAt, type Draft, type FieldErrors } from "./question-draft.ts";
 import { QUESTION_TYPES, TYPE_LABELS, type QuestionType } from "../types.ts";
+import { Check, ConfigForm, ErrorsUnder, Field } from "./question-fields.tsx";
+
+export { Field };
 
 type Props = {
   draft: Draft;
@@ -17,49 +21,11 @@ type Props = {
   onChange: (patch: Partial<Draft>) => void;
   onMove: (delta: -1 | 1) => void;
   onRemove: () => void;
+  /** Whether the card shows its fields; collapsed, it shows its title, type and field key. */
+  open: boolean;
+  onToggle: () => void;
   drag: { onDragStart: (e: DragEvent) => void; onDragOver: (e: DragEvent) => void; onDrop: (e: DragEvent) => void; onDragEnd: () => void; over: boolean };
 };
-
-/** A labelled input with the server's messages for `pointer` beside it. */
-export function Field(props: {
-  id: string;
-  label: string;
-  pointer: string;
-  errors: FieldErrors;
-  hint?: string;
-  deep?: boolean;
-  children: (aria: Record<string, unknown>) => ComponentChildren;
-}) {
-  const msgs = errorsAt(props.errors, props.pointer, props.deep);
-  const errId = `${props.id}-error`;
-  const hintId = `${props.id}-hint`;
-  const describedBy = [props.hint ? hintId : "", msgs.length ? errId : ""].filter(Boolean).join(" ") || undefined;
-  return (
-    <div class="field">
-      <label for={props.id}>{props.label}</label>
-      {props.children({ id: props.id, "aria-invalid": msgs.length ? "true" : undefined, "aria-describedby": describedBy })}
-      {props.hint && (
-        <p class="hint" id={hintId}>
-          {props.hint}
-        </p>
-      )}
-      {msgs.length > 0 && (
-        <p class="field-error" id={errId}>
-          {msgs.join(" ")}
-        </p>
-      )}
-    </div>
-  );
-}
-
-function Check({ label, checked, onChange }: { label: string; checked: boolean; onChange: (v: boolean) => void }) {
-  return (
-    <label class="check">
-      <input type="checkbox" checked={checked} onChange={(e) => onChange(e.currentTarget.checked)} />
-      {label}
-    </label>
-  );
-}
 
 /** Operators that make sense for a tested question of this type. */
 function operatorsFor(type: QuestionType | undefined): Draft["condOperator"][] {
@@ -69,225 +35,6 @@ function operatorsFor(type: QuestionType | undefined): Draft["condOperator"][] {
 }
 
 const OPERATOR_LABELS: Record<Draft["condOperator"], string> = { equals: "equals", less_than: "is less than", contains: "contains" };
-
-function ConfigForm({ draft: d, index, errors, onChange }: Pick<Props, "draft" | "index" | "errors" | "onChange">) {
-  const id = (s: string) => `${d.key}-${s}`;
-  const cp = `/questions/${index}/configuration`;
-  const numberField = (name: string, label: string, value: string, key: keyof Draft, extra: Record<string, unknown> = {}) => (
-    <Field id={id(name)} label={label} pointer={`${cp}/${name}`} errors={errors}>
-      {(aria) => (
-        <input
-          {...aria}
-          type="number"
-          inputMode="decimal"
-          value={value}
-          onInput={(e) => onChange({ [key]: e.currentTarget.value } as Partial<Draft>)}
-          {...extra}
-        />
-      )}
-    </Field>
-  );
-  switch (d.type) {
-    case "voice":
-      return (
-        <div class="grid-2">
-          {numberField("max_duration", "Longest recording (seconds)", d.maxDuration, "maxDuration", { min: 1, max: 600 })}
-          <Check label="AI evaluation (transcript insights)" checked={d.aiEvaluation} onChange={(v) => onChange({ aiEvaluation: v })} />
-        </div>
-      );
-    case "voice_text_fallback":
-      return (
-        <div class="grid-2">
-          {numberField("max_duration", "Longest recording (seconds)", d.maxDuration, "maxDuration", { min: 1, max: 600 })}
-          {numberField("max_characters", "Most characters typed", d.maxCharacters, "maxCharacters", { min: 1 })}
-        </div>
-      );
-    case "multiple_choice":
-      return (
-        <fieldset>
-          <legend>Options</legend>
-          <ol class="option-list">
-            {d.options.map((o, i) => (
-              <li key={i}>
-                <Field id={id(`option-${i}`)} label={`Option ${i + 1}`} pointer={`${cp}/options/${i}`} errors={errors}>
-                  {(aria) => (
-                    <input {...aria} value={o} onInput={(e) => onChange({ options: d.options.map((x, j) => (j === i ? e.currentTarget.value : x)) })} />
-                  )}
-                </Field>
-                <div class="actions mini">
-                  <button
-                    type="button"
-                    class="button-secondary"
-                    aria-label={`Move option ${i + 1} up`}
-                    disabled={i === 0}
-                    onClick={() => onChange({ options: swap(d.options, i, i - 1) })}
-                  >
-                    ↑
-                  </button>
-                  <button
-                    type="button"
-                    class="button-secondary"
-                    aria-label={`Move option ${i + 1} down`}
-                    disabled={i === d.options.length - 1}
-                    onClick={() => onChange({ options: swap(d.options, i, i + 1) })}
-                  >
-                    ↓
-                  </button>
-                  <button
-                    type="button"
-                    class="button-danger-quiet"
-                    aria-label={`Remove option ${i + 1}`}
-                    disabled={d.options.length <= 1}
-                    onClick={() => onChange({ options: d.options.filter((_, j) => j !== i) })}
-                  >
-                    ✕
-                  </button>
-                </div>
-              </li>
-            ))}
-          </ol>
-          <ErrorsUnder errors={errors} pointer={`${cp}/options`} />
-          <div class="actions">
-            <button type="button" class="button-secondary" onClick={() => onChange({ options: [...d.options, ""] })}>
-              Add option
-            </button>
-            <Check label="Allow several answers" checked={d.allowMultiple} onChange={(v) => onChange({ allowMultiple: v })} />
-          </div>
-        </fieldset>
-      );
-    case "number":
-      return (
-        <div class="grid-3">
-          {numberField("min", "Minimum", d.min, "min")}
-          {numberField("max", "Maximum", d.max, "max")}
-          {numberField("step", "Step", d.step, "step")}
-        </div>
-      );
-    case "rating":
-      return (
-        <div class="grid-2">
-          <Field id={id("scale")} label="Scale" pointer={`${cp}/scale_type`} errors={errors}>
-            {(aria) => (
-              <select {...aria} value={d.scaleType} onChange={(e) => onChange({ scaleType: e.currentTarget.value as Draft["scaleType"] })}>
-                <option value="stars">Stars</option>
-                <option value="emojis">Emojis</option>
-                <option value="numbers">Numbers</option>
-                <option value="nps">NPS (0–10)</option>
-              </select>
-            )}
-          </Field>
-          {d.scaleType !== "nps" && numberField("max_value", "Highest value", d.maxValue, "maxValue", { min: 2, max: 10 })}
-        </div>
-      );
-    case "image_choice":
-      return (
-        <fieldset>
-          <legend>Cards</legend>
-          <ol class="card-list">
-            {d.cards.map((c, i) => {
-              const set = (patch: Partial<typeof c>) => onChange({ cards: d.cards.map((x, j) => (j === i ? { ...x, ...patch } : x)) });
-              return (
-                <li key={i} class="card-editor">
-                  <div class="grid-2">
-                    <Field id={id(`card-${i}-label`)} label={`Card ${i + 1} label`} pointer={`${cp}/cards/${i}/label`} errors={errors}>
-                      {(aria) => <input {...aria} value={c.label} onInput={(e) => set({ label: e.currentTarget.value })} />}
-                    </Field>
-                    <Field id={id(`card-${i}-url`)} label={`Card ${i + 1} media URL`} pointer={`${cp}/cards/${i}/media_url`} errors={errors}>
-                      {(aria) => (
-                        <input {...aria} type="url" value={c.media_url} placeholder="https://" onInput={(e) => set({ media_url: e.currentTarget.value })} />
-                      )}
-                    </Field>
-                    <Field id={id(`card-${i}-type`)} label={`Card ${i + 1} media type`} pointer={`${cp}/cards/${i}/media_type`} errors={errors}>
-                      {(aria) => (
-                        <select {...aria} value={c.media_type} onChange={(e) => set({ media_type: e.currentTarget.value as "image" | "video" })}>
-                          <option value="image">Image</option>
-                          <option value="video">Video</option>
-                        </select>
-                      )}
-                    </Field>
-                    <Field id={id(`card-${i}-id`)} label={`Card ${i + 1} id`} pointer={`${cp}/cards/${i}/id`} errors={errors}>
-                      {(aria) => <input {...aria} class="mono" value={c.id} onInput={(e) => set({ id: e.currentTarget.value })} />}
-                    </Field>
-                  </div>
-                  <div class="actions mini">
-                    <button
-                      type="button"
-                      class="button-secondary"
-                      aria-label={`Move card ${i + 1} up`}
-                      disabled={i === 0}
-                      onClick={() => onChange({ cards: swap(d.cards, i, i - 1) })}
-                    >
-                      ↑
-                    </button>
-                    <button
-                      type="button"
-                      class="button-secondary"
-                      aria-label={`Move card ${i + 1} down`}
-                      disabled={i === d.cards.length - 1}
-                      onClick={() => onChange({ cards: swap(d.cards, i, i + 1) })}
-                    >
-                      ↓
-                    </button>
-                    <button
-                      type="button"
-                      class="button-danger-quiet"
-                      aria-label={`Remove card ${i + 1}`}
-                      disabled={d.cards.length <= 1}
-                      onClick={() => onChange({ cards: d.cards.filter((_, j) => j !== i) })}
-                    >
-                      ✕
-                    </button>
-                  </div>
-                </li>
-              );
-            })}
-          </ol>
-          <ErrorsUnder errors={errors} pointer={`${cp}/cards`} />
-          <button
-            type="button"
-            class="button-secondary"
-            onClick={() => {
-              let n = d.cards.length + 1;
-              while (d.cards.some((c) => c.id === `card_${n}`)) n++;
-              onChange({ cards: [...d.cards, { id: `card_${n}`, label: "", media_url: "", media_type: "image" }] });
-            }}
-          >
-            Add card
-          </button>
-        </fieldset>
-      );
-    case "file_upload":
-      return (
-        <div class="grid-2">
-          <Field
-            id={id("types")}
-            label="Allowed file types"
-            pointer={`${cp}/allowed_types`}
-            errors={errors}
-            deep
-            hint="Comma-separated, e.g. image/png, application/pdf. Empty: any."
-          >
-            {(aria) => <input {...aria} value={d.allowedTypes} onInput={(e) => onChange({ allowedTypes: e.currentTarget.value })} />}
-          </Field>
-          {numberField("max_size_mb", "Largest file (MB)", d.maxSizeMb, "maxSizeMb", { min: 1, max: 100 })}
-        </div>
-      );
-    default:
-      return null;
-  }
-}
-
-/** Messages at exactly `pointer` (a list's own errors, e.g. "Options must be unique."). */
-function ErrorsUnder({ errors, pointer }: { errors: FieldErrors; pointer: string }) {
-  const msgs = errorsAt(errors, pointer);
-  return msgs.length ? <p class="field-error">{msgs.join(" ")}</p> : null;
-}
-
-function swap<T>(items: T[], i: number, j: number): T[] {
-  const out = [...items];
-  [out[i], out[j]] = [out[j]!, out[i]!];
-  return out;
-}
 
 /** The condition's value input, fitting the tested question's type. */
 function ConditionValue({
@@ -341,7 +88,7 @@ function ConditionValue({
 }
 
 /** One question card of the builder. */
-export function QuestionEditor({ draft: d, index, all, errors, onChange, onMove, onRemove, drag }: Props) {
+export function QuestionEditor({ draft: d, index, all, errors, onChange, onMove, onRemove, open, onToggle, drag }: Props) {
   const id = (s: string) => `${d.key}-${s}`;
   const qp = `/questions/${index}`;
   const earlier = all.slice(0, index);
@@ -359,6 +106,16 @@ export function QuestionEditor({ draft: d, index, all, errors, onChange, onMove,
           <span class="drag-handle" draggable onDragStart={drag.onDragStart} onDragEnd={drag.onDragEnd} title="Drag to reorder" aria-hidden="true">
             ⠿
           </span>
+          <button type="button" class="q-toggle" id={id("toggle")} aria-expanded={open} aria-controls={id("body")} onClick={onToggle}>
+            <span class="q-toggle-icon" aria-hidden="true">
+              {open ? "▾" : "▸"}
+            </span>
+            <span class="q-title">{title}</span>
+            <span class="q-meta">
+              {TYPE_LABELS[d.type]} · <span class="mono">{d.field_key}</span>
+              {d.required ? " · required" : ""}
+            </span>
+          </button>
           <div class="actions mini">
             <button
               type="button"
@@ -386,128 +143,136 @@ export function QuestionEditor({ draft: d, index, all, errors, onChange, onMove,
           </div>
         </div>
         {d.answered > 0 && <p class="hint">{d.answered === 1 ? "1 response answered" : `${d.answered} responses answered`} this question.</p>}
-        <Field id={id("prompt")} label="Prompt" pointer={`${qp}/prompt`} errors={errors}>
-          {(aria) => <textarea {...aria} rows={2} value={d.prompt} onInput={(e) => onChange({ prompt: e.currentTarget.value })} />}
-        </Field>
-        <div class="grid-2">
-          <Field id={id("qtype")} label="Question type" pointer={`${qp}/type`} errors={errors}>
-            {(aria) => (
-              <select {...aria} value={d.type} onChange={(e) => onChange({ type: e.currentTarget.value as QuestionType })}>
-                {QUESTION_TYPES.map((t) => (
-                  <option key={t} value={t}>
-                    {TYPE_LABELS[t]}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field
-            id={id("field-key")}
-            label="Field key"
-            pointer={`${qp}/field_key`}
-            errors={errors}
-            hint={d.keyEdited ? undefined : "Made from the prompt; edit to choose your own."}
-          >
-            {(aria) => <input {...aria} class="mono" value={d.field_key} onInput={(e) => onChange({ field_key: e.currentTarget.value, keyEdited: true })} />}
-          </Field>
-        </div>
-        <Check label="Required" checked={d.required} onChange={(v) => onChange({ required: v })} />
-        <ConfigForm draft={d} index={index} errors={errors} onChange={onChange} />
-        {errorsAt(errors, `${qp}/configuration`).length > 0 && <p class="field-error">{errorsAt(errors, `${qp}/configuration`).join(" ")}</p>}
-        {index > 0 && (
-          <fieldset class="sub">
-            <legend>Condition</legend>
-            <div class="grid-3">
-              <Field id={id("cond-on")} label="Show this question" pointer={`${qp}/condition/field`} errors={errors}>
-                {(aria) => (
-                  <select
-                    {...aria}
-                    value={tested ? d.condOn : ""}
-                    onChange={(e) => {
-                      const t = earlier.find((x) => x.key === e.currentTarget.value);
-                      onChange({ condOn: e.currentTarget.value, condValue: "", condOperator: operatorsFor(t?.type)[0]! });
-                    }}
-                  >
-                    <option value="">Always</option>
-                    {earlier.map((q, i) => (
-                      <option key={q.key} value={q.key}>
-                        Only if question {i + 1} ({q.prompt.trim().slice(0, 40) || q.field_key})
-                      </option>
-                    ))}
-                  </select>
-                )}
+        <div id={id("body")} class="q-body" hidden={!open}>
+          {open && (
+            <>
+              <Field id={id("prompt")} label="Prompt" pointer={`${qp}/prompt`} errors={errors}>
+                {(aria) => <textarea {...aria} rows={2} value={d.prompt} onInput={(e) => onChange({ prompt: e.currentTarget.value })} />}
               </Field>
-              {tested && (
-                <Field id={id("cond-op")} label="Operator" pointer={`${qp}/condition/operator`} errors={errors}>
+              <div class="grid-2">
+                <Field id={id("qtype")} label="Question type" pointer={`${qp}/type`} errors={errors}>
                   {(aria) => (
-                    <select {...aria} value={d.condOperator} onChange={(e) => onChange({ condOperator: e.currentTarget.value as Draft["condOperator"] })}>
-                      {operatorsFor(tested.type).map((o) => (
-                        <option key={o} value={o}>
-                          {OPERATOR_LABELS[o]}
+                    <select {...aria} value={d.type} onChange={(e) => onChange({ type: e.currentTarget.value as QuestionType })}>
+                      {QUESTION_TYPES.map((t) => (
+                        <option key={t} value={t}>
+                          {TYPE_LABELS[t]}
                         </option>
                       ))}
                     </select>
                   )}
                 </Field>
-              )}
-              {tested && <ConditionValue d={d} tested={tested} errors={errors} pointer={`${qp}/condition/value`} onChange={onChange} />}
-            </div>
-            {dangling && <p class="field-error">The question this condition tested is no longer before this one; choose again.</p>}
-            <ErrorsUnder errors={errors} pointer={`${qp}/condition`} />
-          </fieldset>
-        )}
-        {PROBE_TYPES.includes(d.type) && (
-          <fieldset class="sub">
-            <legend>Dynamic probing</legend>
-            <Check label="Ask follow-up questions when an answer is unclear" checked={d.probing} onChange={(v) => onChange({ probing: v })} />
-            {d.probing && (
-              <div class="grid-3">
                 <Field
-                  id={id("clarity")}
-                  label="Clarity threshold"
-                  pointer={`${qp}/evaluator_config/clarity_threshold`}
+                  id={id("field-key")}
+                  label="Field key"
+                  pointer={`${qp}/field_key`}
                   errors={errors}
-                  hint="0 to 1; below it, a follow-up is asked."
+                  hint={d.keyEdited ? undefined : "Made from the prompt; edit to choose your own."}
                 >
                   {(aria) => (
-                    <input
-                      {...aria}
-                      type="number"
-                      min={0}
-                      max={1}
-                      step={0.05}
-                      value={d.clarity}
-                      onInput={(e) => onChange({ clarity: e.currentTarget.value })}
-                    />
+                    <input {...aria} class="mono" value={d.field_key} onInput={(e) => onChange({ field_key: e.currentTarget.value, keyEdited: true })} />
                   )}
-                </Field>
-                <Field id={id("followups")} label="Most follow-ups" pointer={`${qp}/evaluator_config/max_follow_ups`} errors={errors}>
-                  {(aria) => (
-                    <input
-                      {...aria}
-                      type="number"
-                      min={0}
-                      max={5}
-                      step={1}
-                      value={d.maxFollowUps}
-                      onInput={(e) => onChange({ maxFollowUps: e.currentTarget.value })}
-                    />
-                  )}
-                </Field>
-                <Field
-                  id={id("custom")}
-                  label="Custom fields"
-                  pointer={`${qp}/evaluator_config/custom_fields`}
-                  errors={errors}
-                  deep
-                  hint="snake_case names, comma-separated."
-                >
-                  {(aria) => <input {...aria} class="mono" value={d.customFields} onInput={(e) => onChange({ customFields: e.currentTarget.value })} />}
                 </Field>
               </div>
-            )}
-          </fieldset>
-        )}
+              <Check label="Required" checked={d.required} onChange={(v) => onChange({ required: v })} />
+              <ConfigForm draft={d} index={index} errors={errors} onChange={onChange} />
+              {errorsAt(errors, `${qp}/configuration`).length > 0 && <p class="field-error">{errorsAt(errors, `${qp}/configuration`).join(" ")}</p>}
+              {index > 0 && (
+                <fieldset class="sub">
+                  <legend>Condition</legend>
+                  <div class="grid-3">
+                    <Field id={id("cond-on")} label="Show this question" pointer={`${qp}/condition/field`} errors={errors}>
+                      {(aria) => (
+                        <select
+                          {...aria}
+                          value={tested ? d.condOn : ""}
+                          onChange={(e) => {
+                            const t = earlier.find((x) => x.key === e.currentTarget.value);
+                            onChange({ condOn: e.currentTarget.value, condValue: "", condOperator: operatorsFor(t?.type)[0]! });
+                          }}
+                        >
+                          <option value="">Always</option>
+                          {earlier.map((q, i) => (
+                            <option key={q.key} value={q.key}>
+                              Only if question {i + 1} ({q.prompt.trim().slice(0, 40) || q.field_key})
+                            </option>
+                          ))}
+                        </select>
+                      )}
+                    </Field>
+                    {tested && (
+                      <Field id={id("cond-op")} label="Operator" pointer={`${qp}/condition/operator`} errors={errors}>
+                        {(aria) => (
+                          <select {...aria} value={d.condOperator} onChange={(e) => onChange({ condOperator: e.currentTarget.value as Draft["condOperator"] })}>
+                            {operatorsFor(tested.type).map((o) => (
+                              <option key={o} value={o}>
+                                {OPERATOR_LABELS[o]}
+                              </option>
+                            ))}
+                          </select>
+                        )}
+                      </Field>
+                    )}
+                    {tested && <ConditionValue d={d} tested={tested} errors={errors} pointer={`${qp}/condition/value`} onChange={onChange} />}
+                  </div>
+                  {dangling && <p class="field-error">The question this condition tested is no longer before this one; choose again.</p>}
+                  <ErrorsUnder errors={errors} pointer={`${qp}/condition`} />
+                </fieldset>
+              )}
+              {PROBE_TYPES.includes(d.type) && (
+                <fieldset class="sub">
+                  <legend>Dynamic probing</legend>
+                  <Check label="Ask follow-up questions when an answer is unclear" checked={d.probing} onChange={(v) => onChange({ probing: v })} />
+                  {d.probing && (
+                    <div class="grid-3">
+                      <Field
+                        id={id("clarity")}
+                        label="Clarity threshold"
+                        pointer={`${qp}/evaluator_config/clarity_threshold`}
+                        errors={errors}
+                        hint="0 to 1; below it, a follow-up is asked."
+                      >
+                        {(aria) => (
+                          <input
+                            {...aria}
+                            type="number"
+                            min={0}
+                            max={1}
+                            step={0.05}
+                            value={d.clarity}
+                            onInput={(e) => onChange({ clarity: e.currentTarget.value })}
+                          />
+                        )}
+                      </Field>
+                      <Field id={id("followups")} label="Most follow-ups" pointer={`${qp}/evaluator_config/max_follow_ups`} errors={errors}>
+                        {(aria) => (
+                          <input
+                            {...aria}
+                            type="number"
+                            min={0}
+                            max={5}
+                            step={1}
+                            value={d.maxFollowUps}
+                            onInput={(e) => onChange({ maxFollowUps: e.currentTarget.value })}
+                          />
+                        )}
+                      </Field>
+                      <Field
+                        id={id("custom")}
+                        label="Custom fields"
+                        pointer={`${qp}/evaluator_config/custom_fields`}
+                        errors={errors}
+                        deep
+                        hint="snake_case names, comma-separated."
+                      >
+                        {(aria) => <input {...aria} class="mono" value={d.customFields} onInput={(e) => onChange({ customFields: e.currentTarget.value })} />}
+                      </Field>
+                    </div>
+                  )}
+                </fieldset>
+              )}
+            </>
+          )}
+        </div>
       </fieldset>
     </li>
   );
