@@ -70,11 +70,15 @@ export async function assignNewAnswer(
   vector: Float32Array,
   engine: string,
 ): Promise<string | null> {
-  await repo.ensureBuild(trx, { link_uuid: a.linkUuid, question_uuid: a.questionUuid, workspace_uuid: a.workspaceUuid }, nowIso());
-  const build = (await repo.countNewAnswer(trx, a.linkUuid, a.questionUuid))!;
+  let build = await repo.countNewAnswer(trx, a.linkUuid, a.questionUuid);
+  if (!build) {
+    // The question's first analysed answer: its build row, then the count.
+    await repo.ensureBuild(trx, { link_uuid: a.linkUuid, question_uuid: a.questionUuid, workspace_uuid: a.workspaceUuid }, nowIso());
+    build = (await repo.countNewAnswer(trx, a.linkUuid, a.questionUuid))!;
+  }
   let theme: string | null = null;
   if (build.built_at && build.engine === engine) {
-    const themes = (await repo.themesOf(trx, a.linkUuid, a.questionUuid)).filter((t) => t.centre);
+    const themes = await repo.centresOf(trx, a.linkUuid, a.questionUuid);
     const model: ThemeModel = {
       engine,
       components: bytesVectors(build.components, vector.length),

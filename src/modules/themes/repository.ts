@@ -152,15 +152,26 @@ export async function updateBuild(db: Q, linkUuid: string, questionUuid: string,
   await db.updateTable("theme_builds").set(patch).where("link_uuid", "=", linkUuid).where("question_uuid", "=", questionUuid).execute();
 }
 
-/** Counts one more analysed answer since the last build; returns the row as it now reads. */
+/** Counts one more analysed answer since the last build; returns the row as it now reads (undefined: no row). */
 export async function countNewAnswer(db: Q, linkUuid: string, questionUuid: string): Promise<ThemeBuildRow | undefined> {
-  await db
+  return db
     .updateTable("theme_builds")
     .set((eb) => ({ answers_since: eb("answers_since", "+", 1) }))
     .where("link_uuid", "=", linkUuid)
     .where("question_uuid", "=", questionUuid)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** The centres of a question's themes (those that have one). */
+export function centresOf(db: Q, linkUuid: string, questionUuid: string) {
+  return db
+    .selectFrom("themes")
+    .select(["uuid", "centre"])
+    .where("link_uuid", "=", linkUuid)
+    .where("question_uuid", "=", questionUuid)
+    .where("centre", "is not", null)
     .execute();
-  return findBuild(db, linkUuid, questionUuid);
 }
 
 /** The link's themed questions' answers: total with text, assigned, not analysed yet. */
