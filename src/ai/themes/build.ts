@@ -14,6 +14,9 @@ import { clusterVectors, DEFAULT_CLUSTER_OPTIONS, sampleIndices, type ClusterOpt
 import { nearestFirst, pickQuotes, type Quote } from "./quotes.ts";
 import type { Embedder } from "./embedder.ts";
 
+/** What the build needs of the engine that made the vectors (see {@link buildThemes}). */
+export type EngineInfo = Pick<Embedder, "id" | "dimensions"> & { embed?: Embedder["embed"] };
+
 /** One answer of the question: caller's id, text, and its embedder vector (unit length). */
 export interface ThemeInput {
   id: string;
@@ -80,9 +83,12 @@ export const SEED_ASSIGN = 0.55;
 /**
  * Builds the themes (see the module comment).
  * @param inputs the question's answers, vectors from `embedder`.
- * @param embedder the engine that made the vectors (embeds quote sentences; its id is kept).
+ * @param embedder the engine that made the vectors: its id is kept, and its `embed` (when it has
+ *   one that runs in the thread) ranks the sentences of multi-sentence answers for quotes. An
+ *   engine that embeds elsewhere (the sentence-embedding model in the worker) passes only `id`
+ *   and `dimensions`: quotes then rank answers, and take an answer's first sentence of 4–40 words.
  */
-export function buildThemes(inputs: ThemeInput[], embedder: Embedder, options: BuildOptions = {}): ThemeBuild {
+export function buildThemes(inputs: ThemeInput[], embedder: EngineInfo, options: BuildOptions = {}): ThemeBuild {
   const dims = embedder.dimensions;
   const fixed = options.fixed ?? new Map<string, string | null>();
   const seeds = options.seeds ?? [];
@@ -193,7 +199,8 @@ export function buildThemes(inputs: ThemeInput[], embedder: Embedder, options: B
     count,
   );
 
-  const embed = (text: string) => project(embedder.embed(text));
+  const sentenceEmbed = embedder.embed;
+  const embed = sentenceEmbed ? (text: string) => project(sentenceEmbed(text)) : null;
   const texts = inputs.map((a) => a.text);
   const themes: BuiltTheme[] = members.map((m, k) => ({
     key: k < seeds.length ? seeds[k]!.key : "",

@@ -12,8 +12,10 @@
  *   the multilingual `Xenova/paraphrase-multilingual-MiniLM-L12-v2`) installed by
  *   `earshot models fetch`, run in the inference worker with @huggingface/transformers'
  *   `feature-extraction` pipeline (`pooling: "mean", normalize: true`). It would implement the
- *   same interface with `id` set to the model id and `dimensions` 384; theme models built with
- *   one engine must not be mixed with vectors of the other (the id is stored with the model).
+ *   model id as `id` and `dimensions` 384. It embeds asynchronously in the worker, so it stores
+ *   each answer's vector and calls `buildThemes` with `{id, dimensions}` only (./build.ts
+ *   `EngineInfo`; quotes then rank whole answers). Theme models built with one engine are never
+ *   mixed with vectors of the other: the id is stored with the model and `assignAnswer` checks it.
  */
 import { frequencyOf, lookupWord, wordVectors } from "./vectors.ts";
 import { FILLERS, tokenize } from "./tokens.ts";

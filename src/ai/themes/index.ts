@@ -8,12 +8,14 @@
  * - {@link buildThemes}: one question's answers → themes (label, keyphrases, quotes, centre).
  * - {@link assignAnswer}: one new answer → nearest theme or none, from a stored {@link ThemeModel}.
  * - {@link reconcileThemes}: a rebuild's clusters → the ids of the themes before it.
+ * - {@link themeModelOf}, {@link encodeThemeModel}, {@link decodeThemeModel}: the assignment
+ *   model of a build, and its compact JSON for storage.
  */
 import { createSifEmbedder, type Embedder } from "./embedder.ts";
 import { buildThemes, type BuildOptions } from "./build.ts";
 
 export { createSifEmbedder, DEFAULT_SIF_A, type Embedder, type SifOptions } from "./embedder.ts";
-export { buildThemes, SEED_ASSIGN, type BuildOptions, type BuiltTheme, type SeedTheme, type ThemeBuild, type ThemeInput } from "./build.ts";
+export { buildThemes, SEED_ASSIGN, type BuildOptions, type BuiltTheme, type EngineInfo, type SeedTheme, type ThemeBuild, type ThemeInput } from "./build.ts";
 export { DEFAULT_CLUSTER_OPTIONS, type ClusterOptions } from "./cluster.ts";
 export {
   assignAnswer,
@@ -26,6 +28,7 @@ export {
   type Reconciliation,
   type ThemeModel,
 } from "./incremental.ts";
+export { decodeThemeModel, encodeThemeModel, themeModelOf } from "./model-store.ts";
 export type { Quote } from "./quotes.ts";
 
 /** One answer of the JSONL contract (DESIGN §12): `group` is the question it answers. */

@@ -31,17 +31,24 @@ export function nearestFirst(members: number[], vectors: Float32Array[], centre:
  * @param texts all answers' texts (indexed like `vectors`).
  * @param vectors all answers' vectors, in the build's space (unit length).
  * @param centre the theme's unit centre.
- * @param embed a sentence → vector function in the same space as `vectors`.
+ * @param embed a sentence → vector function in the same space as `vectors`; null: sentences of a
+ *   multi-sentence answer score as the answer does (the first one of 4–40 words wins).
  * @returns 3 quotes when the theme has 6+ answers, else 2 (or fewer when it has fewer answers).
  */
-export function pickQuotes(members: number[], texts: string[], vectors: Float32Array[], centre: Float32Array, embed: (text: string) => Float32Array): Quote[] {
+export function pickQuotes(
+  members: number[],
+  texts: string[],
+  vectors: Float32Array[],
+  centre: Float32Array,
+  embed: ((text: string) => Float32Array) | null,
+): Quote[] {
   const want = Math.min(members.length, members.length >= 6 ? 3 : 2);
   const near = nearestFirst(members, vectors, centre).slice(0, CANDIDATE_ANSWERS);
   const candidates: (Quote & { vector: Float32Array })[] = [];
   for (const answer of near) {
     const sentences = splitSentences(texts[answer]!);
     for (const text of sentences.length > 0 ? sentences : [texts[answer]!]) {
-      const vector = sentences.length > 1 ? embed(text) : vectors[answer]!;
+      const vector = sentences.length > 1 && embed ? embed(text) : vectors[answer]!;
       const words = text.split(/\s+/).length;
       const fit = words >= 4 && words <= 40 ? 1 : 0.8;
       candidates.push({ answer, text, similarity: dot(vector, centre) * fit, vector });
