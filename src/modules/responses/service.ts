@@ -15,7 +15,7 @@ import { isUuid } from "../../shared/uuid.ts";
 import * as linksRepo from "../links/repository.ts";
 import { eraseResponseEvents } from "../../outbox/repository.ts";
 import * as repo from "./repository.ts";
-import { themeLabels } from "../themes/service.ts";
+import { forgetAnswers, themeLabels } from "../themes/service.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 export type ResponseDeps = {
@@ -211,7 +211,7 @@ export async function getResponse(deps: ResponseDeps, auth: AuthContext, uuid: s
 
 /**
  * Erases a response (DESIGN §7; docs/api.md "Erasure"): in one transaction its answers, their
- * search-index entries (FTS5 secure-delete: no deleted word survives in the index), their jobs,
+ * quotes and examples in themes, their search-index entries (FTS5 secure-delete: no deleted word survives in the index), their jobs,
  * and every copy the outbox holds — its events' payloads are redacted, their pending deliveries
  * cancelled and their logs' response excerpts dropped (`eraseResponseEvents`); then its
  * recordings and files are deleted from the blob store.
@@ -223,6 +223,11 @@ export async function deleteResponse(deps: ResponseDeps, auth: AuthContext, uuid
     if (!row) throw notFound("Response");
     const answers = await repo.answersOf(trx, [row.uuid]);
     await repo.deleteJobsOfAnswers(
+      trx,
+      answers.map((a) => a.uuid),
+    );
+    // Themes keep no quote or example of an erased answer (their counts are computed, so they follow).
+    await forgetAnswers(
       trx,
       answers.map((a) => a.uuid),
     );

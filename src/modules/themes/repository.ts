@@ -242,3 +242,13 @@ export async function openFieldKeysOfWorkspace(db: Q, workspaceUuid: string): Pr
     .execute();
   return new Set(rows.map((r) => r.field_key));
 }
+
+/** Themes whose stored quotes or examples name one of these answers (erasure). */
+export function themesNaming(db: Q, answerUuids: string[]) {
+  if (!answerUuids.length) return Promise.resolve([]);
+  return db
+    .selectFrom("themes")
+    .select(["uuid", "quotes", "examples"])
+    .where((eb) => eb.or(answerUuids.flatMap((u) => [eb("quotes", "like", `%${u}%`), eb("examples", "like", `%${u}%`)])))
+    .execute();
+}

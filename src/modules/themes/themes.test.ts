@@ -307,6 +307,17 @@ describe("themes of a link", () => {
     expect([bad.status, bad.json.code]).toEqual([400, "VALIDATION_ERROR"]);
   });
 
+  test("erasing a response removes its answer's quote and example from every theme", async () => {
+    const t = (await themes()).find((x) => x.quotes.length > 0)!;
+    const q = t.quotes[0];
+    expect((await api.call("DELETE", `/api/v1/responses/${q.response_uuid}/`)).status).toBe(200);
+    const stored = await api.db.selectFrom("themes").select(["quotes", "examples"]).execute();
+    for (const row of stored) expect(`${row.quotes}${row.examples}`).not.toContain(q.answer_uuid);
+    const after = (await api.call("GET", `${themesUrl()}${t.uuid}/`)).json;
+    expect(after.quotes.map((x: any) => x.answer_uuid)).not.toContain(q.answer_uuid);
+    expect(after.size).toBe(t.size - 1);
+  });
+
   test("every change is in the audit log", async () => {
     const actions = new Set((await api.db.selectFrom("audit_log").select("action").execute()).map((r) => r.action));
     for (const a of ["theme.created", "theme.updated", "theme.merged", "theme.deleted", "themes.rebuild_requested", "answer.corrected"])
