@@ -8,9 +8,11 @@
  * - `themes`: one row per theme of one open question of one link; sizes, sentiment, weeks and
  *   quotes are computed from the answers when read, so they never drift.
  * - `theme_builds`: the build state per question (what assignment needs between rebuilds).
+ * - Triggers raise the workspace's change counter (migration 2026-11-26T0100) on every change of
+ *   `themes`, so a renamed theme shows in the lists' `ETag` (answers carry their theme's label).
  * Frozen: never edit, add a new migration instead.
  */
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { isPostgres } from "../dialect.ts";
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -61,4 +63,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("date_updated", "text", (c) => c.notNull())
     .addPrimaryKeyConstraint("theme_builds_pkey", ["link_uuid", "question_uuid"])
     .execute();
+  for (const [event, row] of [
+    ["INSERT", "NEW"],
+    ["UPDATE", "NEW"],
+    ["DELETE", "OLD"],
+  ] as const) {
+    const name = `themes_change_${event.toLowerCase()}`;
+    const statement = isPostgres(db as Kysely<any>)
+      ? `CREATE TRIGGER ${name} AFTER ${event} ON themes FOR EACH ROW EXECUTE FUNCTION workspace_changes_bump()`
+      : `CREATE TRIGGER ${name} AFTER ${event} ON themes BEGIN INSERT INTO workspace_changes (workspace_uuid, version) SELECT ${row}.workspace_uuid, 1 WHERE true ON CONFLICT (workspace_uuid) DO UPDATE SET version = version + 1; END`;
+    await sql.raw(statement).execute(db);
+  }
 }

@@ -214,8 +214,13 @@ describe("themes of a link", () => {
     const before = await themes();
     const [a, b, c] = before;
     const rows = await answerRows();
-    // Rename pins the label.
+    // Rename pins the label, and the responses' ETag changes (their answers carry the label).
+    const listUrl = `/api/v1/links/${link.uuid}/responses/?theme=${a.uuid}`;
+    const etag = (await api.call("GET", listUrl)).headers.get("etag")!;
     const renamed = await api.call("PATCH", `${themesUrl()}${a.uuid}/`, { body: { label: "Shipping and delivery costs" } });
+    const fresh = await api.call("GET", listUrl, { headers: { "if-none-match": etag } });
+    expect(fresh.status).toBe(200);
+    expect(fresh.json.results[0].answers.find((x: any) => x.question_uuid === textQ).theme.label).toBe("Shipping and delivery costs");
     expect(renamed.status).toBe(200);
     expect([renamed.json.label, renamed.json.label_source, renamed.json.pinned]).toEqual(["Shipping and delivery costs", "operator", true]);
     // A new theme from two noise answers as examples.
