@@ -4,7 +4,7 @@
  * and the ISO week of the weekly counts.
  */
 import { expect, test } from "bun:test";
-import { quoteSpan, weekStart } from "./records.ts";
+import { everyWeek, quoteSpan, weekStart } from "./records.ts";
 
 const SEGMENTS = [
   { start_s: 0, end_s: 2, text: "Well, the checkout was slow." },
@@ -27,4 +27,21 @@ test("weeks start on Monday (UTC)", () => {
   expect(weekStart("2026-11-28T04:10:00.000000Z")).toBe("2026-11-23"); // a Saturday
   expect(weekStart("2026-11-23T00:00:00.000000Z")).toBe("2026-11-23"); // a Monday
   expect(weekStart("2026-11-22T23:59:59.999999Z")).toBe("2026-11-16"); // a Sunday
+});
+
+test("the weekly counts list every week from the first to the last, zeros included", () => {
+  expect(everyWeek(new Map())).toEqual([]);
+  expect(
+    everyWeek(
+      new Map([
+        ["2026-11-23", 2],
+        ["2026-11-02", 1],
+      ]),
+    ),
+  ).toEqual([
+    { week_start: "2026-11-02", count: 1 },
+    { week_start: "2026-11-09", count: 0 },
+    { week_start: "2026-11-16", count: 0 },
+    { week_start: "2026-11-23", count: 2 },
+  ]);
 });

@@ -64,6 +64,18 @@ export async function quotesOf(db: Q, m: RecordDeps, quotes: StoredQuote[]): Pro
   });
 }
 
+/** Every ISO week from the first to the last of `counts`, zeros included (a trend line needs no gaps). */
+export function everyWeek(counts: Map<string, number>): { week_start: string; count: number }[] {
+  const weeks = [...counts.keys()].sort();
+  if (weeks.length === 0) return [];
+  const out: { week_start: string; count: number }[] = [];
+  for (let d = new Date(`${weeks[0]}T00:00:00Z`); d.toISOString().slice(0, 10) <= weeks.at(-1)!; d.setUTCDate(d.getUTCDate() + 7)) {
+    const w = d.toISOString().slice(0, 10);
+    out.push({ week_start: w, count: counts.get(w) ?? 0 });
+  }
+  return out;
+}
+
 const isTrue = (v: unknown) => v === true || v === 1 || v === "true" || v === "1";
 
 /** The API records of these themes (one query for their answers, one per question for `share`). */
@@ -113,7 +125,7 @@ export async function toThemeRecords(db: Q, m: RecordDeps, themes: repo.ThemeRow
       actionable: a.actionable,
       first_seen: a.first,
       last_seen: a.last,
-      weekly: [...a.weeks.entries()].sort(([x], [y]) => (x < y ? -1 : 1)).map(([week_start, count]) => ({ week_start, count })),
+      weekly: everyWeek(a.weeks),
       quotes: await quotesOf(db, m, JSON.parse(t.quotes) as StoredQuote[]),
       date_created: t.date_created,
       date_updated: t.date_updated,
