@@ -17,6 +17,8 @@ import { responseRoutes } from "./modules/responses/routes.ts";
 import { insightsRoutes } from "./modules/insights/routes.ts";
 import { statsRoutes } from "./modules/stats/routes.ts";
 import { mediaRoutes } from "./modules/media/routes.ts";
+
+import { themeRoutes } from "./modules/themes/routes.ts";
 import { tokenRoutes } from "./modules/tokens/routes.ts";
 import { webhookRoutes } from "./modules/webhooks/routes.ts";
 import { workspaceRoutes } from "./modules/workspaces/routes.ts";
@@ -114,6 +116,8 @@ export function createApp(deps: AppDeps) {
     .use(insightsRoutes(deps))
     .use(statsRoutes(deps))
     .use(mediaRoutes(deps))
+
+    .use(themeRoutes(deps))
     .use(webhookRoutes(deps))
     .use(intakeRoutes(deps))
     .use(liveRoutes(deps))

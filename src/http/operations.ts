@@ -17,6 +17,8 @@ import { insightsOperations } from "../modules/insights/operations.ts";
 import { statsOperations } from "../modules/stats/operations.ts";
 import { mediaOperations } from "../modules/media/operations.ts";
 
+import { themeOperations } from "../modules/themes/operations.ts";
+
 const message = lazySchema(() => z.object({ message: z.string() }));
 const AUTH = ["UNAUTHENTICATED", "HTTPS_REQUIRED", "RATE_LIMITED"];
 const WRITE = [...AUTH, "INVALID_JSON", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"];
@@ -249,4 +251,6 @@ export const apiOperations: Operation[] = [
   ...insightsOperations,
   ...statsOperations,
   ...mediaOperations,
+
+  ...themeOperations,
 ];

@@ -18,6 +18,10 @@
  * CSV cells that a spreadsheet would run as a formula (starting with `= + - @`, tab or carriage
  * return, or their full-width forms) are prefixed with `'` by csv-stringify's `escape_formulas`;
  * numbers are written as numbers, so `-3` stays `-3`.
+ *
+ * Each open question (voice, voice_text_fallback, text) also gets a `<field_key>.theme` column
+ * right after its own: the answer's theme label, empty when unassigned (DESIGN §12). JSONL
+ * records carry `theme` on each answer.
  */
 import { stringify } from "csv-stringify/sync";
 import type { Kysely } from "kysely";
