@@ -122,7 +122,7 @@ describe("earshot themes --jsonl", () => {
     expect(missing.code).toBe(0);
     expect(missing.stderr).toContain("warning: embedding model Xenova/paraphrase-multilingual-MiniLM-L12-v2 is not installed");
     expect(missing.stdout).toBe(withBuiltIn);
-  });
+  }, 60_000);
 
   const bin = process.env.EARSHOT_BIN ?? path.join(REPO_DIR, "dist", "earshot");
   test.skipIf(!fs.existsSync(bin))(
