@@ -107,7 +107,14 @@ describe("earshot themes --jsonl", () => {
   test("uses the sentence model installed in EARSHOT_MODELS_DIR; EARSHOT_EMBEDDING_MODEL=sif keeps the built-in engine", async () => {
     expect(withSentenceModel).not.toBe(withBuiltIn);
     // With the fixture model each topic is one theme and the two answers about nothing are in none.
-    const themeOf = new Map(withSentenceModel.trim().split("\n").map((l) => JSON.parse(l) as Line).filter((l) => !l.quote).map((l) => [l.id, l.theme]));
+    const themeOf = new Map(
+      withSentenceModel
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Line)
+        .filter((l) => !l.quote)
+        .map((l) => [l.id, l.theme]),
+    );
     for (const topic of ["shipping", "price", "app", null]) {
       const themes = new Set(FIXTURE_THEME_SET.filter((a) => a.gold === topic).map((a) => themeOf.get(a.id)));
       expect(themes.size).toBe(1);
@@ -115,10 +122,18 @@ describe("earshot themes --jsonl", () => {
     }
     const installed = await runCli(["themes", "--jsonl"], { dataDir, stdin: fixtureStdin, env: { EARSHOT_MODELS_DIR: installedDir } });
     expect({ code: installed.code, stderr: installed.stderr, stdout: installed.stdout }).toEqual({ code: 0, stderr: "", stdout: withSentenceModel });
-    const sif = await runCli(["themes", "--jsonl"], { dataDir, stdin: fixtureStdin, env: { EARSHOT_MODELS_DIR: installedDir, EARSHOT_EMBEDDING_MODEL: "sif" } });
+    const sif = await runCli(["themes", "--jsonl"], {
+      dataDir,
+      stdin: fixtureStdin,
+      env: { EARSHOT_MODELS_DIR: installedDir, EARSHOT_EMBEDDING_MODEL: "sif" },
+    });
     expect({ code: sif.code, stderr: sif.stderr, stdout: sif.stdout }).toEqual({ code: 0, stderr: "", stdout: withBuiltIn });
     // A model named but not installed: a warning, and the built-in engine answers.
-    const missing = await runCli(["themes", "--jsonl"], { dataDir, stdin: fixtureStdin, env: { EARSHOT_EMBEDDING_MODEL: "Xenova/paraphrase-multilingual-MiniLM-L12-v2" } });
+    const missing = await runCli(["themes", "--jsonl"], {
+      dataDir,
+      stdin: fixtureStdin,
+      env: { EARSHOT_EMBEDDING_MODEL: "Xenova/paraphrase-multilingual-MiniLM-L12-v2" },
+    });
     expect(missing.code).toBe(0);
     expect(missing.stderr).toContain("warning: embedding model Xenova/paraphrase-multilingual-MiniLM-L12-v2 is not installed");
     expect(missing.stdout).toBe(withBuiltIn);

@@ -59,7 +59,12 @@ describe("sentence-embedding engine on the fixture model", () => {
     expect(build.engine).toBe(FIXTURE_EMBEDDING_MODEL);
     const themed = FIXTURE_THEME_SET.map((a, i) => ({ gold: a.gold, theme: build.assignments[i] })).filter((x) => x.gold !== null);
     expect(themed.every((x) => x.theme !== null)).toBe(true);
-    expect(adjustedRandIndex(themed.map((x) => x.gold!), themed.map((x) => x.theme!))).toBe(1);
+    expect(
+      adjustedRandIndex(
+        themed.map((x) => x.gold!),
+        themed.map((x) => x.theme!),
+      ),
+    ).toBe(1);
     expect(build.themes.map((t) => t.members.length)).toEqual([7, 5, 4]);
     // A theme model of this engine assigns this engine's vectors only.
     const model = themeModelOf(build);
