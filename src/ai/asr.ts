@@ -51,8 +51,20 @@ export class LanguageUnsupportedError extends Error {
  * @throws LanguageUnsupportedError for a language the model cannot transcribe
  */
 export type Asr = {
-  transcribe(pcm: Float32Array, opts?: { language?: string | null }): Promise<{ text: string; language: string | null; loadMs: number; asrMs: number }>;
+  transcribe(pcm: Float32Array, opts?: { language?: string | null }): Promise<AsrResult>;
+  /**
+   * Whisper's own English translation (its `translate` task) of speech in `language` (as for
+   * `transcribe`: asked, or detected when null), for the English engines to analyse and theme a
+   * non-English answer (issue 24); the transcript stays what the respondent said.
+   * @returns null when there is nothing to translate: the model is English-only, or the
+   *   language is English. Otherwise `text` is English and `language` the source language.
+   * @throws LanguageUnsupportedError for a language a multilingual model does not know.
+   */
+  translate(pcm: Float32Array, opts?: { language?: string | null }): Promise<AsrResult | null>;
 };
+
+/** What a transcription or translation returns (see {@link Asr}). */
+export type AsrResult = { text: string; language: string | null; loadMs: number; asrMs: number };
 
 /** What the pipeline's generation config says about languages. */
 type WhisperGenerationConfig = { is_multilingual?: boolean | null; lang_to_id?: Record<string, number> | null; decoder_start_token_id?: number };
@@ -113,34 +125,41 @@ export function createAsr(modelsDir: string, model: string, threads: number | nu
     }
   };
 
+  const run = async (pcm: Float32Array, opts: { language?: string | null }, task: "transcribe" | "translate"): Promise<AsrResult | null> => {
+    const loadStart = performance.now();
+    const wasLoaded = loading !== null;
+    loading ??= load().catch((err: unknown) => {
+      loading = null;
+      throw err;
+    });
+    const asr = await loading;
+    const loadMs = wasLoaded ? 0 : performance.now() - loadStart;
+    const asrStart = performance.now();
+    const isLong = pcm.length / TARGET_SAMPLE_RATE_HZ > WHISPER_WINDOW_S;
+    const config = (asr.model as unknown as { generation_config: WhisperGenerationConfig }).generation_config;
+    // Translating needs a multilingual model (an English-only one has no translate task).
+    if (task === "translate" && !config.is_multilingual) return null;
+    const asked = opts.language ? opts.language.split("-")[0]!.toLowerCase() : null;
+    let language: string | null;
+    if (!config.is_multilingual) {
+      if (asked && asked !== "en") throw new LanguageUnsupportedError(model, opts.language!, true);
+      language = "en";
+    } else {
+      if (asked && config.lang_to_id?.[`<|${asked}|>`] === undefined) throw new LanguageUnsupportedError(model, opts.language!, false);
+      language = asked ?? (await detectLanguage(asr, pcm));
+    }
+    // English speech needs no translation; nor can speech whose language was not detected get one.
+    if (task === "translate" && (!language || language === "en")) return null;
+    const languageOptions = config.is_multilingual && language ? { language, task } : {};
+    const windows = isLong ? { chunk_length_s: WHISPER_WINDOW_S, stride_length_s: WINDOW_STRIDE_S } : {};
+    const output = await asr(pcm, { ...windows, ...languageOptions });
+    const text = (Array.isArray(output) ? output.map((o) => o.text).join(" ") : output.text).trim();
+    return { text, language, loadMs, asrMs: performance.now() - asrStart };
+  };
+
   return {
-    async transcribe(pcm, opts = {}) {
-      const loadStart = performance.now();
-      const wasLoaded = loading !== null;
-      loading ??= load().catch((err: unknown) => {
-        loading = null;
-        throw err;
-      });
-      const asr = await loading;
-      const loadMs = wasLoaded ? 0 : performance.now() - loadStart;
-      const asrStart = performance.now();
-      const isLong = pcm.length / TARGET_SAMPLE_RATE_HZ > WHISPER_WINDOW_S;
-      const config = (asr.model as unknown as { generation_config: WhisperGenerationConfig }).generation_config;
-      const asked = opts.language ? opts.language.split("-")[0]!.toLowerCase() : null;
-      let language: string | null;
-      if (!config.is_multilingual) {
-        if (asked && asked !== "en") throw new LanguageUnsupportedError(model, opts.language!, true);
-        language = "en";
-      } else {
-        if (asked && config.lang_to_id?.[`<|${asked}|>`] === undefined) throw new LanguageUnsupportedError(model, opts.language!, false);
-        language = asked ?? (await detectLanguage(asr, pcm));
-      }
-      const languageOptions = config.is_multilingual && language ? { language, task: "transcribe" } : {};
-      const windows = isLong ? { chunk_length_s: WHISPER_WINDOW_S, stride_length_s: WINDOW_STRIDE_S } : {};
-      const output = await asr(pcm, { ...windows, ...languageOptions });
-      const text = (Array.isArray(output) ? output.map((o) => o.text).join(" ") : output.text).trim();
-      return { text, language, loadMs, asrMs: performance.now() - asrStart };
-    },
+    transcribe: async (pcm, opts = {}) => (await run(pcm, opts, "transcribe"))!,
+    translate: (pcm, opts = {}) => run(pcm, opts, "translate"),
   };
 }
 
