@@ -14,7 +14,9 @@ import { parseArgs } from "node:util";
 import { loadThemeSet } from "../src/ai/themes/labelled-set.ts";
 import { selectEmbedder } from "../src/ai/themes/select.ts";
 
-const { values } = parseArgs({ options: { "models-dir": { type: "string", default: "./models" }, model: { type: "string", default: "sif" }, n: { type: "string", default: "2000" } } });
+const { values } = parseArgs({
+  options: { "models-dir": { type: "string", default: "./models" }, model: { type: "string", default: "sif" }, n: { type: "string", default: "2000" } },
+});
 const n = Number(values.n);
 const texts = loadThemeSet("dev").flatMap((q) => q.items.map((it) => it.text));
 const inputs = Array.from({ length: n }, (_, i) => texts[i % texts.length]!);
