@@ -171,7 +171,7 @@ registerInsightsCommands(program, withDb);
 registerReprocessCommand(program, withDb);
 registerMigrateToPostgresCommand(program, () => config());
 registerBackupCommands(program, () => config(), withDb);
-registerThemesCommand(program);
+registerThemesCommand(program, () => config());
 
 try {
   await program.parseAsync(process.argv);

@@ -59,6 +59,8 @@ const envSchema = z.object({
   /** Where `earshot models fetch` downloads from (a hub or a mirror with the hub's URL layout). */
   EARSHOT_MODELS_HUB_URL: z.string().url().optional(),
   EARSHOT_SENTIMENT_MODEL: z.string().default("Xenova/twitter-roberta-base-sentiment-latest"),
+  /** Themes engine (src/ai/themes/select.ts): `auto`, `sif`, or a sentence-embedding model id. */
+  EARSHOT_EMBEDDING_MODEL: z.string().min(1).default("auto"),
   EARSHOT_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   EARSHOT_LLM_URL: z.string().url().optional(),
   EARSHOT_LLM_MODEL: z.string().optional(),
@@ -124,6 +126,8 @@ export type Config = Readonly<{
   modelsDir: string;
   asrModel: string;
   sentimentModel: string;
+  /** `auto` (an installed sentence-embedding model, else the built-in engine), `sif`, or a model id. */
+  embeddingModel: string;
   modelsHubUrl: string | null;
   inferenceThreads: number;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
@@ -208,6 +212,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     modelsDir: path.resolve(e.EARSHOT_MODELS_DIR),
     asrModel: e.EARSHOT_ASR_MODEL,
     sentimentModel: e.EARSHOT_SENTIMENT_MODEL,
+    embeddingModel: e.EARSHOT_EMBEDDING_MODEL,
     modelsHubUrl: e.EARSHOT_MODELS_HUB_URL ?? null,
     inferenceThreads: e.EARSHOT_INFERENCE_THREADS ?? Math.max(1, os.availableParallelism() - 1),
     logLevel: e.EARSHOT_LOG_LEVEL,

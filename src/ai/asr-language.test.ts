@@ -8,34 +8,14 @@
  * detects the language when none is asked.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
-import path from "node:path";
 import { createInferenceClient, InferenceError } from "./inference-client.ts";
-import { FIXTURE_ASR_MODEL, FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT, makeScratchDir, speechWav } from "./test-audio.ts";
+import { FIXTURE_ASR_MODEL, FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT, makeScratchDir, multilingualWhisperFixture, speechWav } from "./test-audio.ts";
 
 const scratch = makeScratchDir();
 
-/** A copy of the fixture Whisper whose generation config is multilingual (`lang_to_id`, `task_to_id`). */
-function multilingualFixture(): string {
-  const dir = path.join(scratch.dir, "models", "whisper-multilingual-random");
-  cpSync(path.join(FIXTURE_MODELS_DIR, FIXTURE_ASR_MODEL), dir, { recursive: true });
-  const tokens = (JSON.parse(readFileSync(path.join(dir, "tokenizer.json"), "utf8")) as { added_tokens: { id: number; content: string }[] }).added_tokens;
-  const id = (content: string) => tokens.find((t) => t.content === content)!.id;
-  const languages = tokens.filter((t) => /^<\|[a-z]{2,3}\|>$/.test(t.content));
-  const configPath = path.join(dir, "generation_config.json");
-  const config = JSON.parse(readFileSync(configPath, "utf8"));
-  Object.assign(config, {
-    is_multilingual: true,
-    lang_to_id: Object.fromEntries(languages.map((t) => [t.content, t.id])),
-    task_to_id: { transcribe: id("<|transcribe|>"), translate: id("<|translate|>") },
-  });
-  writeFileSync(configPath, JSON.stringify(config));
-  return path.dirname(dir);
-}
-
 const englishOnly = createInferenceClient({ modelsDir: FIXTURE_MODELS_DIR, asrModel: FIXTURE_ASR_MODEL, sentimentModel: "tiny-sentiment-3class" });
 const multilingual = createInferenceClient({
-  modelsDir: multilingualFixture(),
+  modelsDir: multilingualWhisperFixture(scratch.dir),
   asrModel: "whisper-multilingual-random",
   sentimentModel: "tiny-sentiment-3class",
 });

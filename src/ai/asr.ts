@@ -51,11 +51,20 @@ export class LanguageUnsupportedError extends Error {
  * @throws LanguageUnsupportedError for a language the model cannot transcribe
  */
 export type Asr = {
-  transcribe(
-    pcm: Float32Array,
-    opts?: { language?: string | null; durationS?: number },
-  ): Promise<{ text: string; language: string | null; segments: TranscriptSegment[]; loadMs: number; asrMs: number }>;
+  transcribe(pcm: Float32Array, opts?: { language?: string | null; durationS?: number }): Promise<AsrResult>;
+  /**
+   * Whisper's own English translation (its `translate` task) of speech in `language` (as for
+   * `transcribe`: asked, or detected when null), for the English engines to analyse and theme a
+   * non-English answer (issue 24); the transcript stays what the respondent said.
+   * @returns null when there is nothing to translate: the model is English-only, or the
+   *   language is English. Otherwise `text` is English and `language` the source language.
+   * @throws LanguageUnsupportedError for a language a multilingual model does not know.
+   */
+  translate(pcm: Float32Array, opts?: { language?: string | null; durationS?: number }): Promise<AsrResult | null>;
 };
+
+/** What a transcription or translation returns (see {@link Asr}). */
+export type AsrResult = { text: string; language: string | null; segments: TranscriptSegment[]; loadMs: number; asrMs: number };
 
 /** One stretch of the transcript, seconds from the recording's start (DESIGN §12 `segments`). */
 export type TranscriptSegment = { start_s: number; end_s: number; text: string };
@@ -141,45 +150,56 @@ export function createAsr(modelsDir: string, model: string, threads: number | nu
     }
   };
 
+  const run = async (
+    pcm: Float32Array,
+    opts: { language?: string | null; durationS?: number },
+    task: "transcribe" | "translate",
+  ): Promise<AsrResult | null> => {
+    const loadStart = performance.now();
+    const wasLoaded = loading !== null;
+    loading ??= load().catch((err: unknown) => {
+      loading = null;
+      throw err;
+    });
+    const asr = await loading;
+    const loadMs = wasLoaded ? 0 : performance.now() - loadStart;
+    const asrStart = performance.now();
+    const isLong = pcm.length / TARGET_SAMPLE_RATE_HZ > WHISPER_WINDOW_S;
+    const config = (asr.model as unknown as { generation_config: WhisperGenerationConfig }).generation_config;
+    // Translating needs a multilingual model (an English-only one has no translate task).
+    if (task === "translate" && !config.is_multilingual) return null;
+    const asked = opts.language ? opts.language.split("-")[0]!.toLowerCase() : null;
+    let language: string | null;
+    if (!config.is_multilingual) {
+      if (asked && asked !== "en") throw new LanguageUnsupportedError(model, opts.language!, true);
+      language = "en";
+    } else {
+      if (asked && config.lang_to_id?.[`<|${asked}|>`] === undefined) throw new LanguageUnsupportedError(model, opts.language!, false);
+      language = asked ?? (await detectLanguage(asr, pcm));
+    }
+    // English speech needs no translation; nor can speech whose language was not detected get one.
+    if (task === "translate" && (!language || language === "en")) return null;
+    const languageOptions = config.is_multilingual && language ? { language, task } : {};
+    const windows = isLong ? { chunk_length_s: WHISPER_WINDOW_S, stride_length_s: WINDOW_STRIDE_S } : {};
+    // Segment timestamps cost nothing extra: Whisper predicts them as tokens anyway.
+    const output = await asr(pcm, { ...windows, ...languageOptions, return_timestamps: true });
+    const outputs = (Array.isArray(output) ? output : [output]) as { text: string; chunks?: WhisperChunk[] }[];
+    const text = outputs
+      .map((o) => o.text)
+      .join(" ")
+      .trim();
+    const durationS = opts.durationS ?? pcm.length / TARGET_SAMPLE_RATE_HZ;
+    const segments = segmentsOf(
+      outputs.flatMap((o) => o.chunks ?? []),
+      text,
+      durationS,
+    );
+    return { text, language, segments, loadMs, asrMs: performance.now() - asrStart };
+  };
+
   return {
-    async transcribe(pcm, opts = {}) {
-      const loadStart = performance.now();
-      const wasLoaded = loading !== null;
-      loading ??= load().catch((err: unknown) => {
-        loading = null;
-        throw err;
-      });
-      const asr = await loading;
-      const loadMs = wasLoaded ? 0 : performance.now() - loadStart;
-      const asrStart = performance.now();
-      const isLong = pcm.length / TARGET_SAMPLE_RATE_HZ > WHISPER_WINDOW_S;
-      const config = (asr.model as unknown as { generation_config: WhisperGenerationConfig }).generation_config;
-      const asked = opts.language ? opts.language.split("-")[0]!.toLowerCase() : null;
-      let language: string | null;
-      if (!config.is_multilingual) {
-        if (asked && asked !== "en") throw new LanguageUnsupportedError(model, opts.language!, true);
-        language = "en";
-      } else {
-        if (asked && config.lang_to_id?.[`<|${asked}|>`] === undefined) throw new LanguageUnsupportedError(model, opts.language!, false);
-        language = asked ?? (await detectLanguage(asr, pcm));
-      }
-      const languageOptions = config.is_multilingual && language ? { language, task: "transcribe" } : {};
-      const windows = isLong ? { chunk_length_s: WHISPER_WINDOW_S, stride_length_s: WINDOW_STRIDE_S } : {};
-      // Segment timestamps cost nothing extra: Whisper predicts them as tokens anyway.
-      const output = await asr(pcm, { ...windows, ...languageOptions, return_timestamps: true });
-      const outputs = (Array.isArray(output) ? output : [output]) as { text: string; chunks?: WhisperChunk[] }[];
-      const text = outputs
-        .map((o) => o.text)
-        .join(" ")
-        .trim();
-      const durationS = opts.durationS ?? pcm.length / TARGET_SAMPLE_RATE_HZ;
-      const segments = segmentsOf(
-        outputs.flatMap((o) => o.chunks ?? []),
-        text,
-        durationS,
-      );
-      return { text, language, segments, loadMs, asrMs: performance.now() - asrStart };
-    },
+    transcribe: async (pcm, opts = {}) => (await run(pcm, opts, "transcribe"))!,
+    translate: (pcm, opts = {}) => run(pcm, opts, "translate"),
   };
 }
 

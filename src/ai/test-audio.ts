@@ -4,7 +4,7 @@
  * committed Chromium WebM recording, and synthetic WAVs written with wavefile. Needs the Debian
  * packages `espeak-ng` and `opus-tools` (CI installs them; tests install nothing).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
@@ -22,9 +22,32 @@ import {
 import { WaveFile } from "wavefile";
 
 // The fixtures are named once, in test/helpers/fixtures.ts.
-import { WEBM_FIXTURE_PATH } from "../../test/helpers/fixtures.ts";
+import { FIXTURE_ASR_MODEL, FIXTURE_MODELS_DIR, WEBM_FIXTURE_PATH } from "../../test/helpers/fixtures.ts";
 
 export { FIXTURE_ASR_MODEL, FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT, WEBM_FIXTURE_DURATION_S, WEBM_FIXTURE_PATH } from "../../test/helpers/fixtures.ts";
+
+/**
+ * A copy of the fixture Whisper whose generation config is multilingual (`lang_to_id`,
+ * `task_to_id`; its tokenizer already has Whisper's language and task tokens), as
+ * `<dir>/models/whisper-multilingual-random`.
+ * @returns the models directory holding it (`<dir>/models`).
+ */
+export function multilingualWhisperFixture(dir: string): string {
+  const model = path.join(dir, "models", "whisper-multilingual-random");
+  cpSync(path.join(FIXTURE_MODELS_DIR, FIXTURE_ASR_MODEL), model, { recursive: true });
+  const tokens = (JSON.parse(readFileSync(path.join(model, "tokenizer.json"), "utf8")) as { added_tokens: { id: number; content: string }[] }).added_tokens;
+  const id = (content: string) => tokens.find((t) => t.content === content)!.id;
+  const languages = tokens.filter((t) => /^<\|[a-z]{2,3}\|>$/.test(t.content));
+  const configPath = path.join(model, "generation_config.json");
+  const config = JSON.parse(readFileSync(configPath, "utf8"));
+  Object.assign(config, {
+    is_multilingual: true,
+    lang_to_id: Object.fromEntries(languages.map((t) => [t.content, t.id])),
+    task_to_id: { transcribe: id("<|transcribe|>"), translate: id("<|translate|>") },
+  });
+  writeFileSync(configPath, JSON.stringify(config));
+  return path.dirname(model);
+}
 
 /** A scratch folder; call `remove()` when done. */
 export function makeScratchDir(): { dir: string; remove: () => void } {

@@ -15,6 +15,8 @@ describe("the bundled manifest", () => {
       "Xenova/whisper-small",
       "Xenova/twitter-roberta-base-sentiment-latest",
       "Xenova/twitter-xlm-roberta-base-sentiment",
+      "Xenova/all-MiniLM-L6-v2",
+      "Xenova/paraphrase-multilingual-MiniLM-L12-v2",
     ]);
     expect(selectModels(manifest).map((m) => m.id)).toEqual(["Xenova/whisper-tiny.en", "Xenova/twitter-roberta-base-sentiment-latest"]);
     for (const model of manifest.models) {
@@ -37,9 +39,10 @@ describe("the bundled manifest", () => {
   });
 
   test("pins every file: a hub commit per model, a size and a sha256 per file", async () => {
-    // The one exception (docs/models.md "Where the hashes come from"): no public pin of the
-    // multilingual sentiment model was found, so its first fetch records sizes and hashes.
-    const unpinned = ["Xenova/twitter-xlm-roberta-base-sentiment"];
+    // The exceptions (docs/models.md "Where the hashes come from"): no revision-pinned public
+    // manifest of the multilingual sentiment model or of the two optional sentence-embedding
+    // models was found, so their first fetch records sizes and hashes.
+    const unpinned = ["Xenova/twitter-xlm-roberta-base-sentiment", "Xenova/all-MiniLM-L6-v2", "Xenova/paraphrase-multilingual-MiniLM-L12-v2"];
     for (const model of (await loadManifest()).models.filter((m) => unpinned.includes(m.id))) {
       expect(model.default).toBe(false);
       expect(model.provenance).toContain("No revision-pinned manifest");
@@ -78,6 +81,16 @@ describe("the bundled manifest", () => {
       expect(pins.size).toBe(1);
     }
     expect(selectModels(manifest, ["Xenova/twitter-xlm-roberta-base-sentiment"])[0]!.task).toBe("text-classification");
+  });
+
+  test("the sentence-embedding models are optional and installed as the files the themes engine loads", async () => {
+    const manifest = await loadManifest();
+    const ids = ["Xenova/all-MiniLM-L6-v2", "Xenova/paraphrase-multilingual-MiniLM-L12-v2"];
+    expect(manifest.models.filter((m) => m.task === "feature-extraction").map((m) => m.id)).toEqual(ids);
+    for (const model of selectModels(manifest, ids)) {
+      expect(model.default).toBe(false);
+      expect(model.files.map((f) => f.path).sort()).toEqual(["config.json", "onnx/model_quantized.onnx", "tokenizer.json", "tokenizer_config.json"]);
+    }
   });
 
   test("the sentiment model is installed as its 8-bit weights, which the insights engine loads", async () => {

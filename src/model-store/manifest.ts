@@ -48,7 +48,7 @@ const modelSchema = lazySchema(() =>
   z.object({
     /** Hub repo id and folder under the models directory, e.g. "Xenova/whisper-tiny.en". */
     id: relativePath("a model id", 2),
-    task: z.enum(["automatic-speech-recognition", "text-classification"]),
+    task: z.enum(["automatic-speech-recognition", "text-classification", "feature-extraction"]),
     /** Installed by `earshot models fetch` without `--model`. */
     default: z.boolean().default(false),
     description: z.string().default(""),

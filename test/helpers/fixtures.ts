@@ -20,3 +20,12 @@ export const FIXTURE_TRANSCRIPT = "This is a fixture transcript.";
 /** Chromium MediaRecorder's `audio/webm;codecs=opus` of espeak-ng "hello there", 1.5 s long. */
 export const WEBM_FIXTURE_PATH = path.resolve(REPO_DIR, "test/fixtures/audio/hello-there.webm");
 export const WEBM_FIXTURE_DURATION_S = 1.5;
+
+/**
+ * Models generated into the repository (not staged in ../shared): the tiny sentence-embedding
+ * model of scripts/make-embedder-fixture.py (hand-set weights, NOT trained: words of one topic
+ * share a direction), in `<dir>/tiny-embedder/`.
+ */
+export const EMBEDDER_FIXTURE_MODELS_DIR = path.resolve(REPO_DIR, "test/fixtures/models");
+/** The fixture sentence-embedding model's id under {@link EMBEDDER_FIXTURE_MODELS_DIR}. */
+export const FIXTURE_EMBEDDING_MODEL = "tiny-embedder";

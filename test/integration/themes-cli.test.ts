@@ -1,7 +1,8 @@
 /**
  * `earshot themes --jsonl` (DESIGN §2, §12), run as a real process: from source, and from the
  * compiled binary in an empty folder with no models installed (when `EARSHOT_BIN` or a built
- * dist/earshot is there; CI builds it once for every test).
+ * dist/earshot is there; CI builds it once for every test); and with the generated fixture
+ * sentence-embedding model installed (test/fixtures/models/tiny-embedder), from both.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import fs from "node:fs";
@@ -9,6 +10,9 @@ import os from "node:os";
 import path from "node:path";
 import { REPO_DIR, runCli } from "../helpers/process.ts";
 import { loadThemeSet } from "../../src/ai/themes/labelled-set.ts";
+import { loadSentenceEmbedder, themeGroups, themeGroupsWith, type GroupedThemes } from "../../src/ai/themes/index.ts";
+import { EMBEDDER_FIXTURE_MODELS_DIR, FIXTURE_EMBEDDING_MODEL } from "../helpers/fixtures.ts";
+import { FIXTURE_THEME_SET, installFixtureEmbedder } from "../helpers/embedder-set.ts";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-themes-"));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -65,6 +69,17 @@ function checkOutput(stdout: string): Line[] {
 
 let fromSource = "";
 
+// The answers written for the fixture sentence model; with it they group by topic, and the
+// built-in engine groups them differently (checked below), so the output shows which one ran.
+const fixtureAnswers = FIXTURE_THEME_SET.map(({ id, text }) => ({ id, text, group: "q" }));
+const fixtureStdin = `${fixtureAnswers.map((a) => JSON.stringify(a)).join("\n")}\n`;
+const jsonl = ({ assignments, quotes }: GroupedThemes) =>
+  `${[...assignments.map((a) => JSON.stringify(a)), ...quotes.map((id) => JSON.stringify({ id, quote: true }))].join("\n")}\n`;
+const withSentenceModel = jsonl(await themeGroupsWith(fixtureAnswers, await loadSentenceEmbedder(EMBEDDER_FIXTURE_MODELS_DIR, FIXTURE_EMBEDDING_MODEL)));
+const withBuiltIn = jsonl(themeGroups(fixtureAnswers));
+const installedDir = path.join(dataDir, "models");
+installFixtureEmbedder(installedDir, "Xenova/all-MiniLM-L6-v2");
+
 describe("earshot themes --jsonl", () => {
   test("prints one {id, theme, label} per input, then {id, quote: true} per representative quote", async () => {
     const r = await runCli(["themes", "--jsonl"], { dataDir, stdin });
@@ -89,6 +104,41 @@ describe("earshot themes --jsonl", () => {
     expect(empty).toMatchObject({ code: 0, stdout: "" });
   });
 
+  test("uses the sentence model installed in EARSHOT_MODELS_DIR; EARSHOT_EMBEDDING_MODEL=sif keeps the built-in engine", async () => {
+    expect(withSentenceModel).not.toBe(withBuiltIn);
+    // With the fixture model each topic is one theme and the two answers about nothing are in none.
+    const themeOf = new Map(
+      withSentenceModel
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Line)
+        .filter((l) => !l.quote)
+        .map((l) => [l.id, l.theme]),
+    );
+    for (const topic of ["shipping", "price", "app", null]) {
+      const themes = new Set(FIXTURE_THEME_SET.filter((a) => a.gold === topic).map((a) => themeOf.get(a.id)));
+      expect(themes.size).toBe(1);
+      expect(themes.has(null)).toBe(topic === null);
+    }
+    const installed = await runCli(["themes", "--jsonl"], { dataDir, stdin: fixtureStdin, env: { EARSHOT_MODELS_DIR: installedDir } });
+    expect({ code: installed.code, stderr: installed.stderr, stdout: installed.stdout }).toEqual({ code: 0, stderr: "", stdout: withSentenceModel });
+    const sif = await runCli(["themes", "--jsonl"], {
+      dataDir,
+      stdin: fixtureStdin,
+      env: { EARSHOT_MODELS_DIR: installedDir, EARSHOT_EMBEDDING_MODEL: "sif" },
+    });
+    expect({ code: sif.code, stderr: sif.stderr, stdout: sif.stdout }).toEqual({ code: 0, stderr: "", stdout: withBuiltIn });
+    // A model named but not installed: a warning, and the built-in engine answers.
+    const missing = await runCli(["themes", "--jsonl"], {
+      dataDir,
+      stdin: fixtureStdin,
+      env: { EARSHOT_EMBEDDING_MODEL: "Xenova/paraphrase-multilingual-MiniLM-L12-v2" },
+    });
+    expect(missing.code).toBe(0);
+    expect(missing.stderr).toContain("warning: embedding model Xenova/paraphrase-multilingual-MiniLM-L12-v2 is not installed");
+    expect(missing.stdout).toBe(withBuiltIn);
+  }, 60_000);
+
   const bin = process.env.EARSHOT_BIN ?? path.join(REPO_DIR, "dist", "earshot");
   test.skipIf(!fs.existsSync(bin))(
     "works from the binary in an empty folder with no models, with the same output as from source",
@@ -112,6 +162,34 @@ describe("earshot themes --jsonl", () => {
         expect(code).toBe(0);
         checkOutput(stdout);
         if (fromSource) expect(stdout).toBe(fromSource);
+        expect(fs.readdirSync(empty)).toEqual([]);
+      } finally {
+        fs.rmSync(empty, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
+
+  test.skipIf(!fs.existsSync(bin))(
+    "the binary, run from an empty folder, loads the sentence model the models directory holds",
+    async () => {
+      const empty = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-themes-bin-"));
+      try {
+        const proc = Bun.spawn([bin, "themes", "--jsonl"], {
+          cwd: empty,
+          env: {
+            PATH: process.env.PATH ?? "/usr/bin:/bin",
+            HOME: empty,
+            EARSHOT_MODELS_DIR: EMBEDDER_FIXTURE_MODELS_DIR,
+            EARSHOT_EMBEDDING_MODEL: FIXTURE_EMBEDDING_MODEL,
+            EARSHOT_DATA_DIR: path.join(empty, "data"),
+          },
+          stdin: new TextEncoder().encode(fixtureStdin),
+          stdout: "pipe",
+          stderr: "pipe",
+        });
+        const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+        expect({ code, stderr, stdout }).toEqual({ code: 0, stderr: "", stdout: withSentenceModel });
         expect(fs.readdirSync(empty)).toEqual([]);
       } finally {
         fs.rmSync(empty, { recursive: true, force: true });

@@ -8,14 +8,15 @@
  *   vectors of ./vectors.ts; typos reach their word by character trigrams; fillers dropped
  *   (./tokens.ts). The common-component removal of SIF depends on the whole question's answers,
  *   so it is done by the theme build (./build.ts), not here. About 0.03 ms per answer.
- * - the optional sentence-embedding model (slot, not built yet): `Xenova/all-MiniLM-L6-v2` (or
+ * - the optional sentence-embedding model (./sentence-embedder.ts): `Xenova/all-MiniLM-L6-v2` (or
  *   the multilingual `Xenova/paraphrase-multilingual-MiniLM-L12-v2`) installed by
- *   `earshot models fetch`, run in the inference worker with @huggingface/transformers'
- *   `feature-extraction` pipeline (`pooling: "mean", normalize: true`). It would implement the
- *   model id as `id` and `dimensions` 384. It embeds asynchronously in the worker, so it stores
- *   each answer's vector and calls `buildThemes` with `{id, dimensions}` only (./build.ts
- *   `EngineInfo`; quotes then rank whole answers). Theme models built with one engine are never
- *   mixed with vectors of the other: the id is stored with the model and `assignAnswer` checks it.
+ *   `earshot models fetch`, run with @huggingface/transformers' `feature-extraction` pipeline
+ *   (`pooling: "mean", normalize: true`). Its `id` is the model id, `dimensions` 384. It embeds
+ *   asynchronously, so it implements {@link BatchEmbedder} only; the caller stores each answer's
+ *   vector and calls `buildThemes` with `{id, dimensions}` (./build.ts `EngineInfo`; quotes then
+ *   rank whole answers). ./select.ts picks the engine. Theme models built with one engine are
+ *   never mixed with vectors of the other: the id is stored with the model and `assignAnswer`
+ *   checks it.
  */
 import { frequencyOf, lookupWord, wordVectors } from "./vectors.ts";
 import { FILLERS, tokenize } from "./tokens.ts";
@@ -30,6 +31,18 @@ export interface Embedder {
   embed(text: string): Float32Array;
 }
 
+/**
+ * The interface both engines implement: texts → one unit-length vector each, in order. The SIF
+ * engine answers at once; the sentence model runs ONNX Runtime. Rejects only when the model
+ * fails to run (the SIF engine never rejects).
+ */
+export interface BatchEmbedder {
+  /** Engine id, stored with a theme model: "sif-wink-100d", or the sentence model's id. */
+  readonly id: string;
+  readonly dimensions: number;
+  embedBatch(texts: string[]): Promise<Float32Array[]>;
+}
+
 /** Options of the SIF embedder (defaults: docs/decisions/themes.md). */
 export interface SifOptions {
   /** SIF smoothing `a` in a / (a + p(w)); smaller down-weights frequent words harder. */
@@ -40,20 +53,26 @@ export interface SifOptions {
 
 export const DEFAULT_SIF_A = 1e-3;
 
+/** The default engine's id. */
+export const SIF_ENGINE_ID = "sif-wink-100d";
+
 /**
  * The default embedder: SIF-weighted pretrained word vectors (see the module comment).
  * @param options {@link SifOptions}
  */
-export function createSifEmbedder(options: SifOptions = {}): Embedder {
+export function createSifEmbedder(options: SifOptions = {}): Embedder & BatchEmbedder {
   const a = options.a ?? DEFAULT_SIF_A;
   const typos = options.typos ?? true;
   const t = wordVectors();
   const dims = t.dimensions;
   const weights = new Float32Array(t.words.length);
   for (let i = 0; i < weights.length; i++) weights[i] = a / (a + frequencyOf(t, i));
-  return {
-    id: "sif-wink-100d",
+  const embedder = {
+    id: SIF_ENGINE_ID,
     dimensions: dims,
+    async embedBatch(texts: string[]): Promise<Float32Array[]> {
+      return texts.map((text) => embedder.embed(text));
+    },
     embed(text: string): Float32Array {
       const v = new Float32Array(dims);
       const add = (row: number) => {
@@ -72,4 +91,5 @@ export function createSifEmbedder(options: SifOptions = {}): Embedder {
       return normalise(v);
     },
   };
+  return embedder;
 }

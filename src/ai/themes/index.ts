@@ -5,6 +5,7 @@
  * runs {@link themeGroups} on standard input.
  *
  * - {@link createSifEmbedder}: text → unit Float32Array (default engine, inside the binary).
+ * - {@link selectEmbedder}: the installed sentence-embedding model, else the default engine.
  * - {@link buildThemes}: one question's answers → themes (label, keyphrases, quotes, centre).
  * - {@link assignAnswer}: one new answer → nearest theme or none, from a stored {@link ThemeModel}.
  * - {@link reconcileThemes}: a rebuild's clusters → the ids of the themes before it.
@@ -12,9 +13,12 @@
  *   model of a build, and its compact JSON for storage.
  */
 import { createSifEmbedder, type Embedder } from "./embedder.ts";
-import { buildThemes, type BuildOptions } from "./build.ts";
+import { buildThemes, type BuildOptions, type EngineInfo } from "./build.ts";
+import type { SelectedEmbedder } from "./select.ts";
 
-export { createSifEmbedder, DEFAULT_SIF_A, type Embedder, type SifOptions } from "./embedder.ts";
+export { createSifEmbedder, DEFAULT_SIF_A, SIF_ENGINE_ID, type BatchEmbedder, type Embedder, type SifOptions } from "./embedder.ts";
+export { hasSentenceModel, loadSentenceEmbedder } from "./sentence-embedder.ts";
+export { EMBEDDING_AUTO, EMBEDDING_SIF, installedSentenceModel, selectEmbedder, SENTENCE_MODELS, type SelectedEmbedder } from "./select.ts";
 export { buildThemes, SEED_ASSIGN, type BuildOptions, type BuiltTheme, type EngineInfo, type SeedTheme, type ThemeBuild, type ThemeInput } from "./build.ts";
 export { DEFAULT_CLUSTER_OPTIONS, type ClusterOptions } from "./cluster.ts";
 export {
@@ -52,6 +56,24 @@ export interface GroupedThemes {
  * @param embedder default: the SIF engine.
  */
 export function themeGroups(answers: GroupedAnswer[], embedder: Embedder = createSifEmbedder(), options: BuildOptions = {}): GroupedThemes {
+  return groupThemes(
+    answers,
+    answers.map((a) => embedder.embed(a.text)),
+    embedder,
+    options,
+  );
+}
+
+/**
+ * {@link themeGroups} with any engine, e.g. the one {@link selectEmbedder} chose: the texts are
+ * embedded with `embedBatch` first (in the model's batches).
+ * @throws what `embedder.embedBatch` throws (the sentence model failing to run).
+ */
+export async function themeGroupsWith(answers: GroupedAnswer[], embedder: SelectedEmbedder, options: BuildOptions = {}): Promise<GroupedThemes> {
+  return groupThemes(answers, await embedder.embedBatch(answers.map((a) => a.text)), embedder, options);
+}
+
+function groupThemes(answers: GroupedAnswer[], vectors: Float32Array[], engine: EngineInfo, options: BuildOptions): GroupedThemes {
   const groups = new Map<string, number[]>();
   answers.forEach((a, i) => {
     const g = groups.get(a.group);
@@ -61,8 +83,8 @@ export function themeGroups(answers: GroupedAnswer[], embedder: Embedder = creat
   const assignments: GroupedThemes["assignments"] = answers.map((a) => ({ id: a.id, theme: null, label: null }));
   const quotes: string[] = [];
   for (const [group, indices] of groups) {
-    const inputs = indices.map((i) => ({ id: answers[i]!.id, text: answers[i]!.text, vector: embedder.embed(answers[i]!.text) }));
-    const build = buildThemes(inputs, embedder, options);
+    const inputs = indices.map((i) => ({ id: answers[i]!.id, text: answers[i]!.text, vector: vectors[i]! }));
+    const build = buildThemes(inputs, engine, options);
     const labelOf = new Map(build.themes.map((t) => [t.key, t.label]));
     build.assignments.forEach((key, j) => {
       if (key) assignments[indices[j]!] = { id: inputs[j]!.id, theme: `${group}/${key}`, label: labelOf.get(key)! };
