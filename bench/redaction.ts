@@ -47,7 +47,7 @@ function score(key: string, gold: PiiSpan[], found: PiiSpan[], text: string) {
     if (found.some((f) => f.kind === g.kind && overlaps(g, f))) t.found++;
     else if (show) console.log(`  MISSED ${g.kind.padEnd(6)} ${JSON.stringify(text.slice(g.start, g.end))} in ${JSON.stringify(text)}`);
     let covered = true;
-    for (let i = g.start; i < g.end; i++) if (!found.some((f) => f.start <= i && i < f.end) && /\S/.test(text[i])) covered = false;
+    for (let i = g.start; i < g.end; i++) if (!found.some((f) => f.start <= i && i < f.end) && /\S/.test(text.charAt(i))) covered = false;
     if (covered) t.covered++;
   }
 }
@@ -56,17 +56,20 @@ const nlp = winkNLP(model);
 /** The rejected baseline: every PROPN that does not start a sentence, as a name. */
 function winkProperNouns(text: string): PiiSpan[] {
   const spans: PiiSpan[] = [];
-  nlp.readDoc(text).sentences().each((sentence) => {
-    const values = sentence.tokens().out() as string[];
-    const tags = sentence.tokens().out(nlp.its.pos) as string[];
-    let from = text.indexOf(values[0] ?? "");
-    values.forEach((v, i) => {
-      const at = text.indexOf(v, from);
-      if (at < 0) return;
-      from = at + v.length;
-      if (i > 0 && tags[i] === "PROPN" && /^[A-Z]/.test(v)) spans.push({ kind: "name", start: at, end: at + v.length });
+  nlp
+    .readDoc(text)
+    .sentences()
+    .each((sentence: { tokens(): { out(its?: unknown): unknown } }) => {
+      const values = sentence.tokens().out() as string[];
+      const tags = sentence.tokens().out(nlp.its.pos) as string[];
+      let from = text.indexOf(values[0] ?? "");
+      values.forEach((v, i) => {
+        const at = text.indexOf(v, from);
+        if (at < 0) return;
+        from = at + v.length;
+        if (i > 0 && tags[i] === "PROPN" && /^[A-Z]/.test(v)) spans.push({ kind: "name", start: at, end: at + v.length });
+      });
     });
-  });
   return spans;
 }
 
@@ -79,17 +82,26 @@ for (const ex of set) {
     score(`${kind} ${ex.style}`, g, f, ex.text);
   }
   score("ALL all", ex.gold, found, ex.text);
-  score("name-baseline(wink PROPN) all", ex.gold.filter((s) => s.kind === "name"), winkProperNouns(ex.text), ex.text);
+  score(
+    "name-baseline(wink PROPN) all",
+    ex.gold.filter((s) => s.kind === "name"),
+    winkProperNouns(ex.text),
+    ex.text,
+  );
 }
 
 const pct = (n: number, d: number) => (d === 0 ? "   –  " : `${((100 * n) / d).toFixed(1).padStart(5)}%`);
 const lines = set.length;
 const golds = set.reduce((n, e) => n + e.gold.length, 0);
-console.log(`set ${flags.set}: ${lines} lines (${set.filter((e) => e.style === "spoken").length} spoken), ${golds} gold spans, ${set.filter((e) => e.gold.length === 0).length} lines without PII`);
+console.log(
+  `set ${flags.set}: ${lines} lines (${set.filter((e) => e.style === "spoken").length} spoken), ${golds} gold spans, ${set.filter((e) => e.gold.length === 0).length} lines without PII`,
+);
 console.log("kind/style                      gold  found  false  precision  recall  covered");
 for (const [key, t] of [...tallies].sort()) {
   if (t.gold === 0 && t.tp + t.fp === 0) continue;
-  console.log(`${key.padEnd(31)} ${String(t.gold).padStart(4)} ${String(t.found).padStart(6)} ${String(t.fp).padStart(6)}  ${pct(t.tp, t.tp + t.fp)}     ${pct(t.found, t.gold)} ${pct(t.covered, t.gold)}`);
+  console.log(
+    `${key.padEnd(31)} ${String(t.gold).padStart(4)} ${String(t.found).padStart(6)} ${String(t.fp).padStart(6)}  ${pct(t.tp, t.tp + t.fp)}     ${pct(t.found, t.gold)} ${pct(t.covered, t.gold)}`,
+  );
 }
 
 const repeat = Number(flags.repeat);
@@ -99,4 +111,6 @@ const us = ((performance.now() - started) * 1000) / (repeat * lines);
 const long = "I spoke to Dave at the front desk, call me on 07700 900123 or mail j.smith@example.com. ".repeat(1200);
 const t0 = performance.now();
 redactPii(long);
-console.log(`speed: ${us.toFixed(1)} µs per answer (mean over ${repeat}×${lines}); ${(long.length / 1024).toFixed(0)} KiB text in ${(performance.now() - t0).toFixed(0)} ms`);
+console.log(
+  `speed: ${us.toFixed(1)} µs per answer (mean over ${repeat}×${lines}); ${(long.length / 1024).toFixed(0)} KiB text in ${(performance.now() - t0).toFixed(0)} ms`,
+);

@@ -12,7 +12,8 @@ const TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety";
 const NUMBER_WORDS = `(?:(?:${TENS})(?:[ -](?:${UNITS}))?|${TEENS}|${UNITS})`;
 const HOUSE = String.raw`(?:\d{1,5}[A-Za-z]?|${NUMBER_WORDS}(?:\s+hundred(?:\s+and)?(?:\s+${NUMBER_WORDS})?)?)`;
 const STREET_WORD = String.raw`[A-Z][A-Za-z]*(?:['’][a-z]+)?`;
-const TYPE = "Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Drive|Dr|Boulevard|Blvd|Way|Parkway|Pkwy|Court|Ct|Place|Pl|Terrace|Close|Crescent|Square|Sq|Highway|Hwy|Row|Grove|Gardens|Walk|Mews|Hill";
+const TYPE =
+  "Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Drive|Dr|Boulevard|Blvd|Way|Parkway|Pkwy|Court|Ct|Place|Pl|Terrace|Close|Crescent|Square|Sq|Highway|Hwy|Row|Grove|Gardens|Walk|Mews|Hill";
 const ADDRESS = new RegExp(String.raw`(?<![\w.,-])${HOUSE}\s+(?:${STREET_WORD}\s+){1,3}(?:${TYPE})\b\.?`, "g");
 
 /** Street addresses in `text` (English). */

@@ -43,12 +43,7 @@ function detect(window: string, options: RedactOptions): PiiSpan[] {
     return { kind: s.kind, start, end };
   });
   const english = !options.language || /^en\b/i.test(options.language);
-  return [
-    ...findEmails(window),
-    ...findIbans(window),
-    ...numeric,
-    ...(english ? [...findAddresses(window), ...findNames(window)] : []),
-  ];
+  return [...findEmails(window), ...findIbans(window), ...numeric, ...(english ? [...findAddresses(window), ...findNames(window)] : [])];
 }
 
 function resolveOverlaps(spans: PiiSpan[]): PiiSpan[] {

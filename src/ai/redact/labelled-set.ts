@@ -23,10 +23,11 @@ export function parseLabelled(marked: string): { text: string; gold: PiiSpan[] }
   let at = 0;
   const gold: PiiSpan[] = [];
   for (const m of marked.matchAll(MARK)) {
-    if (!(PII_KINDS as readonly string[]).includes(m[1])) throw new Error(`unknown kind ${m[1]}`);
+    const [, kind = "", value = ""] = m;
+    if (!(PII_KINDS as readonly string[]).includes(kind)) throw new Error(`unknown kind ${kind}`);
     text += marked.slice(at, m.index);
-    gold.push({ kind: m[1] as PiiKind, start: text.length, end: text.length + m[2].length });
-    text += m[2];
+    gold.push({ kind: kind as PiiKind, start: text.length, end: text.length + value.length });
+    text += value;
     at = m.index + m[0].length;
   }
   return { text: text + marked.slice(at), gold };

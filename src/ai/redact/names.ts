@@ -25,10 +25,12 @@ const NAME_BEFORE_ROLE = new RegExp(String.raw`(?<![\w'’])${WORD}(?:\s+${WORD}
 
 // Capitalised words that follow these cues and are not names; a list of common words, not of the corpus.
 const NOT_NAME = new Set(
-  ("I I'm Im The A An It This That These Those Here There Just Fine Happy Not Sorry So Very Really Also Still Glad Sure " +
+  (
+    "I I'm Im The A An It This That These Those Here There Just Fine Happy Not Sorry So Very Really Also Still Glad Sure " +
     "Okay Ok Good Great Well Yes No All Any Some Everyone Everybody Team Support Customer Service Sir Madam Guys Folks " +
     "Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July August " +
-    "September October November December Today Tomorrow Again Again Please Thanks Thank Hello Hi Hey Dear Again").split(" "),
+    "September October November December Today Tomorrow Again Again Please Thanks Thank Hello Hi Hey Dear Again"
+  ).split(" "),
 );
 
 let nlp: WinkMethods | null = null;
@@ -44,13 +46,21 @@ function taggedProper(context: string, word: string): boolean {
 }
 
 function trimTrailingCommon(words: string[]): string[] {
-  while (words.length > 0 && NOT_NAME.has(words[words.length - 1])) words.pop();
+  while (words.length > 0 && NOT_NAME.has(words[words.length - 1] ?? "")) words.pop();
   return words;
 }
+
+/**
+ * Tagger confirmations per call: the tagger is the costly step (≈0.1 ms each), so a text crowded
+ * with cues is bounded; past the budget a cued capitalised word is masked unconfirmed (fail closed).
+ */
+export const TAGGER_BUDGET = 64;
 
 /** Person names in `text` (English cues); spans cover the title, if any, and up to three name words. */
 export function findNames(text: string): PiiSpan[] {
   const spans: PiiSpan[] = [];
+  let budget = TAGGER_BUDGET;
+  const confirmed = (context: string, word: string) => budget-- <= 0 || taggedProper(context, word);
   for (const m of text.matchAll(CUE)) {
     const at = m.index + m[0].length;
     NAME.lastIndex = at;
@@ -61,7 +71,7 @@ export function findNames(text: string): PiiSpan[] {
     const first = words.find((w) => !/^(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?$/.test(w));
     if (!first || NOT_NAME.has(first)) continue;
     const strong = m[1] !== undefined || title;
-    if (!strong && !taggedProper(text.slice(m.index, at + n[0].length + 40), first)) continue;
+    if (!strong && !confirmed(text.slice(m.index, at + n[0].length + 40), first)) continue;
     const start = /^(?:mr|mrs|ms|miss|dr|prof)\.?\s/i.test(m[0]) ? m.index : at;
     spans.push({ kind: "name", start, end: at + words.join(" ").length });
   }
@@ -70,7 +80,7 @@ export function findNames(text: string): PiiSpan[] {
     if (!AFTER.test(text.slice(end, end + 40))) continue;
     const words = m[0].split(/\s+/);
     if (words.some((w) => NOT_NAME.has(w))) continue;
-    if (!taggedProper(text.slice(m.index, end + 40), words[0])) continue;
+    if (!confirmed(text.slice(m.index, end + 40), words[0] ?? "")) continue;
     spans.push({ kind: "name", start: m.index, end });
   }
   return spans;

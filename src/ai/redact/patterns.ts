@@ -25,7 +25,7 @@ export function findEmails(text: string): PiiSpan[] {
   const spans: PiiSpan[] = [];
   for (const m of text.matchAll(EMAIL)) spans.push({ kind: "email", start: m.index, end: m.index + m[0].length });
   for (const m of text.matchAll(SPOKEN_EMAIL)) {
-    const first = m[0].split(/\s/, 1)[0].toLowerCase();
+    const first = (m[0].split(/\s/, 1)[0] ?? "").toLowerCase();
     if (NOT_LOCAL.has(first)) continue;
     spans.push({ kind: "email", start: m.index, end: m.index + m[0].length });
   }

@@ -7,8 +7,19 @@
  */
 
 const DIGIT: Record<string, string> = {
-  zero: "0", oh: "0", o: "0", nought: "0",
-  one: "1", two: "2", three: "3", four: "4", five: "5", six: "6", seven: "7", eight: "8", nine: "9",
+  zero: "0",
+  oh: "0",
+  o: "0",
+  nought: "0",
+  one: "1",
+  two: "2",
+  three: "3",
+  four: "4",
+  five: "5",
+  six: "6",
+  seven: "7",
+  eight: "8",
+  nine: "9",
 };
 const REPEAT: Record<string, number> = { double: 2, triple: 3 };
 
