@@ -11,12 +11,14 @@ import type { PiiSpan } from "./types.ts";
 const EMAIL = /(?<![\w.%+-])[\w%+-]+(?:\.[\w%+-]+)*@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63})*\.[A-Za-z]{2,24}(?![\w-])/g;
 
 // "john dot smith at gmail dot com": a local part of words joined by dot/underscore/dash, " at ",
-// and a domain of at least two labels whose last is a common top-level domain.
+// and a domain of at least two labels whose last is a common top-level domain, spoken ("gmail dot
+// com") or written ("gmail.com", as a transcriber sometimes does).
 const TLD = "com|org|net|co|uk|io|de|fr|es|it|nl|ie|eu|edu|gov|info|me|dev|ac|au|ca|us|biz|fm|app";
 const SPOKEN_EMAIL = new RegExp(
-  `(?<![A-Za-z0-9])[A-Za-z0-9]+(?:\\s+(?:dot|underscore|dash|hyphen)\\s+[A-Za-z0-9]+){0,4}\\s+at\\s+[A-Za-z0-9]+(?:\\s+dot\\s+[A-Za-z0-9]+){0,3}\\s+dot\\s+(?:${TLD})(?![A-Za-z0-9])`,
+  `(?<![A-Za-z0-9])[A-Za-z0-9]+(?:\\s+(?:dot|underscore|dash|hyphen)\\s+[A-Za-z0-9]+){0,4}\\s+at\\s+(?:[A-Za-z0-9]+(?:\\s+dot\\s+[A-Za-z0-9]+){0,3}\\s+dot\\s+|[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+){0,3}\\.)(?:${TLD})(?![A-Za-z0-9])`,
   "gi",
 );
+const EMAIL_CUE = /\b(?:e-?mail|mail|address|contact|reach|write)\b/i;
 /** Words that start a phrase, not an address ("email me at …" must not take "me"). */
 const NOT_LOCAL = new Set(["me", "is", "it", "us", "email", "mail", "address", "was", "and", "or", "to", "at", "the"]);
 
@@ -27,6 +29,8 @@ export function findEmails(text: string): PiiSpan[] {
   for (const m of text.matchAll(SPOKEN_EMAIL)) {
     const first = (m[0].split(/\s/, 1)[0] ?? "").toLowerCase();
     if (NOT_LOCAL.has(first)) continue;
+    // "shop at amazon.com" is a place, not an address: the written-domain form needs an email cue.
+    if (!/\sdot\s/i.test(m[0].slice(m[0].search(/\sat\s/i))) && !EMAIL_CUE.test(text.slice(Math.max(0, m.index - 40), m.index))) continue;
     spans.push({ kind: "email", start: m.index, end: m.index + m[0].length });
   }
   return spans;

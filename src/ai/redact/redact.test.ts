@@ -15,6 +15,7 @@ describe("redactPii masks every kind, typed and spoken", () => {
   const cases: [string, PiiKind, string, string][] = [
     ["Write to maria.lopez@example.com today.", "email", "maria.lopez@example.com", "Write to [email] today."],
     ["it's john dot smith at gmail dot com thanks", "email", "john dot smith at gmail dot com", "it's [email] thanks"],
+    ["my email is john at gmail.com ok", "email", "john at gmail.com", "my email is [email] ok"],
     ["Call me on 020 7946 0958 after five.", "phone", "020 7946 0958", "Call me on [phone] after five."],
     ["US office +1 (415) 555-0132.", "phone", "+1 (415) 555-0132", "US office [phone]."],
     [
@@ -59,6 +60,7 @@ describe("near-misses are kept", () => {
     "Tracking number 1Z999AA10123456784 shows nothing.",
     "the pin they sent was one two three four five six and it expired",
     "I looked at the website at about nine and it was down",
+    "We shop at amazon.com mostly.",
     "I'm Just checking if this works.",
     "The Samsung Galaxy keeps disconnecting; Alexa too.",
     "Parking on High Street is a nightmare; Room 204 had no hot water.",
