@@ -23,13 +23,14 @@ const NAME = new RegExp(String.raw`${TITLE}${WORD}(?:\s+${WORD}){0,2}`, "y");
 const AFTER = /^\s+(?:at|in|from|on)\s+(?:the\s+)?(?:front desk|desk|reception|returns|support|customer services?|store|branch|counter|till|accounts)\b/i;
 const NAME_BEFORE_ROLE = new RegExp(String.raw`(?<![\w'’])${WORD}(?:\s+${WORD})?(?=\s+(?:at|in|from|on)\s)`, "g");
 
-// Capitalised words that follow these cues and are not names; a list of common words, not of the corpus.
+// Capitalised words that follow these cues and are not names: common words people capitalise. (Its
+// author also wrote the labelled sets, so it is not blind to them: see docs/privacy.md.)
 const NOT_NAME = new Set(
   (
     "I I'm Im The A An It This That These Those Here There Just Fine Happy Not Sorry So Very Really Also Still Glad Sure " +
     "Okay Ok Good Great Well Yes No All Any Some Everyone Everybody Team Support Customer Service Sir Madam Guys Folks " +
     "Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July August " +
-    "September October November December Today Tomorrow Again Again Please Thanks Thank Hello Hi Hey Dear Again"
+    "September October November December Today Tomorrow Again Please Thanks Thank Hello Hi Hey Dear"
   ).split(" "),
 );
 

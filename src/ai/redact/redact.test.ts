@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { CHUNK, type PiiKind, redactPii } from "./index.ts";
-import { loadRedactionSet } from "./labelled-set.ts";
+import { loadRedactionSet, parseLabelled } from "./labelled-set.ts";
 
 /** Redacts `text` and returns the original value of every detection, with its kind. */
 function detected(text: string, language?: string): [PiiKind, string][] {
@@ -149,4 +149,16 @@ describe("hostile input never throws and stays linear (chunked)", () => {
     expect(redactPii(undefined as unknown as string)).toEqual({ text: "", found: [] });
     expect(redactPii(42 as unknown as string)).toEqual({ text: "", found: [] });
   });
+});
+
+test("the labelled set's markup is read exactly, and a typo in a kind is refused", () => {
+  expect(parseLabelled("call [[phone:020 7946 0958]], [[name:Tom]]!")).toEqual({
+    text: "call 020 7946 0958, Tom!",
+    gold: [
+      { kind: "phone", start: 5, end: 18 },
+      { kind: "name", start: 20, end: 23 },
+    ],
+  });
+  expect(() => parseLabelled("[[phnoe:1]]")).toThrow("unknown kind");
+  expect(loadRedactionSet("dev").length + loadRedactionSet("heldout").length).toBeGreaterThanOrEqual(200);
 });
