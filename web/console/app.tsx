@@ -19,6 +19,7 @@ import { BuilderPage } from "./pages/builder.tsx";
 import { ResponsesPage } from "./pages/responses.tsx";
 import { ResponsePage } from "./pages/response.tsx";
 import { DashboardPage } from "./pages/dashboard.tsx";
+import { ThemesPage } from "./pages/themes.tsx";
 
 export const BASE = "/console/";
 const PUBLIC = ["/console/login/", "/console/setup/", "/console/invite/", "/console/reset/"];
@@ -172,6 +173,7 @@ function Shell() {
           <Route path="/console/links/:uuid" component={BuilderPage} />
           <Route path="/console/links/:uuid/responses" component={ResponsesPage} />
           <Route path="/console/links/:uuid/dashboard" component={DashboardPage} />
+          <Route path="/console/links/:uuid/themes" component={ThemesPage} />
           <Route path="/console/responses" component={ResponsesPage} />
           <Route path="/console/responses/:uuid" component={ResponsePage} />
           <Route path="/console/keys" component={KeysPage} />
