@@ -28,6 +28,8 @@ export type Theme = {
   label_source: "auto" | "operator" | "llm";
   description: string | null;
   pinned: boolean;
+  /** The phrases the label was chosen from (class-based TF-IDF). */
+  keyphrases?: string[];
   size: number;
   share: number;
   sentiment: SentimentMix;

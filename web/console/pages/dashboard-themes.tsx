@@ -6,6 +6,7 @@
  * before — responses, negative share, the top themes with their change and one quote each, new
  * themes marked). Both poll like the rest of the dashboard (live.ts).
  */
+import { useId } from "preact/hooks";
 import { paged, type Page } from "../api.ts";
 import { ErrorNote, Loading } from "../components.tsx";
 import { useLive } from "../live.ts";
@@ -20,10 +21,11 @@ const day = (iso: string) => DAY.format(new Date(iso.length === 10 ? `${iso}T00:
 export function TopThemes({ linkUuid }: { linkUuid: string }) {
   const list = useLive<Page<Theme>>(paged(`links/${linkUuid}/themes/`, 1, 5));
   const themes = list.data?.results ?? [];
+  const id = useId();
   return (
-    <section class="card stack panel">
+    <section class="card stack panel" aria-labelledby={id}>
       <div class="page-head">
-        <h2>Top themes</h2>
+        <h2 id={id}>Top themes</h2>
         <a href={`/console/links/${linkUuid}/themes/`}>All themes</a>
       </div>
       <ErrorNote error={list.data ? null : list.error} />
@@ -51,11 +53,12 @@ export function TopThemes({ linkUuid }: { linkUuid: string }) {
 /** "What changed": the summary of the last 7 days against the 7 before. */
 export function WhatChanged({ linkUuid }: { linkUuid: string }) {
   const summary = useLive<Summary>(`links/${linkUuid}/summary/`);
+  const id = useId();
   const s = summary.data;
   if (!s) {
     return (
-      <section class="card stack panel">
-        <h2>What changed</h2>
+      <section class="card stack panel" aria-labelledby={id}>
+        <h2 id={id}>What changed</h2>
         <ErrorNote error={summary.error} />
         {!summary.error && <Loading what="the summary" />}
       </section>
@@ -66,15 +69,15 @@ export function WhatChanged({ linkUuid }: { linkUuid: string }) {
   const hadBefore = s.sentiment.previous.positive + s.sentiment.previous.neutral + s.sentiment.previous.negative > 0;
   const isNew = new Set(s.new_themes);
   return (
-    <section class="card stack panel what-changed">
-      <h2>What changed</h2>
+    <section class="card stack panel what-changed" aria-labelledby={id}>
+      <h2 id={id}>What changed</h2>
       <p class="muted small">
         {day(s.period.since)}–{day(s.period.until)}, against {day(s.previous.since)}–{day(s.previous.until)}.
       </p>
       <dl class="facts small">
         <div>
           <dt>Responses</dt>
-          <dd>
+          <dd aria-label={`Responses: ${s.responses.count}, before: ${s.responses.previous_count}`}>
             {s.responses.count}{" "}
             <span class="muted">
               ({changeText(s.responses.count, s.responses.previous_count)}; before: {s.responses.previous_count})
