@@ -10,7 +10,6 @@
  * 390 px, light and dark, without sideways scrolling (screenshots under test-results/console/).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { BrowserContext, Locator, Page } from "playwright-core";
 import { makeSpeechWav } from "../helpers/audio.ts";
@@ -85,7 +84,7 @@ async function apiGet(page: Page, apiPath: string): Promise<any> {
 }
 
 /** One respondent through the public intake API: a typed answer, or a recording. */
-async function respond(base: string, questionUuid: string, answer: { text: string } | { wav: Uint8Array }): Promise<void> {
+async function respond(base: string, questionUuid: string, answer: { text: string } | { wav: Blob }): Promise<void> {
   const call = async (method: string, p: string, body: BodyInit, type: string) => {
     const res = await fetch(`${base}${p}`, { method, headers: { "content-type": type }, body });
     if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
@@ -125,7 +124,7 @@ describe("console: Themes view", () => {
     await page.getByLabel("Password").fill(OWNER.password);
     await page.getByRole("button", { name: "Create account" }).click();
     await page.getByRole("navigation", { name: "Console" }).waitFor();
-  });
+  }, 60_000);
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
@@ -145,9 +144,7 @@ describe("console: Themes view", () => {
       const question = link.questions[0].uuid as string;
       const slug = new URL(link.public_url).pathname.split("/")[2];
       const base = `${origin}/api/v1/intake/${slug}/${link.slug}/`;
-      const wav = new Uint8Array(
-        await readFile(await makeSpeechWav("The checkout was slow, and the shipping cost appeared at the very end.", path.join(dataDir, "speech.wav"))),
-      );
+      const wav = Bun.file(await makeSpeechWav("The checkout was slow, and the shipping cost appeared at the very end.", path.join(dataDir, "speech.wav")));
       for (let i = 0; i < VOICES; i++) await respond(base, question, { wav });
       for (const text of TYPED) await respond(base, question, { text });
 
@@ -174,12 +171,21 @@ describe("console: Themes view", () => {
       const top = page.getByRole("region", { name: "Top themes" });
       await top.getByRole("link", { name: new RegExp(`^${themes[0].label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: ${themes[0].size} answers`) }).waitFor();
       const changed = page.getByRole("region", { name: "What changed" });
-      await changed.getByLabel(`Responses: ${total}, before: 0`).waitFor();
+      await eventually(
+        async () => (await changed.locator("dd").first().textContent())?.replace(/\s+/g, " ").trim(),
+        (t) => t === `${total} (none before)`,
+        "What changed: responses",
+        10_000,
+      );
       await shootAll(page, "themes-dashboard", true);
 
       // The Themes view: every theme as a card, ranked by size.
       await top.getByRole("link", { name: "All themes" }).click();
       await page.getByRole("heading", { level: 1, name: "Themes: Checkout feedback" }).waitFor();
+      await page
+        .locator("article.theme")
+        .nth(themes.length - 1)
+        .waitFor();
       const headings = await page.locator("article.theme h2").allTextContents();
       expect(headings).toEqual([...themes].sort((a, b) => b.size - a.size || a.label.localeCompare(b.label)).map((t: any) => t.label));
       await shootAll(page, "themes", true);
@@ -191,8 +197,8 @@ describe("console: Themes view", () => {
       const quote = voiced.quotes.find((q: any) => q.audio_url && q.start_s !== null);
       const qi = voiced.quotes.filter((q: any) => q.audio_url && q.start_s !== null).indexOf(quote);
       const play = card(page, voiced.label).getByRole("button", { name: "Play quote" }).nth(qi);
-      await play.evaluate((button) => {
-        const audio = button.parentElement!.querySelector("audio")!;
+      const audioEl = card(page, voiced.label).locator("audio[data-quote]").nth(qi);
+      await audioEl.evaluate((audio: HTMLAudioElement) => {
         const w = window as unknown as { quoteLog: { event: string; t: number }[] };
         w.quoteLog = [];
         for (const event of ["playing", "pause"]) audio.addEventListener(event, () => w.quoteLog.push({ event, t: audio.currentTime }));
@@ -222,7 +228,11 @@ describe("console: Themes view", () => {
       await rename.getByRole("button", { name: "Save name" }).click();
       await card(page, "Shipping and checkout").waitFor();
       const renamed = await apiGet(page, `links/${link.uuid}/themes/${first.uuid}/`);
-      expect({ label: renamed.label, pinned: renamed.pinned, source: renamed.label_source }).toEqual({ label: "Shipping and checkout", pinned: true, source: "operator" });
+      expect({ label: renamed.label, pinned: renamed.pinned, source: renamed.label_source }).toEqual({
+        label: "Shipping and checkout",
+        pinned: true,
+        source: "operator",
+      });
 
       // "Merge theme": the second theme's answers join the renamed one.
       await card(page, second.label).getByRole("button", { name: "Merge theme" }).click();
@@ -248,7 +258,10 @@ describe("console: Themes view", () => {
       await page.getByText("Responses with an answer in the theme").waitFor();
       const byApi = await apiGet(page, `links/${link.uuid}/responses/?theme=${first.uuid}&page_size=100`);
       expect(byApi.count).toBe(merged.size);
-      await page.getByRole("status").filter({ hasText: `${byApi.count} responses match the filter.` }).waitFor();
+      await page
+        .getByRole("status")
+        .filter({ hasText: `${byApi.count} responses match the filter.` })
+        .waitFor();
       const rows = await page.locator("table.inbox tbody tr td.gist").allTextContents();
       const expected = byApi.results.map((r: any) => {
         const a = r.answers[0];
@@ -262,7 +275,7 @@ describe("console: Themes view", () => {
       await page.locator("table.inbox tbody tr").first().getByRole("link").click();
       await page.getByRole("heading", { level: 1, name: "Response" }).waitFor();
       const responseUuid = new URL(page.url()).pathname.split("/").at(-2)!;
-      await page.getByText("Shipping and checkout", { exact: true }).waitFor();
+      await page.getByRole("link", { name: "Shipping and checkout", exact: true }).waitFor();
       await page.getByText("Move to another theme").click();
       const pricing = (await apiGet(page, `links/${link.uuid}/themes/?page_size=100`)).results.find((t: any) => t.label === "Pricing questions");
       await page.getByLabel("Move to theme").selectOption(pricing.uuid);

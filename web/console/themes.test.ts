@@ -52,6 +52,7 @@ describe("themes view helpers", () => {
         3,
       ).y,
     ).toEqual([0, 0, 2]);
+    expect(weeklySeries([{ week_start: "2026-11-16", count: 2 }], 26, 3).y).toEqual([0, 0, 2]);
     expect(weeklySeries([])).toEqual({ x: [], y: [] });
   });
 

@@ -105,16 +105,17 @@ const WEEK_MS = 7 * 86_400_000;
 
 /**
  * The weekly counts as a continuous series: every ISO week (Monday, UTC) from the first to the
- * last given, missing weeks as 0, at most `maxWeeks` (the latest ones).
+ * last given, missing weeks as 0, at least `minWeeks` (earlier empty weeks added, so a new theme
+ * reads as new) and at most `maxWeeks` (the latest ones).
  * @param weekly `[{week_start: "YYYY-MM-DD", count}]` in any order
  * @returns x as seconds since the epoch (week starts), y the counts
  */
-export function weeklySeries(weekly: { week_start: string; count: number }[], maxWeeks = 26): { x: number[]; y: number[] } {
-  if (weekly.length === 0) return { x: [], y: [] };
+export function weeklySeries(weekly: { week_start: string; count: number }[], maxWeeks = 26, minWeeks = 1): { x: number[]; y: number[] } {
   const byWeek = new Map(weekly.map((w) => [Date.parse(`${w.week_start}T00:00:00Z`), w.count]));
   const starts = [...byWeek.keys()].filter(Number.isFinite).sort((a, b) => a - b);
+  if (starts.length === 0) return { x: [], y: [] };
   const last = starts[starts.length - 1]!;
-  const first = Math.max(starts[0]!, last - (maxWeeks - 1) * WEEK_MS);
+  const first = Math.max(Math.min(starts[0]!, last - (minWeeks - 1) * WEEK_MS), last - (maxWeeks - 1) * WEEK_MS);
   const x: number[] = [];
   const y: number[] = [];
   for (let t = first; t <= last; t += WEEK_MS) {

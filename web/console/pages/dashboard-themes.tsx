@@ -77,17 +77,19 @@ export function WhatChanged({ linkUuid }: { linkUuid: string }) {
       <dl class="facts small">
         <div>
           <dt>Responses</dt>
-          <dd aria-label={`Responses: ${s.responses.count}, before: ${s.responses.previous_count}`}>
+          <dd>
             {s.responses.count}{" "}
             <span class="muted">
-              ({changeText(s.responses.count, s.responses.previous_count)}; before: {s.responses.previous_count})
+              {s.responses.previous_count === 0
+                ? "(none before)"
+                : `(${changeText(s.responses.count, s.responses.previous_count)} against ${s.responses.previous_count})`}
             </span>
           </dd>
         </div>
         <div>
           <dt>Negative</dt>
           <dd>
-            {now.negative} % <span class="muted">{hadBefore ? `(before: ${before.negative} %)` : "(nothing to compare)"}</span>
+            {now.negative} % <span class="muted">{hadBefore ? `(before: ${before.negative} %)` : "(none before)"}</span>
           </dd>
         </div>
       </dl>

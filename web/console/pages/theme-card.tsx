@@ -37,17 +37,24 @@ export function SentimentBar({ mix, compact = false }: { mix: SentimentMix; comp
   );
 }
 
-/** Answers per ISO week as a small chart, with the same numbers as hidden text. */
+/**
+ * Answers per ISO week as small bars (at least 6 weeks, so a new theme shows as new; at most
+ * 26), with the same numbers as hidden text.
+ */
 function WeeklyTrend({ weekly }: { weekly: Theme["weekly"] }) {
-  const s = weeklySeries(weekly);
+  const s = weeklySeries(weekly, 26, 6);
   if (s.x.length === 0) return null;
-  const words = s.x.map((t, i) => `week of ${WEEK.format(new Date(t * 1000))}: ${s.y[i]}`).join(", ");
+  const names = s.x.map((t) => WEEK.format(new Date(t * 1000)));
+  // At most three weeks are labelled (the last always), so labels never overlap on a phone.
+  const step = Math.ceil(names.length / 3);
+  const labels = names.map((n, i) => ((names.length - 1 - i) % step === 0 ? n : ""));
+  const words = names.map((n, i) => `week of ${n}: ${s.y[i]}`).join(", ");
   return (
     <div class="trend">
       <p class="small muted">
         Answers per week<span class="visually-hidden">: {words}</span>
       </p>
-      <Chart kind="lines" x={s.x} series={[{ label: "Answers", values: s.y, color: "--chart-1" }]} height={110} />
+      <Chart kind="bars" x={s.x.map((_, i) => i)} labels={labels} series={[{ label: "Answers", values: s.y, color: "--chart-1" }]} height={120} />
     </div>
   );
 }
@@ -70,34 +77,38 @@ export function ThemeCard(props: {
         {t.pinned && <span class="pill pill-on">Name kept</span>}
         {t.label_source === "operator" && !t.pinned && <span class="pill pill-off">Named by the team</span>}
       </div>
-      <p class="theme-size">
-        <strong>{t.size === 1 ? "1 answer" : `${t.size} answers`}</strong>
-        <span class="muted">
-          {" "}
-          · {Math.round(t.share * 100)} % of the answers{props.questionPrompt ? ` to “${props.questionPrompt}”` : ""}
-        </span>
-      </p>
-      {t.description && <p class="muted">{t.description}</p>}
-      <SentimentBar mix={t.sentiment} />
-      <dl class="facts theme-facts small">
-        <div>
-          <dt>Actionable</dt>
-          <dd>{t.actionable}</dd>
+      <div class="theme-body">
+        <div class="stack theme-stats">
+          <p class="theme-size">
+            <strong>{t.size === 1 ? "1 answer" : `${t.size} answers`}</strong>
+            <span class="muted">
+              {" "}
+              · {Math.round(t.share * 100)} % of the answers{props.questionPrompt ? ` to “${props.questionPrompt}”` : ""}
+            </span>
+          </p>
+          {t.description && <p class="muted theme-description">{t.description}</p>}
+          <SentimentBar mix={t.sentiment} />
+          <dl class="facts theme-facts small">
+            <div>
+              <dt>Actionable</dt>
+              <dd>{t.actionable}</dd>
+            </div>
+            <div>
+              <dt>First seen</dt>
+              <dd>
+                <Time iso={t.first_seen} mode="date" empty="—" />
+              </dd>
+            </div>
+            <div>
+              <dt>Last seen</dt>
+              <dd>
+                <Time iso={t.last_seen} empty="—" />
+              </dd>
+            </div>
+          </dl>
         </div>
-        <div>
-          <dt>First seen</dt>
-          <dd>
-            <Time iso={t.first_seen} mode="date" empty="—" />
-          </dd>
-        </div>
-        <div>
-          <dt>Last seen</dt>
-          <dd>
-            <Time iso={t.last_seen} empty="—" />
-          </dd>
-        </div>
-      </dl>
-      <WeeklyTrend weekly={t.weekly} />
+        <WeeklyTrend weekly={t.weekly} />
+      </div>
       {t.quotes.length > 0 && (
         <ul class="quotes" aria-label={`Quotes: ${t.label}`}>
           {t.quotes.map((q) => (

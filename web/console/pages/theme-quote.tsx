@@ -1,8 +1,8 @@
 /**
  * @module web/console/pages/theme-quote
  * A theme's quote (DESIGN §12 `quotes`): the words, and for a voice answer a "Play quote" button
- * that plays exactly the quote's span of the recording — the `audio` element seeks to `start_s`
- * and is paused at `end_s` — with the span shown as text and a link to the response. One quote
+ * that plays exactly the quote's span of the recording — the `audio` element loads the signed
+ * `audio_url` on the first play, seeks to `start_s` and is paused at `end_s` — with the span shown as text and a link to the response. One quote
  * plays at a time.
  */
 import { useEffect, useId, useRef, useState } from "preact/hooks";
@@ -65,9 +65,19 @@ export function QuoteItem({ q, showLink = true }: { q: Quote; showLink?: boolean
       return;
     }
     setFailed(false);
+    // The src is set here, not in the markup: each poll of the page brings a freshly signed URL,
+    // and a changed src would reload the element and cut a quote off mid-play. A recording
+    // already loaded is reused; a new one (or one that failed, e.g. an expired URL) takes the
+    // latest URL.
+    const recording = q.audio_url.split(/[?#]/)[0]!;
+    if (audio.dataset.recording !== recording || audio.error) {
+      audio.src = q.audio_url;
+      audio.dataset.recording = recording;
+    }
     try {
       await playSpan(audio, q.start_s, q.end_s);
     } catch {
+      delete audio.dataset.recording;
       setPlaying(false);
       setFailed(true);
     }
@@ -83,18 +93,9 @@ export function QuoteItem({ q, showLink = true }: { q: Quote; showLink?: boolean
               {playing ? "Stop quote" : "Play quote"}
             </button>
             <span class="muted">{formatSpan(q.start_s, q.end_s)}</span>
-            <audio
-              ref={ref}
-              data-quote=""
-              preload="none"
-              src={q.audio_url}
-              onPlay={() => setPlaying(true)}
-              onPause={() => setPlaying(false)}
-              onEnded={() => setPlaying(false)}
-            />
+            <audio ref={ref} data-quote="" preload="none" onPlay={() => setPlaying(true)} onPause={() => setPlaying(false)} onEnded={() => setPlaying(false)} />
           </>
         )}
-        {!isPlayable(q) && <span class="muted">Typed answer</span>}
         {showLink && <a href={`/console/responses/${q.response_uuid}/`}>Open response</a>}
       </div>
       {failed && (
