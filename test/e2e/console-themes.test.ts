@@ -220,21 +220,26 @@ describe("console: Themes view", () => {
       await card(page, voiced.label).getByRole("button", { name: "Play quote" }).nth(qi).waitFor();
 
       // "Rename theme": the new name, kept on rebuilds.
-      const [first, second] = [...themes].sort((a, b) => b.size - a.size);
+      // The theme the slow-checkout answers formed is renamed, and the one of card payments merged
+      // into it (whatever the engine named them; by size when it grouped them otherwise).
+      const bySize = [...themes].sort((a, b) => b.size - a.size);
+      const about = (re: RegExp, not: any[] = []) => themes.find((t: any) => !not.includes(t) && t.quotes.some((q: any) => re.test(q.text)));
+      const first = about(/slow|forever|ages/i) ?? bySize[0];
+      const second = about(/payment|card|timing out/i, [first]) ?? bySize.find((t: any) => t !== first);
       await card(page, first.label).getByRole("button", { name: "Rename theme" }).click();
       const rename = page.getByRole("dialog", { name: "Rename theme" });
-      await rename.getByLabel("Theme name").fill("Shipping and checkout");
+      await rename.getByLabel("Theme name").fill("Slow checkout and payment");
       await expect(rename.getByLabel("Keep this name when themes are rebuilt").isChecked()).resolves.toBe(true);
       await rename.getByRole("button", { name: "Save name" }).click();
-      await card(page, "Shipping and checkout").waitFor();
+      await card(page, "Slow checkout and payment").waitFor();
       const renamed = await apiGet(page, `links/${link.uuid}/themes/${first.uuid}/`);
       expect({ label: renamed.label, pinned: renamed.pinned, source: renamed.label_source }).toEqual({
-        label: "Shipping and checkout",
+        label: "Slow checkout and payment",
         pinned: true,
         source: "operator",
       });
 
-      // "Merge theme": the second theme's answers join the renamed one.
+      // "Merge theme": the other theme's answers join the renamed one.
       await card(page, second.label).getByRole("button", { name: "Merge theme" }).click();
       const merge = page.getByRole("dialog", { name: "Merge theme" });
       await merge.getByLabel("Merge into").selectOption(first.uuid);
@@ -242,7 +247,7 @@ describe("console: Themes view", () => {
       await card(page, second.label).waitFor({ state: "detached" });
       const merged = await apiGet(page, `links/${link.uuid}/themes/${first.uuid}/`);
       expect(merged.size).toBe(first.size + second.size);
-      await card(page, "Shipping and checkout").getByText(`${merged.size} answers`, { exact: true }).waitFor();
+      await card(page, "Slow checkout and payment").getByText(`${merged.size} answers`, { exact: true }).waitFor();
 
       // "New theme": an operator's theme for the question.
       await page.getByRole("button", { name: "New theme" }).click();
@@ -252,7 +257,7 @@ describe("console: Themes view", () => {
       await card(page, "Pricing questions").waitFor();
 
       // "Show these answers": the inbox filtered by the theme, as the API filters it.
-      await card(page, "Shipping and checkout").getByRole("link", { name: "Show these answers" }).click();
+      await card(page, "Slow checkout and payment").getByRole("link", { name: "Show these answers" }).click();
       await page.getByRole("heading", { level: 1, name: "Responses to Checkout feedback" }).waitFor();
       expect(new URL(page.url()).searchParams.get("theme")).toBe(first.uuid);
       await page.getByText("Responses with an answer in the theme").waitFor();
@@ -275,7 +280,7 @@ describe("console: Themes view", () => {
       await page.locator("table.inbox tbody tr").first().getByRole("link").click();
       await page.getByRole("heading", { level: 1, name: "Response" }).waitFor();
       const responseUuid = new URL(page.url()).pathname.split("/").at(-2)!;
-      await page.getByRole("link", { name: "Shipping and checkout", exact: true }).waitFor();
+      await page.getByRole("link", { name: "Slow checkout and payment", exact: true }).waitFor();
       await page.getByText("Move to another theme").click();
       const pricing = (await apiGet(page, `links/${link.uuid}/themes/?page_size=100`)).results.find((t: any) => t.label === "Pricing questions");
       await page.getByLabel("Move to theme").selectOption(pricing.uuid);
