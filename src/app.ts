@@ -16,6 +16,7 @@ import { linkRoutes } from "./modules/links/routes.ts";
 import { responseRoutes } from "./modules/responses/routes.ts";
 import { insightsRoutes } from "./modules/insights/routes.ts";
 import { statsRoutes } from "./modules/stats/routes.ts";
+import { themeRoutes } from "./modules/themes/routes.ts";
 import { tokenRoutes } from "./modules/tokens/routes.ts";
 import { webhookRoutes } from "./modules/webhooks/routes.ts";
 import { workspaceRoutes } from "./modules/workspaces/routes.ts";
@@ -94,6 +95,7 @@ export function createApp(deps: AppDeps) {
     .use(responseRoutes(deps))
     .use(insightsRoutes(deps))
     .use(statsRoutes(deps))
+    .use(themeRoutes(deps))
     .use(webhookRoutes(deps))
     .use(intakeRoutes(deps))
     .use(liveRoutes(deps))

@@ -50,6 +50,14 @@ export const ERROR_CODES = {
   CSRF_FAILED: 403,
   /** The change would leave the workspace without an owner. */
   LAST_OWNER: 400,
+  /** No such theme of this link (DESIGN §12; also malformed uuids and other workspaces' themes). */
+  THEME_NOT_FOUND: 404,
+  /** A theme cannot be merged into itself (`into` is the theme being merged). */
+  THEME_MERGE_SELF: 422,
+  /** Themes of two different questions cannot be merged; an answer moves only to a theme of its own question. */
+  THEME_QUESTION_MISMATCH: 422,
+  /** Themes belong to open questions (voice, voice_text_fallback, text) of the link; this question is none of them. */
+  QUESTION_NOT_OPEN: 422,
   /** Anything unexpected; details are logged, never returned. */
   INTERNAL: 500,
   /** The database cannot be reached (PostgreSQL down or restarting); retry after `Retry-After` seconds. `/healthz` says `database.reachable: false`. */

@@ -19,6 +19,7 @@ import { createDispatcher, type Dispatcher } from "./outbox/dispatcher.ts";
 import { startIntakeHousekeeping } from "./modules/intake/purge.ts";
 import { startAuditHousekeeping } from "./modules/audit/housekeeping.ts";
 import { analyseAnswer, giveUpOnAnswer, transcribeAnswer } from "./modules/responses/processing.ts";
+import { rebuildThemes } from "./modules/themes/engine.ts";
 import { countWorkspaces } from "./modules/workspaces/repository.ts";
 import { createWorkspace } from "./modules/workspaces/service.ts";
 import { issueOneTimeToken } from "./modules/users/accounts.ts";
@@ -93,7 +94,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
     log,
     clock: appDeps.clock,
     pollMs: config.jobPollMs,
-    handlers: { transcribe: (job) => transcribeAnswer(processing, job), analyse: (job) => analyseAnswer(processing, job) },
+    handlers: {
+      transcribe: (job) => transcribeAnswer(processing, job),
+      analyse: (job) => analyseAnswer(processing, job),
+      themes: (job) => rebuildThemes(processing, job),
+    },
     onGiveUp: (job, error) => giveUpOnAnswer(processing, job, error),
     // Transcriptions parked while the model was missing resume once its files appear (issue 12).
     resume: { kind: "transcribe", ready: () => isModelInstalled(config.modelsDir, config.asrModel), everyMs: MODEL_RECHECK_MS },

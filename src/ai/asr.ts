@@ -51,8 +51,36 @@ export class LanguageUnsupportedError extends Error {
  * @throws LanguageUnsupportedError for a language the model cannot transcribe
  */
 export type Asr = {
-  transcribe(pcm: Float32Array, opts?: { language?: string | null }): Promise<{ text: string; language: string | null; loadMs: number; asrMs: number }>;
+  transcribe(
+    pcm: Float32Array,
+    opts?: { language?: string | null; durationS?: number },
+  ): Promise<{ text: string; language: string | null; segments: TranscriptSegment[]; loadMs: number; asrMs: number }>;
 };
+
+/** One stretch of the transcript, seconds from the recording's start (DESIGN §12 `segments`). */
+export type TranscriptSegment = { start_s: number; end_s: number; text: string };
+
+type WhisperChunk = { text: string; timestamp?: [number | null, number | null] };
+
+/**
+ * Whisper's segments (`return_timestamps: true` gives `chunks` of `{timestamp: [start, end], text}`;
+ * the last end may be null: the recording's end). With no usable chunk — a model that emits no
+ * timestamp tokens — one segment covers the whole recording: honest, never invented boundaries.
+ * @param durationS the recording's length, seconds.
+ */
+export function segmentsOf(chunks: WhisperChunk[] | undefined, text: string, durationS: number): TranscriptSegment[] {
+  const round = (x: number) => Math.round(x * 1000) / 1000;
+  const out: TranscriptSegment[] = [];
+  for (const c of chunks ?? []) {
+    const t = c.text.trim();
+    const [start, end] = c.timestamp ?? [null, null];
+    if (t === "" || typeof start !== "number" || !Number.isFinite(start)) continue;
+    const stop = typeof end === "number" && Number.isFinite(end) && end >= start ? end : durationS;
+    out.push({ start_s: round(Math.min(start, durationS)), end_s: round(Math.min(Math.max(stop, start), durationS)), text: t });
+  }
+  if (out.length > 0 || text === "") return out;
+  return [{ start_s: 0, end_s: round(durationS), text }];
+}
 
 /** What the pipeline's generation config says about languages. */
 type WhisperGenerationConfig = { is_multilingual?: boolean | null; lang_to_id?: Record<string, number> | null; decoder_start_token_id?: number };
@@ -137,9 +165,20 @@ export function createAsr(modelsDir: string, model: string, threads: number | nu
       }
       const languageOptions = config.is_multilingual && language ? { language, task: "transcribe" } : {};
       const windows = isLong ? { chunk_length_s: WHISPER_WINDOW_S, stride_length_s: WINDOW_STRIDE_S } : {};
-      const output = await asr(pcm, { ...windows, ...languageOptions });
-      const text = (Array.isArray(output) ? output.map((o) => o.text).join(" ") : output.text).trim();
-      return { text, language, loadMs, asrMs: performance.now() - asrStart };
+      // Segment timestamps cost nothing extra: Whisper predicts them as tokens anyway.
+      const output = await asr(pcm, { ...windows, ...languageOptions, return_timestamps: true });
+      const outputs = (Array.isArray(output) ? output : [output]) as { text: string; chunks?: WhisperChunk[] }[];
+      const text = outputs
+        .map((o) => o.text)
+        .join(" ")
+        .trim();
+      const durationS = opts.durationS ?? pcm.length / TARGET_SAMPLE_RATE_HZ;
+      const segments = segmentsOf(
+        outputs.flatMap((o) => o.chunks ?? []),
+        text,
+        durationS,
+      );
+      return { text, language, segments, loadMs, asrMs: performance.now() - asrStart };
     },
   };
 }

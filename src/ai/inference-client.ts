@@ -7,11 +7,29 @@
  */
 import { AudioDecodeError, AudioTooLongError, MAX_RECORDING_S } from "./audio-common.ts";
 import { disableOrtTelemetry } from "../runtime/onnxruntime.ts";
-import type { AnalyseOptions, AnalysisResult, InferenceErrorCode, Priority, TranscribeResult, WorkerConfig, WorkerReply, WorkerRequest } from "./protocol.ts";
+import type {
+  AnalyseOptions,
+  AnalyseReply,
+  BuildOptions,
+  InferenceErrorCode,
+  Priority,
+  ThemeBuild,
+  ThemeInput,
+  TranscribeResult,
+  WorkerConfig,
+  WorkerReply,
+  WorkerRequest,
+} from "./protocol.ts";
 
 export type {
   AnalyseOptions,
+  AnalyseReply,
   AnalysisResult,
+  AnswerEmbedding,
+  BuildOptions,
+  ThemeBuild,
+  ThemeInput,
+  TranscriptSegment,
   InferenceErrorCode,
   Priority,
   TranscribeResult,
@@ -64,7 +82,13 @@ export type InferenceClient = {
    *   engine falls back to local results); LANGUAGE_UNSUPPORTED when `opts.language` is one no
    *   installed engine knows (ai/insights-languages.ts).
    */
-  analyse(text: string, options?: AnalyseOptions, opts?: { priority?: Priority; language?: string | null }): Promise<AnalysisResult>;
+  analyse(text: string, options?: AnalyseOptions, opts?: { priority?: Priority; language?: string | null; embed?: boolean }): Promise<AnalyseReply>;
+  /**
+   * Builds one question's themes in the worker (ai/themes `buildThemes`, default embedder):
+   * `inputs` carry the answers' stored vectors; the result's Float32Arrays come back copied.
+   * @throws InferenceError WORKER_DIED, CLOSED or INTERNAL.
+   */
+  buildThemes(inputs: ThemeInput[], options?: BuildOptions, opts?: { priority?: Priority }): Promise<ThemeBuild>;
   /**
    * Stops the current worker at once, as a crash would (its pending requests reject with
    * WORKER_DIED); the next request starts a fresh one that reloads the models from disk.
@@ -166,14 +190,19 @@ export function createInferenceClient(opts: InferenceClientOptions): InferenceCl
     },
 
     analyse(text, options = {}, requestOpts = {}) {
-      return send<AnalysisResult>((id) => ({
+      return send<AnalyseReply>((id) => ({
         type: "analyse",
         id,
         priority: requestOpts.priority ?? "batch",
         text,
         options,
         language: requestOpts.language ?? null,
+        ...(requestOpts.embed ? { embed: true } : {}),
       }));
+    },
+
+    buildThemes(inputs, options = {}, requestOpts = {}) {
+      return send<ThemeBuild>((id) => ({ type: "themes", id, priority: requestOpts.priority ?? "batch", inputs, options }));
     },
 
     restartWorker() {

@@ -5,6 +5,8 @@
  * reply echoes. The worker answers every request exactly once, with a result or an error.
  */
 import type { AnalyseOptions, AnalysisResult } from "./insights/index.ts";
+import type { BuildOptions, ThemeBuild, ThemeInput } from "./themes/build.ts";
+import type { TranscriptSegment } from "./asr.ts";
 
 export type { AnalyseOptions, AnalysisResult } from "./insights/index.ts";
 
@@ -42,7 +44,18 @@ export type TranscribeTimings = {
  * `language` the ISO 639-1 code Whisper transcribed in: the one asked for, the one it detected
  * (multilingual model, none asked), or `en` for an English-only model.
  */
-export type TranscribeResult = { text: string; durationS: number; language: string | null; timings: TranscribeTimings };
+export type TranscribeResult = { text: string; durationS: number; language: string | null; segments: TranscriptSegment[]; timings: TranscribeTimings };
+
+/** Whisper's segments of the transcript (ai/asr.ts `segmentsOf`). */
+export type { TranscriptSegment };
+
+/** The answer's theme vector (issue 24): the embedder's id and its unit-length vector. */
+export type AnswerEmbedding = { engine: string; vector: Float32Array };
+
+/** An analysis with, when asked (`embed`), the answer's theme vector. */
+export type AnalyseReply = AnalysisResult & { embedding?: AnswerEmbedding };
+
+export type { BuildOptions, ThemeBuild, ThemeInput };
 
 /** Machine-readable failure classes, so callers can tell "retry later" from "never works". */
 export type InferenceErrorCode =
@@ -72,14 +85,18 @@ export type WorkerRequest =
   /**
    * Insights of one answer (sentiment, topics, summary, clarity, follow-ups, custom fields).
    * `language`: the answer's BCP 47 tag (null: unknown, analysed as English); one no installed
-   * engine knows is refused with LANGUAGE_UNSUPPORTED (ai/insights-languages.ts).
+   * engine knows is refused with LANGUAGE_UNSUPPORTED (ai/insights-languages.ts). `embed`: also
+   * return the text's theme vector (ai/themes, default engine).
    */
-  | { type: "analyse"; id: number; priority: Priority; text: string; options: AnalyseOptions; language?: string | null };
+  | { type: "analyse"; id: number; priority: Priority; text: string; options: AnalyseOptions; language?: string | null; embed?: boolean }
+  /** Builds one question's themes (ai/themes `buildThemes` with the default embedder). */
+  | { type: "themes"; id: number; priority: Priority; inputs: ThemeInput[]; options: BuildOptions };
 
 /** Worker → main thread: exactly one per request id. */
 export type WorkerReply =
   | { type: "result"; id: number; kind: "transcribe"; result: TranscribeResult }
-  | { type: "result"; id: number; kind: "analyse"; result: AnalysisResult }
+  | { type: "result"; id: number; kind: "analyse"; result: AnalyseReply }
+  | { type: "result"; id: number; kind: "themes"; result: ThemeBuild }
   /**
    * For AUDIO_DECODE, `message` is the AudioDecodeError's `reason`; AUDIO_TOO_LONG adds the
    * limit and the length found, in seconds.

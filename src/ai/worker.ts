@@ -13,6 +13,7 @@ import { insightsSupportLanguage } from "./insights-languages.ts";
 import { AudioDecodeError, AudioTooLongError, decodeAudio } from "./audio.ts";
 import type { InsightsEngine } from "./insights/index.ts";
 import type { InferenceErrorCode, WorkerConfig, WorkerReply, WorkerRequest } from "./protocol.ts";
+import type { Embedder } from "./themes/embedder.ts";
 
 declare var self: Worker;
 
@@ -23,6 +24,9 @@ const batch: Job[] = [];
 let config: WorkerConfig | null = null;
 let asr: Asr | null = null;
 let insights: Promise<InsightsEngine> | null = null;
+// The theme embedder (its 50k word vectors) loads on the first analysis that asks for a vector.
+let embedder: Promise<Embedder> | null = null;
+const themesEngine = () => import("./themes/index.ts");
 let isDraining = false;
 
 const reply = (message: WorkerReply): void => self.postMessage(message);
@@ -61,18 +65,28 @@ async function run(job: Job): Promise<void> {
         throw new UnsupportedInsightsLanguage(job.language ?? "", config.sentimentModel);
       }
       const engine = await (insights ??= loadInsights(config));
-      reply({ type: "result", id: job.id, kind: "analyse", result: await engine.analyse(job.text, job.options) });
+      const result = await engine.analyse(job.text, job.options);
+      if (job.embed) {
+        const e = await (embedder ??= themesEngine().then((m) => m.createSifEmbedder()));
+        reply({ type: "result", id: job.id, kind: "analyse", result: { ...result, embedding: { engine: e.id, vector: e.embed(job.text) } } });
+      } else reply({ type: "result", id: job.id, kind: "analyse", result });
+      return;
+    }
+    if (job.type === "themes") {
+      const { buildThemes, createSifEmbedder } = await themesEngine();
+      const e = await (embedder ??= Promise.resolve(createSifEmbedder()));
+      reply({ type: "result", id: job.id, kind: "themes", result: buildThemes(job.inputs, e, job.options) });
       return;
     }
     const decodeStart = performance.now();
     const audio = await decodeAudio(job.audio, { maxDurationS: job.maxDurationS });
     const decodeMs = performance.now() - decodeStart;
-    const { text, language, loadMs, asrMs } = await asr.transcribe(audio.pcm, { language: job.language ?? null });
+    const { text, language, segments, loadMs, asrMs } = await asr.transcribe(audio.pcm, { language: job.language ?? null, durationS: audio.durationS });
     reply({
       type: "result",
       id: job.id,
       kind: "transcribe",
-      result: { text, durationS: audio.durationS, language, timings: { decodeMs, loadMs, asrMs } },
+      result: { text, durationS: audio.durationS, language, segments, timings: { decodeMs, loadMs, asrMs } },
     });
   } catch (err) {
     const message = err instanceof AudioDecodeError ? err.reason : err instanceof Error ? err.message : String(err);

@@ -125,13 +125,65 @@ export interface AnswerTable {
   language?: string | null;
   follow_ups: string;
   custom_fields: string;
+  /** The answer's theme vector (little-endian Float32 bytes; migration 2026-12-02T0000); null until analysed. */
+  embedding?: Uint8Array | null;
+  /** The embedder id of `embedding` (`sif-wink-100d`). */
+  embedding_engine?: string | null;
+  /** The answer's theme (DESIGN §12), or null. */
+  theme_uuid?: string | null;
+  /** `auto` (the engine placed it) or `operator` (an operator moved it: a rebuild keeps it). */
+  theme_source?: "auto" | "operator" | null;
+  /** Whisper's segments, JSON `[{start_s, end_s, text}]` (voice answers), or null. */
+  segments?: string | null;
   date_created: string;
+  date_updated: string;
+}
+
+/** A theme of one open question of a link (DESIGN §12; migration 2026-12-02T0000). */
+export interface ThemeTable {
+  uuid: string;
+  workspace_uuid: string;
+  link_uuid: string;
+  question_uuid: string;
+  label: string;
+  label_source: "auto" | "operator" | "llm";
+  description: string | null;
+  pinned: number;
+  /** 1: an operator created it, moved answers into it or merged into it (never discarded by a rebuild). */
+  operator: number;
+  /** JSON string[] of the build's keyphrases. */
+  keyphrases: string;
+  /** JSON `[{answer_uuid, text}]` from the last build. */
+  quotes: string;
+  /** JSON `[answer_uuid]`: an operator's example answers. */
+  examples: string;
+  /** Unit centre in the build's space (Float32 bytes), or null. */
+  centre: Uint8Array | null;
+  date_created: string;
+  date_updated: string;
+}
+
+/** Build state of one question's themes. */
+export interface ThemeBuildTable {
+  link_uuid: string;
+  question_uuid: string;
+  workspace_uuid: string;
+  engine: string | null;
+  components: Uint8Array | null;
+  threshold: number;
+  answers_built: number;
+  /** Analysed answers since the last build (the automatic rebuild's rule counts these). */
+  answers_since: number;
+  /** 1 while a rebuild job is queued or running. */
+  rebuild_queued: number;
+  built_at: string | null;
   date_updated: string;
 }
 
 export interface JobTable {
   id: Generated<number>;
-  kind: "transcribe" | "analyse";
+  /** `themes`: rebuild one question's themes (payload `{link_uuid, question_uuid}`). */
+  kind: "transcribe" | "analyse" | "themes";
   /** JSON payload, e.g. `{"answer_uuid": "..."}`. */
   payload: string;
   /** `waiting`: parked until something outside is fixed (the ASR model installed); no attempt is used. */
@@ -346,4 +398,6 @@ export interface Database {
   insight_corrections: InsightCorrectionTable;
   workspace_changes: WorkspaceChangeTable;
   definition_version: DefinitionVersionTable;
+  themes: ThemeTable;
+  theme_builds: ThemeBuildTable;
 }

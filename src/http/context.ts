@@ -27,7 +27,7 @@ export type AppDeps = {
   signingSecret: string;
   webAssets: WebAssets;
   /** The inference worker (transcription and insights), for work a respondent waits on. */
-  inference: Pick<InferenceClient, "transcribe" | "analyse">;
+  inference: Pick<InferenceClient, "transcribe" | "analyse" | "buildThemes">;
   nudgeJobs: () => void;
   nudgeOutbox: () => void;
 };

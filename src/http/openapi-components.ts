@@ -16,6 +16,7 @@ import { workspaceSchema } from "../modules/workspaces/model.ts";
 import { inviteSchema, memberSchema, sessionSchema } from "../modules/users/model.ts";
 import { linkStatsSchema } from "../modules/stats/model.ts";
 import { correctedInsightsSchema } from "../modules/insights/model.ts";
+import { summarySchema, themeSchema, themeStatusSchema } from "../modules/themes/model.ts";
 
 /** `FooBar` from `foo_bar`. */
 const pascal = (s: string) => s.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
@@ -101,6 +102,9 @@ export const namedComponents = (): ReadonlyArray<readonly [z.ZodType, string]> =
     [answerSchema, "Answer"],
     [reprocessedSchema, "Reprocessed"],
     [correctedInsightsSchema, "CorrectedInsights"],
+    [themeSchema, "Theme"],
+    [themeStatusSchema, "ThemeStatus"],
+    [summarySchema, "LinkSummary"],
     [webhookSchema, "Webhook"],
     [webhookWithSecretSchema, "WebhookWithSecret"],
     [deliverySchema, "Delivery"],

@@ -189,6 +189,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   webhooks: "Webhooks, their delivery logs, and the events Earshot POSTs to them",
   "console accounts": "Console sign-in, sessions, members and invites (session cookie)",
   audit: "The workspace's audit log",
+  themes: "Themes across a link's open answers, the operator's codebook, and what changed (DESIGN §12)",
   intake: "The public respondent API the intake page uses (no key)",
 };
 

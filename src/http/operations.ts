@@ -15,6 +15,7 @@ import { intakeOperations } from "../modules/intake/operations.ts";
 import { webhookOperations } from "../modules/webhooks/operations.ts";
 import { insightsOperations } from "../modules/insights/operations.ts";
 import { statsOperations } from "../modules/stats/operations.ts";
+import { themeOperations } from "../modules/themes/operations.ts";
 
 const message = lazySchema(() => z.object({ message: z.string() }));
 const AUTH = ["UNAUTHENTICATED", "HTTPS_REQUIRED", "RATE_LIMITED"];
@@ -247,4 +248,5 @@ export const apiOperations: Operation[] = [
   ...intakeOperations,
   ...insightsOperations,
   ...statsOperations,
+  ...themeOperations,
 ];

@@ -30,6 +30,10 @@ const TITLES: Record<ErrorCode, string> = {
   INVALID_CREDENTIALS: "Invalid credentials",
   CSRF_FAILED: "CSRF check failed",
   LAST_OWNER: "Last owner",
+  THEME_NOT_FOUND: "Theme not found",
+  THEME_MERGE_SELF: "Cannot merge a theme into itself",
+  THEME_QUESTION_MISMATCH: "Themes of different questions",
+  QUESTION_NOT_OPEN: "Not an open question",
   INTERNAL: "Internal error",
   DATABASE_UNAVAILABLE: "Database unavailable",
 };

@@ -7,7 +7,7 @@
  * counts an attempt, so a job that keeps crashing the process is given up after `max_attempts`
  * like any other. Finished jobs are pruned ({@link pruneJobs}).
  */
-import { type Kysely, type Transaction } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import { systemClock, type Clock } from "../clock.ts";
 import type { Database, JobTable } from "../db/schema.ts";
 import { prepared } from "../db/prepared.ts";
@@ -74,7 +74,7 @@ export const JOB_RETENTION_DAYS = { done: 1, failed: 30 } as const;
  * their webhook events) for minutes (issue 9 soak: p99 submit → event was 30 s behind 65 queued
  * transcriptions).
  */
-const DEFAULT_PRIORITY: Record<JobKind, number> = { analyse: 1, transcribe: 0 };
+const DEFAULT_PRIORITY: Record<JobKind, number> = { analyse: 1, transcribe: 0, themes: 0 };
 
 /**
  * Queues a job; call with the transaction of the change that causes it.

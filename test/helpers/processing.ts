@@ -9,6 +9,7 @@ import { createJobRunner, type JobRunner } from "../../src/jobs/runner.ts";
 import { createLogger } from "../../src/logger.ts";
 import { analyseAnswer, giveUpOnAnswer, transcribeAnswer } from "../../src/modules/responses/processing.ts";
 import { processingDepsOf } from "../../src/app-deps.ts";
+import { rebuildThemes } from "../../src/modules/themes/engine.ts";
 import type { TestApi } from "./api.ts";
 
 import { FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT } from "./fixtures.ts";
@@ -38,7 +39,7 @@ export async function createProcessing(
     db: api.db,
     log: createLogger("silent"),
     pollMs: 50,
-    handlers: { transcribe: (j) => transcribeAnswer(deps, j), analyse: (j) => analyseAnswer(deps, j) },
+    handlers: { transcribe: (j) => transcribeAnswer(deps, j), analyse: (j) => analyseAnswer(deps, j), themes: (j) => rebuildThemes(deps, j) },
     onGiveUp: (j, e) => giveUpOnAnswer(deps, j, e),
     ...(opts.resume ? { resume: opts.resume } : {}),
   });

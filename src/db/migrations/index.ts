@@ -22,6 +22,7 @@ import * as rateLimitWindows from "./2026-11-28T0200-rate-limit-windows.ts";
 import * as loginFailures from "./2026-11-28T0201-login-failures.ts";
 import * as answersFtsByRowid from "./2026-11-28T0300-answers-fts-by-rowid.ts";
 import * as definitionVersion from "./2026-12-01T0000-definition-version.ts";
+import * as themes from "./2026-12-02T0000-themes.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21T0000-initial": initial,
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28T0201-login-failures": loginFailures,
   "2026-11-28T0300-answers-fts-by-rowid": answersFtsByRowid,
   "2026-12-01T0000-definition-version": definitionVersion,
+  "2026-12-02T0000-themes": themes,
 };

@@ -19,6 +19,8 @@ export type AuditedContext = { request: Request; response: unknown };
 type Rule = { action: AuditAction; target: (params: Record<string, string>, body: Body) => AuditTarget };
 
 const WEBHOOK = "/api/v1/workspaces/:workspace_uuid/webhooks/:webhook_uuid/";
+const THEMES = "/api/v1/links/:link_uuid/themes/";
+const THEME = `${THEMES}:theme_uuid/`;
 const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
 
 /** `METHOD route-pattern` → what to record. */
@@ -36,6 +38,17 @@ export const AUDITED_ROUTES: Record<string, Rule> = {
   [`DELETE ${WEBHOOK}`]: { action: "webhook.deleted", target: (p) => ({ type: "webhook", uuid: p.webhook_uuid ?? null, label: null }) },
   [`POST ${WEBHOOK}rotate-secret/`]: { action: "webhook.secret_rotated", target: (p) => ({ type: "webhook", uuid: p.webhook_uuid ?? null, label: null }) },
   "DELETE /api/v1/responses/:response_uuid/": { action: "response.erased", target: (p) => ({ type: "response", uuid: p.response_uuid ?? null, label: null }) },
+  [`POST ${THEMES}`]: { action: "theme.created", target: (_p, b) => ({ type: "theme", uuid: str(b?.uuid), label: str(b?.label) }) },
+  [`PATCH ${THEME}`]: { action: "theme.updated", target: (p, b) => ({ type: "theme", uuid: p.theme_uuid ?? null, label: str(b?.label) }) },
+  // The merged theme is the target; the survivor's label says where its answers went.
+  [`POST ${THEME}merge/`]: { action: "theme.merged", target: (p, b) => ({ type: "theme", uuid: p.theme_uuid ?? null, label: str(b?.label) }) },
+  [`DELETE ${THEME}`]: { action: "theme.deleted", target: (p) => ({ type: "theme", uuid: p.theme_uuid ?? null, label: null }) },
+  [`POST ${THEMES}rebuild/`]: { action: "themes.rebuild_requested", target: (p) => ({ type: "link", uuid: p.link_uuid ?? null, label: null }) },
+  // Insights corrections and answers moved between themes (PATCH …/insights/ with theme_uuid).
+  "PATCH /api/v1/responses/:response_uuid/answers/:answer_uuid/insights/": {
+    action: "answer.corrected",
+    target: (p) => ({ type: "answer", uuid: p.answer_uuid ?? null, label: null }),
+  },
   "PATCH /api/v1/workspace/": { action: "workspace.updated", target: (_p, b) => ({ type: "workspace", uuid: str(b?.uuid), label: str(b?.name) }) },
 };
 

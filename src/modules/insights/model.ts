@@ -14,9 +14,15 @@ export const correctInsightsSchema = lazySchema(() =>
     .strictObject({
       sentiment: sentiment.optional().describe("Corrected sentiment"),
       actionable: z.boolean().optional().describe("Corrected actionable flag"),
+      theme_uuid: z
+        .string()
+        .uuid()
+        .nullable()
+        .optional()
+        .describe("Move the answer to this theme of its question (null: unassigned); kept across rebuilds (DESIGN §12)"),
     })
-    .refine((b) => b.sentiment !== undefined || b.actionable !== undefined, {
-      message: "Give sentiment, actionable or both.",
+    .refine((b) => b.sentiment !== undefined || b.actionable !== undefined || b.theme_uuid !== undefined, {
+      message: "Give sentiment, actionable, theme_uuid or several.",
     }),
 );
 
@@ -33,14 +39,21 @@ export const correctedMarkerSchema = lazySchema(() =>
 export const correctedInsightsSchema = lazySchema(() =>
   z.object({
     answer_uuid: z.string(),
-    ai_insights: z.object({
-      sentiment,
-      sentiment_score: z.number().min(-1).max(1).describe("The engine's score (not corrected)"),
-      actionable: z.boolean(),
-      key_topics: z.array(z.string()),
-      summary: z.string(),
-      corrected: correctedMarkerSchema,
-    }),
+    ai_insights: z
+      .object({
+        sentiment,
+        sentiment_score: z.number().min(-1).max(1).describe("The engine's score (not corrected)"),
+        actionable: z.boolean(),
+        key_topics: z.array(z.string()),
+        summary: z.string(),
+        corrected: correctedMarkerSchema.optional().describe("Present once sentiment or actionable was corrected"),
+      })
+      .nullable(),
+    theme: z
+      .object({ uuid: z.string().uuid(), label: z.string() })
+      .nullable()
+      .optional()
+      .describe("The answer's theme as it now reads (present when theme_uuid was sent)"),
   }),
 );
 

@@ -11,11 +11,11 @@ export const insightsOperations: Operation[] = [
   {
     method: "patch",
     path: "/api/v1/responses/:response_uuid/answers/:answer_uuid/insights/",
-    summary: "Correct an answer's sentiment and actionable flag (the original is kept; who and when are recorded)",
+    summary: "Correct an answer's sentiment and actionable flag (the original is kept; who and when are recorded), or move it to another theme",
     tag: "responses",
     scope: "responses:write",
     body: correctInsightsSchema,
     success: { status: 200, schema: correctedInsightsSchema, description: "The answer's insights as they now read" },
-    errors: [...WRITE, "NOT_FOUND", "INSIGHTS_NOT_READY", "INSUFFICIENT_SCOPE"],
+    errors: [...WRITE, "NOT_FOUND", "INSIGHTS_NOT_READY", "INSUFFICIENT_SCOPE", "THEME_NOT_FOUND", "THEME_QUESTION_MISMATCH"],
   },
 ];

@@ -12,7 +12,7 @@ export function findAnswerInWorkspace(db: Db, workspaceUuid: string, responseUui
   return db
     .selectFrom("answers")
     .innerJoin("responses", "responses.uuid", "answers.response_uuid")
-    .select(["answers.uuid", "answers.response_uuid", "answers.ai_insights"])
+    .select(["answers.uuid", "answers.response_uuid", "answers.ai_insights", "answers.question_uuid", "responses.link_uuid"])
     .where("responses.workspace_uuid", "=", workspaceUuid)
     .where("responses.uuid", "=", responseUuid)
     .where("answers.uuid", "=", answerUuid)

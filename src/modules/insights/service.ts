@@ -15,8 +15,10 @@ import type { Sentiment } from "../../ai/insights/types.ts";
 import type { CorrectedInsights, CorrectInsightsBody } from "./model.ts";
 import * as repo from "./repository.ts";
 import { isUuid } from "../../shared/uuid.ts";
+import { moveAnswer } from "../themes/service.ts";
 
-type StoredInsights = CorrectedInsights["ai_insights"] | (Omit<CorrectedInsights["ai_insights"], "corrected"> & { corrected?: undefined });
+type Insights = NonNullable<CorrectedInsights["ai_insights"]>;
+type StoredInsights = Insights | (Omit<Insights, "corrected"> & { corrected?: undefined });
 
 /**
  * Records a correction and applies it to the answer's `ai_insights`.
@@ -42,6 +44,11 @@ export async function correctInsights(
     await recheck?.(trx);
     const answer = await repo.findAnswerInWorkspace(trx, auth.workspaceUuid, responseUuid, answerUuid);
     if (!answer) throw notFound("Answer");
+    // Moving an answer between themes (DESIGN §12) needs no insights; correcting them does.
+    const theme = body.theme_uuid !== undefined ? { theme: await moveAnswer(trx, answer, body.theme_uuid) } : {};
+    if (body.sentiment === undefined && body.actionable === undefined) {
+      return { answer_uuid: answer.uuid, ai_insights: answer.ai_insights ? (JSON.parse(answer.ai_insights) as Insights) : null, ...theme };
+    }
     if (!answer.ai_insights) throw new AppError("INSIGHTS_NOT_READY", "This answer has no insights to correct yet.");
     const current = JSON.parse(answer.ai_insights) as StoredInsights;
     const original = current.corrected?.original ?? { sentiment: current.sentiment, actionable: current.actionable };
@@ -68,7 +75,7 @@ export async function correctInsights(
       corrected: { by: { type: auth.actor.type, uuid: auth.actor.uuid, name: auth.actor.name }, at: now, original },
     };
     await repo.updateAnswerInsights(trx, answer.uuid, JSON.stringify(updated), now);
-    return { answer_uuid: answer.uuid, ai_insights: updated };
+    return { answer_uuid: answer.uuid, ai_insights: updated, ...theme };
   });
 }
 

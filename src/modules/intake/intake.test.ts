@@ -300,7 +300,7 @@ describe("responses API", () => {
     const csv = await api.call("GET", `/api/v1/links/${l.uuid}/responses/export/?format=csv`);
     expect(csv.headers.get("content-type")).toContain("text/csv");
     const lines = csv.text.trim().split("\n");
-    expect(lines[0]).toBe("response_uuid,session_id,status,respondent_email,date_created,submitted_at,comment,email");
+    expect(lines[0]).toBe("response_uuid,session_id,status,respondent_email,date_created,submitted_at,comment,comment.theme,email");
     expect(lines.length).toBe(5);
     expect(csv.text).toContain('"\'; DROP TABLE responses; -- <b>"'.slice(1, -1));
     const jsonl = await api.call("GET", `/api/v1/links/${l.uuid}/responses/export/?format=jsonl`);

@@ -16,6 +16,10 @@
  * CSV cells that a spreadsheet would run as a formula (starting with `= + - @`, tab or carriage
  * return, or their full-width forms) are prefixed with `'` by csv-stringify's `escape_formulas`;
  * numbers are written as numbers, so `-3` stays `-3`.
+ *
+ * Each open question (voice, voice_text_fallback, text) also gets a `<field_key>.theme` column
+ * right after its own: the answer's theme label, empty when unassigned (DESIGN §12). JSONL
+ * records carry `theme` on each answer.
  */
 import { stringify } from "csv-stringify/sync";
 import type { Kysely } from "kysely";
@@ -23,6 +27,22 @@ import type { Database } from "../../db/schema.ts";
 import * as linksRepo from "../links/repository.ts";
 import { toResponseRecords, type ResponseDeps, type ResponseRecord } from "./service.ts";
 import { applySelection, type ResponseSelection } from "./repository.ts";
+import { openFieldKeysOfWorkspace, OPEN_TYPES } from "../themes/repository.ts";
+
+/** Suffix of the theme column of an open question's `field_key`. */
+export const THEME_COLUMN_SUFFIX = ".theme";
+
+/** The CSV's answer columns: each field key, and after an open question's its theme column. */
+function answerColumns(fieldKeys: string[], open: Set<string>): { key: string; theme: boolean }[] {
+  return fieldKeys.flatMap((key) =>
+    open.has(key)
+      ? [
+          { key, theme: false },
+          { key, theme: true },
+        ]
+      : [{ key, theme: false }],
+  );
+}
 
 /** Rows read from the database per keyset page. */
 const PAGE_ROWS = 50;
@@ -43,11 +63,12 @@ function cell(a: ResponseRecord["answers"][number]): Cell {
 }
 
 /** One CSV line (with its line break) or one JSONL line of a response record. */
-function encodeRecord(r: ResponseRecord, format: "csv" | "jsonl", fieldKeys: string[], withLink: boolean): string {
+function encodeRecord(r: ResponseRecord, format: "csv" | "jsonl", columns: { key: string; theme: boolean }[], withLink: boolean): string {
   if (format === "jsonl") return JSON.stringify(r) + "\n";
   const byKey = new Map(r.answers.map((a) => [a.field_key, cell(a)]));
+  const themeOf = new Map(r.answers.map((a) => [a.field_key, a.theme?.label ?? ""]));
   const fixed: Cell[] = [r.uuid, r.session_id, r.status, r.respondent_email ?? "", r.date_created, r.submitted_at ?? ""];
-  const row: Cell[] = [...fixed, ...(withLink ? [r.link_uuid] : []), ...fieldKeys.map((k) => byKey.get(k) ?? "")];
+  const row: Cell[] = [...fixed, ...(withLink ? [r.link_uuid] : []), ...columns.map((c) => (c.theme ? themeOf.get(c.key) : byKey.get(c.key)) ?? "")];
   return stringify([row], CSV_OPTIONS);
 }
 
@@ -72,7 +93,7 @@ export function exportResponses(
   const db: Kysely<Database> = deps.db;
   const encoder = new TextEncoder();
   let after: { date_created: string; uuid: string } | null = null;
-  let fieldKeys: string[] | null = null;
+  let columns: { key: string; theme: boolean }[] | null = null;
   let pending: ResponseRecord[] = [];
   let exhausted = false;
 
@@ -100,18 +121,22 @@ export function exportResponses(
         try {
           await stillAllowed();
           let out = "";
-          if (fieldKeys === null) {
-            fieldKeys = target.link
-              ? (await linksRepo.questionsOf(db, [target.link.uuid])).map((q) => q.field_key)
-              : await linksRepo.fieldKeysOfWorkspace(db, target.workspaceUuid);
-            if (format === "csv") out += stringify([[...FIXED_COLUMNS, ...(target.link ? [] : ["link_uuid"]), ...fieldKeys]], CSV_OPTIONS);
+          if (columns === null) {
+            const questions = target.link ? await linksRepo.questionsOf(db, [target.link.uuid]) : null;
+            const fieldKeys = questions ? questions.map((q) => q.field_key) : await linksRepo.fieldKeysOfWorkspace(db, target.workspaceUuid);
+            const open = questions
+              ? new Set(questions.filter((q) => OPEN_TYPES.includes(q.type)).map((q) => q.field_key))
+              : await openFieldKeysOfWorkspace(db, target.workspaceUuid);
+            columns = answerColumns(fieldKeys, open);
+            const header = columns.map((c) => (c.theme ? c.key + THEME_COLUMN_SUFFIX : c.key));
+            if (format === "csv") out += stringify([[...FIXED_COLUMNS, ...(target.link ? [] : ["link_uuid"]), ...header]], CSV_OPTIONS);
           }
           while (out.length < EXPORT_CHUNK_BYTES) {
             if (!pending.length && (exhausted || !(await nextPage()))) {
               exhausted = true;
               break;
             }
-            out += encodeRecord(pending.shift()!, format, fieldKeys, target.link === null);
+            out += encodeRecord(pending.shift()!, format, columns, target.link === null);
           }
           if (out) controller.enqueue(encoder.encode(out));
           if (exhausted && !pending.length) controller.close();

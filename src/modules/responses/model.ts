@@ -70,6 +70,7 @@ export const responseFilterSchema = lazySchema(() =>
       ),
     value_min: numberParam.optional().describe("Rating/number answers at least this value"),
     value_max: numberParam.optional().describe("Rating/number answers at most this value"),
+    theme: z.string().uuid().optional().describe("An answer of the response belongs to this theme (DESIGN §12)"),
   }),
 );
 export type ResponseFilterQuery = z.output<typeof responseFilterSchema>;
@@ -146,6 +147,20 @@ export const answerSchema = lazySchema(() =>
       }),
     ),
     custom_fields: z.record(z.string(), z.unknown()),
+    theme: z
+      .object({ uuid: z.string().uuid(), label: z.string() })
+      .nullable()
+      .describe("The answer's theme (open questions; DESIGN §12), or null when unassigned or not themed"),
+    segments: z
+      .array(z.object({ start_s: z.number(), end_s: z.number(), text: z.string() }))
+      .nullable()
+      .describe(
+        "Voice answers: Whisper's transcript segments with their place in the recording, seconds; one segment for the whole recording when the model gave no timestamps; null otherwise",
+      ),
+    translation: z
+      .string()
+      .nullable()
+      .describe("English translation of a non-English voice answer from Whisper's translate task; not produced yet, always null"),
     rating_details: z.object({ value: z.number().nullable(), max_value: z.number(), scale_type: z.enum(["stars", "emojis", "nps", "numbers"]) }).optional(),
     selected_card: z
       .object({ card_id: z.string(), label: z.string(), media_url: z.string(), media_type: z.enum(["image", "video"]) })

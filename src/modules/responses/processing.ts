@@ -18,12 +18,14 @@ import { AudioDecodeError, MAX_RECORDING_S } from "../../ai/audio-common.ts";
 import { questionRecordingLimitS } from "../intake/recordings.ts";
 import { queueSubmittedEventIfReady } from "../intake/service.ts";
 import * as repo from "./repository.ts";
+import { assignNewAnswer, isOpenType, rebuildGivenUp } from "../themes/engine.ts";
+import { vectorBytes } from "../themes/codec.ts";
 
 /** `transcription_error` of an answer waiting for the ASR model (`waiting_for_model`). */
 export const WAITING_FOR_MODEL = "The speech recognition model is not installed; this answer is transcribed once it is (earshot models fetch).";
 
 /** What processing needs from the inference worker (`ai/inference-client.ts`). */
-export type AnswerInference = Pick<InferenceClient, "transcribe" | "analyse">;
+export type AnswerInference = Pick<InferenceClient, "transcribe" | "analyse" | "buildThemes">;
 
 export type ProcessingDeps = {
   db: Kysely<Database>;
@@ -93,7 +95,7 @@ export async function transcribeAnswer(deps: ProcessingDeps, job: Job): Promise<
   await repo.updateAnswer(deps.db, answer.uuid, { transcription_status: "processing", date_updated: nowIso() });
   const audio = await deps.blobs.get(answer.audio_blob);
   if (!audio) throw new PermanentJobError("The recording is missing from the blob store.");
-  let result: { text: string; durationS: number; language?: string | null };
+  let result: { text: string; durationS: number; language?: string | null; segments?: { start_s: number; end_s: number; text: string }[] };
   try {
     const language = await linkLanguageOf(deps.db, answer);
     result = await deps.inference.transcribe(audio, { priority: "batch", maxDurationS: await recordingLimitOf(deps.db, answer), language });
@@ -128,6 +130,7 @@ export async function transcribeAnswer(deps: ProcessingDeps, job: Job): Promise<
         text: answer.text ?? transcript,
         duration: Math.round(result.durationS * 1000) / 1000,
         language: result.language ?? null,
+        segments: result.segments ? JSON.stringify(result.segments) : null,
         analysis_status: analyse ? "pending" : "not_applicable",
         date_updated: nowIso(),
       });
@@ -150,6 +153,7 @@ export async function analyseAnswer(deps: ProcessingDeps, job: Job): Promise<voi
   // The answer's language: as transcribed, else (typed answers) the link's (issue 17).
   const language = answer.language ?? (await linkLanguageOf(deps.db, answer));
   let patch: Partial<repo.AnswerRow> = { analysis_status: "not_applicable", language };
+  let embedding: { engine: string; vector: Float32Array } | null = null;
   if (text && wanted) {
     // Follow-up answers given during the session count as part of the answer.
     const followUps = (JSON.parse(answer.follow_ups) as { answer?: string | null }[]).map((f) => f.answer).filter(Boolean);
@@ -162,7 +166,8 @@ export async function analyseAnswer(deps: ProcessingDeps, job: Job): Promise<voi
           enableDynamicProbing: false,
           prompt: q?.prompt ?? answer.question_text,
         },
-        { language },
+        // The theme vector comes from the same text (answer and follow-ups), in the same request.
+        { language, embed: true },
       );
     } catch (err) {
       // An English-only engine must not label a German answer: no insights, and why.
@@ -183,13 +188,20 @@ export async function analyseAnswer(deps: ProcessingDeps, job: Job): Promise<voi
       custom_fields: JSON.stringify(r.custom_fields ?? {}),
       analysis_engine: JSON.stringify({ ...r.engine, clarity: r.clarity }),
       analysis_status: "completed",
+      ...(r.embedding ? { embedding: vectorBytes(r.embedding.vector), embedding_engine: r.embedding.engine } : {}),
     };
+    embedding = r.embedding ?? null;
   }
   await finishAnswer(
     deps,
     answer.response_uuid,
     async (trx) => {
       await repo.updateAnswer(trx, answer.uuid, { ...patch, date_updated: nowIso() });
+      // Its theme, in the same transaction (DESIGN §12; themes/engine.ts).
+      if (embedding && response && q && isOpenType(q.type)) {
+        const a = { answerUuid: answer.uuid, workspaceUuid: response.workspace_uuid, linkUuid: response.link_uuid, questionUuid: q.uuid };
+        await assignNewAnswer(trx, a, embedding.vector, embedding.engine);
+      }
     },
     job,
   );
@@ -201,6 +213,7 @@ export async function analyseAnswer(deps: ProcessingDeps, job: Job): Promise<voi
  * event go. Idempotent, so the runner may call it again after a crash.
  */
 export async function giveUpOnAnswer(deps: ProcessingDeps, job: Job, error: string): Promise<void> {
+  if (job.kind === "themes") return rebuildGivenUp(deps.db, job);
   const uuid = typeof job.payload.answer_uuid === "string" ? job.payload.answer_uuid : null;
   const answer = uuid ? await repo.findAnswer(deps.db, uuid) : undefined;
   if (!answer) return;

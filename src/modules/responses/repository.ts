@@ -33,6 +33,8 @@ export type ResponseSelection = {
   sentiment?: "positive" | "neutral" | "negative";
   actionable?: boolean;
   topic?: string;
+  /** An answer belongs to this theme (DESIGN §12). */
+  theme?: string;
   answer?: QuestionValueFilter;
 };
 
@@ -112,6 +114,10 @@ export function applySelection<QB extends SelectQueryBuilder<Database, "response
         jsonHasText(db, "a.ai_insights", "$.key_topics", t),
       ]),
     );
+  }
+  if (f.theme) {
+    const t = f.theme;
+    answerConds.push((eb) => eb("a.theme_uuid", "=", t));
   }
   if (f.actionable === true) answerConds.push(() => jsonFlagIs(db, "a.ai_insights", "$.actionable", true));
   if (f.answer) {

@@ -15,6 +15,7 @@ import { isUuid } from "../../shared/uuid.ts";
 import * as linksRepo from "../links/repository.ts";
 import { eraseResponseEvents } from "../../outbox/repository.ts";
 import * as repo from "./repository.ts";
+import { forgetAnswers, themeLabels } from "../themes/service.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 export type ResponseDeps = {
@@ -56,7 +57,13 @@ export function filePath(responseUuid: string, answerUuid: string): string {
 type Mapper = Pick<ResponseDeps, "publicUrl" | "signingSecret" | "audioUrlTtlS">;
 
 /** Maps an answer row; `questionConfig` supplies rating and image card details when known. */
-export function toAnswerRecord(m: Mapper, a: repo.AnswerRow, questionConfig: Record<string, unknown> | undefined): AnswerRecord {
+export function toAnswerRecord(
+  m: Mapper,
+  a: repo.AnswerRow,
+  questionConfig: Record<string, unknown> | undefined,
+  themeLabels: Map<string, string> = new Map(),
+): AnswerRecord {
+  const themeLabel = a.theme_uuid ? themeLabels.get(a.theme_uuid) : undefined;
   const value = JSON.parse(a.value) as unknown;
   const rec: AnswerRecord = {
     uuid: a.uuid,
@@ -84,6 +91,9 @@ export function toAnswerRecord(m: Mapper, a: repo.AnswerRow, questionConfig: Rec
       }),
     ),
     custom_fields: JSON.parse(a.custom_fields) as Record<string, unknown>,
+    theme: a.theme_uuid && themeLabel !== undefined ? { uuid: a.theme_uuid, label: themeLabel } : null,
+    segments: a.segments ? (JSON.parse(a.segments) as AnswerRecord["segments"]) : null,
+    translation: null,
   };
   const config = questionConfig ?? {};
   if (a.response_type === "rating") {
@@ -117,6 +127,10 @@ export async function toResponseRecords(db: Q, m: Mapper, rows: repo.ResponseRow
   );
   const questions = await linksRepo.questionsOf(db, [...new Set(rows.map((r) => r.link_uuid))]);
   const configOf = new Map(questions.map((q) => [q.uuid, JSON.parse(q.configuration) as Record<string, unknown>]));
+  const labels = await themeLabels(
+    db,
+    answers.flatMap((a) => (a.theme_uuid ? [a.theme_uuid] : [])),
+  );
   return rows.map((r) => ({
     uuid: r.uuid,
     link_uuid: r.link_uuid,
@@ -125,7 +139,7 @@ export async function toResponseRecords(db: Q, m: Mapper, rows: repo.ResponseRow
     respondent_email: r.respondent_email,
     date_created: r.date_created,
     submitted_at: r.submitted_at,
-    answers: answers.filter((a) => a.response_uuid === r.uuid).map((a) => toAnswerRecord(m, a, configOf.get(a.question_uuid))),
+    answers: answers.filter((a) => a.response_uuid === r.uuid).map((a) => toAnswerRecord(m, a, configOf.get(a.question_uuid), labels)),
   }));
 }
 
@@ -158,6 +172,7 @@ export async function selectionOf(db: Q, workspaceUuid: string, linkUuid: string
     sentiment: q.sentiment,
     actionable: q.actionable,
     topic: q.topic,
+    theme: q.theme?.toLowerCase(),
     answer: q.question
       ? {
           question: q.question,
@@ -196,7 +211,7 @@ export async function getResponse(deps: ResponseDeps, auth: AuthContext, uuid: s
 
 /**
  * Erases a response (DESIGN §7; docs/api.md "Erasure"): in one transaction its answers, their
- * search-index entries (FTS5 secure-delete: no deleted word survives in the index), their jobs,
+ * quotes and examples in themes, their search-index entries (FTS5 secure-delete: no deleted word survives in the index), their jobs,
  * and every copy the outbox holds — its events' payloads are redacted, their pending deliveries
  * cancelled and their logs' response excerpts dropped (`eraseResponseEvents`); then its
  * recordings and files are deleted from the blob store.
@@ -208,6 +223,11 @@ export async function deleteResponse(deps: ResponseDeps, auth: AuthContext, uuid
     if (!row) throw notFound("Response");
     const answers = await repo.answersOf(trx, [row.uuid]);
     await repo.deleteJobsOfAnswers(
+      trx,
+      answers.map((a) => a.uuid),
+    );
+    // Themes keep no quote or example of an erased answer (their counts are computed, so they follow).
+    await forgetAnswers(
       trx,
       answers.map((a) => a.uuid),
     );

@@ -1,0 +1,220 @@
+/**
+ * @module themes/engine
+ * Themes in the background (DESIGN §12, issue 24 "Incremental and stable"): the `analyse` job
+ * assigns each new answer to its nearest theme ({@link assignNewAnswer}, in the job's own
+ * transaction), and the `themes` job rebuilds one question's themes ({@link rebuildThemes}) in the
+ * inference worker, keeping identities through `reconcileThemes` and every operator edit.
+ *
+ * Rebuild rule (docs/api.md "Themes"): a question is rebuilt once the analysed answers since its
+ * last build reach max({@link REBUILD_MIN_NEW}, {@link REBUILD_SHARE} × the answers that build saw)
+ * — the first build after 10 answers, then after 20 % more —, or when an operator asks
+ * (`POST …/themes/rebuild/`) or creates a theme. One rebuild per question at a time
+ * (`theme_builds.rebuild_queued`).
+ *
+ * Operator edits a rebuild keeps: an operator's theme (created, moved into, merged into, renamed)
+ * is a seed of the build with its members and examples, so it is never discarded; a pinned label
+ * is never replaced; an answer an operator moved (`theme_source = operator`, to a theme or to
+ * none) stays where it was put.
+ */
+import { randomUUID } from "node:crypto";
+import type { Kysely, Transaction } from "kysely";
+import { nowIso } from "../../clock.ts";
+import type { Database } from "../../db/schema.ts";
+import { enqueueJob, isClaimStillOurs, type Job, LeaseLostError } from "../../jobs/queue.ts";
+import { PermanentJobError } from "../../jobs/runner.ts";
+import { assignAnswer, DEFAULT_ASSIGN_THRESHOLD, reconcileThemes, type ThemeModel } from "../../ai/themes/incremental.ts";
+import type { BuildOptions, InferenceClient, ThemeInput } from "../../ai/inference-client.ts";
+import { bytesVector, bytesVectors, vectorBytes, vectorsBytes } from "./codec.ts";
+import * as repo from "./repository.ts";
+
+type Q = Kysely<Database> | Transaction<Database>;
+
+/** Fewest analysed answers since the last build that trigger an automatic rebuild. */
+export const REBUILD_MIN_NEW = 10;
+/** Share of the last build's answers that, once new, trigger an automatic rebuild. */
+export const REBUILD_SHARE = 0.2;
+
+/** What a rebuild needs. */
+export type ThemeEngineDeps = { db: Kysely<Database>; inference: Pick<InferenceClient, "buildThemes"> };
+
+/** True when a question type is themed (DESIGN §12: voice, voice_text_fallback, text). */
+export function isOpenType(type: string): boolean {
+  return repo.OPEN_TYPES.includes(type);
+}
+
+/**
+ * Queues a rebuild of one question unless one is queued or running. Call inside the transaction
+ * of the change that asks for it.
+ * @returns whether a job was queued now
+ */
+export async function queueRebuild(trx: Q, workspaceUuid: string, linkUuid: string, questionUuid: string): Promise<boolean> {
+  const now = nowIso();
+  await repo.ensureBuild(trx, { link_uuid: linkUuid, question_uuid: questionUuid, workspace_uuid: workspaceUuid }, now);
+  const build = await repo.findBuild(trx, linkUuid, questionUuid);
+  if (build?.rebuild_queued) return false;
+  await repo.updateBuild(trx, linkUuid, questionUuid, { rebuild_queued: 1, date_updated: now });
+  await enqueueJob(trx, "themes", { link_uuid: linkUuid, question_uuid: questionUuid });
+  return true;
+}
+
+/**
+ * The theme of one newly analysed answer of an open question, written in the analyse job's
+ * transaction: its nearest theme under the question's last build (none before the first build, or
+ * below the threshold), and the automatic rebuild when the rule says so. About 1 µs per theme.
+ * @param vector the answer's raw embedder vector; `engine` its embedder id.
+ * @returns the theme uuid given (or null).
+ */
+export async function assignNewAnswer(
+  trx: Transaction<Database>,
+  a: { answerUuid: string; workspaceUuid: string; linkUuid: string; questionUuid: string },
+  vector: Float32Array,
+  engine: string,
+): Promise<string | null> {
+  let build = await repo.countNewAnswer(trx, a.linkUuid, a.questionUuid);
+  if (!build) {
+    // The question's first analysed answer: its build row, then the count.
+    await repo.ensureBuild(trx, { link_uuid: a.linkUuid, question_uuid: a.questionUuid, workspace_uuid: a.workspaceUuid }, nowIso());
+    build = (await repo.countNewAnswer(trx, a.linkUuid, a.questionUuid))!;
+  }
+  let theme: string | null = null;
+  if (build.built_at && build.engine === engine) {
+    const themes = await repo.centresOf(trx, a.linkUuid, a.questionUuid);
+    const model: ThemeModel = {
+      engine,
+      components: bytesVectors(build.components, vector.length),
+      threshold: build.threshold,
+      themes: themes.map((t) => ({ id: t.uuid, centre: bytesVector(t.centre!) })),
+    };
+    theme = assignAnswer(vector, engine, model).theme;
+    if (theme) await repo.assignAnswers(trx, [a.answerUuid], theme, "auto", true);
+  }
+  if (!build.rebuild_queued && build.answers_since >= Math.max(REBUILD_MIN_NEW, REBUILD_SHARE * build.answers_built)) {
+    await queueRebuild(trx, a.workspaceUuid, a.linkUuid, a.questionUuid);
+  }
+  return theme;
+}
+
+/** The job's question, or a permanent failure for a malformed payload. */
+function targetOf(job: Job): { linkUuid: string; questionUuid: string } {
+  const { link_uuid, question_uuid } = job.payload;
+  if (typeof link_uuid !== "string" || typeof question_uuid !== "string") throw new PermanentJobError("Job payload has no link_uuid/question_uuid.");
+  return { linkUuid: link_uuid, questionUuid: question_uuid };
+}
+
+/**
+ * Handles a `themes` job: builds the question's themes in the inference worker from the stored
+ * vectors, then in one transaction (while the job's lease is ours) maps the new clusters to the
+ * old themes (`reconcileThemes`), updates, inserts and retires themes, reassigns the answers the
+ * engine placed, and records the build. Operator edits made while the build ran are kept: pinned
+ * flags are read inside the transaction and operator-placed answers are never overwritten.
+ */
+export async function rebuildThemes(deps: ThemeEngineDeps, job: Job): Promise<void> {
+  const { linkUuid, questionUuid } = targetOf(job);
+  const before = await repo.findBuild(deps.db, linkUuid, questionUuid);
+  if (!before) return;
+  const rows = await repo.embeddedAnswers(deps.db, questionUuid);
+  const engines = new Map<string, number>();
+  for (const r of rows) engines.set(r.embedding_engine ?? "", (engines.get(r.embedding_engine ?? "") ?? 0) + 1);
+  // One engine per build: the most common one (vectors of two engines are not comparable).
+  const engine = [...engines.entries()].sort((x, y) => y[1] - x[1])[0]?.[0] ?? null;
+  const answers = rows.filter((r) => r.embedding_engine === engine);
+  const vectorOf = new Map(answers.map((r) => [r.uuid, bytesVector(r.embedding!)]));
+  const existing = await repo.themesOf(deps.db, linkUuid, questionUuid);
+  const operatorThemes = existing.filter((t) => t.operator === 1);
+  const membersOf = (uuid: string) => answers.filter((r) => r.theme_uuid === uuid).map((r) => r.uuid);
+  const options: BuildOptions = {
+    seeds: operatorThemes.map((t) => ({
+      key: t.uuid,
+      label: t.label,
+      examples: (JSON.parse(t.examples) as string[]).map((id) => vectorOf.get(id)).filter((v): v is Float32Array => v !== undefined),
+      members: membersOf(t.uuid),
+    })),
+    fixed: new Map(answers.filter((r) => r.theme_source === "operator").map((r) => [r.uuid, r.theme_uuid ?? null])),
+  };
+  const inputs: ThemeInput[] = answers.map((r) => ({ id: r.uuid, text: (r.transcription || r.text || "").trim(), vector: vectorOf.get(r.uuid)! }));
+  const built = inputs.length > 0 ? await deps.inference.buildThemes(inputs, options) : null;
+
+  await deps.db.transaction().execute(async (trx) => {
+    if (!(await isClaimStillOurs(trx, job))) throw new LeaseLostError(job);
+    const now = nowIso();
+    const current = new Map((await repo.themesOf(trx, linkUuid, questionUuid)).map((t) => [t.uuid, t]));
+    const autoBefore = existing.filter((t) => t.operator === 0 && current.has(t.uuid));
+    const found = built?.themes.filter((t) => !t.seeded) ?? [];
+    const { ids } = reconcileThemes(
+      autoBefore.map((t) => ({ id: t.uuid, members: membersOf(t.uuid), operator: false })),
+      found.map((t) => t.members.map((i) => inputs[i]!.id)),
+    );
+    const kept = new Set<string>();
+    for (const t of built?.themes ?? []) {
+      const quotes = JSON.stringify(t.quotes.map((q) => ({ answer_uuid: inputs[q.answer]!.id, text: q.text })));
+      const common = { keyphrases: JSON.stringify(t.keyphrases), quotes, centre: vectorBytes(t.centre), date_updated: now };
+      let uuid: string;
+      if (t.seeded) {
+        if (!current.has(t.key)) continue; // deleted by an operator while the build ran
+        uuid = t.key;
+        await repo.updateTheme(trx, uuid, common);
+      } else {
+        const old = ids[found.indexOf(t)] ?? null;
+        const row = old ? current.get(old) : undefined;
+        if (row) {
+          uuid = row.uuid;
+          await repo.updateTheme(trx, uuid, { ...common, ...(row.pinned ? {} : { label: t.label, label_source: "auto" as const }) });
+        } else {
+          uuid = randomUUID();
+          await repo.insertTheme(trx, {
+            uuid,
+            workspace_uuid: before.workspace_uuid,
+            link_uuid: linkUuid,
+            question_uuid: questionUuid,
+            label: t.label,
+            label_source: "auto",
+            description: null,
+            pinned: 0,
+            operator: 0,
+            examples: "[]",
+            date_created: now,
+            ...common,
+          });
+        }
+      }
+      kept.add(uuid);
+      await repo.assignAnswers(
+        trx,
+        t.members.map((i) => inputs[i]!.id),
+        uuid,
+        "auto",
+        true,
+      );
+    }
+    // Auto themes no cluster carried over are retired; their remaining answers become unassigned.
+    const retired = [...current.values()].filter((t) => t.operator === 0 && !kept.has(t.uuid)).map((t) => t.uuid);
+    for (const uuid of retired) await repo.reassignTheme(trx, uuid, null);
+    await repo.deleteThemes(trx, retired);
+    // Answers the build left unassigned (and no operator placed) lose their old theme.
+    const placed = new Set((built?.assignments ?? []).flatMap((key, i) => (key ? [inputs[i]!.id] : [])));
+    await repo.assignAnswers(
+      trx,
+      inputs.filter((x) => !placed.has(x.id)).map((x) => x.id),
+      null,
+      "auto",
+      true,
+    );
+    const now2 = await repo.findBuild(trx, linkUuid, questionUuid);
+    await repo.updateBuild(trx, linkUuid, questionUuid, {
+      engine,
+      components: built ? vectorsBytes(built.components) : null,
+      threshold: DEFAULT_ASSIGN_THRESHOLD,
+      answers_built: inputs.length,
+      answers_since: Math.max(0, (now2?.answers_since ?? 0) - before.answers_since),
+      rebuild_queued: 0,
+      built_at: now,
+      date_updated: now,
+    });
+  });
+}
+
+/** After a rebuild's final failure: let the next trigger queue one again. */
+export async function rebuildGivenUp(db: Kysely<Database>, job: Job): Promise<void> {
+  const { linkUuid, questionUuid } = targetOf(job);
+  await repo.updateBuild(db, linkUuid, questionUuid, { rebuild_queued: 0, date_updated: nowIso() });
+}

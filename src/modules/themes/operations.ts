@@ -1,0 +1,111 @@
+/**
+ * @module themes/operations
+ * OpenAPI entries of the themes endpoints (DESIGN §12; collected by src/http/operations.ts).
+ */
+import { envelopeOf, pagedQuery, type Operation } from "../../http/openapi.ts";
+import {
+  createThemeSchema,
+  listThemesQuerySchema,
+  mergeThemeSchema,
+  messageSchema,
+  patchThemeSchema,
+  summaryQuerySchema,
+  summarySchema,
+  themeSchema,
+  themeStatusSchema,
+} from "./model.ts";
+
+const AUTH = ["UNAUTHENTICATED", "HTTPS_REQUIRED", "RATE_LIMITED"];
+const WRITE = [...AUTH, "INVALID_JSON", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "INSUFFICIENT_SCOPE"];
+const THEMES = "/api/v1/links/:link_uuid/themes/";
+const THEME = `${THEMES}:theme_uuid/`;
+
+export const themeOperations: Operation[] = [
+  {
+    method: "get",
+    path: THEMES,
+    summary: "A link's themes, largest first: size, share, sentiment, weekly trend and 2–3 quotes each (playable spans for voice answers)",
+    tag: "themes",
+    scope: "responses:read",
+    query: pagedQuery(listThemesQuerySchema),
+    success: { status: 200, schema: envelopeOf(themeSchema), description: "Page of themes" },
+    errors: [...AUTH, "VALIDATION_ERROR", "INVALID_PAGE", "NOT_FOUND", "INSUFFICIENT_SCOPE"],
+  },
+  {
+    method: "post",
+    path: THEMES,
+    summary: "Create an operator's theme (label, description, example answers); a rebuild is queued so answers near the examples join it",
+    tag: "themes",
+    scope: "responses:write",
+    body: createThemeSchema,
+    success: { status: 201, schema: themeSchema, description: "The theme" },
+    errors: [...WRITE, "NOT_FOUND", "QUESTION_NOT_OPEN"],
+  },
+  {
+    method: "get",
+    path: `${THEMES}status/`,
+    summary: "Whether the link's themes are being rebuilt, and how many answers are assigned or not analysed yet",
+    tag: "themes",
+    scope: "responses:read",
+    success: { status: 200, schema: themeStatusSchema, description: "ThemeStatus" },
+    errors: [...AUTH, "NOT_FOUND", "INSUFFICIENT_SCOPE"],
+  },
+  {
+    method: "post",
+    path: `${THEMES}rebuild/`,
+    summary: "Rebuild the link's themes now (in the background; operator edits are kept)",
+    tag: "themes",
+    scope: "responses:write",
+    emptyBody: true,
+    success: { status: 202, schema: themeStatusSchema, description: "Queued; the status as it now reads" },
+    errors: [...WRITE, "NOT_FOUND"],
+  },
+  {
+    method: "get",
+    path: THEME,
+    summary: "One theme",
+    tag: "themes",
+    scope: "responses:read",
+    success: { status: 200, schema: themeSchema, description: "The theme" },
+    errors: [...AUTH, "NOT_FOUND", "THEME_NOT_FOUND", "INSUFFICIENT_SCOPE"],
+  },
+  {
+    method: "patch",
+    path: THEME,
+    summary: "Rename (pins the label unless pinned: false), describe or pin a theme",
+    tag: "themes",
+    scope: "responses:write",
+    body: patchThemeSchema,
+    success: { status: 200, schema: themeSchema, description: "The theme" },
+    errors: [...WRITE, "NOT_FOUND", "THEME_NOT_FOUND"],
+  },
+  {
+    method: "delete",
+    path: THEME,
+    summary: "Delete a theme; its answers become unassigned (and stay so across rebuilds)",
+    tag: "themes",
+    scope: "responses:write",
+    success: { status: 200, schema: messageSchema, description: "Deleted" },
+    errors: [...AUTH, "NOT_FOUND", "THEME_NOT_FOUND", "INSUFFICIENT_SCOPE"],
+  },
+  {
+    method: "post",
+    path: `${THEME}merge/`,
+    summary: "Merge a theme into another of the same question; returns the surviving theme",
+    tag: "themes",
+    scope: "responses:write",
+    body: mergeThemeSchema,
+    success: { status: 200, schema: themeSchema, description: "The surviving theme" },
+    errors: [...WRITE, "NOT_FOUND", "THEME_NOT_FOUND", "THEME_MERGE_SELF", "THEME_QUESTION_MISMATCH"],
+  },
+  {
+    method: "get",
+    path: "/api/v1/links/:link_uuid/summary/",
+    summary: "What changed: responses, sentiment and top themes of a period against the one before, new themes, one quote each — JSON and Markdown",
+    tag: "themes",
+    scope: "responses:read",
+    query: summaryQuerySchema,
+    success: { status: 200, schema: summarySchema, description: "LinkSummary" },
+    errors: [...AUTH, "VALIDATION_ERROR", "NOT_FOUND", "INSUFFICIENT_SCOPE"],
+  },
+];

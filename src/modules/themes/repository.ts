@@ -1,0 +1,254 @@
+/**
+ * @module themes/repository
+ * Kysely queries of themes (DESIGN §12): the `themes` and `theme_builds` tables and the theme
+ * columns of `answers` (migration 2026-12-02T0000).
+ */
+import type { Kysely, Transaction } from "kysely";
+import type { Database, ThemeBuildTable, ThemeTable } from "../../db/schema.ts";
+import { jsonValue } from "../../db/json.ts";
+
+type Q = Kysely<Database> | Transaction<Database>;
+export type ThemeRow = ThemeTable;
+export type ThemeBuildRow = ThemeBuildTable;
+
+/** Question types whose answers are themed (DESIGN §12). */
+export const OPEN_TYPES = ["voice", "voice_text_fallback", "text"];
+
+/** Rows read/written per statement when answers are (re)assigned in bulk. */
+const BATCH = 500;
+
+export function findTheme(db: Q, linkUuid: string, uuid: string): Promise<ThemeRow | undefined> {
+  return db.selectFrom("themes").selectAll().where("link_uuid", "=", linkUuid).where("uuid", "=", uuid).executeTakeFirst();
+}
+
+export function findThemeByUuid(db: Q, uuid: string): Promise<ThemeRow | undefined> {
+  return db.selectFrom("themes").selectAll().where("uuid", "=", uuid).executeTakeFirst();
+}
+
+/** Themes of a link (optionally of one question). */
+export function themesOf(db: Q, linkUuid: string, questionUuid?: string): Promise<ThemeRow[]> {
+  let q = db.selectFrom("themes").selectAll().where("link_uuid", "=", linkUuid);
+  if (questionUuid) q = q.where("question_uuid", "=", questionUuid);
+  return q.orderBy("date_created").orderBy("uuid").execute();
+}
+
+/** uuid → label of these themes. */
+export async function labelsOf(db: Q, uuids: string[]): Promise<Map<string, string>> {
+  if (!uuids.length) return new Map();
+  const rows = await db.selectFrom("themes").select(["uuid", "label"]).where("uuid", "in", uuids).execute();
+  return new Map(rows.map((r) => [r.uuid, r.label]));
+}
+
+export async function insertTheme(db: Q, row: ThemeRow): Promise<void> {
+  await db.insertInto("themes").values(row).execute();
+}
+
+export async function updateTheme(db: Q, uuid: string, patch: Partial<Omit<ThemeRow, "uuid">>): Promise<void> {
+  await db.updateTable("themes").set(patch).where("uuid", "=", uuid).execute();
+}
+
+export async function deleteThemes(db: Q, uuids: string[]): Promise<void> {
+  if (!uuids.length) return;
+  await db.deleteFrom("themes").where("uuid", "in", uuids).execute();
+}
+
+/** What the per-theme numbers are computed from: one row per answer of these themes. */
+export function memberStats(db: Q, themeUuids: string[]) {
+  return db
+    .selectFrom("answers")
+    .select([
+      "answers.theme_uuid",
+      "answers.date_created",
+      jsonValue<string | null>(db, "answers.ai_insights", "$.sentiment").as("sentiment"),
+      jsonValue<unknown>(db, "answers.ai_insights", "$.actionable").as("actionable"),
+    ])
+    .where("answers.theme_uuid", "in", themeUuids.length ? themeUuids : [""])
+    .execute();
+}
+
+/** Analysed answers (insights present) of one question: the denominator of `share`. */
+export async function countAnalysed(db: Q, questionUuid: string): Promise<number> {
+  const r = await db
+    .selectFrom("answers")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("question_uuid", "=", questionUuid)
+    .where("analysis_status", "=", "completed")
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Answers by uuid with what quotes need (response, recording, segments). */
+export function quoteSources(db: Q, answerUuids: string[]) {
+  if (!answerUuids.length) return Promise.resolve([]);
+  return db
+    .selectFrom("answers")
+    .select(["uuid", "response_uuid", "audio_blob", "segments", "transcription", "text"])
+    .where("uuid", "in", answerUuids)
+    .execute();
+}
+
+/** An answer of a link's response (for moves and examples), or undefined. */
+export function findAnswerOfLink(db: Q, linkUuid: string, answerUuid: string) {
+  return db
+    .selectFrom("answers")
+    .innerJoin("responses", "responses.uuid", "answers.response_uuid")
+    .select(["answers.uuid", "answers.question_uuid", "answers.theme_uuid", "answers.embedding"])
+    .where("responses.link_uuid", "=", linkUuid)
+    .where("answers.uuid", "=", answerUuid)
+    .executeTakeFirst();
+}
+
+/** Sets the theme of answers (batched); `onlyAuto` leaves answers an operator placed alone. */
+export async function assignAnswers(db: Q, answerUuids: string[], themeUuid: string | null, source: "auto" | "operator", onlyAuto = false): Promise<void> {
+  for (let i = 0; i < answerUuids.length; i += BATCH) {
+    let q = db
+      .updateTable("answers")
+      .set({ theme_uuid: themeUuid, theme_source: source })
+      .where("uuid", "in", answerUuids.slice(i, i + BATCH));
+    if (onlyAuto) q = q.where((eb) => eb.or([eb("theme_source", "is", null), eb("theme_source", "=", "auto")]));
+    await q.execute();
+  }
+}
+
+/** Moves every answer of `from` to `to` (a merge or a delete: `to` null), keeping their source unless given. */
+export async function reassignTheme(db: Q, from: string, to: string | null, source?: "auto" | "operator"): Promise<void> {
+  await db
+    .updateTable("answers")
+    .set(source ? { theme_uuid: to, theme_source: source } : { theme_uuid: to })
+    .where("theme_uuid", "=", from)
+    .execute();
+}
+
+/** The embedded answers of one question, for a rebuild. */
+export function embeddedAnswers(db: Q, questionUuid: string) {
+  return db
+    .selectFrom("answers")
+    .select(["uuid", "text", "transcription", "embedding", "embedding_engine", "theme_uuid", "theme_source"])
+    .where("question_uuid", "=", questionUuid)
+    .where("embedding", "is not", null)
+    .orderBy("date_created")
+    .orderBy("uuid")
+    .execute();
+}
+
+export function findBuild(db: Q, linkUuid: string, questionUuid: string): Promise<ThemeBuildRow | undefined> {
+  return db.selectFrom("theme_builds").selectAll().where("link_uuid", "=", linkUuid).where("question_uuid", "=", questionUuid).executeTakeFirst();
+}
+
+export function buildsOf(db: Q, linkUuid: string): Promise<ThemeBuildRow[]> {
+  return db.selectFrom("theme_builds").selectAll().where("link_uuid", "=", linkUuid).execute();
+}
+
+/** Creates the build row of a question when it has none (answers_since 0, never built). */
+export async function ensureBuild(db: Q, row: Pick<ThemeBuildRow, "link_uuid" | "question_uuid" | "workspace_uuid">, now: string): Promise<void> {
+  await db
+    .insertInto("theme_builds")
+    .values({ ...row, engine: null, components: null, threshold: 0, answers_built: 0, answers_since: 0, rebuild_queued: 0, built_at: null, date_updated: now })
+    .onConflict((oc) => oc.columns(["link_uuid", "question_uuid"]).doNothing())
+    .execute();
+}
+
+export async function updateBuild(db: Q, linkUuid: string, questionUuid: string, patch: Partial<ThemeBuildRow>): Promise<void> {
+  await db.updateTable("theme_builds").set(patch).where("link_uuid", "=", linkUuid).where("question_uuid", "=", questionUuid).execute();
+}
+
+/** Counts one more analysed answer since the last build; returns the row as it now reads (undefined: no row). */
+export async function countNewAnswer(db: Q, linkUuid: string, questionUuid: string): Promise<ThemeBuildRow | undefined> {
+  return db
+    .updateTable("theme_builds")
+    .set((eb) => ({ answers_since: eb("answers_since", "+", 1) }))
+    .where("link_uuid", "=", linkUuid)
+    .where("question_uuid", "=", questionUuid)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** The centres of a question's themes (those that have one). */
+export function centresOf(db: Q, linkUuid: string, questionUuid: string) {
+  return db
+    .selectFrom("themes")
+    .select(["uuid", "centre"])
+    .where("link_uuid", "=", linkUuid)
+    .where("question_uuid", "=", questionUuid)
+    .where("centre", "is not", null)
+    .execute();
+}
+
+/** The link's themed questions' answers: total with text, assigned, not analysed yet. */
+export async function answerCounts(db: Q, linkUuid: string, questionUuids: string[]) {
+  if (!questionUuids.length) return { total: 0, assigned: 0, pending: 0 };
+  const r = await db
+    .selectFrom("answers")
+    .innerJoin("responses", "responses.uuid", "answers.response_uuid")
+    .select((eb) => [
+      eb.fn.countAll<number>().as("total"),
+      eb.fn.count<number>("answers.theme_uuid").as("assigned"),
+      eb.fn.sum<number>(eb.case().when("answers.analysis_status", "=", "pending").then(1).else(0).end()).as("pending"),
+    ])
+    .where("responses.link_uuid", "=", linkUuid)
+    .where("answers.question_uuid", "in", questionUuids)
+    .where("answers.analysis_status", "in", ["pending", "completed"])
+    .executeTakeFirstOrThrow();
+  return { total: Number(r.total), assigned: Number(r.assigned), pending: Number(r.pending ?? 0) };
+}
+
+/** Analysed answers of the link's themed questions in [since, until) (by answer creation): theme, sentiment, response. */
+export function answersInPeriod(db: Q, linkUuid: string, questionUuids: string[], since: string, until: string) {
+  return db
+    .selectFrom("answers")
+    .innerJoin("responses", "responses.uuid", "answers.response_uuid")
+    .select(["answers.uuid", "answers.theme_uuid", jsonValue<string | null>(db, "answers.ai_insights", "$.sentiment").as("sentiment")])
+    .where("responses.link_uuid", "=", linkUuid)
+    .where("answers.question_uuid", "in", questionUuids.length ? questionUuids : [""])
+    .where("answers.analysis_status", "=", "completed")
+    .where("answers.date_created", ">=", since)
+    .where("answers.date_created", "<", until)
+    .execute();
+}
+
+/** Completed responses of a link submitted in [since, until). */
+export async function countResponses(db: Q, linkUuid: string, since: string, until: string): Promise<number> {
+  const r = await db
+    .selectFrom("responses")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("link_uuid", "=", linkUuid)
+    .where("status", "=", "completed")
+    .where("submitted_at", ">=", since)
+    .where("submitted_at", "<", until)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Earliest answer date of each of these themes (for "new themes"). */
+export async function firstSeen(db: Q, themeUuids: string[]): Promise<Map<string, string>> {
+  if (!themeUuids.length) return new Map();
+  const rows = await db
+    .selectFrom("answers")
+    .select(["theme_uuid", (eb) => eb.fn.min<string>("date_created").as("first")])
+    .where("theme_uuid", "in", themeUuids)
+    .groupBy("theme_uuid")
+    .execute();
+  return new Map(rows.map((r) => [r.theme_uuid!, r.first]));
+}
+
+/** Distinct field keys of the workspace's open questions (the workspace export's theme columns). */
+export async function openFieldKeysOfWorkspace(db: Q, workspaceUuid: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom("questions")
+    .innerJoin("links", "links.uuid", "questions.link_uuid")
+    .where("links.workspace_uuid", "=", workspaceUuid)
+    .where("questions.type", "in", OPEN_TYPES)
+    .select("questions.field_key")
+    .execute();
+  return new Set(rows.map((r) => r.field_key));
+}
+
+/** Themes whose stored quotes or examples name one of these answers (erasure). */
+export function themesNaming(db: Q, answerUuids: string[]) {
+  if (!answerUuids.length) return Promise.resolve([]);
+  return db
+    .selectFrom("themes")
+    .select(["uuid", "quotes", "examples"])
+    .where((eb) => eb.or(answerUuids.flatMap((u) => [eb("quotes", "like", `%${u}%`), eb("examples", "like", `%${u}%`)])))
+    .execute();
+}
