@@ -15,7 +15,7 @@ import type { BrowserContext, Locator, Page } from "playwright-core";
 import { makeSpeechWav } from "../helpers/audio.ts";
 import { launchBrowser } from "../helpers/browser.ts";
 import { startServer, type RunningServer } from "../helpers/process.ts";
-import { expectKeyboardReachable, setupUrlOf, shootAll } from "./console-walk.ts";
+import { expectAccessible, expectKeyboardReachable, SCREENSHOT_DIR, setupUrlOf, shootAll } from "./console-walk.ts";
 import { makeDataDir, removeDir } from "./voice-flow.ts";
 
 const TIMEOUT_MS = 300_000;
@@ -243,6 +243,13 @@ describe("console: Themes view", () => {
       await card(page, second.label).getByRole("button", { name: "Merge theme" }).click();
       const merge = page.getByRole("dialog", { name: "Merge theme" });
       await merge.getByLabel("Merge into").selectOption(first.uuid);
+      // The dialog as a phone and a desktop show it (the viewport: a modal sits in it, not in the page).
+      for (const width of [390, 1280]) {
+        await page.setViewportSize({ width, height: 844 });
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: path.join(SCREENSHOT_DIR, `themes-merge-dialog-${width}.png`) });
+        await expectAccessible(page, `merge dialog ${width}`);
+      }
       await merge.getByRole("button", { name: "Merge themes" }).click();
       await card(page, second.label).waitFor({ state: "detached" });
       const merged = await apiGet(page, `links/${link.uuid}/themes/${first.uuid}/`);
