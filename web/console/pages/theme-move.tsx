@@ -10,7 +10,7 @@ import { useState } from "preact/hooks";
 import { api, paged, type Page } from "../api.ts";
 import { ErrorNote, Notice, useAction, useLoad } from "../components.tsx";
 import { can } from "../state.ts";
-import type { Theme } from "../themes.ts";
+import { isThemed, type Theme } from "../themes.ts";
 import type { Answer } from "../types.ts";
 
 /** The answer's theme and the form that moves it. */
@@ -23,7 +23,8 @@ export function AnswerTheme({ a, responseUuid, linkUuid, onChanged }: { a: Answe
     () => (open ? api<Page<Theme>>("GET", paged(`links/${linkUuid}/themes/`, 1, 100, { question: a.question_uuid })) : Promise.resolve(null)),
     [open, linkUuid, a.question_uuid],
   );
-  if (a.theme === undefined) return null;
+  // Only open questions' answers have themes (a server before themes sends no `theme` at all).
+  if (a.theme === undefined || !isThemed(a.response_type)) return null;
   const current = a.theme?.uuid ?? "";
   const chosen = target ?? current;
   const move = (e: Event) => {
