@@ -22,6 +22,7 @@ import { ResponsesPage } from "./pages/responses.tsx";
 import { ResponsePage } from "./pages/response.tsx";
 import { DashboardPage } from "./pages/dashboard.tsx";
 import { PublicUrlWarning } from "./public-url-warning.tsx";
+import { ThemesPage } from "./pages/themes.tsx";
 
 export const BASE = "/console/";
 const PUBLIC = ["/console/login/", "/console/setup/", "/console/invite/", "/console/reset/"];
@@ -147,6 +148,7 @@ function byUuid(Page: ComponentType): ComponentType {
 const LinkBuilder = byUuid(BuilderPage);
 const LinkResponses = byUuid(ResponsesPage);
 const LinkDashboard = byUuid(DashboardPage);
+const LinkThemes = byUuid(ThemesPage);
 const OneResponse = byUuid(ResponsePage);
 const OneWebhook = byUuid(WebhookPage);
 
@@ -194,6 +196,7 @@ function Shell() {
           <Route path="/console/links/:uuid" component={LinkBuilder} />
           <Route path="/console/links/:uuid/responses" component={LinkResponses} />
           <Route path="/console/links/:uuid/dashboard" component={LinkDashboard} />
+          <Route path="/console/links/:uuid/themes" component={LinkThemes} />
           <Route path="/console/responses" component={ResponsesPage} />
           <Route path="/console/responses/:uuid" component={OneResponse} />
           <Route path="/console/keys" component={KeysPage} />

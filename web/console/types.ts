@@ -94,6 +94,10 @@ export type Answer = {
   transcription_error?: string | null;
   duration: number | null;
   ai_insights: Insights | null;
+  /** The answer's theme (open questions, DESIGN §12); absent from servers before themes. */
+  theme?: { uuid: string; label: string } | null;
+  /** Whisper's segments of a voice answer (DESIGN §12), or null. */
+  segments?: { start_s: number; end_s: number; text: string }[] | null;
   follow_ups: { question: string; answer: string | null; audio_url?: string | null; transcription?: string | null }[];
   custom_fields: Record<string, unknown>;
   rating_details?: { value: number | null; max_value: number; scale_type: string };

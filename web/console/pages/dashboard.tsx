@@ -2,66 +2,24 @@
  * A link's dashboard (`/console/links/<uuid>/dashboard/`; issue 11, DESIGN §10): the figures
  * "Responses", "Completion rate" and, with an NPS question, "NPS"; started and completed over
  * time; the NPS breakdown; the distribution of every rating, choice, image-choice and yes/no
- * question; sentiment share over time; the top topics (each opens the inbox filtered by it);
- * the latest actionable answers. Every number is from `GET links/{uuid}/stats/` (SQL
+ * question; sentiment share over time; the top themes (each opens the inbox filtered by it)
+ * and "What changed" (dashboard-themes.tsx, issue 24); the latest actionable answers. Every number is from `GET links/{uuid}/stats/` (SQL
  * aggregates), polled live. Charts are uPlot from `/assets/console-charts.js`, loaded only here;
  * each has a summary line and a table for screen readers.
  */
 import type { ComponentChildren } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { useRoute } from "preact-iso";
 import { api, apiPath } from "../api.ts";
 import { ErrorNote, Loading, TableWrap, Time, useLoad } from "../components.tsx";
 import { useLive } from "../live.ts";
 import type { Link, LinkStats } from "../types.ts";
-import type { Series } from "../charts.ts";
-
-declare const __CHARTS_VERSION__: string;
-
-type ChartsModule = typeof import("../charts.ts");
-let chartsModule: Promise<ChartsModule> | null = null;
-
-/** Loads the chart script and its stylesheet once (same origin, hashed URLs). */
-function loadCharts(): Promise<ChartsModule> {
-  const version = typeof __CHARTS_VERSION__ === "string" ? __CHARTS_VERSION__ : "dev";
-  if (!document.querySelector("link[data-charts]")) {
-    const css = document.createElement("link");
-    css.rel = "stylesheet";
-    css.href = `/assets/console-charts.css?v=${version}`;
-    css.dataset.charts = "1";
-    document.head.append(css);
-  }
-  // Built at run time (this origin), so the bundler leaves the import to the browser.
-  const url = `${location.origin}/assets/console-charts.js?v=${version}`;
-  chartsModule ??= import(/* not bundled: a separate asset */ url) as Promise<ChartsModule>;
-  return chartsModule;
-}
+import { Chart } from "../chart.tsx";
+import { TopThemes, WhatChanged } from "./dashboard-themes.tsx";
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 const pct = (n: number | null | undefined) => (n === null || n === undefined ? "—" : `${Math.round(n * 100)} %`);
 const daySeconds = (d: string) => Date.parse(`${d}T00:00:00Z`) / 1000;
-
-/** A uPlot chart (decorative for screen readers: the caller gives a summary and a table). */
-function Chart(props: { kind: "lines" | "bars"; x: number[]; series: Series[]; labels?: string[]; height?: number }) {
-  const ref = useRef<HTMLDivElement>(null);
-  const key = JSON.stringify(props);
-  useEffect(() => {
-    let live = true;
-    const el = ref.current!;
-    loadCharts().then(
-      (m) => live && m.draw(el, props),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-      chartsModule?.then(
-        (m) => m.destroy(el),
-        () => undefined,
-      );
-    };
-  }, [key]);
-  return <div class="chart" ref={ref} style={{ minHeight: `${props.height ?? 220}px` }} />;
-}
 
 function Figure({ name, value, note }: { name: string; value: string; note?: string }) {
   return (
@@ -112,7 +70,10 @@ export function DashboardPage() {
       </p>
       <div class="page-head">
         <h1>Dashboard{link.data ? `: ${link.data.name}` : ""}</h1>
-        <a href={`/console/links/${uuid}/responses/`}>Responses</a>
+        <div class="actions">
+          <a href={`/console/links/${uuid}/themes/`}>Themes</a>
+          <a href={`/console/links/${uuid}/responses/`}>Responses</a>
+        </div>
       </div>
       <div class={`figures${nps ? "" : " figures-2"}`}>
         <Figure name="Responses" value={String(s.responses.completed)} note={`${s.responses.started} started`} />
@@ -286,23 +247,8 @@ export function DashboardPage() {
       </Panel>
 
       <div class="grid-2">
-        <section class="card stack panel">
-          <h2>Top topics</h2>
-          {s.topics.length === 0 ? (
-            <p class="muted">No topics yet.</p>
-          ) : (
-            <ol class="topics">
-              {s.topics.map((t) => (
-                <li key={t.topic}>
-                  <a href={`/console/links/${uuid}/responses/?topic=${encodeURIComponent(t.topic)}`} aria-label={`${t.topic}: ${t.count} responses`}>
-                    {t.topic}
-                  </a>
-                  <span class="count">{t.count}</span>
-                </li>
-              ))}
-            </ol>
-          )}
-        </section>
+        <TopThemes linkUuid={uuid} />
+        <WhatChanged linkUuid={uuid} />
         <section class="card stack panel">
           <h2>Latest actionable answers</h2>
           {s.latest_actionable.length === 0 ? (

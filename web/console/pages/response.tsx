@@ -4,7 +4,8 @@
  * its transcript (an element named "Transcript") with its status ("Reprocess" when it failed or
  * waits for the model), and its insights (sentiment in an element named "Sentiment", topics,
  * summary, actionable) with a correction form (`PATCH …/insights/`), and the follow-up questions
- * with their answers. "Erase response" asks first; erasure is irreversible. Live (live.ts).
+ * with their answers; an open question's theme and "Move answer" (theme-move.tsx). "Erase
+ * response" asks first; erasure is irreversible. Live (live.ts).
  */
 import { useEffect, useState } from "preact/hooks";
 import { useLocation, useRoute } from "preact-iso";
@@ -14,6 +15,7 @@ import { useLive } from "../live.ts";
 import { can } from "../state.ts";
 import type { Answer, Link, ResponseRecord } from "../types.ts";
 import { useLoad } from "../components.tsx";
+import { AnswerTheme } from "./theme-move.tsx";
 
 const STATUS_TEXT: Record<Answer["transcription_status"], string> = {
   pending: "Waiting to be transcribed",
@@ -318,6 +320,7 @@ export function ResponsePage() {
               <Value a={a} />
             )}
             <Insights a={a} responseUuid={res.uuid} onChanged={r.reload} />
+            <AnswerTheme a={a} responseUuid={res.uuid} linkUuid={res.link_uuid} onChanged={r.reload} />
             <FollowUps a={a} />
             {Object.keys(a.custom_fields ?? {}).length > 0 && (
               <dl class="facts small">

@@ -1,7 +1,7 @@
 /**
  * The responses inbox, per link (`/console/links/<uuid>/responses/`) and workspace-wide
  * (`/console/responses/`): server-side pages, filters (status, date range, sentiment,
- * actionable, topic, a question's value), search (typed text and transcripts), sorting, and the
+ * actionable, topic, a question's value, a theme), search (typed text and transcripts), sorting, and the
  * export of the current filter (CSV, JSONL). The filter lives in the address (`?topic=…`), so
  * the dashboard's topics open it. Live: new responses and finished transcriptions appear without
  * a reload (live.ts).
@@ -12,14 +12,18 @@ import { API_BASE, api, apiPath, paged, type ApiError, type ApiPath, type Page }
 import { ErrorNote, Loading, Pager, TableWrap, Time, toApiError, useLoad } from "../components.tsx";
 import { useLive } from "../live.ts";
 import type { Answer, Link, ResponseRecord } from "../types.ts";
+import { ThemeFilterNote } from "./theme-move.tsx";
 
 const PAGE_SIZE = 25;
-const FILTER_KEYS = ["status", "since", "until", "sentiment", "actionable", "topic", "question", "value", "search", "ordering", "link"] as const;
+const FILTER_KEYS = ["status", "since", "until", "sentiment", "actionable", "topic", "question", "value", "search", "ordering", "link", "theme"] as const;
 type Filters = Partial<Record<(typeof FILTER_KEYS)[number], string>>;
 
-/** The answer that best summarises a response in a list: a transcript or typed text. */
-function gist(r: ResponseRecord): { text: string; answer: Answer | null } {
-  const spoken = r.answers.find((a) => a.transcription) ?? r.answers.find((a) => a.text && a.response_type !== "email");
+/** The answer that best summarises a response in a list: the one in the filtered theme, else a transcript or typed text. */
+function gist(r: ResponseRecord, theme?: string): { text: string; answer: Answer | null } {
+  const spoken =
+    (theme ? r.answers.find((a) => a.theme?.uuid === theme) : undefined) ??
+    r.answers.find((a) => a.transcription) ??
+    r.answers.find((a) => a.text && a.response_type !== "email");
   return { text: spoken?.transcription ?? spoken?.text ?? "", answer: spoken ?? null };
 }
 
@@ -98,10 +102,12 @@ export function ResponsesPage() {
         <h1>{title}</h1>
         {linkUuid && (
           <div class="actions">
+            <a href={`/console/links/${linkUuid}/themes/`}>Themes</a>
             <a href={`/console/links/${linkUuid}/dashboard/`}>Dashboard</a>
           </div>
         )}
       </div>
+      {filters.theme && scopedLink && <ThemeFilterNote linkUuid={scopedLink} themeUuid={filters.theme} onClear={() => go({ ...filters, theme: "" })} />}
       <form class="card filters-card" onSubmit={apply} aria-label="Filter responses">
         <div class="filters">
           <div class="field wide">
@@ -241,7 +247,7 @@ export function ResponsesPage() {
                   </tr>
                 )}
                 {data.results.map((r) => {
-                  const g = gist(r);
+                  const g = gist(r, filters.theme);
                   const s = sentimentOf(r);
                   const t = transcriptState(r);
                   return (
