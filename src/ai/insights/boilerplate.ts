@@ -17,12 +17,17 @@ const BOILERPLATE = [
   /\btranscribed by\b[^\n]*/gi,
 ];
 
+const MAY_HAVE_BOILERPLATE = /fixture|watching|subtitle|subscribe|transcribed/i;
+
 /**
  * Removes upstream boilerplate from an answer.
  * @param text the answer as stored (typed or transcribed).
- * @returns the text without boilerplate, spaces collapsed; "" when nothing else was said.
+ * @returns the text without boilerplate, spaces collapsed ("" when nothing else was said); the
+ *   text unchanged when it has none.
  */
 export function stripBoilerplate(text: string): string {
+  // One cheap test first: nearly every answer has none of these words.
+  if (!MAY_HAVE_BOILERPLATE.test(text)) return text;
   let out = text;
   for (const re of BOILERPLATE) out = out.replace(re, " ");
   return out.replace(/\s+/g, " ").trim();

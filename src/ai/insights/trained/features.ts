@@ -17,7 +17,7 @@
  * then down-weighted. Dense features follow at fixed indices.
  */
 import { lexicon as VADER_LEXICON } from "vader-sentiment/src/vader_lexicon.js";
-import { addSifVectors, VECTOR_DIMENSIONS } from "./vectors.ts";
+import { VECTOR_DIMENSIONS, wordVectors } from "./vectors.ts";
 
 /** Number of hashed buckets; dense features start at this index. */
 export const HASH_BUCKETS = 1 << 17;
@@ -172,14 +172,36 @@ function normalise(sum: number): number {
   return sum / Math.sqrt(sum * sum + 15);
 }
 
-/** Writes the unit-length SIF average of `words` into `dense` from `offset` (zeros when none is known). */
-function addVectorGroup(words: string[], dense: Float32Array, offset: number): void {
-  const sum = new Float32Array(VECTOR_DIMENSIONS);
-  if (addSifVectors(words, sum) === 0) return;
+/**
+ * Writes the unit-length SIF averages of the words outside negation scope (from
+ * {@link VECTOR_OFFSET}) and of the "¬"-marked words inside it (from {@link NEGATED_OFFSET})
+ * into `dense`; a group with no known word stays zero. One pass over the words.
+ */
+function addVectorGroups(words: string[], dense: Float32Array): void {
+  const { index, data, sif } = wordVectors();
+  let plainWeight = 0;
+  let negatedWeight = 0;
+  for (const w of words) {
+    const negated = w.startsWith("¬");
+    const row = index.get(negated ? w.slice(1) : w);
+    if (row === undefined) continue;
+    const weight = sif[row]!;
+    const offset = negated ? NEGATED_OFFSET : VECTOR_OFFSET;
+    if (negated) negatedWeight += weight;
+    else plainWeight += weight;
+    const base = row * VECTOR_DIMENSIONS;
+    for (let d = 0; d < VECTOR_DIMENSIONS; d++) dense[offset + d] = dense[offset + d]! + weight * data[base + d]!;
+  }
+  if (plainWeight > 0) scaleToLength(dense, VECTOR_OFFSET);
+  if (negatedWeight > 0) scaleToLength(dense, NEGATED_OFFSET);
+}
+
+/** Scales `dense[offset … offset + VECTOR_DIMENSIONS)` to length {@link VECTOR_GROUP_WEIGHT}. */
+function scaleToLength(dense: Float32Array, offset: number): void {
   let norm = 0;
-  for (let d = 0; d < VECTOR_DIMENSIONS; d++) norm += sum[d]! * sum[d]!;
+  for (let d = 0; d < VECTOR_DIMENSIONS; d++) norm += dense[offset + d]! * dense[offset + d]!;
   const scale = norm > 0 ? VECTOR_GROUP_WEIGHT / Math.sqrt(norm) : 0;
-  for (let d = 0; d < VECTOR_DIMENSIONS; d++) dense[offset + d] = sum[d]! * scale;
+  for (let d = 0; d < VECTOR_DIMENSIONS; d++) dense[offset + d] = dense[offset + d]! * scale;
 }
 
 /**
@@ -265,27 +287,18 @@ export function extractFeatures(text: string): SparseVector {
   dense[11] = REQUEST_OPENER.test(clean) ? 1 : 0;
   dense[12] = USED_TO.test(clean) ? 1 : 0;
   dense[13] = Math.min(1, words.length / 60);
-  addVectorGroup(
-    words.filter((w) => !w.startsWith("¬")),
-    dense,
-    VECTOR_OFFSET,
-  );
-  addVectorGroup(
-    words.filter((w) => w.startsWith("¬")).map((w) => w.slice(1)),
-    dense,
-    NEGATED_OFFSET,
-  );
+  addVectorGroups(words, dense);
 
-  const sortedHashed = [...hashed.keys()].sort((a, b) => a - b);
-  const indices = new Int32Array(sortedHashed.length + dense.length);
+  // A typed array sorts numbers natively (no comparator calls); the order is the same.
+  const sortedHashed = Int32Array.from(hashed.keys()).sort();
+  const n = sortedHashed.length;
+  const indices = new Int32Array(n + dense.length);
   const values = new Float32Array(indices.length);
-  sortedHashed.forEach((index, i) => {
-    indices[i] = index;
-    values[i] = hashed.get(index)!;
-  });
-  dense.forEach((v, i) => {
-    indices[sortedHashed.length + i] = HASH_BUCKETS + i;
-    values[sortedHashed.length + i] = v;
-  });
+  indices.set(sortedHashed);
+  for (let i = 0; i < n; i++) values[i] = hashed.get(sortedHashed[i]!)!;
+  for (let i = 0; i < dense.length; i++) {
+    indices[n + i] = HASH_BUCKETS + i;
+    values[n + i] = dense[i]!;
+  }
   return { indices, values };
 }

@@ -83,21 +83,3 @@ export function wordVectors(): WordVectors {
   table ??= decodeVectors(vectorsDocument as unknown as VectorsDocument);
   return table;
 }
-
-/**
- * Adds the SIF-weighted vectors of `words` into `out` (length {@link VECTOR_DIMENSIONS}).
- * @returns the summed SIF weight of the words found (0 when none is known).
- */
-export function addSifVectors(words: readonly string[], out: Float32Array): number {
-  const { index, data, sif } = wordVectors();
-  let total = 0;
-  for (const w of words) {
-    const row = index.get(w);
-    if (row === undefined) continue;
-    const weight = sif[row]!;
-    total += weight;
-    const base = row * VECTOR_DIMENSIONS;
-    for (let d = 0; d < VECTOR_DIMENSIONS; d++) out[d] = out[d]! + weight * data[base + d]!;
-  }
-  return total;
-}
