@@ -8,7 +8,9 @@
  *   `<s><a> <style> <text>`    s: `+` positive, `=` neutral, `-` negative; a: `A` actionable, `.` not;
  *                              style: ty sp tp np im mx rq cp ng sc (see STYLE_CODES)
  * Files named `heldout-*.txt` make `corpus/insights/heldout.jsonl`, `train-*.txt` make
- * `corpus/insights/train.jsonl`. Ids are `<set>-<domain>-<n>` in file order.
+ * `corpus/insights/train.jsonl`, `heldout-voices-*.txt` make `corpus/insights/heldout-voices.jsonl`
+ * (the second held-out set, in voices unlike the training corpus, written before the vector
+ * features existed; never used for tuning). Ids are `<set>-<domain>-<n>` in file order.
  *
  *   npx bun scripts/insights-corpus.ts          # writes both files
  *   npx bun scripts/insights-corpus.ts --check  # fails when a written file is out of date
@@ -29,13 +31,18 @@ const STYLE_CODES: Record<string, string> = {
   cp: "comparison",
   ng: "negation",
   sc: "sarcasm",
+  nn: "non-native",
+  tr: "terse",
+  fc: "factual-complaint",
 };
 const SENTIMENTS: Record<string, string> = { "+": "positive", "=": "neutral", "-": "negative" };
 
+type CorpusSet = "heldout" | "train" | "heldout-voices";
+
 /** Parses the source files of one set into JSONL text; throws on a malformed line. */
-function build(set: "heldout" | "train"): string {
+function build(set: CorpusSet): string {
   const files = readdirSync(path.join(ROOT, "raw"))
-    .filter((f) => f.startsWith(`${set}-`) && f.endsWith(".txt"))
+    .filter((f) => f.startsWith(`${set}-`) && f.endsWith(".txt") && (set !== "heldout" || !f.startsWith("heldout-voices-")))
     .sort();
   const counters = new Map<string, number>();
   const seen = new Set<string>();
@@ -69,7 +76,7 @@ function build(set: "heldout" | "train"): string {
 }
 
 const check = process.argv.includes("--check");
-for (const set of ["heldout", "train"] as const) {
+for (const set of ["heldout", "train", "heldout-voices"] as const) {
   const text = build(set);
   const out = path.join(ROOT, `${set}.jsonl`);
   if (text.trim() === "") continue;

@@ -127,7 +127,7 @@ describe("analyse", () => {
     const own = createInferenceClient({ modelsDir: FIXTURE_MODELS_DIR, asrModel: FIXTURE_ASR_MODEL, sentimentModel: "absent/model" });
     try {
       const result = await own.analyse(complaint);
-      expect(result.engine.sentiment).toBe("trained:linear-v1");
+      expect(result.engine.sentiment).toBe("trained:linear-v2");
       expect(result.ai_insights.sentiment).toBe("negative");
     } finally {
       await own.close();

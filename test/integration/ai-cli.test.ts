@@ -97,7 +97,7 @@ describe("earshot analyse", () => {
   test("without the sentiment model's files the embedded trained model answers (issue 16)", async () => {
     const r = await earshot(["analyse", "--json", "I love the new dashboard"], { ...FIXTURE_ENV, EARSHOT_SENTIMENT_MODEL: "absent/model" });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).engine.sentiment).toBe("trained:linear-v1");
+    expect(JSON.parse(r.stdout).engine.sentiment).toBe("trained:linear-v2");
   });
 
   test("--jsonl: one result per input line, in order; bad lines get an error object and exit 1", async () => {

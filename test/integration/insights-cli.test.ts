@@ -47,7 +47,7 @@ describe("earshot insights evaluate", () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.answers).toBe(3);
-    expect(out.engines.map((e: any) => e.engine)).toEqual(["lexicon:vader", "trained:linear-v1"]);
+    expect(out.engines.map((e: any) => e.engine)).toEqual(["lexicon:vader", "trained:linear-v2"]);
     const trained = out.engines[1].labelled;
     expect(trained.accuracy).toBe(1);
     expect(trained.confusion).toEqual([
@@ -77,7 +77,8 @@ describe("earshot insights train", () => {
     expect(JSON.parse(readFileSync(installed(), "utf8")).id).toBe(out.model);
     const evaluated = JSON.parse((await runCli(["insights", "evaluate", "--labelled", labelled, "--json"], { dataDir, env: env() })).stdout);
     expect(evaluated.engines.map((e: any) => e.engine)).toContain(`trained:${out.model}`);
-  });
+    // Retraining (3,716 answers, 12 epochs) takes ~1.7 s of CPU, far more wall time on a loaded machine.
+  }, 60_000);
 
   test("refuses a model that corrections made worse on the held-out set, and keeps the installed one", async () => {
     // 400 answers corrected to the opposite of their labels: a team that labels wrongly.
@@ -129,7 +130,7 @@ describe("earshot insights train", () => {
     expect(out.corrections).toBe(400);
     for (const e of out.engines) expect(e.corrections.answers).toBe(400);
     // The corrections contradict the corpus, so the embedded model disagrees with most of them.
-    expect(out.engines.find((e: any) => e.engine === "trained:linear-v1").corrections.accuracy).toBeLessThan(0.2);
+    expect(out.engines.find((e: any) => e.engine === "trained:linear-v2").corrections.accuracy).toBeLessThan(0.2);
   }, 120_000);
 
   test("an unknown workspace is an error", async () => {

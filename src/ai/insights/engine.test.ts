@@ -67,7 +67,7 @@ describe("fallback without a transformer", () => {
   test("an absent model id falls back to the embedded trained model, so insights still exist", async () => {
     const result = await engine.analyse(CHECKOUT);
     expectWellFormed(result);
-    expect(result.engine.sentiment).toBe("trained:linear-v1");
+    expect(result.engine.sentiment).toBe("trained:linear-v2");
     expect(result.ai_insights.sentiment).toBe("negative");
   });
 
@@ -91,7 +91,7 @@ describe("fallback without a transformer", () => {
 
   test("a models folder that does not exist is not an error", async () => {
     const elsewhere = createInsightsEngine({ modelsDir: "/nonexistent/models", sentimentModel: "x" });
-    expect((await elsewhere.analyse("Lovely hotel.")).engine.sentiment).toBe("trained:linear-v1");
+    expect((await elsewhere.analyse("Lovely hotel.")).engine.sentiment).toBe("trained:linear-v2");
   });
 
   test("empty text gives an empty, neutral, zero-clarity result", async () => {

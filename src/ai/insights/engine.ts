@@ -6,11 +6,12 @@
  * LLM call, so it runs the same in the AI worker thread and in the CLI.
  */
 import { isActionable } from "./actionable.ts";
+import { stripBoilerplate } from "./boilerplate.ts";
 import { removeDisfluencies } from "./disfluency.ts";
 import { scoreClarity } from "./clarity.ts";
 import { findProblemCues, findRequestCues } from "./cues.ts";
 import { extractCustomFields } from "./custom-fields.ts";
-import { generateFollowUps, resolveProbing, shouldProbe } from "./follow-ups.ts";
+import { expressesLiking, generateFollowUps, resolveProbing, shouldProbe } from "./follow-ups.ts";
 import { mergeLlmReply, requestLlmImprovements } from "./llm.ts";
 import { createSentimentAnalyser, type FallbackEngine } from "./sentiment.ts";
 import { summarise } from "./summary.ts";
@@ -58,7 +59,9 @@ export function createInsightsEngine(opts: InsightsEngineOptions): InsightsEngin
   async function analyseLocally(text: string, options: AnalyseOptions): Promise<AnalysisResult> {
     // Topics, summary, clarity and custom fields read the answer without "um", "you know" and
     // false starts (./disfluency.ts); the sentiment models get the answer as spoken.
-    const parsed = parseText(removeDisfluencies(text));
+    // Upstream boilerplate (./boilerplate.ts: the fixture ASR's line, Whisper's "Thanks for
+    // watching!") is not the respondent's: it never becomes a topic, summary or follow-up.
+    const parsed = parseText(removeDisfluencies(stripBoilerplate(text)));
     const cues = [...findRequestCues(parsed), ...findProblemCues(parsed)];
     const reportsProblem = cues.some((c) => c.kind === "problem");
     const mood = await sentiment.classify(text, reportsProblem);
@@ -68,7 +71,23 @@ export function createInsightsEngine(opts: InsightsEngineOptions): InsightsEngin
     const actionable = mood.trained ? mood.trained.actionable : isActionable(parsed, cues);
     const clarity = scoreClarity(parsed);
     const probing = resolveProbing(options.enableDynamicProbing, options.evaluatorConfig);
-    const followUps = generateFollowUps({ clarity, topics, sentiment: mood.sentiment, actionable, prompt: options.prompt }, probing);
+    // Worded as a complaint when the cues report a problem or the trained model reads the answer
+    // as negative beside a transformer that does not (a complaint is never asked what it liked).
+    const complaint = reportsProblem || mood.trained?.sentiment === "negative";
+    const followUps = generateFollowUps(
+      {
+        clarity,
+        topics,
+        sentiment: mood.sentiment,
+        sentimentScore: mood.score,
+        // Read only when probing asks and the answer is positive (the check walks every token).
+        praises: shouldProbe(clarity, probing) && mood.sentiment === "positive" ? expressesLiking(parsed) : undefined,
+        actionable,
+        reportsProblem: complaint,
+        prompt: options.prompt,
+      },
+      probing,
+    );
     return {
       ai_insights: {
         sentiment: mood.sentiment,

@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import type { AnalysisResult, CustomFieldValue } from "./types.ts";
+import { asksWhatTheyLiked } from "./follow-ups.ts";
 
 /** Longest wait for the endpoint, connect to last byte. */
 export const LLM_TIMEOUT_MS = 10_000;
@@ -123,14 +124,16 @@ export async function requestLlmImprovements(req: LlmRequest): Promise<LlmReply 
 /**
  * Merges a reply into the local result: a non-empty summary replaces the local one; follow-ups
  * are taken only when the local rules asked for some, at most as many, topped up with local
- * ones; a custom field takes the endpoint's value unless it is null or the field was not asked.
+ * ones (for a negative answer, none that asks what the respondent liked); a custom field takes the endpoint's value unless it is null or the field was not asked.
  * @returns a new result with `engine.llm = true`.
  */
 export function mergeLlmReply(local: AnalysisResult, reply: LlmReply, followUpCount: number): AnalysisResult {
   const summary = reply.summary && reply.summary.length > 0 ? reply.summary : local.ai_insights.summary;
   let followUps = local.follow_up_questions;
   if (followUpCount > 0 && reply.follow_up_questions && reply.follow_up_questions.length > 0) {
-    const fromLlm = reply.follow_up_questions.slice(0, followUpCount);
+    // A complaint is never asked what the respondent liked, whoever wrote the question.
+    const complaint = local.ai_insights.sentiment === "negative";
+    const fromLlm = reply.follow_up_questions.filter((q) => !complaint || !asksWhatTheyLiked(q)).slice(0, followUpCount);
     const topUp = local.follow_up_questions.filter((q) => !fromLlm.includes(q));
     followUps = [...fromLlm, ...topUp].slice(0, followUpCount);
   }

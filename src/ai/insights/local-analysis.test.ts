@@ -128,7 +128,9 @@ describe("follow-up questions", () => {
   });
 
   test("from the answer's topics, by tone, up to max_follow_ups", () => {
-    expect(generateFollowUps(input(["checkout"], "negative"), resolveProbing(true, {}))).toEqual(["You mentioned the checkout — what exactly happened?"]);
+    expect(generateFollowUps(input(["checkout"], "negative"), resolveProbing(true, {}))).toEqual([
+      "You mentioned the checkout — what would have made it better?",
+    ]);
     expect(generateFollowUps(input(["room", "staff"], "positive"), resolveProbing(true, { max_follow_ups: 3 }))).toEqual([
       "You mentioned the room — what did you like most about it?",
       "You mentioned the staff — what did you like most about it?",

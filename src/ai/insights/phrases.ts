@@ -109,7 +109,50 @@ export const GENERIC_NOUNS = new Set([
   "case",
   "number",
   "couple",
+  // Words that name a step of using something, not the thing (issue 24: "step", "show" and
+  // "ages" reached a dashboard's top topics), and words about the answer itself.
+  "step",
+  "show",
+  "ages",
+  "tap",
+  "click",
+  "tab",
+  "bunch",
+  "load",
+  "loads",
+  "transcript",
+  "fixture",
+  "recording",
+  "feedback",
+  "survey",
+  "comment",
+  "response",
+  "message",
+  "same",
+  "usual",
+  // Days and months name when, not what.
+  "monday",
+  "tuesday",
+  "wednesday",
+  "thursday",
+  "friday",
+  "saturday",
+  "sunday",
+  "january",
+  "february",
+  "march",
+  "april",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
 ]);
+
+/** Heads that make a phrase about the answer itself ("fixture transcript", "voice message"): never a topic. */
+const META_HEADS = new Set(["transcript", "fixture", "recording", "survey", "feedback", "questionnaire"]);
 
 /** Nouns VADER scores (support 0.40, help 0.40) that are still things a team looks after. */
 const VALENCED_TOPIC_NOUNS = new Set(["support", "help", "care", "security", "safety", "comfort"]);
@@ -149,6 +192,29 @@ interface Unit {
   sentence: number;
   /** POS of the unit's first token, to tell a sentence-initial "Great" (PROPN) from a noun. */
   pos: string;
+  /** A gerund used as a noun modifier ("shipping" in "shipping cost"): part of the name. */
+  compound: boolean;
+}
+
+const PARTICIPLE = /(?:ing|ed|en)$/;
+
+/** Whether token `i`, tagged VERB, is a participle between a determiner/adjective/possessive and a noun. */
+function isParticipleInPhrase(tokens: Token[], i: number): boolean {
+  const sentence = tokens[i]!.sentence;
+  const isParticiple = (t: Token | undefined) => t?.sentence === sentence && t.pos === "VERB" && PARTICIPLE.test(t.normal);
+  if (!isParticiple(tokens[i])) return false;
+  let right = i + 1;
+  while (isParticiple(tokens[right]) && right - i < 2) right++;
+  let left = i - 1;
+  while (isParticiple(tokens[left]) && i - left < 2) left--;
+  const before = tokens[left];
+  const after = tokens[right];
+  return (
+    after?.sentence === sentence &&
+    isNominal(after.pos) &&
+    before?.sentence === sentence &&
+    (before.pos === "DET" || before.pos === "ADJ" || before.pos === "PRON")
+  );
 }
 
 function isNominal(pos: string): boolean {
@@ -175,7 +241,22 @@ function toUnits(tokens: Token[]): (Unit | null)[] {
       end += 2;
     const last = tokens[end]!;
     const parts = tokens.slice(i, end + 1).filter((t) => t.value !== "-");
-    const kind = isNominal(last.pos) ? "noun" : last.pos === "ADJ" || end > i ? "modifier" : null;
+    let kind: Unit["kind"] | null = isNominal(last.pos) ? "noun" : last.pos === "ADJ" || end > i ? "modifier" : null;
+    const before = tokens[i - 1];
+    const after = tokens[end + 1];
+    // A participle or gerund the tagger read as a verb inside a noun phrase is a modifier ("the
+    // hidden shipping cost", "my booking reference"): a determiner, adjective or possessive
+    // before it and a noun after it (other participles may come between).
+    let compound = false;
+    if (kind === null && end === i && isParticipleInPhrase(tokens, i)) {
+      kind = "modifier";
+      compound = /ing$/.test(last.normal);
+    }
+    // A sentence-initial word tagged as a noun right before a determiner is an imperative
+    // ("Show the fee first", "Fix the login"), and a noun right after a number is a count
+    // ("two taps", "three times"): neither names a topic.
+    if (kind === "noun" && end === i && (before?.sentence !== first.sentence || before === undefined) && after?.pos === "DET") kind = null;
+    if (kind === "noun" && end === i && before?.sentence === first.sentence && before.pos === "NUM" && !isNominal(after?.pos ?? "")) kind = null;
     units.push(
       kind === null
         ? null
@@ -187,6 +268,7 @@ function toUnits(tokens: Token[]): (Unit | null)[] {
             end,
             sentence: first.sentence,
             pos: first.pos,
+            compound,
           },
     );
     i = end;
@@ -203,7 +285,7 @@ function isDroppableLead(unit: Unit): boolean {
 
 /** A one-word phrase must name a thing: not generic, not an opinion word ("Love the app"). */
 function isTopicWord(unit: Unit): boolean {
-  if (GENERIC_NOUNS.has(unit.lemma) || unit.text.length < 2) return false;
+  if (GENERIC_NOUNS.has(unit.lemma) || GENERIC_NOUNS.has(unit.text) || unit.text.length < 2) return false;
   return VALENCED_TOPIC_NOUNS.has(unit.lemma) || !isSentimentWord(unit.text);
 }
 
@@ -212,11 +294,15 @@ function toPhrase(run: Unit[]): Phrase | null {
   while (units.length > 0 && units[units.length - 1]!.kind !== "noun") units = units.slice(0, -1);
   while (units.length > 1 && isDroppableLead(units[0]!)) units = units.slice(1);
   // Keep at most one modifier, directly before the nouns.
-  while (units.length > 1 && units[0]!.kind === "modifier" && units[1]!.kind === "modifier") {
+  while (units.length > 1 && units[0]!.kind === "modifier" && units[1]!.kind === "modifier" && !units[1]!.compound) {
     units = units.slice(1);
   }
   units = units.slice(-MAX_PHRASE_WORDS);
   if (units.length === 0) return null;
+  const head = units[units.length - 1]!;
+  if (META_HEADS.has(head.lemma)) return null;
+  // "usual things", "whole lot": an adjective before a generic noun names nothing either.
+  if (units.every((u) => u === head || u.kind === "modifier") && (GENERIC_NOUNS.has(head.lemma) || GENERIC_NOUNS.has(head.text))) return null;
   if (units.length === 1) {
     const only = units[0]!;
     if (!isTopicWord(only)) return null;

@@ -30,9 +30,24 @@ export function vaderCompound(text: string): number {
   return SentimentIntensityAnalyzer.polarity_scores(text).compound;
 }
 
+/**
+ * Answers of {@link isSentimentWord} by word. A VADER call costs microseconds and the phrase
+ * chunker asks about every adjective and noun of every answer — a third of the analysis's CPU
+ * before this cache (bench/insights.ts --cpu-only, profiled); answers' words repeat, so the
+ * cache stays small. Cleared when it reaches {@link SENTIMENT_WORD_CACHE_MAX} words.
+ */
+const sentimentWordCache = new Map<string, boolean>();
+const SENTIMENT_WORD_CACHE_MAX = 50_000;
+
 /** True when VADER gives the single word a polarity (|compound| ≥ 0.05): "great", "rude". */
 export function isSentimentWord(word: string): boolean {
-  return Math.abs(vaderCompound(word)) >= VADER_NEUTRAL_BAND;
+  let known = sentimentWordCache.get(word);
+  if (known === undefined) {
+    known = Math.abs(vaderCompound(word)) >= VADER_NEUTRAL_BAND;
+    if (sentimentWordCache.size >= SENTIMENT_WORD_CACHE_MAX) sentimentWordCache.clear();
+    sentimentWordCache.set(word, known);
+  }
+  return known;
 }
 
 /** Maps a −1..1 score to a label with VADER's ±0.05 band. */

@@ -67,6 +67,8 @@ export function createSentimentAnalyser(opts: {
 
   return {
     async ready() {
+      // One prediction decodes the embedded word vectors now, not during the first answer.
+      if (!useLexicon) predict(trainedModel(), "Warm up.");
       if (await load()) return transformerId;
       return useLexicon ? LEXICON_ENGINE_ID : TRAINED_ENGINE_PREFIX + trainedModel().id;
     },

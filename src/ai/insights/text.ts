@@ -61,18 +61,22 @@ export function parseText(text: string): ParsedText {
   const doc = winkNlp.readDoc(text);
   const tokens: Token[] = [];
   const sentences: string[] = [];
-  doc.sentences().each((sentence, sentenceIndex: number) => {
-    sentences.push(sentence.out().trim());
-    const t = sentence.tokens();
-    const values = column<string>(t, its.value);
-    const normals = column<string>(t, its.normal);
-    const lemmas = column<string>(t, its.lemma);
-    const tags = column<string>(t, its.pos);
-    const types = column<string>(t, its.type);
-    const stops = column<boolean>(t, its.stopWordFlag);
-    const negations = column<boolean>(t, its.negationFlag);
-    const spaces = column<string>(t, its.precedingSpaces);
-    for (let i = 0; i < values.length; i++) {
+  // Each property is read once for the whole document (one call per property, not per
+  // sentence and property); sentence spans give each token its sentence.
+  const all = doc.tokens();
+  const values = column<string>(all, its.value);
+  const normals = column<string>(all, its.normal);
+  const lemmas = column<string>(all, its.lemma);
+  const tags = column<string>(all, its.pos);
+  const types = column<string>(all, its.type);
+  const stops = column<boolean>(all, its.stopWordFlag);
+  const negations = column<boolean>(all, its.negationFlag);
+  const spaces = column<string>(all, its.precedingSpaces);
+  const docSentences = doc.sentences();
+  const spans = docSentences.out(its.span as unknown as ItsFunction<[number, number]>) as unknown as [number, number][];
+  for (const sentence of docSentences.out() as string[]) sentences.push(sentence.trim());
+  spans.forEach(([start, end], sentenceIndex) => {
+    for (let i = start; i <= end; i++) {
       tokens.push({
         value: values[i] ?? "",
         normal: normals[i] ?? "",

@@ -30,7 +30,7 @@ export type CustomFieldValue = string | number | boolean | null;
 
 /** Which engines produced a result. */
 export interface EngineInfo {
-  /** `"transformer:<model id>"`, `"trained:<model id>"` (e.g. "trained:linear-v1") or `"lexicon:vader"`. */
+  /** `"transformer:<model id>"`, `"trained:<model id>"` (e.g. "trained:linear-v2") or `"lexicon:vader"`. */
   sentiment: string;
   /** Local text analysis engine, `"wink-nlp:wink-eng-lite-web-model"`. */
   text: string;

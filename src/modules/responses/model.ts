@@ -132,7 +132,7 @@ export const answerSchema = lazySchema(() =>
       .object({ sentiment: z.string(), text: z.string(), llm: z.boolean(), clarity: z.number().min(0).max(1) })
       .partial()
       .nullable()
-      .describe("Engines that produced ai_insights, e.g. sentiment 'transformer:<model>', 'trained:linear-v1' or 'lexicon:vader'"),
+      .describe("Engines that produced ai_insights, e.g. sentiment 'transformer:<model>', 'trained:linear-v2' or 'lexicon:vader'"),
     analysis_status: z
       .enum(["pending", "completed", "failed", "not_applicable", "unsupported_language"])
       .describe("unsupported_language: no installed insights engine knows the answer's language, so ai_insights is null"),

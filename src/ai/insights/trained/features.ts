@@ -17,12 +17,13 @@
  * then down-weighted. Dense features follow at fixed indices.
  */
 import { lexicon as VADER_LEXICON } from "vader-sentiment/src/vader_lexicon.js";
+import { VECTOR_DIMENSIONS, wordVectors } from "./vectors.ts";
 
 /** Number of hashed buckets; dense features start at this index. */
 export const HASH_BUCKETS = 1 << 17;
 
-/** Names of the dense features, in index order after the hashed buckets. */
-export const DENSE_FEATURES = [
+/** Names of the scalar dense features, in index order after the hashed buckets. */
+const SCALAR_FEATURES = [
   "bias",
   "lexicon_compound",
   "lexicon_pos",
@@ -38,6 +39,19 @@ export const DENSE_FEATURES = [
   "used_to",
   "length",
 ] as const;
+
+/**
+ * Names of the dense features, in index order after the hashed buckets: the scalar ones, then
+ * the SIF-averaged word vector of the words outside negation scope (`vec0`…`vec99`) and of the
+ * words inside it (`neg0`…`neg99`), each scaled to unit length (./vectors.ts).
+ */
+export const DENSE_FEATURES: readonly string[] = [
+  ...SCALAR_FEATURES,
+  ...Array.from({ length: VECTOR_DIMENSIONS }, (_, d) => `vec${d}`),
+  ...Array.from({ length: VECTOR_DIMENSIONS }, (_, d) => `neg${d}`),
+];
+const VECTOR_OFFSET = SCALAR_FEATURES.length;
+const NEGATED_OFFSET = VECTOR_OFFSET + VECTOR_DIMENSIONS;
 
 /** Total feature count (hashed + dense). */
 export const FEATURE_COUNT = HASH_BUCKETS + DENSE_FEATURES.length;
@@ -60,6 +74,15 @@ const NEGATION_SCOPE_WORDS = 4;
  * ungrouped 1/√n over all hashed features → 81.2 %.
  */
 const CHAR_GROUP_WEIGHT = 0.3;
+/**
+ * Length of each word-vector group (see {@link DENSE_FEATURES}). Leave-one-domain-out accuracy
+ * on the training corpus (3,565 answers): 0 (no vectors) → 81.9 %, 1 → 82.4 %, 2 → 82.6 %;
+ * 5-fold CV 82.9 / 83.1 / 82.9 %, 3 → 82.7 %. A third group for the last clause: CV 83.0 %,
+ * leave-one-domain-out 82.4 % — not kept. Cluster features (each word's spherical k-means cluster
+ * of the vectors, 256 clusters, as hashed features) on 3,716 answers: CV 83.4 → 83.2 %,
+ * leave-one-domain-out 82.4 → 81.9 % — not kept.
+ */
+const VECTOR_GROUP_WEIGHT = 2;
 const DURATION =
   /\b(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|half an?|several|few)\s*(?:-\s*)?(?:seconds?|mins?|minutes?|hours?|hrs?|days?|weeks?|months?|years?)\b/;
 const REQUEST_OPENER =
@@ -85,8 +108,16 @@ export function normaliseAnswer(text: string): string {
   return t.replace(/\s+/g, " ").trim();
 }
 
+/** FNV-1a state after "c:", the prefix of character n-gram features. */
+const CHAR_PREFIX_HASH = fnvState("c:");
+
 /** FNV-1a 32-bit hash of a string. */
 function fnv1a(s: string): number {
+  return fnvState(s);
+}
+
+/** FNV-1a state after `s` (the hash of `s`); feeding more characters continues it. */
+function fnvState(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);
@@ -142,6 +173,38 @@ function normalise(sum: number): number {
 }
 
 /**
+ * Writes the unit-length SIF averages of the words outside negation scope (from
+ * {@link VECTOR_OFFSET}) and of the "¬"-marked words inside it (from {@link NEGATED_OFFSET})
+ * into `dense`; a group with no known word stays zero. One pass over the words.
+ */
+function addVectorGroups(words: string[], dense: Float32Array): void {
+  const { index, data, sif } = wordVectors();
+  let plainWeight = 0;
+  let negatedWeight = 0;
+  for (const w of words) {
+    const negated = w.startsWith("¬");
+    const row = index.get(negated ? w.slice(1) : w);
+    if (row === undefined) continue;
+    const weight = sif[row]!;
+    const offset = negated ? NEGATED_OFFSET : VECTOR_OFFSET;
+    if (negated) negatedWeight += weight;
+    else plainWeight += weight;
+    const base = row * VECTOR_DIMENSIONS;
+    for (let d = 0; d < VECTOR_DIMENSIONS; d++) dense[offset + d] = dense[offset + d]! + weight * data[base + d]!;
+  }
+  if (plainWeight > 0) scaleToLength(dense, VECTOR_OFFSET);
+  if (negatedWeight > 0) scaleToLength(dense, NEGATED_OFFSET);
+}
+
+/** Scales `dense[offset … offset + VECTOR_DIMENSIONS)` to length {@link VECTOR_GROUP_WEIGHT}. */
+function scaleToLength(dense: Float32Array, offset: number): void {
+  let norm = 0;
+  for (let d = 0; d < VECTOR_DIMENSIONS; d++) norm += dense[offset + d]! * dense[offset + d]!;
+  const scale = norm > 0 ? VECTOR_GROUP_WEIGHT / Math.sqrt(norm) : 0;
+  for (let d = 0; d < VECTOR_DIMENSIONS; d++) dense[offset + d] = dense[offset + d]! * scale;
+}
+
+/**
  * Extracts the feature vector of one answer.
  * @param text the raw answer (typed or transcribed).
  * @returns indices (ascending, unique) and values; hashed features are scaled per group (see
@@ -168,15 +231,27 @@ export function extractFeatures(text: string): SparseVector {
   // Words of the last clause again: a mixed answer leans towards how it ends (docs/insights.md).
   for (const w of lastClause(marked)) wordFeats.add(`l:${w}`);
   group(wordFeats, 1);
-  const charFeats = new Set<string>();
-  for (const tok of tokens) {
+  // Character 3–5-grams, hashed as they are read (the same FNV-1a values as hashing the strings
+  // `c:<n-gram>`, without building them: a third of the feature pass's time before).
+  const charHashes = new Set<number>();
+  for (const tok of new Set(tokens)) {
     if (!/^[a-z]/.test(tok)) continue;
     const padded = ` ${tok} `;
-    for (let n = 3; n <= 5; n++) {
-      for (let i = 0; i + n <= padded.length; i++) charFeats.add(`c:${padded.slice(i, i + n)}`);
+    for (let i = 0; i + 3 <= padded.length; i++) {
+      let h = CHAR_PREFIX_HASH;
+      for (let j = i; j < i + 5 && j < padded.length; j++) {
+        h = Math.imul(h ^ padded.charCodeAt(j), 0x01000193) >>> 0;
+        if (j >= i + 2) charHashes.add(h);
+      }
     }
   }
-  group(charFeats, CHAR_GROUP_WEIGHT);
+  if (charHashes.size > 0) {
+    const v = CHAR_GROUP_WEIGHT / Math.sqrt(charHashes.size);
+    for (const h of charHashes) {
+      const b = h % HASH_BUCKETS;
+      hashed.set(b, (hashed.get(b) ?? 0) + v);
+    }
+  }
 
   const dense = new Float32Array(DENSE_FEATURES.length);
   let pos = 0,
@@ -212,17 +287,18 @@ export function extractFeatures(text: string): SparseVector {
   dense[11] = REQUEST_OPENER.test(clean) ? 1 : 0;
   dense[12] = USED_TO.test(clean) ? 1 : 0;
   dense[13] = Math.min(1, words.length / 60);
+  addVectorGroups(words, dense);
 
-  const sortedHashed = [...hashed.keys()].sort((a, b) => a - b);
-  const indices = new Int32Array(sortedHashed.length + dense.length);
+  // A typed array sorts numbers natively (no comparator calls); the order is the same.
+  const sortedHashed = Int32Array.from(hashed.keys()).sort();
+  const n = sortedHashed.length;
+  const indices = new Int32Array(n + dense.length);
   const values = new Float32Array(indices.length);
-  sortedHashed.forEach((index, i) => {
-    indices[i] = index;
-    values[i] = hashed.get(index)!;
-  });
-  dense.forEach((v, i) => {
-    indices[sortedHashed.length + i] = HASH_BUCKETS + i;
-    values[sortedHashed.length + i] = v;
-  });
+  indices.set(sortedHashed);
+  for (let i = 0; i < n; i++) values[i] = hashed.get(sortedHashed[i]!)!;
+  for (let i = 0; i < dense.length; i++) {
+    indices[n + i] = HASH_BUCKETS + i;
+    values[n + i] = dense[i]!;
+  }
   return { indices, values };
 }

@@ -14,7 +14,7 @@ import { fromDocument, type LinearModel, type ModelDocument } from "./model.ts";
 /** Folder under the models directory that holds a locally retrained model. */
 export const INSTALLED_MODEL_DIR = "earshot-insights";
 
-/** Engine id prefix: `trained:<model id>`, e.g. "trained:linear-v1". */
+/** Engine id prefix: `trained:<model id>`, e.g. "trained:linear-v2". */
 export const TRAINED_ENGINE_PREFIX = "trained:";
 
 const RECHECK_MS = 60_000;

@@ -46,13 +46,13 @@ export interface RetrainOutcome {
  * Trains a candidate model from the corpus plus corrections and compares it with `current`.
  * Deterministic for the same corrections (the id carries `now`).
  * @param corrections labelled answers from `insight_corrections` (latest per answer).
- * @param now time used in the model id, e.g. "linear-v1-local-20261125T0930".
+ * @param now time used in the model id, e.g. "linear-v2-local-20261125T0930".
  */
 export function retrain(current: LinearModel, corrections: LabelledAnswer[], now = new Date()): RetrainOutcome {
   const stamp = now.toISOString().replace(/[-:]/g, "").slice(0, 13);
   const extra = corrections.flatMap((c) => Array.from({ length: CORRECTION_WEIGHT }, () => c));
   const model = trainModel(
-    `linear-v1-local-${stamp}`,
+    `linear-v2-local-${stamp}`,
     [...trainingCorpus(), ...extra],
     {
       corpus: "corpus/insights/train.jsonl (embedded)",

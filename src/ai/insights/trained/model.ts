@@ -21,7 +21,7 @@ export const OUTPUTS = 4;
 /** The JSON document of a model. */
 export interface ModelDocument {
   format: typeof MODEL_FORMAT;
-  /** e.g. "linear-v1" (embedded) or "linear-v1-local-20261125T0930" (retrained on the box). */
+  /** e.g. "linear-v2" (embedded) or "linear-v2-local-20261125T0930" (retrained on the box). */
   id: string;
   buckets: number;
   dense: string[];

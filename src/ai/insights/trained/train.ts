@@ -17,6 +17,8 @@ export interface LabelledAnswer {
   actionable: boolean;
   /** Present in the project corpus; corrections have none. */
   domain?: string;
+  /** Corpus style ("spoken", "terse", …); corrections have none. */
+  style?: string;
   id?: string;
 }
 
@@ -92,7 +94,7 @@ export function trainWeights(examples: LabelledAnswer[], opts: TrainOptions = DE
 
 /**
  * Trains a ready-to-use model (quantised exactly as it will be stored).
- * @param id model id, e.g. "linear-v1".
+ * @param id model id, e.g. "linear-v2".
  * @param trainedOn provenance written into the document.
  */
 export function trainModel(

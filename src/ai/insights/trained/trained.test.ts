@@ -31,7 +31,7 @@ describe("training", () => {
 
   test("the embedded model.json is what scripts/train-insights.ts builds from the corpus", () => {
     const weights = trainWeights(trainingCorpus());
-    expect(toDocument("linear-v1", weights, DEFAULT_TRAIN_OPTIONS.actionableThreshold, {}).weights).toBe(embeddedDocument.weights);
+    expect(toDocument("linear-v2", weights, DEFAULT_TRAIN_OPTIONS.actionableThreshold, {}).weights).toBe(embeddedDocument.weights);
   }, 60_000);
 
   test("the corpus JSONL files are built from corpus/insights/raw", () => {
@@ -81,12 +81,12 @@ describe("model source", () => {
     expect(createModelSource(modelsDir)().id).toBe(embeddedModel().id);
 
     const local = trainModel(
-      "linear-v1-local-test",
+      "linear-v2-local-test",
       trainingCorpus().filter((_, i) => i % 30 === 0),
     );
     mkdirSync(path.dirname(installedModelPath(modelsDir)), { recursive: true });
     writeFileSync(installedModelPath(modelsDir), JSON.stringify(local.document));
-    expect(createModelSource(modelsDir)().id).toBe("linear-v1-local-test");
+    expect(createModelSource(modelsDir)().id).toBe("linear-v2-local-test");
 
     writeFileSync(installedModelPath(modelsDir), "{not json");
     const warnings: string[] = [];
