@@ -51,7 +51,10 @@ export async function decodeAudio(bytes: Uint8Array, opts: DecodeOptions = {}): 
   const budget = new OutputBudget(limitS);
   const pcm = format === "wav" ? decodeWav(bytes, parseWav(bytes), budget) : await decodeOpusContainer(bytes, format, budget);
   if (pcm.length === 0) throw new AudioDecodeError(`the ${FORMAT_NAMES[format]} file holds no audio samples`);
-  return { pcm, durationS: pcm.length / TARGET_SAMPLE_RATE_HZ, format };
+  // The budget lets the end of the last Opus packet through (its tolerance); what is kept never
+  // passes the limit itself, so a duration or a live partial is never longer than accepted.
+  const kept = pcm.length > limitS * TARGET_SAMPLE_RATE_HZ ? pcm.subarray(0, Math.floor(limitS * TARGET_SAMPLE_RATE_HZ)) : pcm;
+  return { pcm: kept, durationS: kept.length / TARGET_SAMPLE_RATE_HZ, format };
 }
 
 /**
