@@ -23,7 +23,8 @@ import * as responsesRepo from "../../src/modules/responses/repository.ts";
 import { storableTranscript } from "../../src/modules/responses/processing.ts";
 import { createTestApi, type TestApi } from "../helpers/api.ts";
 import { startHttpsReceiver, type HttpsReceiver } from "../helpers/https-receiver.ts";
-import { startProcessing } from "../helpers/processing.ts";
+import { FIXTURE_TRANSCRIPT, startProcessing } from "../helpers/processing.ts";
+import { WEBM_FIXTURE_PATH } from "../helpers/fixtures.ts";
 import { onPostgres, tableNames } from "../helpers/db.ts";
 
 const EMAIL = "quokkaredact7f3a@example.org";
@@ -201,6 +202,72 @@ describe("settings.redact_pii", () => {
     // Erase it so the next test's scans read only what it wrote.
     expect((await api.call("DELETE", `/api/v1/responses/${responseUuid}/`)).status).toBe(200);
   }, 120_000);
+
+  test("the setting is a boolean (400 VALIDATION_ERROR otherwise) that PATCH turns on for the answers saved after", async () => {
+    const bad = await api.call("POST", "/api/v1/links/", { body: { name: "Bad", settings: { redact_pii: "yes" } } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.code).toBe("VALIDATION_ERROR");
+    expect(JSON.stringify(bad.json.errors)).toContain("/settings/redact_pii");
+    const link = await api.call("POST", "/api/v1/links/", { body: { name: "Later", questions: [{ prompt: "Tell us", type: "text" }] } });
+    const on = await api.call("PATCH", `/api/v1/links/${link.json.uuid}/`, { body: { settings: { redact_pii: true } } });
+    expect(on.json.settings.redact_pii).toBe(true);
+    const base = `/api/v1/intake/${api.ws.workspace_slug}/${link.json.slug}/sessions/`;
+    const s = await api.call("POST", base, { body: {}, key: null });
+    const saved = await api.call("PUT", `${base}${s.json.session_id}/answers/${link.json.questions[0].uuid}/`, { body: { value: `mail ${EMAIL}` }, key: null });
+    expect(saved.json.text).toBe("mail [email]");
+    const off = await api.call("PATCH", `/api/v1/links/${link.json.uuid}/`, { body: { settings: { redact_pii: null } } });
+    expect(off.json.settings.redact_pii).toBe(false);
+  });
+
+  test("a voice answer on a redacting link goes through the real transcribe job: the job carries the link's choice and stores the (PII-free) fixture transcript as said", async () => {
+    const link = await api.call("POST", "/api/v1/links/", {
+      body: { name: "Spoken", settings: { redact_pii: true }, questions: [{ prompt: "Say it", type: "voice" }] },
+    });
+    const base = `/api/v1/intake/${api.ws.workspace_slug}/${link.json.slug}/sessions/`;
+    const s = await api.call("POST", base, { body: {}, key: null });
+    const webm = new Uint8Array(readFileSync(WEBM_FIXTURE_PATH));
+    const up = await api.call("POST", `${base}${s.json.session_id}/answers/${link.json.questions[0].uuid}/audio/`, {
+      key: null,
+      raw: webm,
+      headers: { "content-type": "audio/webm" },
+    });
+    expect(up.status).toBe(200);
+    expect((await api.call("POST", `${base}${s.json.session_id}/submit/`, { body: {}, key: null })).status).toBe(200);
+    const answerUuid = (await responsesRepo.answersOf(api.db, [s.json.response_uuid]))[0]!.uuid;
+    const job = await api.db
+      .selectFrom("jobs")
+      .select("payload")
+      .where("kind", "=", "transcribe")
+      .where("payload", "like", `%${answerUuid}%`)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(job.payload)).toEqual({ answer_uuid: answerUuid, redact_pii: true });
+    const deadline = Date.now() + 60_000;
+    let answer = await responsesRepo.findAnswer(api.db, answerUuid);
+    while (answer?.transcription_status !== "completed" && Date.now() < deadline) {
+      await Bun.sleep(100);
+      answer = await responsesRepo.findAnswer(api.db, answerUuid);
+    }
+    expect(answer?.transcription).toBe(FIXTURE_TRANSCRIPT);
+    expect(
+      JSON.parse(answer!.segments!)
+        .map((x: { text: string }) => x.text)
+        .join(" "),
+    ).toBe(FIXTURE_TRANSCRIPT);
+  }, 90_000);
+
+  test("a transcript of a deleted link's answer: the job's flag decides, and without one it is masked", async () => {
+    const link = await api.call("POST", "/api/v1/links/", { body: { name: "Gone", questions: [{ prompt: "Say it", type: "voice" }] } });
+    const base = `/api/v1/intake/${api.ws.workspace_slug}/${link.json.slug}/sessions/`;
+    const s = await api.call("POST", base, { body: {}, key: null });
+    await api.call("PUT", `${base}${s.json.session_id}/answers/${link.json.questions[0].uuid}/`, { body: { value: null }, key: null });
+    const answer = (await responsesRepo.answersOf(api.db, [s.json.response_uuid]))[0]!;
+    const result = { text: `mail ${EMAIL}` };
+    expect((await storableTranscript(api.db, answer, result, { redact_pii: false })).transcript).toBe(result.text);
+    expect((await api.call("DELETE", `/api/v1/links/${link.json.uuid}/`)).status).toBe(200);
+    expect((await storableTranscript(api.db, answer, result, { redact_pii: false })).transcript).toBe(result.text);
+    expect((await storableTranscript(api.db, answer, result, { redact_pii: true })).transcript).toBe("mail [email]");
+    expect((await storableTranscript(api.db, answer, result, {})).transcript).toBe("mail [email]");
+  });
 
   test("the transcript path: the step before the transcribe job's write masks the transcript and Whisper's segments (a value split across two segments included)", async () => {
     // The fixture ASR says only its fixture sentence: a transcript with PII is given to the
