@@ -56,6 +56,8 @@ export type Settings = {
   tts_enabled: boolean;
   live_transcription: boolean;
   language?: string | null;
+  /** Issue 25: typed answers and transcripts are masked before they are stored. */
+  redact_pii?: boolean;
 };
 
 export type Link = {

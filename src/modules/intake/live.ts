@@ -7,6 +7,7 @@
  * The page sends MediaRecorder chunks as binary frames and `{"type":"end"}` when it stops; the
  * server sends `ready`, then `partial`s (at most every 1.5 s), then one `final` and closes.
  * Live transcripts are only shown to the respondent; the uploaded recording is what is stored.
+ * They are not masked under `settings.redact_pii` (never stored or logged; docs/privacy.md).
  */
 import { Elysia } from "elysia";
 import type { AppDeps } from "../../http/context.ts";

@@ -26,6 +26,7 @@ import type { IntakeLink } from "./service.ts";
 import { transcribeForRespondent } from "./recordings.ts";
 import type { IntakeLimiter } from "./limits.ts";
 import type { FollowUp } from "./model.ts";
+import { maskText, redactionPolicyOf } from "./redaction.ts";
 
 export type ProbingDeps = {
   db: Kysely<Database>;
@@ -132,14 +133,17 @@ export async function probeAnswer(deps: ProbingDeps, l: IntakeLink, sessionId: s
       deps.log?.warn(`probe without follow-up: ${why}`, { answer_uuid: a.uuid, error: err.message });
       return done;
     }
-    text = t.text;
+    // The transcript is masked before it is stored or analysed (issue 25): the follow-up question
+    // is derived from what is stored, and the stored-text check below compares with it.
+    const masked = maskText(t.text, redactionPolicyOf(l.link.settings));
+    text = masked;
     await writeWhileOpen(deps.db, r.uuid, async (trx) => {
       const current = await responsesRepo.findAnswer(trx, a.uuid);
       if (current?.audio_blob !== a.audio_blob) return; // re-recorded meanwhile: not this transcript
       await responsesRepo.updateAnswer(trx, a.uuid, {
-        transcription: t.text,
+        transcription: masked,
         transcription_status: "completed",
-        text: t.text,
+        text: masked,
         duration: Math.round(t.durationS * 1000) / 1000,
         date_updated: nowIso(),
       });
@@ -197,15 +201,18 @@ export async function answerFollowUp(
   const target = (JSON.parse(a.follow_ups) as StoredFollowUp[])[index];
   if (!target) throw notFound("Follow-up");
   let updated: StoredFollowUp;
+  // Typed or transcribed, the follow-up answer is masked before it is stored (issue 25).
+  const policy = redactionPolicyOf(l.link.settings);
   if ("text" in input) {
     const text = input.text.trim();
     if (!text || text.length > 5000)
       throw new AppError("VALIDATION_ERROR", "Answer with 1 to 5000 characters.", { errors: [{ pointer: "/value", message: "1 to 5000 characters." }] });
-    updated = { question: target.question, answer: text, transcription: null, audio_blob: null };
+    updated = { question: target.question, answer: maskText(text, policy), transcription: null, audio_blob: null };
   } else {
     const t = await transcribeForRespondent(deps.inference, input.audio, q, linkLanguage(l));
+    const masked = maskText(t.text, policy);
     const key = await deps.blobs.put("audio", input.audio);
-    updated = { question: target.question, answer: t.text, transcription: t.text, audio_blob: key };
+    updated = { question: target.question, answer: masked, transcription: masked, audio_blob: key };
   }
   let replaced: string | null | undefined;
   let next: StoredFollowUp[];

@@ -27,6 +27,7 @@ import type { AnswerState, IntakeSession } from "./model.ts";
 import { allowedTypesAccept, extensionMatches, sniffFile } from "../../http/media.ts";
 import { blobsOfAnswer, checkRecordingUpload, replacedBlobReset } from "./recordings.ts";
 import { writeBatcherOf } from "./write-batch.ts";
+import { maskText, redactionPolicyOf } from "./redaction.ts";
 import { intakeSessionsStarted, intakeSessionsSubmitted } from "../../metrics/instruments.ts";
 
 export type IntakeDeps = {
@@ -261,6 +262,16 @@ export async function saveAnswer(deps: IntakeDeps, l: IntakeLink, sessionId: str
     { type: q.type as QuestionType, configuration: JSON.parse(q.configuration), field_key: q.field_key, fallback_to_text: q.fallback_to_text === 1 },
     value,
   );
+  // Typed free text (a text answer or a voice question's typed fallback) is masked here, on the
+  // HTTP thread, before anything is written when the link redacts (issue 25; intake/redaction.ts).
+  if (FREE_TEXT_TYPES.has(q.type as QuestionType) && typeof checked.value === "string") {
+    const policy = redactionPolicyOf(l.link.settings);
+    if (policy) {
+      const masked = maskText(checked.value, policy);
+      checked.value = masked;
+      checked.text = masked;
+    }
+  }
   // Group commit with the other respondents' writes (intake/write-batch.ts); settles after COMMIT.
   return writeBatcherOf(deps.db).run(async (trx) => {
     const r = await openSession(trx, l, sessionId);
@@ -382,7 +393,8 @@ export async function submitSession(deps: IntakeDeps, l: IntakeLink, sessionId: 
     for (const a of answers) {
       if (a.audio_blob && a.transcription_status !== "completed") {
         await intakeRepo.markAnswerPending(trx, a.uuid, "transcription", now);
-        await enqueueJob(trx, "transcribe", { answer_uuid: a.uuid });
+        // The link's redaction choice rides along: the job still masks if the link is deleted meanwhile.
+        await enqueueJob(trx, "transcribe", { answer_uuid: a.uuid, redact_pii: redactionPolicyOf(l.link.settings) !== null });
         jobs++;
       } else if (FREE_TEXT_TYPES.has(a.response_type as QuestionType) && a.text) {
         await intakeRepo.markAnswerPending(trx, a.uuid, "analysis", now);

@@ -21,6 +21,7 @@ export const settingsInputSchema = lazySchema(() =>
       tts_enabled: z.boolean().nullable().optional(),
       live_transcription: z.boolean().nullable().optional(),
       language: languageTagSchema.nullable().optional(),
+      redact_pii: z.boolean().nullable().optional().describe("Mask PII in typed answers and transcripts before they are stored (DESIGN §13; default false)"),
     })
     .strict(),
 );
@@ -35,6 +36,9 @@ export const settingsSchema = lazySchema(() =>
     tts_enabled: z.boolean(),
     live_transcription: z.boolean(),
     language: z.string().nullable(),
+    redact_pii: z
+      .boolean()
+      .describe('True: emails, phones, cards, IBANs, names and addresses are masked before storage (docs/privacy.md "Where redaction runs")'),
   }),
 );
 export type Settings = z.output<typeof settingsSchema>;
@@ -50,6 +54,7 @@ export function completeSettings(input: SettingsInput, base?: Settings): Setting
     tts_enabled: pick("tts_enabled", false),
     live_transcription: pick("live_transcription", false),
     language: pick("language", null),
+    redact_pii: pick("redact_pii", false),
   };
 }
 

@@ -17,6 +17,7 @@ import { InferenceError, type InferenceClient } from "../../ai/inference-client.
 import { AudioDecodeError, MAX_RECORDING_S } from "../../ai/audio-common.ts";
 import { questionRecordingLimitS } from "../intake/recordings.ts";
 import { queueSubmittedEventIfReady } from "../intake/service.ts";
+import { maskSegments, maskText, redactionPolicyOf } from "../intake/redaction.ts";
 import * as repo from "./repository.ts";
 import { analysisDuration, transcriptionDuration, transcriptionRealTimeFactor } from "../../metrics/instruments.ts";
 
@@ -68,10 +69,42 @@ export async function finishAnswer(deps: ProcessingDeps, responseUuid: string, w
  * was deleted): what transcription is asked for and typed answers are taken to be in (issue 17).
  */
 async function linkLanguageOf(db: Kysely<Database>, answer: repo.AnswerRow): Promise<string | null> {
+  const settings = await linkSettingsOf(db, answer);
+  const language = settings ? (JSON.parse(settings) as { language?: unknown }).language : null;
+  return typeof language === "string" && language !== "" ? language : null;
+}
+
+/** The stored `settings` JSON of an answer's link, or null (the link was deleted). */
+async function linkSettingsOf(db: Kysely<Database>, answer: repo.AnswerRow): Promise<string | null> {
   const response = await repo.findResponseByUuid(db, answer.response_uuid);
   const link = response ? await linksRepo.findLink(db, response.workspace_uuid, response.link_uuid) : undefined;
-  const language = link ? (JSON.parse(link.settings) as { language?: unknown }).language : null;
-  return typeof language === "string" && language !== "" ? language : null;
+  return link ? link.settings : null;
+}
+
+/**
+ * The transcript and segments as they may be stored: masked under the link's `settings.redact_pii`
+ * (issue 25; intake/redaction.ts), in this step before the database write, so the unmasked text
+ * never reaches the database. Masked when the link says so now or said so at submit (`redact_pii`
+ * in the job's payload); when the link was deleted meanwhile the payload decides, and without one
+ * (a reprocessed answer of a deleted link) the text is masked: nothing is stored unmasked on a guess.
+ * @param jobPayload the `transcribe` job's payload (`redact_pii?: boolean`)
+ */
+export async function storableTranscript(
+  db: Kysely<Database>,
+  answer: repo.AnswerRow,
+  result: { text: string; language?: string | null; segments?: { start_s: number; end_s: number; text: string }[] },
+  jobPayload: Record<string, unknown> = {},
+): Promise<{ transcript: string; segments: string | null }> {
+  const settings = await linkSettingsOf(db, answer);
+  const flagged = jobPayload.redact_pii;
+  const redact = settings ? redactionPolicyOf(settings) !== null || flagged === true : flagged !== false;
+  const language = settings ? (JSON.parse(settings) as { language?: unknown }).language : null;
+  const policy = redact ? redactionPolicyOf(JSON.stringify({ redact_pii: true, language })) : null;
+  const spoken = result.language ?? null;
+  return {
+    transcript: maskText(result.text.trim(), policy, spoken),
+    segments: result.segments ? JSON.stringify(maskSegments(result.segments, policy, spoken)) : null,
+  };
 }
 
 /** The longest recording the answer's question accepts (its `max_duration` + 2 s), seconds. */
@@ -124,7 +157,7 @@ export async function transcribeAnswer(deps: ProcessingDeps, job: Job): Promise<
     }
     throw err;
   }
-  const transcript = result.text.trim();
+  const { transcript, segments } = await storableTranscript(deps.db, answer, result, job.payload);
   const analyse = transcript.length > 0;
   await finishAnswer(
     deps,
@@ -137,7 +170,7 @@ export async function transcribeAnswer(deps: ProcessingDeps, job: Job): Promise<
         text: answer.text ?? transcript,
         duration: Math.round(result.durationS * 1000) / 1000,
         language: result.language ?? null,
-        segments: result.segments ? JSON.stringify(result.segments) : null,
+        segments,
         analysis_status: analyse ? "pending" : "not_applicable",
         date_updated: nowIso(),
       });

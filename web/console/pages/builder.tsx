@@ -8,7 +8,7 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useLocation, useRoute } from "preact-iso";
-import { api, apiPath, ApiError } from "../api.ts";
+import { api, apiPath, type ApiError } from "../api.ts";
 import { ConfirmDialog, CopyButton, ErrorNote, Loading, Notice, toApiError } from "../components.tsx";
 import { can } from "../state.ts";
 import type { Link, LinkStats } from "../types.ts";
@@ -27,6 +27,8 @@ export function BuilderPage() {
   const [link, setLink] = useState<Link | null>(null);
   const [form, setForm] = useState<LinkForm>(EMPTY);
   const [drafts, setDrafts] = useState<Draft[]>([]);
+  // `settings.redact_pii` (issue 25), kept apart from LinkForm: masks PII before it is stored.
+  const [redact, setRedact] = useState(false);
   const [loadError, setLoadError] = useState<ApiError | null>(null);
   const [saveError, setSaveError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -59,6 +61,7 @@ export function BuilderPage() {
         live: l.settings.live_transcription,
         status: l.status,
       });
+      setRedact(l.settings.redact_pii === true);
       const loaded = l.questions.map((q) => draftOf(q, keyOf, answered.get(q.uuid) ?? 0));
       setDrafts(loaded);
       setOpenKeys(new Set(openIndexes.current.map((i) => loaded[i]?.key).filter((k): k is string => !!k)));
@@ -74,6 +77,7 @@ export function BuilderPage() {
     else {
       setLink(null);
       setForm(EMPTY);
+      setRedact(false);
       setDrafts([]);
     }
   }, [uuid]);
@@ -121,6 +125,7 @@ export function BuilderPage() {
         redirectUrl: form.redirectUrl.trim() || null,
         tts_enabled: form.tts,
         live_transcription: form.live,
+        redact_pii: redact,
       },
       questions: drafts.map((d, i) => payloadOf(d, i, drafts)),
     };
@@ -223,6 +228,10 @@ export function BuilderPage() {
             <label class="check">
               <input type="checkbox" checked={form.live} onChange={(e) => set({ live: e.currentTarget.checked })} />
               Live transcription while recording
+            </label>
+            <label class="check">
+              <input type="checkbox" checked={redact} onChange={(e) => setRedact(e.currentTarget.checked)} />
+              Mask personal data before it is stored (emails, phone numbers, cards, IBANs, names, addresses)
             </label>
           </div>
         </div>
