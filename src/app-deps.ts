@@ -92,6 +92,7 @@ export async function createAppDeps(config: Config, opts: AppDepsOptions = {}): 
       llmUrl: config.llmUrl,
       threads: config.inferenceThreads,
       llmModel: config.llmModel,
+      embeddingModel: config.embeddingModel,
     });
   const deps: AppWiring["deps"] = {
     config,
