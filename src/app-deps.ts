@@ -136,5 +136,6 @@ export function processingDepsOf(deps: AppWiring["deps"]): ProcessingDeps {
     audioUrlTtlS: deps.config.audioUrlTtlS,
     nudgeJobs: deps.nudgeJobs,
     nudgeOutbox: deps.nudgeOutbox,
+    llm: deps.config.llmUrl ? { url: deps.config.llmUrl, model: deps.config.llmModel } : null,
   };
 }

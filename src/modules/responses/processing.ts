@@ -39,6 +39,8 @@ export type ProcessingDeps = {
   audioUrlTtlS: number;
   nudgeJobs: () => void;
   nudgeOutbox: () => void;
+  /** The LAN model (`EARSHOT_LLM_URL`, `EARSHOT_LLM_MODEL`) that labels automatic themes on rebuilds, or none. */
+  llm?: { url: string; model: string | null } | null;
 };
 
 function answerUuidOf(job: Job): string {

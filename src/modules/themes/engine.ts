@@ -25,6 +25,7 @@ import { PermanentJobError } from "../../jobs/runner.ts";
 import { assignAnswer, DEFAULT_ASSIGN_THRESHOLD, reconcileThemes, type ThemeModel } from "../../ai/themes/incremental.ts";
 import type { InferenceClient, StoredBuildOptions, StoredThemeInput } from "../../ai/inference-client.ts";
 import { analysisTextOf } from "../responses/analysis-text.ts";
+import { llmLabelsOf, type LlmEndpoint } from "./llm-relabel.ts";
 import { bytesVector, bytesVectors, vectorBytes, vectorsBytes } from "./codec.ts";
 import * as repo from "./repository.ts";
 
@@ -35,8 +36,8 @@ export const REBUILD_MIN_NEW = 10;
 /** Share of the last build's answers that, once new, trigger an automatic rebuild. */
 export const REBUILD_SHARE = 0.2;
 
-/** What a rebuild needs. */
-export type ThemeEngineDeps = { db: Kysely<Database>; inference: Pick<InferenceClient, "buildThemes"> };
+/** What a rebuild needs; `llm`: the LAN model that labels automatic themes (`EARSHOT_LLM_URL`), or none. */
+export type ThemeEngineDeps = { db: Kysely<Database>; inference: Pick<InferenceClient, "buildThemes">; llm?: LlmEndpoint | null };
 
 /** True when a question type is themed (DESIGN §12: voice, voice_text_fallback, text). */
 export function isOpenType(type: string): boolean {
@@ -142,6 +143,17 @@ export async function rebuildThemes(deps: ThemeEngineDeps, job: Job): Promise<vo
   }));
   const built = inputs.length > 0 ? await deps.inference.buildThemes(inputs, options) : null;
   const engine = built?.engine ?? before.engine;
+  // Labels from the LAN model, asked outside the transaction (network waits hold no lock).
+  const llmLabels =
+    built && deps.llm
+      ? await llmLabelsOf(
+          deps.llm,
+          await repo.questionPrompt(deps.db, questionUuid),
+          built,
+          inputs.map((x) => x.text),
+          existing,
+        )
+      : new Map<string, string>();
 
   await deps.db.transaction().execute(async (trx) => {
     if (!(await isClaimStillOurs(trx, job))) throw new LeaseLostError(job);
@@ -156,6 +168,10 @@ export async function rebuildThemes(deps: ThemeEngineDeps, job: Job): Promise<vo
       found.map((t) => t.members.map((i) => inputs[i]!.id)),
     );
     const kept = new Set<string>();
+    const labelOf = (t: { key: string; label: string }) => {
+      const llm = llmLabels.get(t.key);
+      return llm ? { label: llm, label_source: "llm" as const } : { label: t.label, label_source: "auto" as const };
+    };
     for (const t of built?.themes ?? []) {
       const quotes = JSON.stringify(t.quotes.map((q) => ({ answer_uuid: inputs[q.answer]!.id, text: q.text })));
       const common = { keyphrases: JSON.stringify(t.keyphrases), quotes, centre: vectorBytes(t.centre), date_updated: now };
@@ -169,7 +185,7 @@ export async function rebuildThemes(deps: ThemeEngineDeps, job: Job): Promise<vo
         const row = old ? current.get(old) : undefined;
         if (row) {
           uuid = row.uuid;
-          await repo.updateTheme(trx, uuid, { ...common, ...(row.pinned ? {} : { label: t.label, label_source: "auto" as const }) });
+          await repo.updateTheme(trx, uuid, { ...common, ...(row.pinned ? {} : labelOf(t)) });
         } else {
           uuid = randomUUID();
           await repo.insertTheme(trx, {
@@ -177,8 +193,7 @@ export async function rebuildThemes(deps: ThemeEngineDeps, job: Job): Promise<vo
             workspace_uuid: before.workspace_uuid,
             link_uuid: linkUuid,
             question_uuid: questionUuid,
-            label: t.label,
-            label_source: "auto",
+            ...labelOf(t),
             description: null,
             pinned: 0,
             operator: 0,

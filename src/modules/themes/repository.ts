@@ -98,6 +98,12 @@ export function findAnswerOfLink(db: Q, linkUuid: string, answerUuid: string) {
     .executeTakeFirst();
 }
 
+/** A question's prompt (what the LLM labels are asked in the light of), or null when it is gone. */
+export async function questionPrompt(db: Q, questionUuid: string): Promise<string | null> {
+  const row = await db.selectFrom("questions").select("prompt").where("uuid", "=", questionUuid).executeTakeFirst();
+  return row?.prompt ?? null;
+}
+
 /** Replaces an answer's theme vector (little-endian Float32 bytes) and the id of the engine that made it. */
 export async function storeEmbedding(db: Q, answerUuid: string, embedding: Uint8Array, engine: string): Promise<void> {
   await db.updateTable("answers").set({ embedding, embedding_engine: engine }).where("uuid", "=", answerUuid).execute();
