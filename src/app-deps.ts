@@ -92,6 +92,7 @@ export async function createAppDeps(config: Config, opts: AppDepsOptions = {}): 
       llmUrl: config.llmUrl,
       threads: config.inferenceThreads,
       llmModel: config.llmModel,
+      embeddingModel: config.embeddingModel,
     });
   const deps: AppWiring["deps"] = {
     config,
@@ -135,5 +136,6 @@ export function processingDepsOf(deps: AppWiring["deps"]): ProcessingDeps {
     audioUrlTtlS: deps.config.audioUrlTtlS,
     nudgeJobs: deps.nudgeJobs,
     nudgeOutbox: deps.nudgeOutbox,
+    llm: deps.config.llmUrl ? { url: deps.config.llmUrl, model: deps.config.llmModel } : null,
   };
 }

@@ -10,11 +10,11 @@ import { disableOrtTelemetry } from "../runtime/onnxruntime.ts";
 import type {
   AnalyseOptions,
   AnalyseReply,
-  BuildOptions,
   InferenceErrorCode,
   Priority,
-  ThemeBuild,
-  ThemeInput,
+  StoredBuildOptions,
+  StoredThemeBuild,
+  StoredThemeInput,
   TranscribeResult,
   WorkerConfig,
   WorkerReply,
@@ -27,6 +27,10 @@ export type {
   AnalysisResult,
   AnswerEmbedding,
   BuildOptions,
+  StoredBuildOptions,
+  StoredSeed,
+  StoredThemeBuild,
+  StoredThemeInput,
   ThemeBuild,
   ThemeInput,
   TranscriptSegment,
@@ -56,6 +60,8 @@ export type InferenceClientOptions = {
   llmModel?: string | null;
   /** ONNX Runtime intra-op threads for Whisper; null or absent = the runtime's default. */
   threads?: number | null;
+  /** The themes engine (`EARSHOT_EMBEDDING_MODEL`): `auto` (default), `sif`, or a model id. */
+  embeddingModel?: string;
 };
 
 export type InferenceClient = {
@@ -63,13 +69,18 @@ export type InferenceClient = {
    * Transcribes one recording (WAV, WebM/Opus or Ogg/Opus bytes; the bytes are copied).
    * `priority` "live" jumps ahead of queued "batch" requests (default "batch"); `maxDurationS`
    * is the longest recording accepted, seconds (default MAX_RECORDING_S; see `recordingLimitS`).
-   * Resolves `{ text, durationS, timings }`: text trimmed ("" for silence), seconds, milliseconds.
+   * Resolves `{ text, durationS, language, segments, translation, timings }`: text trimmed ("" for
+   * silence), seconds, milliseconds. `translate: true` also asks for Whisper's English translation
+   * (`translation`; null for English speech, an English-only model, or silence).
    * @throws AudioTooLongError (a subclass of AudioDecodeError) when longer than `maxDurationS`;
    *   AudioDecodeError for empty, damaged or unknown audio (do not retry);
    *   InferenceError with code MODEL_MISSING (the message names the file and says to run
    *   `earshot models fetch`), WORKER_DIED, CLOSED or INTERNAL.
    */
-  transcribe(audio: Uint8Array, opts?: { priority?: Priority; maxDurationS?: number; language?: string | null }): Promise<TranscribeResult>;
+  transcribe(
+    audio: Uint8Array,
+    opts?: { priority?: Priority; maxDurationS?: number; language?: string | null; translate?: boolean },
+  ): Promise<TranscribeResult>;
   /**
    * Analyses one answer's text with the insights engine the worker holds (loaded once, from the
    * models directory only): `{ ai_insights: { sentiment, sentiment_score (−1..1), actionable,
@@ -84,11 +95,12 @@ export type InferenceClient = {
    */
   analyse(text: string, options?: AnalyseOptions, opts?: { priority?: Priority; language?: string | null; embed?: boolean }): Promise<AnalyseReply>;
   /**
-   * Builds one question's themes in the worker (ai/themes `buildThemes`, default embedder):
-   * `inputs` carry the answers' stored vectors; the result's Float32Arrays come back copied.
+   * Builds one question's themes in the worker (ai/themes/stored.ts `buildFromStored`, the
+   * worker's embedder): `inputs` carry the answers' stored vectors and engines; those of another
+   * engine are embedded again and come back in `embedded`. Float32Arrays come back copied.
    * @throws InferenceError WORKER_DIED, CLOSED or INTERNAL.
    */
-  buildThemes(inputs: ThemeInput[], options?: BuildOptions, opts?: { priority?: Priority }): Promise<ThemeBuild>;
+  buildThemes(inputs: StoredThemeInput[], options?: StoredBuildOptions, opts?: { priority?: Priority }): Promise<StoredThemeBuild>;
   /**
    * Stops the current worker at once, as a crash would (its pending requests reject with
    * WORKER_DIED); the next request starts a fresh one that reloads the models from disk.
@@ -116,6 +128,7 @@ export function createInferenceClient(opts: InferenceClientOptions): InferenceCl
     llmUrl: opts.llmUrl ?? null,
     llmModel: opts.llmModel ?? null,
     threads: opts.threads ?? null,
+    embeddingModel: opts.embeddingModel ?? "auto",
   };
   const pending = new Map<number, Pending>();
   let worker: BunWorker | null = null;
@@ -186,6 +199,7 @@ export function createInferenceClient(opts: InferenceClientOptions): InferenceCl
         audio,
         maxDurationS,
         language: requestOpts.language ?? null,
+        ...(requestOpts.translate ? { translate: true } : {}),
       }));
     },
 
@@ -202,7 +216,7 @@ export function createInferenceClient(opts: InferenceClientOptions): InferenceCl
     },
 
     buildThemes(inputs, options = {}, requestOpts = {}) {
-      return send<ThemeBuild>((id) => ({ type: "themes", id, priority: requestOpts.priority ?? "batch", inputs, options }));
+      return send<StoredThemeBuild>((id) => ({ type: "themes", id, priority: requestOpts.priority ?? "batch", inputs, options }));
     },
 
     restartWorker() {

@@ -5,7 +5,7 @@
  * reply echoes. The worker answers every request exactly once, with a result or an error.
  */
 import type { AnalyseOptions, AnalysisResult } from "./insights/index.ts";
-import type { BuildOptions, ThemeBuild, ThemeInput } from "./themes/build.ts";
+import type { BuildOptions, SeedTheme, ThemeBuild, ThemeInput } from "./themes/build.ts";
 import type { TranscriptSegment } from "./asr.ts";
 
 export type { AnalyseOptions, AnalysisResult } from "./insights/index.ts";
@@ -27,6 +27,11 @@ export type WorkerConfig = {
   llmModel: string | null;
   /** ONNX Runtime intra-op threads for Whisper (`EARSHOT_INFERENCE_THREADS`); null = runtime default. */
   threads: number | null;
+  /**
+   * The themes engine (`EARSHOT_EMBEDDING_MODEL`, ai/themes/select.ts): `auto`, `sif`, or a model
+   * id under `modelsDir`. Selected once per worker; answer vectors and theme builds both use it.
+   */
+  embeddingModel: string;
 };
 
 /** Times of one transcription, in milliseconds. */
@@ -44,7 +49,19 @@ export type TranscribeTimings = {
  * `language` the ISO 639-1 code Whisper transcribed in: the one asked for, the one it detected
  * (multilingual model, none asked), or `en` for an English-only model.
  */
-export type TranscribeResult = { text: string; durationS: number; language: string | null; segments: TranscriptSegment[]; timings: TranscribeTimings };
+export type TranscribeResult = {
+  text: string;
+  durationS: number;
+  language: string | null;
+  segments: TranscriptSegment[];
+  /**
+   * Whisper's English translation of the speech (its translate task, issue 24), when the request
+   * asked for one and there was something to translate (a multilingual model, non-English
+   * speech); else null. The transcript (`text`) stays what was said.
+   */
+  translation: string | null;
+  timings: TranscribeTimings;
+};
 
 /** Whisper's segments of the transcript (ai/asr.ts `segmentsOf`). */
 export type { TranscriptSegment };
@@ -56,6 +73,25 @@ export type AnswerEmbedding = { engine: string; vector: Float32Array };
 export type AnalyseReply = AnalysisResult & { embedding?: AnswerEmbedding };
 
 export type { BuildOptions, ThemeBuild, ThemeInput };
+
+/**
+ * One answer of a theme build as stored: its vector and the engine that made it (null: none
+ * yet), and `embedText`, the text its vector is made from (the analysed text: the answer with its
+ * follow-ups, or its translation) — embedded again when `engine` is not the worker's.
+ */
+export type StoredThemeInput = ThemeInput & { engine: string | null; embedText: string };
+
+/** An operator's theme in a themes request: its examples are input ids (their vectors are the worker's). */
+export type StoredSeed = Omit<SeedTheme, "examples"> & { exampleIds: string[] };
+
+/** Build options as sent to the worker: seeds name their examples by input id. */
+export type StoredBuildOptions = Omit<BuildOptions, "seeds"> & { seeds?: StoredSeed[] };
+
+/**
+ * A build from stored vectors: `engine` is the worker's embedder id, and `embedded` the fresh
+ * vectors of the inputs it embedded again (store them with that engine id).
+ */
+export type StoredThemeBuild = ThemeBuild & { embedded: { id: string; vector: Float32Array }[] };
 
 /** Machine-readable failure classes, so callers can tell "retry later" from "never works". */
 export type InferenceErrorCode =
@@ -80,23 +116,28 @@ export type WorkerRequest =
   /**
    * `maxDurationS`: the longest recording accepted, seconds (the question's max_duration + 2);
    * `language`: BCP 47 tag of the link's language, or null to let Whisper detect it.
+   * `translate`: also run Whisper's translate task on the same audio, in the transcript's
+   * language (`Asr.translate`: nothing for an English-only model or English speech).
    */
-  | { type: "transcribe"; id: number; priority: Priority; audio: Uint8Array; maxDurationS: number; language?: string | null }
+  | { type: "transcribe"; id: number; priority: Priority; audio: Uint8Array; maxDurationS: number; language?: string | null; translate?: boolean }
   /**
    * Insights of one answer (sentiment, topics, summary, clarity, follow-ups, custom fields).
    * `language`: the answer's BCP 47 tag (null: unknown, analysed as English); one no installed
    * engine knows is refused with LANGUAGE_UNSUPPORTED (ai/insights-languages.ts). `embed`: also
-   * return the text's theme vector (ai/themes, default engine).
+   * return the text's theme vector (the worker's embedder, `embeddingModel`).
    */
   | { type: "analyse"; id: number; priority: Priority; text: string; options: AnalyseOptions; language?: string | null; embed?: boolean }
-  /** Builds one question's themes (ai/themes `buildThemes` with the default embedder). */
-  | { type: "themes"; id: number; priority: Priority; inputs: ThemeInput[]; options: BuildOptions };
+  /**
+   * Builds one question's themes (ai/themes `buildThemes`) with the worker's embedder; inputs
+   * whose vector is of another engine (or absent) are embedded again from their `embedText`.
+   */
+  | { type: "themes"; id: number; priority: Priority; inputs: StoredThemeInput[]; options: StoredBuildOptions };
 
 /** Worker → main thread: exactly one per request id. */
 export type WorkerReply =
   | { type: "result"; id: number; kind: "transcribe"; result: TranscribeResult }
   | { type: "result"; id: number; kind: "analyse"; result: AnalyseReply }
-  | { type: "result"; id: number; kind: "themes"; result: ThemeBuild }
+  | { type: "result"; id: number; kind: "themes"; result: StoredThemeBuild }
   /**
    * For AUDIO_DECODE, `message` is the AudioDecodeError's `reason`; AUDIO_TOO_LONG adds the
    * limit and the length found, in seconds.

@@ -13,7 +13,7 @@ import { insightsSupportLanguage } from "./insights-languages.ts";
 import { AudioDecodeError, AudioTooLongError, decodeAudio } from "./audio.ts";
 import type { InsightsEngine } from "./insights/index.ts";
 import type { InferenceErrorCode, WorkerConfig, WorkerReply, WorkerRequest } from "./protocol.ts";
-import type { Embedder } from "./themes/embedder.ts";
+import type { SelectedEmbedder } from "./themes/select.ts";
 
 declare var self: Worker;
 
@@ -24,9 +24,14 @@ const batch: Job[] = [];
 let config: WorkerConfig | null = null;
 let asr: Asr | null = null;
 let insights: Promise<InsightsEngine> | null = null;
-// The theme embedder (its 50k word vectors) loads on the first analysis that asks for a vector.
-let embedder: Promise<Embedder> | null = null;
+// The themes engine the configuration selects (ai/themes/select.ts: an installed sentence model,
+// else the SIF engine and its 50k word vectors), loaded on the first request that needs it.
+let embedder: Promise<SelectedEmbedder> | null = null;
 const themesEngine = () => import("./themes/index.ts");
+const loadEmbedder = (cfg: WorkerConfig): Promise<SelectedEmbedder> =>
+  (embedder ??= themesEngine().then((m) =>
+    m.selectEmbedder({ modelsDir: cfg.modelsDir, choice: cfg.embeddingModel, onWarning: (line) => console.warn(`earshot worker: ${line}`) }),
+  ));
 let isDraining = false;
 
 const reply = (message: WorkerReply): void => self.postMessage(message);
@@ -38,6 +43,7 @@ self.onmessage = (event: MessageEvent<WorkerRequest>) => {
     config = { ...message.config, modelsDir: path.resolve(message.config.modelsDir) };
     asr = createAsr(config.modelsDir, config.asrModel, config.threads);
     insights = null;
+    embedder = null;
     return;
   }
   (message.priority === "live" ? live : batch).push(message);
@@ -67,26 +73,38 @@ async function run(job: Job): Promise<void> {
       const engine = await (insights ??= loadInsights(config));
       const result = await engine.analyse(job.text, job.options);
       if (job.embed) {
-        const e = await (embedder ??= themesEngine().then((m) => m.createSifEmbedder()));
-        reply({ type: "result", id: job.id, kind: "analyse", result: { ...result, embedding: { engine: e.id, vector: e.embed(job.text) } } });
+        const e = await loadEmbedder(config);
+        const vector = e.embed ? e.embed(job.text) : (await e.embedBatch([job.text]))[0]!;
+        reply({ type: "result", id: job.id, kind: "analyse", result: { ...result, embedding: { engine: e.id, vector } } });
       } else reply({ type: "result", id: job.id, kind: "analyse", result });
       return;
     }
     if (job.type === "themes") {
-      const { buildThemes, createSifEmbedder } = await themesEngine();
-      const e = await (embedder ??= Promise.resolve(createSifEmbedder()));
-      reply({ type: "result", id: job.id, kind: "themes", result: buildThemes(job.inputs, e, job.options) });
+      const [e, { buildFromStored }] = await Promise.all([loadEmbedder(config), import("./themes/stored.ts")]);
+      reply({ type: "result", id: job.id, kind: "themes", result: await buildFromStored(job.inputs, job.options, e) });
       return;
     }
     const decodeStart = performance.now();
     const audio = await decodeAudio(job.audio, { maxDurationS: job.maxDurationS });
     const decodeMs = performance.now() - decodeStart;
     const { text, language, segments, loadMs, asrMs } = await asr.transcribe(audio.pcm, { language: job.language ?? null, durationS: audio.durationS });
+    // The English translation of non-English speech (issue 24), from the same decoded audio, in
+    // the language just transcribed (no second detection); null for English or an English-only model.
+    const translateStart = performance.now();
+    const translated = job.translate && text !== "" ? await asr.translate(audio.pcm, { language, durationS: audio.durationS }) : null;
+    const translation = translated && translated.text !== "" ? translated.text : null;
     reply({
       type: "result",
       id: job.id,
       kind: "transcribe",
-      result: { text, durationS: audio.durationS, language, segments, timings: { decodeMs, loadMs, asrMs } },
+      result: {
+        text,
+        durationS: audio.durationS,
+        language,
+        segments,
+        translation,
+        timings: { decodeMs, loadMs, asrMs: asrMs + (translated ? performance.now() - translateStart : 0) },
+      },
     });
   } catch (err) {
     const message = err instanceof AudioDecodeError ? err.reason : err instanceof Error ? err.message : String(err);

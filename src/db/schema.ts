@@ -135,6 +135,11 @@ export interface AnswerTable {
   theme_source?: "auto" | "operator" | null;
   /** Whisper's segments, JSON `[{start_s, end_s, text}]` (voice answers), or null. */
   segments?: string | null;
+  /**
+   * Whisper's English translation of a non-English voice answer (migration 2026-12-03T0000),
+   * analysed and themed in place of the transcript; null otherwise.
+   */
+  translation?: string | null;
   date_created: string;
   date_updated: string;
 }

@@ -16,8 +16,16 @@ import { FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT } from "./fixtures.ts";
 
 export { FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT };
 
-/** Options of {@link createProcessing}: another models directory, and the runner's resume check. */
-export type ProcessingOptions = { modelsDir?: string; resume?: Parameters<typeof createJobRunner>[0]["resume"] };
+/**
+ * Options of {@link createProcessing}: another models directory, Whisper model id and themes
+ * engine choice (`EARSHOT_EMBEDDING_MODEL`), and the runner's resume check.
+ */
+export type ProcessingOptions = {
+  modelsDir?: string;
+  asrModel?: string;
+  embeddingModel?: string;
+  resume?: Parameters<typeof createJobRunner>[0]["resume"];
+};
 
 /**
  * The real job runner and inference worker over `api`'s database, wired as `earshot serve` wires
@@ -29,8 +37,9 @@ export async function createProcessing(
 ): Promise<{ runner: JobRunner; inference: InferenceClient; stop(): Promise<void> }> {
   const inference = createInferenceClient({
     modelsDir: opts.modelsDir ?? FIXTURE_MODELS_DIR,
-    asrModel: "whisper-tiny-random",
+    asrModel: opts.asrModel ?? "whisper-tiny-random",
     sentimentModel: "tiny-sentiment-3class",
+    ...(opts.embeddingModel ? { embeddingModel: opts.embeddingModel } : {}),
   });
   let runner: JobRunner | null = null;
   // As src/server.ts wires them, over the test app's database, blob store and signing secret.

@@ -79,8 +79,9 @@ describe("follow-up answers in search and CSV", () => {
       const [header, row] = parse(await res.text()) as string[][];
       const key = link.questions[0].field_key;
       const at = (name: string) => header!.indexOf(name);
-      expect(header!.slice(at(key), at(key) + 7)).toEqual([
+      expect(header!.slice(at(key), at(key) + 8)).toEqual([
         key,
+        `${key}.translation`,
         `${key}.theme`,
         `${key}.follow_ups`,
         `${key}.sentiment`,

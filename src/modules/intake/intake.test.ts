@@ -301,7 +301,7 @@ describe("responses API", () => {
     expect(csv.headers.get("content-type")).toContain("text/csv");
     const lines = csv.text.trim().split("\n");
     expect(lines[0]).toBe(
-      "response_uuid,session_id,status,respondent_email,date_created,submitted_at,comment,comment.theme,comment.follow_ups,comment.sentiment,comment.actionable,comment.topics,comment.summary,email",
+      "response_uuid,session_id,status,respondent_email,date_created,submitted_at,comment,comment.translation,comment.theme,comment.follow_ups,comment.sentiment,comment.actionable,comment.topics,comment.summary,email",
     );
     expect(lines.length).toBe(5);
     expect(csv.text).toContain('"\'; DROP TABLE responses; -- <b>"'.slice(1, -1));

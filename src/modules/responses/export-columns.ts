@@ -2,10 +2,11 @@
  * @module responses/export-columns
  * The CSV export's per-question columns (issue 26, docs/api.md "Export"). Every `field_key` has
  * its answer column; an *open* question (voice, text, voice_text_fallback: the types that are
- * transcribed, analysed and probed) adds six more right after it:
+ * transcribed, analysed and probed) adds seven more right after it:
  *
  * | column | content |
  * | --- | --- |
+ * | `<key>.translation` | Whisper's English translation of a non-English voice answer (issue 24), empty otherwise |
  * | `<key>.theme` | the label of the answer's theme (DESIGN §12), empty when unassigned |
  * | `<key>.follow_ups` | each follow-up as `Q: <question>` and `A: <answer>` lines (the transcript for a spoken one), follow-ups separated by a blank line |
  * | `<key>.sentiment` | `positive`, `neutral` or `negative` |
@@ -25,7 +26,7 @@ type Cell = string | number;
 
 /** The question types whose answers have follow-ups and insights. */
 export const OPEN_QUESTION_TYPES = ["voice", "text", "voice_text_fallback"] as const;
-const SUFFIXES = ["theme", "follow_ups", "sentiment", "actionable", "topics", "summary"] as const;
+const SUFFIXES = ["translation", "theme", "follow_ups", "sentiment", "actionable", "topics", "summary"] as const;
 
 /**
  * The `field_key`s that belong to an open question of the link (or of any link of the workspace
@@ -42,17 +43,25 @@ export async function openFieldKeys(db: Kysely<Database>, workspaceUuid: string,
   return new Set((await q.execute()).map((r) => r.field_key));
 }
 
-/** The header cells of the answer columns: each key, followed by its six extra columns when open. */
+/** The header cells of the answer columns: each key, followed by its seven extra columns when open. */
 export function answerHeader(fieldKeys: string[], open: Set<string>): string[] {
   return fieldKeys.flatMap((k) => (open.has(k) ? [k, ...SUFFIXES.map((s) => `${k}.${s}`)] : [k]));
 }
 
-/** The six extra cells of an open question's answer (empty strings when absent). */
+/** The seven extra cells of an open question's answer (empty strings when absent). */
 function extraCells(a: Answer | undefined): Cell[] {
   if (!a) return SUFFIXES.map(() => "");
   const followUps = a.follow_ups.map((f) => `Q: ${f.question}\nA: ${f.transcription || f.answer || ""}`).join("\n\n");
   const i = a.ai_insights;
-  return [a.theme?.label ?? "", followUps, i?.sentiment ?? "", i ? String(i.actionable) : "", i?.key_topics.join("; ") ?? "", i?.summary ?? ""];
+  return [
+    a.translation ?? "",
+    a.theme?.label ?? "",
+    followUps,
+    i?.sentiment ?? "",
+    i ? String(i.actionable) : "",
+    i?.key_topics.join("; ") ?? "",
+    i?.summary ?? "",
+  ];
 }
 
 /**

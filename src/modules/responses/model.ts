@@ -164,7 +164,9 @@ export const answerSchema = lazySchema(() =>
     translation: z
       .string()
       .nullable()
-      .describe("English translation of a non-English voice answer from Whisper's translate task; not produced yet, always null"),
+      .describe(
+        "Voice answers in another language than English, transcribed by a multilingual Whisper model: Whisper's own English translation (its translate task), which insights and themes are computed from; `transcription` stays what was said. Null otherwise",
+      ),
     rating_details: z.object({ value: z.number().nullable(), max_value: z.number(), scale_type: z.enum(["stars", "emojis", "nps", "numbers"]) }).optional(),
     selected_card: z
       .object({ card_id: z.string(), label: z.string(), media_url: z.string(), media_type: z.enum(["image", "video"]) })

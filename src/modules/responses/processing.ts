@@ -23,6 +23,7 @@ import { analysisDuration, transcriptionDuration, transcriptionRealTimeFactor } 
 
 import { assignNewAnswer, isOpenType, rebuildGivenUp } from "../themes/engine.ts";
 import { vectorBytes } from "../themes/codec.ts";
+import { analysisTextOf } from "./analysis-text.ts";
 
 /** `transcription_error` of an answer waiting for the ASR model (`waiting_for_model`). */
 export const WAITING_FOR_MODEL = "The speech recognition model is not installed; this answer is transcribed once it is (earshot models fetch).";
@@ -39,6 +40,8 @@ export type ProcessingDeps = {
   audioUrlTtlS: number;
   nudgeJobs: () => void;
   nudgeOutbox: () => void;
+  /** The LAN model (`EARSHOT_LLM_URL`, `EARSHOT_LLM_MODEL`) that labels automatic themes on rebuilds, or none. */
+  llm?: { url: string; model: string | null } | null;
 };
 
 function answerUuidOf(job: Job): string {
@@ -92,9 +95,9 @@ async function linkSettingsOf(db: Kysely<Database>, answer: repo.AnswerRow): Pro
 export async function storableTranscript(
   db: Kysely<Database>,
   answer: repo.AnswerRow,
-  result: { text: string; language?: string | null; segments?: { start_s: number; end_s: number; text: string }[] },
+  result: { text: string; language?: string | null; segments?: { start_s: number; end_s: number; text: string }[]; translation?: string | null },
   jobPayload: Record<string, unknown> = {},
-): Promise<{ transcript: string; segments: string | null }> {
+): Promise<{ transcript: string; segments: string | null; translation: string | null }> {
   const settings = await linkSettingsOf(db, answer);
   const flagged = jobPayload.redact_pii;
   const redact = settings ? redactionPolicyOf(settings) !== null || flagged === true : flagged !== false;
@@ -104,7 +107,14 @@ export async function storableTranscript(
   return {
     transcript: maskText(result.text.trim(), policy, spoken),
     segments: result.segments ? JSON.stringify(maskSegments(result.segments, policy, spoken)) : null,
+    // Whisper's English translation is stored text too: masked as English.
+    translation: result.translation ? maskText(result.translation.trim(), policy, "en") : null,
   };
+}
+
+/** True for an English BCP 47 tag (`en`, `en-GB`). */
+function isEnglish(language: string | null): boolean {
+  return language !== null && language.split("-")[0]!.toLowerCase() === "en";
 }
 
 /** The longest recording the answer's question accepts (its `max_duration` + 2 s), seconds. */
@@ -130,12 +140,21 @@ export async function transcribeAnswer(deps: ProcessingDeps, job: Job): Promise<
   await repo.updateAnswer(deps.db, answer.uuid, { transcription_status: "processing", date_updated: nowIso() });
   const audio = await deps.blobs.get(answer.audio_blob);
   if (!audio) throw new PermanentJobError("The recording is missing from the blob store.");
-  let result: { text: string; durationS: number; language?: string | null; segments?: { start_s: number; end_s: number; text: string }[] };
+  let result: {
+    text: string;
+    durationS: number;
+    language?: string | null;
+    segments?: { start_s: number; end_s: number; text: string }[];
+    translation?: string | null;
+  };
   try {
     const language = await linkLanguageOf(deps.db, answer);
     const maxDurationS = await recordingLimitOf(deps.db, answer);
     const startMs = performance.now();
-    result = await deps.inference.transcribe(audio, { priority: "batch", maxDurationS, language });
+    // Issue 24: unless the link is English, Whisper also translates non-English speech in the
+    // same job (a multilingual model only; English speech or an English-only model give none).
+    const translate = !isEnglish(language);
+    result = await deps.inference.transcribe(audio, { priority: "batch", maxDurationS, language, translate });
     const seconds = (performance.now() - startMs) / 1000;
     transcriptionDuration.observe(seconds);
     if (result.durationS > 0) transcriptionRealTimeFactor.observe(seconds / result.durationS);
@@ -157,7 +176,7 @@ export async function transcribeAnswer(deps: ProcessingDeps, job: Job): Promise<
     }
     throw err;
   }
-  const { transcript, segments } = await storableTranscript(deps.db, answer, result, job.payload);
+  const { transcript, segments, translation } = await storableTranscript(deps.db, answer, result, job.payload);
   const analyse = transcript.length > 0;
   await finishAnswer(
     deps,
@@ -171,6 +190,7 @@ export async function transcribeAnswer(deps: ProcessingDeps, job: Job): Promise<
         duration: Math.round(result.durationS * 1000) / 1000,
         language: result.language ?? null,
         segments,
+        translation,
         analysis_status: analyse ? "pending" : "not_applicable",
         date_updated: nowIso(),
       });
@@ -184,7 +204,8 @@ export async function transcribeAnswer(deps: ProcessingDeps, job: Job): Promise<
 export async function analyseAnswer(deps: ProcessingDeps, job: Job): Promise<void> {
   const answer = await repo.findAnswer(deps.db, answerUuidOf(job));
   if (!answer) return;
-  const text = (answer.transcription || answer.text || "").trim();
+  // The English engines read the translation of a non-English voice answer when there is one.
+  const text = analysisTextOf(answer);
   const response = await repo.findResponseByUuid(deps.db, answer.response_uuid);
   const questions = response ? await linksRepo.questionsOf(deps.db, [response.link_uuid]) : [];
   const q = questions.find((x) => x.uuid === answer.question_uuid);
@@ -195,20 +216,19 @@ export async function analyseAnswer(deps: ProcessingDeps, job: Job): Promise<voi
   let patch: Partial<repo.AnswerRow> = { analysis_status: "not_applicable", language };
   let embedding: { engine: string; vector: Float32Array } | null = null;
   if (text && wanted) {
-    // Follow-up answers given during the session count as part of the answer.
-    const followUps = (JSON.parse(answer.follow_ups) as { answer?: string | null }[]).map((f) => f.answer).filter(Boolean);
     let r: Awaited<ReturnType<AnswerInference["analyse"]>>;
     try {
       const endTimer = analysisDuration.startTimer();
       r = await deps.inference.analyse(
-        [text, ...followUps].join("\n"),
+        text,
         {
           evaluatorConfig: q ? JSON.parse(q.evaluator_config) : {},
           enableDynamicProbing: false,
           prompt: q?.prompt ?? answer.question_text,
         },
-        // The theme vector comes from the same text (answer and follow-ups), in the same request.
-        { language, embed: true },
+        // The theme vector comes from the same text (answer and follow-ups), in the same request;
+        // a translation is English whatever the answer's own language.
+        { language: answer.translation ? "en" : language, embed: true },
       );
       endTimer();
     } catch (err) {

@@ -93,7 +93,7 @@ export function toAnswerRecord(
     custom_fields: JSON.parse(a.custom_fields) as Record<string, unknown>,
     theme: a.theme_uuid && themeLabel !== undefined ? { uuid: a.theme_uuid, label: themeLabel } : null,
     segments: a.segments ? (JSON.parse(a.segments) as AnswerRecord["segments"]) : null,
-    translation: null,
+    translation: a.translation ?? null,
   };
   const config = questionConfig ?? {};
   if (a.response_type === "rating") {

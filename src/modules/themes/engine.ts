@@ -23,7 +23,9 @@ import type { Database } from "../../db/schema.ts";
 import { enqueueJob, isClaimStillOurs, type Job, LeaseLostError } from "../../jobs/queue.ts";
 import { PermanentJobError } from "../../jobs/runner.ts";
 import { assignAnswer, DEFAULT_ASSIGN_THRESHOLD, reconcileThemes, type ThemeModel } from "../../ai/themes/incremental.ts";
-import type { BuildOptions, InferenceClient, ThemeInput } from "../../ai/inference-client.ts";
+import type { InferenceClient, StoredBuildOptions, StoredThemeInput } from "../../ai/inference-client.ts";
+import { analysisTextOf } from "../responses/analysis-text.ts";
+import { llmLabelsOf, type LlmEndpoint } from "./llm-relabel.ts";
 import { bytesVector, bytesVectors, vectorBytes, vectorsBytes } from "./codec.ts";
 import * as repo from "./repository.ts";
 
@@ -34,8 +36,8 @@ export const REBUILD_MIN_NEW = 10;
 /** Share of the last build's answers that, once new, trigger an automatic rebuild. */
 export const REBUILD_SHARE = 0.2;
 
-/** What a rebuild needs. */
-export type ThemeEngineDeps = { db: Kysely<Database>; inference: Pick<InferenceClient, "buildThemes"> };
+/** What a rebuild needs; `llm`: the LAN model that labels automatic themes (`EARSHOT_LLM_URL`), or none. */
+export type ThemeEngineDeps = { db: Kysely<Database>; inference: Pick<InferenceClient, "buildThemes">; llm?: LlmEndpoint | null };
 
 /** True when a question type is themed (DESIGN §12: voice, voice_text_fallback, text). */
 export function isOpenType(type: string): boolean {
@@ -88,7 +90,10 @@ export async function assignNewAnswer(
     theme = assignAnswer(vector, engine, model).theme;
     if (theme) await repo.assignAnswers(trx, [a.answerUuid], theme, "auto", true);
   }
-  if (!build.rebuild_queued && build.answers_since >= Math.max(REBUILD_MIN_NEW, REBUILD_SHARE * build.answers_built)) {
+  // A vector of another engine than the last build's (EARSHOT_EMBEDDING_MODEL changed): no theme
+  // until the rebuild that embeds the question's answers again with the new engine, queued now.
+  const engineChanged = build.built_at !== null && build.engine !== engine;
+  if (!build.rebuild_queued && (engineChanged || build.answers_since >= Math.max(REBUILD_MIN_NEW, REBUILD_SHARE * build.answers_built))) {
     await queueRebuild(trx, a.workspaceUuid, a.linkUuid, a.questionUuid);
   }
   return theme;
@@ -112,31 +117,49 @@ export async function rebuildThemes(deps: ThemeEngineDeps, job: Job): Promise<vo
   const { linkUuid, questionUuid } = targetOf(job);
   const before = await repo.findBuild(deps.db, linkUuid, questionUuid);
   if (!before) return;
-  const rows = await repo.embeddedAnswers(deps.db, questionUuid);
-  const engines = new Map<string, number>();
-  for (const r of rows) engines.set(r.embedding_engine ?? "", (engines.get(r.embedding_engine ?? "") ?? 0) + 1);
-  // One engine per build: the most common one (vectors of two engines are not comparable).
-  const engine = [...engines.entries()].sort((x, y) => y[1] - x[1])[0]?.[0] ?? null;
-  const answers = rows.filter((r) => r.embedding_engine === engine);
-  const vectorOf = new Map(answers.map((r) => [r.uuid, bytesVector(r.embedding!)]));
+  // Every analysed answer: the worker embeds again those whose vector another engine made (one
+  // engine per build: vectors of two engines are not comparable), and the fresh vectors are stored.
+  const answers = await repo.embeddedAnswers(deps.db, questionUuid);
+  const inIds = new Set(answers.map((r) => r.uuid));
   const existing = await repo.themesOf(deps.db, linkUuid, questionUuid);
   const operatorThemes = existing.filter((t) => t.operator === 1);
   const membersOf = (uuid: string) => answers.filter((r) => r.theme_uuid === uuid).map((r) => r.uuid);
-  const options: BuildOptions = {
+  const options: StoredBuildOptions = {
     seeds: operatorThemes.map((t) => ({
       key: t.uuid,
       label: t.label,
-      examples: (JSON.parse(t.examples) as string[]).map((id) => vectorOf.get(id)).filter((v): v is Float32Array => v !== undefined),
+      exampleIds: (JSON.parse(t.examples) as string[]).filter((id) => inIds.has(id)),
       members: membersOf(t.uuid),
     })),
     fixed: new Map(answers.filter((r) => r.theme_source === "operator").map((r) => [r.uuid, r.theme_uuid ?? null])),
   };
-  const inputs: ThemeInput[] = answers.map((r) => ({ id: r.uuid, text: (r.transcription || r.text || "").trim(), vector: vectorOf.get(r.uuid)! }));
+  const inputs: StoredThemeInput[] = answers.map((r) => ({
+    id: r.uuid,
+    // Labels and quotes in the respondent's words when they are English; a translated answer's in English.
+    text: (r.translation || r.transcription || r.text || "").trim(),
+    vector: bytesVector(r.embedding!),
+    engine: r.embedding_engine ?? null,
+    embedText: analysisTextOf(r),
+  }));
   const built = inputs.length > 0 ? await deps.inference.buildThemes(inputs, options) : null;
+  const engine = built?.engine ?? before.engine;
+  // Labels from the LAN model, asked outside the transaction (network waits hold no lock).
+  const llmLabels =
+    built && deps.llm
+      ? await llmLabelsOf(
+          deps.llm,
+          await repo.questionPrompt(deps.db, questionUuid),
+          built,
+          inputs.map((x) => x.text),
+          existing,
+        )
+      : new Map<string, string>();
 
   await deps.db.transaction().execute(async (trx) => {
     if (!(await isClaimStillOurs(trx, job))) throw new LeaseLostError(job);
     const now = nowIso();
+    // The vectors embedded again with the current engine replace the old engine's.
+    for (const e of built?.embedded ?? []) await repo.storeEmbedding(trx, e.id, vectorBytes(e.vector), engine!);
     const current = new Map((await repo.themesOf(trx, linkUuid, questionUuid)).map((t) => [t.uuid, t]));
     const autoBefore = existing.filter((t) => t.operator === 0 && current.has(t.uuid));
     const found = built?.themes.filter((t) => !t.seeded) ?? [];
@@ -145,6 +168,10 @@ export async function rebuildThemes(deps: ThemeEngineDeps, job: Job): Promise<vo
       found.map((t) => t.members.map((i) => inputs[i]!.id)),
     );
     const kept = new Set<string>();
+    const labelOf = (t: { key: string; label: string }) => {
+      const llm = llmLabels.get(t.key);
+      return llm ? { label: llm, label_source: "llm" as const } : { label: t.label, label_source: "auto" as const };
+    };
     for (const t of built?.themes ?? []) {
       const quotes = JSON.stringify(t.quotes.map((q) => ({ answer_uuid: inputs[q.answer]!.id, text: q.text })));
       const common = { keyphrases: JSON.stringify(t.keyphrases), quotes, centre: vectorBytes(t.centre), date_updated: now };
@@ -158,7 +185,7 @@ export async function rebuildThemes(deps: ThemeEngineDeps, job: Job): Promise<vo
         const row = old ? current.get(old) : undefined;
         if (row) {
           uuid = row.uuid;
-          await repo.updateTheme(trx, uuid, { ...common, ...(row.pinned ? {} : { label: t.label, label_source: "auto" as const }) });
+          await repo.updateTheme(trx, uuid, { ...common, ...(row.pinned ? {} : labelOf(t)) });
         } else {
           uuid = randomUUID();
           await repo.insertTheme(trx, {
@@ -166,8 +193,7 @@ export async function rebuildThemes(deps: ThemeEngineDeps, job: Job): Promise<vo
             workspace_uuid: before.workspace_uuid,
             link_uuid: linkUuid,
             question_uuid: questionUuid,
-            label: t.label,
-            label_source: "auto",
+            ...labelOf(t),
             description: null,
             pinned: 0,
             operator: 0,

@@ -98,6 +98,17 @@ export function findAnswerOfLink(db: Q, linkUuid: string, answerUuid: string) {
     .executeTakeFirst();
 }
 
+/** A question's prompt (what the LLM labels are asked in the light of), or null when it is gone. */
+export async function questionPrompt(db: Q, questionUuid: string): Promise<string | null> {
+  const row = await db.selectFrom("questions").select("prompt").where("uuid", "=", questionUuid).executeTakeFirst();
+  return row?.prompt ?? null;
+}
+
+/** Replaces an answer's theme vector (little-endian Float32 bytes) and the id of the engine that made it. */
+export async function storeEmbedding(db: Q, answerUuid: string, embedding: Uint8Array, engine: string): Promise<void> {
+  await db.updateTable("answers").set({ embedding, embedding_engine: engine }).where("uuid", "=", answerUuid).execute();
+}
+
 /** Sets the theme of answers (batched); `onlyAuto` leaves answers an operator placed alone. */
 export async function assignAnswers(db: Q, answerUuids: string[], themeUuid: string | null, source: "auto" | "operator", onlyAuto = false): Promise<void> {
   for (let i = 0; i < answerUuids.length; i += BATCH) {
@@ -123,7 +134,7 @@ export async function reassignTheme(db: Q, from: string, to: string | null, sour
 export function embeddedAnswers(db: Q, questionUuid: string) {
   return db
     .selectFrom("answers")
-    .select(["uuid", "text", "transcription", "embedding", "embedding_engine", "theme_uuid", "theme_source"])
+    .select(["uuid", "text", "transcription", "translation", "follow_ups", "embedding", "embedding_engine", "theme_uuid", "theme_source"])
     .where("question_uuid", "=", questionUuid)
     .where("embedding", "is not", null)
     .orderBy("date_created")
