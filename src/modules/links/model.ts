@@ -21,6 +21,7 @@ export const settingsInputSchema = lazySchema(() =>
       tts_enabled: z.boolean().nullable().optional(),
       live_transcription: z.boolean().nullable().optional(),
       language: languageTagSchema.nullable().optional(),
+      access: z.enum(["open", "invitation"]).nullable().optional().describe('"invitation": starting a response needs an invitation (DESIGN §13)'),
     })
     .strict(),
 );
@@ -35,6 +36,7 @@ export const settingsSchema = lazySchema(() =>
     tts_enabled: z.boolean(),
     live_transcription: z.boolean(),
     language: z.string().nullable(),
+    access: z.enum(["open", "invitation"]),
   }),
 );
 export type Settings = z.output<typeof settingsSchema>;
@@ -50,6 +52,7 @@ export function completeSettings(input: SettingsInput, base?: Settings): Setting
     tts_enabled: pick("tts_enabled", false),
     live_transcription: pick("live_transcription", false),
     language: pick("language", null),
+    access: pick("access", "open"),
   };
 }
 

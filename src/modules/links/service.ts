@@ -61,7 +61,7 @@ export function toLink(
     slug: row.slug,
     status: row.status,
     // Links stored before `language` existed return it as null too (every key, DESIGN §6).
-    settings: { ...settings, language: settings.language ?? null },
+    settings: { ...settings, language: settings.language ?? null, access: settings.access ?? "open" },
     questions: apiQuestions(questions),
     translations: JSON.parse(row.translations || "{}") as LinkTranslations,
     response_count: responseCount,
