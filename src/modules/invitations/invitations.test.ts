@@ -42,7 +42,11 @@ async function call(method: string, path: string, opts: { body?: unknown; key?: 
 
 async function newLink(settings: Record<string, unknown> = {}) {
   const r = await call("POST", "/api/v1/links/", {
-    body: { name: `Invited ${crypto.randomUUID()}`, settings, questions: [{ prompt: "How was your visit?", type: "text", required: true, field_key: "visit" }] },
+    body: {
+      name: `Invited ${crypto.randomUUID()}`,
+      settings,
+      questions: [{ prompt: "How was your visit?", type: "text", required: true, field_key: "visit" }],
+    },
   });
   expect(r.status).toBe(201);
   return r.json;
@@ -50,7 +54,8 @@ async function newLink(settings: Record<string, unknown> = {}) {
 const inv = (link: any) => `/api/v1/links/${link.uuid}/invitations/`;
 const intake = (link: any) => `/api/v1/intake/${api.ws.workspace_slug}/${link.slug}`;
 const tokenOf = (url: string) => new URL(url).searchParams.get("inv")!;
-const start = (link: any, invitation?: string) => call("POST", `${intake(link)}/sessions/`, { key: null, body: invitation === undefined ? {} : { invitation } });
+const start = (link: any, invitation?: string) =>
+  call("POST", `${intake(link)}/sessions/`, { key: null, body: invitation === undefined ? {} : { invitation } });
 
 async function answerAndSubmit(link: any, sessionId: string): Promise<ApiReply> {
   const q = link.questions[0].uuid;

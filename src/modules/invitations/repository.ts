@@ -4,14 +4,19 @@
  */
 import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
 import type { Database, InvitationTable } from "../../db/schema.ts";
-import type { InvitationState } from "./model.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 export type InvitationRow = Selectable<InvitationTable>;
+/** The states of model.ts's INVITATION_STATES (repositories import no models). */
+type InvitationState = "unused" | "started" | "submitted" | "expired" | "revoked";
 
 /** Inserts rows in chunks (bound parameters per statement stay well under both engines' limits). */
 export async function insertInvitations(db: Q, rows: InvitationRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 200) await db.insertInto("invitations").values(rows.slice(i, i + 200)).execute();
+  for (let i = 0; i < rows.length; i += 200)
+    await db
+      .insertInto("invitations")
+      .values(rows.slice(i, i + 200))
+      .execute();
 }
 
 /** The SQL condition of one state at `now` (precedence: submitted, revoked, started, expired, unused). */
