@@ -56,6 +56,8 @@ export type Settings = {
   tts_enabled: boolean;
   live_transcription: boolean;
   language?: string | null;
+  /** "invitation": respondents need a personal invitation (DESIGN §13). */
+  access?: "open" | "invitation";
 };
 
 export type Link = {

@@ -160,6 +160,7 @@ export function BuilderPage() {
             </a>
             <a href={`/console/links/${link.uuid}/responses/`}>Responses</a>
             <a href={`/console/links/${link.uuid}/dashboard/`}>Dashboard</a>
+            <a href={`/console/links/${link.uuid}/invitations/`}>Invitations</a>
           </div>
         )}
       </div>
