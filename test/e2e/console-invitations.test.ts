@@ -1,7 +1,7 @@
 /**
  * @module test/e2e/console-invitations.test
  * The console's invitations screen (issue 25; DESIGN §13) in Chromium against a real server:
- * creating invitations from a CSV of hidden-field values, the new URLs to copy, the CSV download
+ * the builder's "Only personal invitations can answer" (settings.access), creating invitations from a CSV of hidden-field values, the new URLs to copy, the CSV download
  * (hidden columns + url), the list with states, revoking one — whose URL then shows the
  * "withdrawn" page — and the screen passing axe.
  */
@@ -61,12 +61,14 @@ function apiWrite(method: string, apiPath: string, body?: unknown): Promise<any>
 test(
   "create invitations from a CSV, copy and download the URLs, see states, revoke one",
   async () => {
-    const link = await apiWrite("POST", "links/", {
-      name: "Store visits",
-      settings: { access: "invitation" },
-      questions: [{ prompt: "How was your visit?", type: "text" }],
-    });
+    const link = await apiWrite("POST", "links/", { name: "Store visits", questions: [{ prompt: "How was your visit?", type: "text" }] });
+    // The builder sets the access: only personal invitations.
     await page.goto(`${new URL(page.url()).origin}/console/links/${link.uuid}/`);
+    const only = page.getByLabel("Only personal invitations can answer");
+    expect(await only.isChecked()).toBe(false);
+    await only.check();
+    await page.getByRole("button", { name: "Save link" }).click();
+    await page.waitForFunction(async (u) => (await (await fetch(`/api/v1/links/${u}/`)).json()).settings.access === "invitation", link.uuid);
     await page.getByRole("link", { name: "Invitations" }).click();
     await page.getByRole("heading", { level: 1, name: "Invitations: Store visits" }).waitFor();
     await page.getByText("Only personal invitations can answer this link.").waitFor();

@@ -15,9 +15,30 @@ import type { Link, LinkStats } from "../types.ts";
 import { Field, QuestionEditor } from "./question-editor.tsx";
 import { blankDraft, draftOf, fieldErrorsOf, newKey, payloadOf, uniqueKeys, type Draft, type FieldErrors } from "./question-draft.ts";
 
-type LinkForm = { name: string; slug: string; description: string; thankYou: string; redirectUrl: string; tts: boolean; live: boolean; status: Link["status"] };
+type LinkForm = {
+  name: string;
+  slug: string;
+  description: string;
+  thankYou: string;
+  redirectUrl: string;
+  tts: boolean;
+  live: boolean;
+  /** settings.access === "invitation" (DESIGN §13). */
+  invitationOnly: boolean;
+  status: Link["status"];
+};
 
-const EMPTY: LinkForm = { name: "", slug: "", description: "", thankYou: "", redirectUrl: "", tts: false, live: false, status: "active" };
+const EMPTY: LinkForm = {
+  name: "",
+  slug: "",
+  description: "",
+  thankYou: "",
+  redirectUrl: "",
+  tts: false,
+  live: false,
+  invitationOnly: false,
+  status: "active",
+};
 
 /** `/console/links/new/` and `/console/links/<uuid>/`. */
 export function BuilderPage() {
@@ -57,6 +78,7 @@ export function BuilderPage() {
         redirectUrl: l.settings.redirectUrl ?? "",
         tts: l.settings.tts_enabled,
         live: l.settings.live_transcription,
+        invitationOnly: l.settings.access === "invitation",
         status: l.status,
       });
       const loaded = l.questions.map((q) => draftOf(q, keyOf, answered.get(q.uuid) ?? 0));
@@ -121,6 +143,7 @@ export function BuilderPage() {
         redirectUrl: form.redirectUrl.trim() || null,
         tts_enabled: form.tts,
         live_transcription: form.live,
+        access: form.invitationOnly ? "invitation" : "open",
       },
       questions: drafts.map((d, i) => payloadOf(d, i, drafts)),
     };
@@ -224,6 +247,10 @@ export function BuilderPage() {
             <label class="check">
               <input type="checkbox" checked={form.live} onChange={(e) => set({ live: e.currentTarget.checked })} />
               Live transcription while recording
+            </label>
+            <label class="check">
+              <input type="checkbox" checked={form.invitationOnly} onChange={(e) => set({ invitationOnly: e.currentTarget.checked })} />
+              Only personal invitations can answer
             </label>
           </div>
         </div>
