@@ -157,6 +157,8 @@ export async function startSession(deps: IntakeDeps, l: IntakeLink, invitation?:
       submitted_at: null,
       submitted_event_at: null,
     };
+    // Issue 25 merge point (wt-hidden): the response's `hidden` takes the invitation's values,
+    // `hiddenOfInvitation(invited)` (invitations/service.ts), over the URL query's, declared names only.
     if (invited) {
       // Bound before the insert: the start that loses the race creates nothing and resumes the winner's.
       const alive = async (uuid: string) => (await responsesRepo.findResponseByUuid(trx, uuid)) !== undefined;

@@ -253,6 +253,15 @@ describe("the intake API with invitations", () => {
     expect((await call("GET", `/api/v1/links/${link.uuid}/responses/?status=all`)).json.count).toBe(1);
   });
 
+  test("deleting the link deletes its invitations (hidden values included); its responses stay", async () => {
+    const link = await newLink();
+    const [one] = await mint(link, { hidden: [{ email: "ann@example.com" }] });
+    const s = await start(link, tokenOf(one.url));
+    expect((await call("DELETE", `/api/v1/links/${link.uuid}/`)).status).toBe(200);
+    expect(await api.db.selectFrom("invitations").select("uuid").where("link_uuid", "=", link.uuid).execute()).toEqual([]);
+    expect((await call("GET", `/api/v1/responses/${s.json.response_uuid}/`)).status).toBe(200);
+  });
+
   test("the list filters by state and refuses an unknown one", async () => {
     const link = await newLink();
     await mint(link, { count: 2 });
