@@ -19,6 +19,7 @@ import { statsRoutes } from "./modules/stats/routes.ts";
 import { mediaRoutes } from "./modules/media/routes.ts";
 
 import { themeRoutes } from "./modules/themes/routes.ts";
+import { invitationRoutes } from "./modules/invitations/routes.ts";
 import { tokenRoutes } from "./modules/tokens/routes.ts";
 import { webhookRoutes } from "./modules/webhooks/routes.ts";
 import { workspaceRoutes } from "./modules/workspaces/routes.ts";
@@ -118,6 +119,7 @@ export function createApp(deps: AppDeps) {
     .use(mediaRoutes(deps))
 
     .use(themeRoutes(deps))
+    .use(invitationRoutes(deps))
     .use(webhookRoutes(deps))
     .use(intakeRoutes(deps))
     .use(liveRoutes(deps))

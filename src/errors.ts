@@ -58,6 +58,14 @@ export const ERROR_CODES = {
   THEME_QUESTION_MISMATCH: 422,
   /** Themes belong to open questions (voice, voice_text_fallback, text) of the link; this question is none of them. */
   QUESTION_NOT_OPEN: 422,
+  /** The link needs a personal invitation (`settings.access: "invitation"`) and none, or no valid one, was sent (DESIGN §13). */
+  INVITATION_REQUIRED: 403,
+  /** The invitation already started or submitted a response that cannot be continued: it is good for one submitted response. */
+  INVITATION_USED: 409,
+  /** The invitation's `expires_at` passed before it started a response. */
+  INVITATION_EXPIRED: 403,
+  /** The invitation was revoked (`DELETE …/invitations/{uuid}/`). */
+  INVITATION_REVOKED: 403,
   /** Anything unexpected; details are logged, never returned. */
   INTERNAL: 500,
   /** The database cannot be reached (PostgreSQL down or restarting); retry after `Retry-After` seconds. `/healthz` says `database.reachable: false`. */

@@ -391,6 +391,22 @@ export interface MediaImageTable {
   date_created: string;
 }
 
+/** A personal, single-use invitation to a link (issue 25; DESIGN §13; migration 2026-12-03T0300). */
+export interface InvitationTable {
+  uuid: string;
+  workspace_uuid: string;
+  link_uuid: string;
+  /** JSON object of hidden-field values baked into the invitation. */
+  hidden: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  /** The response this invitation started (unique); null while unused. */
+  response_uuid: string | null;
+  started_at: string | null;
+  submitted_at: string | null;
+  date_created: string;
+}
+
 export interface Database {
   workspaces: WorkspaceTable;
   api_tokens: ApiTokenTable;
@@ -416,6 +432,7 @@ export interface Database {
   workspace_changes: WorkspaceChangeTable;
   definition_version: DefinitionVersionTable;
   media_images: MediaImageTable;
+  invitations: InvitationTable;
 
   themes: ThemeTable;
   theme_builds: ThemeBuildTable;

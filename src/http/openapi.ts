@@ -41,6 +41,8 @@ export type Operation = {
   /** Also reachable with a signed URL's `exp` and `sig` query instead of a key (recordings). */
   signedUrl?: true;
   success: { status: number; schema?: z.ZodType; description: string; mediaType?: string; mediaTypes?: string[] };
+  /** Another success status with the same body (e.g. 200 when a start resumes instead of creating). */
+  alsoSuccess?: { status: number; description: string };
   errors: string[];
   /** The 200 carries an `ETag`; `If-None-Match` with it answers 304 (http/conditional.ts). */
   conditional?: boolean;
@@ -264,6 +266,7 @@ function responses(op: Operation, components: Components): Record<string, unknow
       ...(successContent ? { content: successContent } : {}),
     },
   };
+  if (op.alsoSuccess) out[String(op.alsoSuccess.status)] = { ...out[String(op.success.status)], description: op.alsoSuccess.description };
   if (op.conditional) {
     const etag = { ETag: { description: "Weak tag of the workspace's data; send it back in If-None-Match", schema: { type: "string" } } };
     out[String(op.success.status)]!.headers = { ...(out[String(op.success.status)]!.headers as object), ...etag };

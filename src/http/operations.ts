@@ -18,6 +18,7 @@ import { statsOperations } from "../modules/stats/operations.ts";
 import { mediaOperations } from "../modules/media/operations.ts";
 
 import { themeOperations } from "../modules/themes/operations.ts";
+import { invitationOperations } from "../modules/invitations/operations.ts";
 
 const message = lazySchema(() => z.object({ message: z.string() }));
 const AUTH = ["UNAUTHENTICATED", "HTTPS_REQUIRED", "RATE_LIMITED"];
@@ -253,4 +254,5 @@ export const apiOperations: Operation[] = [
   ...mediaOperations,
 
   ...themeOperations,
+  ...invitationOperations,
 ];

@@ -34,6 +34,10 @@ const TITLES: Record<ErrorCode, string> = {
   THEME_MERGE_SELF: "Cannot merge a theme into itself",
   THEME_QUESTION_MISMATCH: "Themes of different questions",
   QUESTION_NOT_OPEN: "Not an open question",
+  INVITATION_REQUIRED: "Invitation required",
+  INVITATION_USED: "Invitation already used",
+  INVITATION_EXPIRED: "Invitation expired",
+  INVITATION_REVOKED: "Invitation revoked",
   INTERNAL: "Internal error",
   DATABASE_UNAVAILABLE: "Database unavailable",
 };

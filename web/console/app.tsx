@@ -21,6 +21,7 @@ import { BuilderPage } from "./pages/builder.tsx";
 import { ResponsesPage } from "./pages/responses.tsx";
 import { ResponsePage } from "./pages/response.tsx";
 import { DashboardPage } from "./pages/dashboard.tsx";
+import { InvitationsPage } from "./pages/invitations.tsx";
 import { PublicUrlWarning } from "./public-url-warning.tsx";
 import { ThemesPage } from "./pages/themes.tsx";
 
@@ -149,6 +150,7 @@ const LinkBuilder = byUuid(BuilderPage);
 const LinkResponses = byUuid(ResponsesPage);
 const LinkDashboard = byUuid(DashboardPage);
 const LinkThemes = byUuid(ThemesPage);
+const LinkInvitations = byUuid(InvitationsPage);
 const OneResponse = byUuid(ResponsePage);
 const OneWebhook = byUuid(WebhookPage);
 
@@ -197,6 +199,7 @@ function Shell() {
           <Route path="/console/links/:uuid/responses" component={LinkResponses} />
           <Route path="/console/links/:uuid/dashboard" component={LinkDashboard} />
           <Route path="/console/links/:uuid/themes" component={LinkThemes} />
+          <Route path="/console/links/:uuid/invitations" component={LinkInvitations} />
           <Route path="/console/responses" component={ResponsesPage} />
           <Route path="/console/responses/:uuid" component={OneResponse} />
           <Route path="/console/keys" component={KeysPage} />

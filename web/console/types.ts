@@ -58,6 +58,8 @@ export type Settings = {
   language?: string | null;
   /** Issue 25: typed answers and transcripts are masked before they are stored. */
   redact_pii?: boolean;
+  /** "invitation": respondents need a personal invitation (DESIGN §13). */
+  access?: "open" | "invitation";
 };
 
 export type Link = {

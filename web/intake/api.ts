@@ -27,6 +27,7 @@ export class ApiError extends Error {
 /** Typed calls against one link's intake base URL. */
 export interface IntakeApi {
   getLink(): Promise<{ link: PublicLink }>;
+  /** Starts a session; with the personal URL's invitation it starts, or resumes, that invitation's response. */
   startSession(): Promise<Session>;
   getSession(sessionId: string): Promise<Session>;
   saveAnswer(sessionId: string, questionUuid: string, value: AnswerValue): Promise<AnswerState>;
@@ -69,14 +70,15 @@ function audioBody(audio: Blob): RequestInit {
 
 /**
  * Builds the client for `apiBase` (e.g. `/api/v1/intake/acme/nps/`, trailing slash included).
+ * @param invitation the personal URL's `inv` token (DESIGN §13), sent when a session starts
  */
-export function createIntakeApi(apiBase: string): IntakeApi {
+export function createIntakeApi(apiBase: string, invitation: string | null = null): IntakeApi {
   const base = apiBase.endsWith("/") ? apiBase : `${apiBase}/`;
   const session = (id: string) => `${base}sessions/${encodeURIComponent(id)}/`;
   const answer = (id: string, q: string) => `${session(id)}answers/${encodeURIComponent(q)}/`;
   return {
     getLink: () => request(base, { method: "GET" }),
-    startSession: () => request(`${base}sessions/`, json("POST", {})),
+    startSession: () => request(`${base}sessions/`, json("POST", invitation ? { invitation } : {})),
     getSession: (id) => request(session(id), { method: "GET" }),
     saveAnswer: (id, q, value) => request(answer(id, q), json("PUT", { value })),
     uploadAudio: (id, q, audio, durationS) => request(`${answer(id, q)}audio/?duration=${encodeURIComponent(durationS.toFixed(2))}`, audioBody(audio)),

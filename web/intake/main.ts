@@ -33,16 +33,16 @@ function readEmbeddedData(): EmbeddedLinkData | null {
   }
 }
 
-/** The stored session of the link, or null when there is none (yet) to resume. */
-async function resume(api: IntakeApi, link: PublicLink): Promise<Session | null> {
-  const stored = loadSessionId(link.uuid);
+/** The session stored under `storeKey` (the link's uuid, or uuid:invitation), or null when there is none (yet) to resume. */
+async function resume(api: IntakeApi, storeKey: string): Promise<Session | null> {
+  const stored = loadSessionId(storeKey);
   if (!stored) return null;
   try {
     return await api.getSession(stored);
   } catch (err) {
     // A session that no longer exists (erased or purged response): the next answer starts anew.
     if (!(err instanceof ApiError && err.status === 404)) throw err;
-    clearSessionId(link.uuid);
+    clearSessionId(storeKey);
     return null;
   }
 }
@@ -66,14 +66,17 @@ async function boot(root: HTMLElement, data: EmbeddedLinkData): Promise<void> {
   // `?preview=1` (the console's "Preview"): the same flow against an API that records nothing.
   const preview = isPreview();
   const link = preview ? { ...data.link, settings: { ...data.link.settings, live_transcription: false } } : data.link;
-  const api = preview ? createPreviewApi(link) : createIntakeApi(data.api_base);
+  // A personal URL (`?inv=`, DESIGN §13): its session is remembered apart from the link's open one.
+  const invitation = new URLSearchParams(location.search).get("inv");
+  const storeKey = invitation ? `${link.uuid}:${invitation.split(".")[0]}` : link.uuid;
+  const api = preview ? createPreviewApi(link) : createIntakeApi(data.api_base, invitation);
   const startAgain = () => {
-    clearSessionId(link.uuid);
+    clearSessionId(storeKey);
     void boot(root, data);
   };
   let session: Session | null;
   try {
-    session = preview ? null : await resume(api, link);
+    session = preview ? null : await resume(api, storeKey);
   } catch (err) {
     if (err instanceof ApiError && err.code === "LINK_PAUSED") {
       return show(() => showMessage(root, t("screen.paused.title"), t("screen.paused.text")));
@@ -86,12 +89,15 @@ async function boot(root: HTMLElement, data: EmbeddedLinkData): Promise<void> {
     );
   }
   if (session?.status === "completed") {
-    return show(() => showThankYou(root, thankYouText(link), null, startAgain));
+    // A personal link is good for one response: no "start again" after it.
+    return show(() => showThankYou(root, thankYouText(link), null, invitation ? undefined : startAgain));
   }
-  const state = new IntakeState(api, link, session?.session_id ?? null, session?.answers, (id) => preview || saveSessionId(link.uuid, id));
+  const state = new IntakeState(api, link, session?.session_id ?? null, session?.answers, (id) => preview || saveSessionId(storeKey, id));
   const flow = new IntakeFlow(root, state, api, (result) => {
     const sentAt = new Date();
-    show(() => showThankYou(root, thankYouText(link, result), result.redirect_url ?? link.settings.redirectUrl ?? null, startAgain, sentAt));
+    show(() =>
+      showThankYou(root, thankYouText(link, result), result.redirect_url ?? link.settings.redirectUrl ?? null, invitation ? undefined : startAgain, sentAt),
+    );
   });
   redraw = () => flow.relabel();
   flow.start();

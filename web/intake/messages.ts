@@ -162,6 +162,14 @@ export function respondentMessage(err: unknown, about: ProblemContext = {}): str
       return t("error.paused");
     case "ALREADY_SUBMITTED":
       return t("error.alreadySubmitted");
+    case "INVITATION_REQUIRED":
+      return t("page.invitation.required.text");
+    case "INVITATION_USED":
+      return t("page.invitation.used.text");
+    case "INVITATION_EXPIRED":
+      return t("page.invitation.expired.text");
+    case "INVITATION_REVOKED":
+      return t("page.invitation.revoked.text");
     case "NOT_FOUND":
       return t("error.notFound");
     case "AUDIO_TOO_LONG":

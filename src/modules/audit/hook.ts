@@ -49,6 +49,15 @@ export const AUDITED_ROUTES: Record<string, Rule> = {
     action: "answer.corrected",
     target: (p) => ({ type: "answer", uuid: p.answer_uuid ?? null, label: null }),
   },
+  // Invitations (DESIGN §13): one entry per minting request, naming the link and how many.
+  "POST /api/v1/links/:link_uuid/invitations/": {
+    action: "invitations.created",
+    target: (p, b) => ({ type: "link", uuid: p.link_uuid ?? null, label: typeof b?.count === "number" ? `${b.count} invitations` : null }),
+  },
+  "DELETE /api/v1/links/:link_uuid/invitations/:invitation_uuid/": {
+    action: "invitation.revoked",
+    target: (p) => ({ type: "invitation", uuid: p.invitation_uuid ?? null, label: null }),
+  },
   "PATCH /api/v1/workspace/": { action: "workspace.updated", target: (_p, b) => ({ type: "workspace", uuid: str(b?.uuid), label: str(b?.name) }) },
 };
 

@@ -39,6 +39,8 @@ export const AUDIT_ACTIONS = [
   "login.succeeded",
   "login.failed",
   "password.changed",
+  "invitations.created",
+  "invitation.revoked",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

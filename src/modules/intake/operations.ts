@@ -23,12 +23,24 @@ export const intakeOperations: Operation[] = [
   {
     method: "post",
     path: `${BASE}/sessions/`,
-    emptyBody: true,
-    summary: "Start a respondent session",
+    body: lazySchema(() =>
+      z.object({ invitation: z.string().max(80).optional().describe("The personal URL's `inv` token; required when the link's access is invitation") }),
+    ),
+    summary: 'Start a respondent session (body {"invitation"?: the personal URL\'s inv token; DESIGN §13)',
     tag,
     scope: "public",
     success: { status: 201, schema: session, description: "Session" },
-    errors: ["NOT_FOUND", "LINK_PAUSED", "RATE_LIMITED", "PAYLOAD_TOO_LARGE"],
+    alsoSuccess: { status: 200, description: "The session the invitation already started, resumed (nothing created)" },
+    errors: [
+      "NOT_FOUND",
+      "LINK_PAUSED",
+      "RATE_LIMITED",
+      "PAYLOAD_TOO_LARGE",
+      "INVITATION_REQUIRED",
+      "INVITATION_USED",
+      "INVITATION_EXPIRED",
+      "INVITATION_REVOKED",
+    ],
   },
   {
     method: "get",
@@ -140,6 +152,6 @@ export const intakeOperations: Operation[] = [
       schema: lazySchema(() => z.object({ status: z.literal("completed"), thank_you_message: z.string(), redirect_url: z.string().nullable() })),
       description: "Submitted",
     },
-    errors: ["NOT_FOUND", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "LINK_PAUSED", "ALREADY_SUBMITTED"],
+    errors: ["NOT_FOUND", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "LINK_PAUSED", "ALREADY_SUBMITTED", "INVITATION_REVOKED"],
   },
 ];

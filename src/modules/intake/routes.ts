@@ -121,7 +121,22 @@ export function intakeRoutes(deps: AppDeps) {
     return html(renderMessagePage(pageText(lang, "page.notFound.title"), pageText(lang, "page.notFound.text"), lang, versions), 404, headers);
   }
 
-  async function page(wsSlug: string, linkSlug: string, headers: Headers): Promise<Response> {
+  /** The localised page for an invitation that cannot be used (DESIGN §13), or null to show the form. */
+  async function invitationPage(l: service.IntakeLink, invitation: string | null, title: string, lang: string, headers: Headers): Promise<Response | null> {
+    const refused = await service.invitationRefusalOf(d, l, invitation);
+    if (!refused) return null;
+    // Literal keys: the catalog test checks that every key is used.
+    const texts = {
+      INVITATION_REQUIRED: ["page.invitation.required.title", "page.invitation.required.text"],
+      INVITATION_USED: ["page.invitation.used.title", "page.invitation.used.text"],
+      INVITATION_EXPIRED: ["page.invitation.expired.title", "page.invitation.expired.text"],
+      INVITATION_REVOKED: ["page.invitation.revoked.title", "page.invitation.revoked.text"],
+    } as const;
+    const [heading, text] = texts[refused.code as keyof typeof texts] ?? texts.INVITATION_REQUIRED;
+    return html(renderMessagePage(`${title} · ${pageText(lang, heading)}`, pageText(lang, text), lang, versions), refused.status, headers);
+  }
+
+  async function page(wsSlug: string, linkSlug: string, headers: Headers, invitation: string | null = null): Promise<Response> {
     let l: service.IntakeLink;
     try {
       l = await service.findIntakeLink(deps.db, wsSlug, linkSlug);
@@ -135,6 +150,8 @@ export function intakeRoutes(deps: AppDeps) {
     const contentLanguage = contentLanguageOf(headers, linkLanguage, translated, lang);
     const title = linkText(pub.translations, contentLanguage ?? lang, "name") || l.link.name;
     if (l.link.status !== "active") return html(renderMessagePage(title, pageText(lang, "page.paused.text"), lang, versions), 200, headers);
+    const refused = await invitationPage(l, invitation, title, lang, headers);
+    if (refused) return refused;
     const description = linkText(pub.translations, contentLanguage ?? lang, "description") || pub.settings.description;
     return html(
       renderIntakePage({
@@ -154,19 +171,24 @@ export function intakeRoutes(deps: AppDeps) {
   const app = new Elysia({ name: "intake" });
   for (const path of assets.paths) app.get(path, ({ request }) => assets.serve(path, request));
   return app
-    .get("/w/:workspace_slug/i/:link_slug", ({ params, request }) => page(params.workspace_slug, params.link_slug, request.headers))
+    .get("/w/:workspace_slug/i/:link_slug", ({ params, request }) =>
+      page(params.workspace_slug, params.link_slug, request.headers, new URL(request.url).searchParams.get("inv")),
+    )
     .get("/i/:link_slug", async ({ params, request }) => {
       // A workspace's dedicated origin serves its links at the root (DESIGN §3).
       const wsSlug = await workspaceSlugOfHost(deps.db, request.headers.get("host"));
       if (!wsSlug) return notFoundPage(request.headers);
-      return page(wsSlug, params.link_slug, request.headers);
+      return page(wsSlug, params.link_slug, request.headers, new URL(request.url).searchParams.get("inv"));
     })
     .get(`${base}/`, async ({ params }) => ({ link: service.toPublicLink(await link(params)) }))
-    .post(`${base}/sessions/`, async ({ params, set, request, server }) => {
+    .post(`${base}/sessions/`, async ({ params, set, request, server, body }) => {
       const l = await link(params);
       limiter.takeSessionStart(clientAddress(request, peerOf({ request, server }), deps.config.trustedProxies), l.link.uuid);
-      const s = await service.startSession(d, l);
-      set.status = 201;
+      // `{"invitation": "<token>"}`: the personal URL's `inv` (DESIGN §13); other members are ignored, as before.
+      const invitation = body && typeof body === "object" && !Array.isArray(body) ? (body as { invitation?: unknown }).invitation : undefined;
+      const { resumed, ...s } = await service.startSession(d, l, invitation);
+      // An invitation already bound to a started response resumes it: nothing was created.
+      set.status = resumed ? 200 : 201;
       return s;
     })
     .get(`${base}/sessions/:session_id/`, async ({ params }) => service.getSession(d, await link(params), params.session_id))

@@ -29,6 +29,7 @@ import { blobsOfAnswer, checkRecordingUpload, replacedBlobReset } from "./record
 import { writeBatcherOf } from "./write-batch.ts";
 import { maskText, redactionPolicyOf } from "./redaction.ts";
 import { intakeSessionsStarted, intakeSessionsSubmitted } from "../../metrics/instruments.ts";
+import { bindInvitationToResponse, checkInvitation, useInvitationOf } from "../invitations/access.ts";
 
 export type IntakeDeps = {
   db: Kysely<Database>;
@@ -133,11 +134,16 @@ async function eventData(trx: Transaction<Database>, deps: IntakeDeps, l: Intake
 }
 
 /**
- * Starts a respondent session (a `started` response) and queues `response.started`.
- * @throws AppError LINK_PAUSED
+ * Starts a respondent session (a `started` response) and queues `response.started`. With an
+ * invitation (DESIGN §13) the response is bound to it; an invitation already bound to a started
+ * response resumes that response instead (`resumed: true`, nothing new is created).
+ * @param invitation the `invitation` token the respondent sent (hostile; checked here)
+ * @throws AppError LINK_PAUSED, INVITATION_REQUIRED, INVITATION_USED, INVITATION_EXPIRED, INVITATION_REVOKED
  */
-export async function startSession(deps: IntakeDeps, l: IntakeLink) {
+export async function startSession(deps: IntakeDeps, l: IntakeLink, invitation?: unknown) {
   if (l.link.status !== "active") throw new AppError("LINK_PAUSED", "This link is not accepting responses.");
+  const access = { uuid: l.link.uuid, access: (JSON.parse(l.link.settings) as Settings).access ?? "open" };
+  const invited = await checkInvitation(deps.db, deps.signingSecret, access, invitation, nowIso());
   const view = await writeBatcherOf(deps.db).run(async (trx) => {
     const now = nowIso();
     const row: responsesRepo.ResponseRow = {
@@ -152,6 +158,14 @@ export async function startSession(deps: IntakeDeps, l: IntakeLink) {
       submitted_at: null,
       submitted_event_at: null,
     };
+    // Issue 25 merge point (wt-hidden): the response's `hidden` takes the invitation's values,
+    // `hiddenOfInvitation(invited)` (invitations/service.ts), over the URL query's, declared names only.
+    if (invited) {
+      // Bound before the insert: the start that loses the race creates nothing and resumes the winner's.
+      const alive = async (uuid: string) => (await responsesRepo.findResponseByUuid(trx, uuid)) !== undefined;
+      const boundTo = await bindInvitationToResponse(trx, invited, row.uuid, now, alive);
+      if (boundTo) return { queued: null, resumed: true, view: await sessionView(trx, (await responsesRepo.findResponseByUuid(trx, boundTo))!) };
+    }
     await intakeRepo.insertStartedResponse(trx, row);
     // The event's data is built only when a webhook is subscribed to it.
     const queued = await enqueueEvent(trx, {
@@ -161,11 +175,28 @@ export async function startSession(deps: IntakeDeps, l: IntakeLink) {
       data: () => eventData(trx, deps, l, row.uuid),
     });
     // A new session has no answers yet.
-    return { queued, view: { session_id: row.session_id, response_uuid: row.uuid, status: row.status, answers: {} } };
+    return { queued, resumed: false, view: { session_id: row.session_id, response_uuid: row.uuid, status: row.status, answers: {} } };
   });
+  if (view.resumed) return { ...view.view, resumed: true };
   intakeSessionsStarted.inc();
   if (view.queued) deps.nudgeOutbox();
-  return view.view;
+  return { ...view.view, resumed: false };
+}
+
+/**
+ * Why the intake page must not show the form for this `invitation` (DESIGN §13): the refusal a
+ * session start would answer, or null (no invitation needed, or one that can start or resume).
+ * @param invitation the page URL's `inv` (hostile)
+ */
+export async function invitationRefusalOf(deps: IntakeDeps, l: IntakeLink, invitation: string | null): Promise<AppError | null> {
+  const access = { uuid: l.link.uuid, access: (JSON.parse(l.link.settings) as Settings).access ?? "open" };
+  try {
+    await checkInvitation(deps.db, deps.signingSecret, access, invitation, nowIso());
+    return null;
+  } catch (err) {
+    if (err instanceof AppError) return err;
+    throw err;
+  }
 }
 
 async function findSession(db: Kysely<Database> | Transaction<Database>, l: IntakeLink, sessionId: string) {
@@ -390,6 +421,8 @@ export async function submitSession(deps: IntakeDeps, l: IntakeLink, sessionId: 
     }
     if (errors.length) throw new AppError("VALIDATION_ERROR", "Some required questions are unanswered.", { errors });
     const now = nowIso();
+    // The first write of the unit (a refusal before it leaves the batch alone): the invitation is used.
+    await useInvitationOf(trx, r.uuid, now);
     for (const a of answers) {
       if (a.audio_blob && a.transcription_status !== "completed") {
         await intakeRepo.markAnswerPending(trx, a.uuid, "transcription", now);

@@ -32,6 +32,7 @@ describe("POST links/", () => {
       live_transcription: false,
       language: null,
       redact_pii: false,
+      access: "open",
     });
     expect(link.questions.map((q: any) => q.response_type)).toEqual(ALL_TYPE_QUESTIONS.map((q) => q.type));
     for (const q of link.questions) {

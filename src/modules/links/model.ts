@@ -22,6 +22,7 @@ export const settingsInputSchema = lazySchema(() =>
       live_transcription: z.boolean().nullable().optional(),
       language: languageTagSchema.nullable().optional(),
       redact_pii: z.boolean().nullable().optional().describe("Mask PII in typed answers and transcripts before they are stored (DESIGN §13; default false)"),
+      access: z.enum(["open", "invitation"]).nullable().optional().describe('"invitation": starting a response needs an invitation (DESIGN §13)'),
     })
     .strict(),
 );
@@ -39,6 +40,7 @@ export const settingsSchema = lazySchema(() =>
     redact_pii: z
       .boolean()
       .describe('True: emails, phones, cards, IBANs, names and addresses are masked before storage (docs/privacy.md "Where redaction runs")'),
+    access: z.enum(["open", "invitation"]),
   }),
 );
 export type Settings = z.output<typeof settingsSchema>;
@@ -55,6 +57,7 @@ export function completeSettings(input: SettingsInput, base?: Settings): Setting
     live_transcription: pick("live_transcription", false),
     language: pick("language", null),
     redact_pii: pick("redact_pii", false),
+    access: pick("access", "open"),
   };
 }
 

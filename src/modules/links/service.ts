@@ -14,6 +14,7 @@ import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
 import { limitsFor } from "../workspaces/plans.ts";
 import { workspaceHost } from "../workspaces/service.ts";
 import { createLinkWebhook, deleteWebhooksOfLink } from "../webhooks/service.ts";
+import { deleteInvitationsOfLink } from "../invitations/repository.ts";
 import { completeSettings, type CreateLinkInput, type Link, type PatchLinkInput, type Settings } from "./model.ts";
 import { mergePatchedQuestions, normalizeQuestions, type NormalizedQuestion } from "./questions.ts";
 import * as repo from "./repository.ts";
@@ -61,7 +62,7 @@ export function toLink(
     slug: row.slug,
     status: row.status,
     // Links stored before `language` existed return it as null too (every key, DESIGN §6).
-    settings: { ...settings, language: settings.language ?? null, redact_pii: settings.redact_pii ?? false },
+    settings: { ...settings, language: settings.language ?? null, redact_pii: settings.redact_pii ?? false, access: settings.access ?? "open" },
     questions: apiQuestions(questions),
     translations: JSON.parse(row.translations || "{}") as LinkTranslations,
     response_count: responseCount,
@@ -268,7 +269,7 @@ export async function patchLink(deps: LinkDeps, auth: AuthContext, uuid: string,
 }
 
 /**
- * Deletes a link and its questions; its responses stay reachable (spec: States and transitions).
+ * Deletes a link, its questions and its invitations; its responses stay reachable (spec: States and transitions).
  * @throws AppError NOT_FOUND, UNAUTHENTICATED
  */
 export async function deleteLink(deps: LinkDeps, auth: AuthContext, uuid: string): Promise<void> {
@@ -276,6 +277,8 @@ export async function deleteLink(deps: LinkDeps, auth: AuthContext, uuid: string
     const row = isUuid(uuid) ? await repo.findLink(trx, auth.workspaceUuid, uuid) : undefined;
     if (!row) throw notFound("Link");
     await deleteWebhooksOfLink(trx, uuid);
+    // Its invitations go with it (their hidden values may be personal data; issue 25).
+    await deleteInvitationsOfLink(trx, uuid);
     await repo.deleteLink(trx, uuid);
     await deps.auth.assertActive(trx, auth);
   });

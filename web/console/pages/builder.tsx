@@ -15,9 +15,30 @@ import type { Link, LinkStats } from "../types.ts";
 import { Field, QuestionEditor } from "./question-editor.tsx";
 import { blankDraft, draftOf, fieldErrorsOf, newKey, payloadOf, uniqueKeys, type Draft, type FieldErrors } from "./question-draft.ts";
 
-type LinkForm = { name: string; slug: string; description: string; thankYou: string; redirectUrl: string; tts: boolean; live: boolean; status: Link["status"] };
+type LinkForm = {
+  name: string;
+  slug: string;
+  description: string;
+  thankYou: string;
+  redirectUrl: string;
+  tts: boolean;
+  live: boolean;
+  /** settings.access === "invitation" (DESIGN §13). */
+  invitationOnly: boolean;
+  status: Link["status"];
+};
 
-const EMPTY: LinkForm = { name: "", slug: "", description: "", thankYou: "", redirectUrl: "", tts: false, live: false, status: "active" };
+const EMPTY: LinkForm = {
+  name: "",
+  slug: "",
+  description: "",
+  thankYou: "",
+  redirectUrl: "",
+  tts: false,
+  live: false,
+  invitationOnly: false,
+  status: "active",
+};
 
 /** `/console/links/new/` and `/console/links/<uuid>/`. */
 export function BuilderPage() {
@@ -59,6 +80,7 @@ export function BuilderPage() {
         redirectUrl: l.settings.redirectUrl ?? "",
         tts: l.settings.tts_enabled,
         live: l.settings.live_transcription,
+        invitationOnly: l.settings.access === "invitation",
         status: l.status,
       });
       setRedact(l.settings.redact_pii === true);
@@ -126,6 +148,7 @@ export function BuilderPage() {
         tts_enabled: form.tts,
         live_transcription: form.live,
         redact_pii: redact,
+        access: form.invitationOnly ? "invitation" : "open",
       },
       questions: drafts.map((d, i) => payloadOf(d, i, drafts)),
     };
@@ -165,6 +188,7 @@ export function BuilderPage() {
             </a>
             <a href={`/console/links/${link.uuid}/responses/`}>Responses</a>
             <a href={`/console/links/${link.uuid}/dashboard/`}>Dashboard</a>
+            <a href={`/console/links/${link.uuid}/invitations/`}>Invitations</a>
           </div>
         )}
       </div>
@@ -232,6 +256,10 @@ export function BuilderPage() {
             <label class="check">
               <input type="checkbox" checked={redact} onChange={(e) => setRedact(e.currentTarget.checked)} />
               Mask personal data before it is stored (emails, phone numbers, cards, IBANs, names, addresses)
+            </label>
+            <label class="check">
+              <input type="checkbox" checked={form.invitationOnly} onChange={(e) => set({ invitationOnly: e.currentTarget.checked })} />
+              Only personal invitations can answer
             </label>
           </div>
         </div>

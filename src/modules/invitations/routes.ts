@@ -1,0 +1,48 @@
+/**
+ * @module invitations/routes
+ * `links/{link_uuid}/invitations/` (issue 25; DESIGN §13; docs/api.md "Invitations"): mint, list,
+ * revoke. Thin: parse, call one service function. `links:write` mints and revokes, `links:read` lists.
+ */
+import { Elysia } from "elysia";
+import type { AppDeps } from "../../http/context.ts";
+import { authPlugin } from "../../http/auth-plugin.ts";
+import { envelope, readPage } from "../../http/pagination.ts";
+import { parseWith, requireJsonBody } from "../../http/validation.ts";
+import { createInvitationsSchema, listInvitationsQuerySchema } from "./model.ts";
+import * as service from "./service.ts";
+
+export const INVITATIONS_PATH = "/api/v1/links/:link_uuid/invitations/";
+
+/** The invitation routes of a link. */
+export function invitationRoutes(deps: AppDeps) {
+  const d: service.InvitationDeps = { db: deps.db, auth: deps.auth, publicUrl: deps.config.publicUrl, signingSecret: deps.signingSecret };
+  return new Elysia({ name: "invitations" })
+    .use(authPlugin(deps))
+    .post(
+      INVITATIONS_PATH,
+      async ({ request, body, params, set, auth }) => {
+        const created = await service.createInvitations(d, auth, params.link_uuid, parseWith(createInvitationsSchema, requireJsonBody(request, body)));
+        set.status = 201;
+        return created;
+      },
+      { auth: "links:write" },
+    )
+    .get(
+      INVITATIONS_PATH,
+      async ({ request, query, params, auth }) => {
+        const page = readPage(query);
+        const q = parseWith(listInvitationsQuerySchema, { state: query.state }, "query");
+        const { count, results } = await service.listInvitations(d, auth, params.link_uuid, q.state, page.pageSize, page.offset);
+        return envelope(request.url, deps.config.publicUrl, page, count, results);
+      },
+      { auth: "links:read" },
+    )
+    .delete(
+      `${INVITATIONS_PATH}:invitation_uuid/`,
+      async ({ params, auth }) => {
+        await service.revokeInvitation(d, auth, params.link_uuid, params.invitation_uuid);
+        return { message: "Invitation revoked." };
+      },
+      { auth: "links:write" },
+    );
+}
