@@ -17,6 +17,7 @@ import { responseRoutes } from "./modules/responses/routes.ts";
 import { insightsRoutes } from "./modules/insights/routes.ts";
 import { statsRoutes } from "./modules/stats/routes.ts";
 import { mediaRoutes } from "./modules/media/routes.ts";
+import { retentionRoutes } from "./modules/retention/routes.ts";
 
 import { themeRoutes } from "./modules/themes/routes.ts";
 import { tokenRoutes } from "./modules/tokens/routes.ts";
@@ -116,6 +117,7 @@ export function createApp(deps: AppDeps) {
     .use(insightsRoutes(deps))
     .use(statsRoutes(deps))
     .use(mediaRoutes(deps))
+    .use(retentionRoutes(deps))
 
     .use(themeRoutes(deps))
     .use(webhookRoutes(deps))

@@ -9,6 +9,7 @@ import { SLUG_PATTERN } from "../../slugs.ts";
 import { isBlankText } from "./blank.ts";
 import { httpUrl, patchQuestionInputSchema, questionInputSchema, questionSchema } from "./question-model.ts";
 import { languageTagSchema, linkTranslationSchema, linkTranslationsSchema } from "./translations.ts";
+import { linkRetentionSchema } from "../retention/model.ts";
 
 export const DEFAULT_THANK_YOU = "Thanks for your response!";
 
@@ -21,6 +22,8 @@ export const settingsInputSchema = lazySchema(() =>
       tts_enabled: z.boolean().nullable().optional(),
       live_transcription: z.boolean().nullable().optional(),
       language: languageTagSchema.nullable().optional(),
+      // Issue 25 (retention): the link's override of the workspace's policy; null clears it.
+      retention: linkRetentionSchema.nullable().optional(),
     })
     .strict(),
 );
@@ -35,6 +38,8 @@ export const settingsSchema = lazySchema(() =>
     tts_enabled: z.boolean(),
     live_transcription: z.boolean(),
     language: z.string().nullable(),
+    // Only when the link overrides the workspace's retention: a link created as the specification shows keeps its shape.
+    retention: linkRetentionSchema.optional(),
   }),
 );
 export type Settings = z.output<typeof settingsSchema>;
@@ -50,7 +55,13 @@ export function completeSettings(input: SettingsInput, base?: Settings): Setting
     tts_enabled: pick("tts_enabled", false),
     live_transcription: pick("live_transcription", false),
     language: pick("language", null),
+    ...retentionOf(input.retention === undefined ? base?.retention : input.retention),
   };
+}
+
+/** `{retention}` when the override sets any field, else nothing (issue 25). */
+function retentionOf(r: Settings["retention"] | null | undefined): Pick<Settings, "retention"> {
+  return r && Object.keys(r).length ? { retention: r } : {};
 }
 
 const nameSchema = lazySchema(() =>
