@@ -15,7 +15,8 @@ import { createTestApi, type TestApi } from "../../../test/helpers/api.ts";
 import { startHttpsReceiver, type HttpsReceiver } from "../../../test/helpers/https-receiver.ts";
 import { createProcessing, waitFor } from "../../../test/helpers/processing.ts";
 import { WEBM_FIXTURE_PATH } from "../../../test/helpers/fixtures.ts";
-import { runRetention } from "./service.ts";
+import { LEASE_KEY, runRetention } from "./service.ts";
+import { clearLease, leaseUntil, setLease } from "./repository.ts";
 import { createToken } from "../tokens/service.ts";
 import { KEY_SCOPES } from "../../auth/keys.ts";
 
@@ -144,10 +145,15 @@ describe("by age", () => {
     expect((await getResponse(old)).status).toBe(200);
     expect((await api.call("PATCH", "/api/v1/workspace/", { body: { retention: policy }, key: owner })).json.retention.delete_responses_after_days).toBe(30);
 
-    // Two nodes at once: one holds the lease, the other skips; nothing is erased twice.
-    const [a, b] = await Promise.all([run(), run()]);
-    expect([a, b].filter((r) => r === null).length).toBe(1);
-    expect((a ?? b)!.get(api.ws.workspace_uuid)).toEqual(dry.json.counts);
+    // Another node holds the run lease: this node skips the run.
+    await setLease(api.db, LEASE_KEY, clock.isoAfter(60));
+    expect(await run()).toBeNull();
+    expect((await getResponse(old)).status).toBe(200);
+    await clearLease(api.db, LEASE_KEY, (await leaseUntil(api.db, LEASE_KEY))!);
+    // Two nodes at once: whichever runs erases it, nothing is erased twice.
+    const both = await Promise.all([run(), run()]);
+    const erased = both.map((r) => r?.get(api.ws.workspace_uuid)).filter((c) => c !== undefined);
+    expect(erased).toEqual([dry.json.counts]);
 
     expect((await getResponse(old)).status).toBe(404);
     for (const uuid of [young, keptOld]) expect((await getResponse(uuid)).status).toBe(200);
@@ -241,4 +247,23 @@ describe("after delivery", () => {
     expect((await getResponse(uuid)).status).toBe(404);
     expect((await getResponse(otherUuid)).status).toBe(200); // its link has no such rule
   }, 90_000);
+});
+
+describe("recordings by age", () => {
+  test("dropped the given number of days after submission, not before", async () => {
+    const link = await createLink("audio-age", [{ prompt: "Say it", type: "voice" }], { delete_audio_after_days: 7 });
+    const uuid = await respond(link, { 0: "webm" });
+    const submittedMs = Date.parse((await getResponse(uuid)).json.submitted_at);
+    const dry = async () => (await api.call("POST", `/api/v1/links/${link.uuid}/retention/preview/`, { body: {} })).json.counts;
+    clock.set(submittedMs + 6 * DAY_MS);
+    expect(await dry()).toEqual({ responses: 0, recordings: 0 });
+    expect((await run())!.size).toBe(0);
+    expect((await getResponse(uuid)).json.answers[0].audio_url).toContain("sig=");
+    clock.set(submittedMs + 8 * DAY_MS);
+    expect(await dry()).toEqual({ responses: 0, recordings: 1 });
+    expect((await run())!.get(api.ws.workspace_uuid)).toEqual({ responses: 0, recordings: 1 });
+    const a = (await getResponse(uuid)).json.answers[0];
+    expect(a.audio_url).toBeNull();
+    expect(a.audio_deleted_at).not.toBeNull();
+  }, 60_000);
 });
