@@ -17,6 +17,7 @@ import { responseRoutes } from "./modules/responses/routes.ts";
 import { insightsRoutes } from "./modules/insights/routes.ts";
 import { statsRoutes } from "./modules/stats/routes.ts";
 import { mediaRoutes } from "./modules/media/routes.ts";
+import { retentionRoutes } from "./modules/retention/routes.ts";
 
 import { themeRoutes } from "./modules/themes/routes.ts";
 import { invitationRoutes } from "./modules/invitations/routes.ts";
@@ -117,6 +118,7 @@ export function createApp(deps: AppDeps) {
     .use(insightsRoutes(deps))
     .use(statsRoutes(deps))
     .use(mediaRoutes(deps))
+    .use(retentionRoutes(deps))
 
     .use(themeRoutes(deps))
     .use(invitationRoutes(deps))

@@ -18,6 +18,7 @@ import { createJobRunner, type JobRunner } from "./jobs/runner.ts";
 import { createDispatcher, type Dispatcher } from "./outbox/dispatcher.ts";
 import { startIntakeHousekeeping } from "./modules/intake/purge.ts";
 import { startAuditHousekeeping } from "./modules/audit/housekeeping.ts";
+import { startRetentionHousekeeping } from "./modules/retention/housekeeping.ts";
 import { analyseAnswer, giveUpOnAnswer, transcribeAnswer } from "./modules/responses/processing.ts";
 import { rebuildThemes } from "./modules/themes/engine.ts";
 import { countWorkspaces } from "./modules/workspaces/repository.ts";
@@ -173,6 +174,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let intakeHousekeeping: { stop(): Promise<void> } | null = null;
   let checkpointer: Checkpointer | null = null;
   let auditHousekeeping: { stop(): Promise<void> } | null = null;
+  let retentionHousekeeping: { stop(): Promise<void> } | null = null;
   let backgroundStarted: Promise<void> = Promise.resolve();
   const housekeepingTimer = setTimeout(() => {
     // One full collection of what the start left behind (module evaluation, Elysia's compiled
@@ -188,6 +190,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     })().catch((err) => log.error("starting the job runner or the webhook dispatcher failed", { error: String(err) }));
     intakeHousekeeping = startIntakeHousekeeping({ db, blobs, log, blobsDir: config.blobsDir }, config.sessionRetentionDays);
     auditHousekeeping = startAuditHousekeeping({ db, log });
+    retentionHousekeeping = startRetentionHousekeeping({ db, blobs, log, clock: appDeps.clock });
   }, HOUSEKEEPING_DELAY_MS);
   const url = `${tls ? "https" : "http"}://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
   log.info("listening", { url, public_url: config.publicUrl, data_dir: config.dataDir, role: config.role });
@@ -210,6 +213,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await backgroundStarted;
       await intakeHousekeeping?.stop();
       await auditHousekeeping?.stop();
+      await retentionHousekeeping?.stop();
       await dispatcher.stop();
       await runner.stop();
       log.info("stopping: jobs and deliveries drained", { ms: since() });

@@ -16,6 +16,8 @@ export interface WorkspaceTable {
   links_limit: number | null;
   requests_per_minute: number | null;
   keys_created: Generated<number>;
+  /** JSON of the default retention policy (DESIGN §13; migration 2026-12-03T0500), or null/absent when none. */
+  retention?: string | null;
   date_created: string;
 }
 
@@ -125,6 +127,8 @@ export interface AnswerTable {
   language?: string | null;
   follow_ups: string;
   custom_fields: string;
+  /** When retention dropped the recording (its transcript kept; migration 2026-12-03T0500); null otherwise. */
+  audio_deleted_at?: string | null;
   /** The answer's theme vector (little-endian Float32 bytes; migration 2026-12-02T0000); null until analysed. */
   embedding?: Uint8Array | null;
   /** The embedder id of `embedding` (`sif-wink-100d`). */

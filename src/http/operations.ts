@@ -16,6 +16,7 @@ import { webhookOperations } from "../modules/webhooks/operations.ts";
 import { insightsOperations } from "../modules/insights/operations.ts";
 import { statsOperations } from "../modules/stats/operations.ts";
 import { mediaOperations } from "../modules/media/operations.ts";
+import { retentionOperations } from "../modules/retention/operations.ts";
 
 import { themeOperations } from "../modules/themes/operations.ts";
 import { invitationOperations } from "../modules/invitations/operations.ts";
@@ -252,6 +253,7 @@ export const apiOperations: Operation[] = [
   ...insightsOperations,
   ...statsOperations,
   ...mediaOperations,
+  ...retentionOperations,
 
   ...themeOperations,
   ...invitationOperations,

@@ -17,6 +17,7 @@ import { createInferenceClient } from "../../src/ai/inference-client.ts";
 import { outputChecker } from "./openapi-check.ts";
 import { dropTestDatabase, testDatabaseUrl } from "./db.ts";
 import { FIXTURE_MODELS_DIR } from "./fixtures.ts";
+import type { Clock } from "../../src/clock.ts";
 
 export type ApiReply = { status: number; headers: Headers; json: any; text: string };
 
@@ -42,7 +43,7 @@ export type TestApi = {
 export const BASE = "http://localhost";
 
 /** Starts an in-process API over a fresh data directory. */
-export async function createTestApi(env: Record<string, string> = {}, plan: Plan = "enterprise"): Promise<TestApi> {
+export async function createTestApi(env: Record<string, string> = {}, plan: Plan = "enterprise", opts: { clock?: Clock } = {}): Promise<TestApi> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-api-"));
   // The test engine (test/helpers/db.ts): this data directory's own PostgreSQL database, or its SQLite file.
   const databaseUrl = await testDatabaseUrl(dataDir);
@@ -52,7 +53,7 @@ export async function createTestApi(env: Record<string, string> = {}, plan: Plan
   );
   // The real worker over the fixture models, started lazily on the first request that needs it.
   const inference = createInferenceClient({ modelsDir: FIXTURE_MODELS_DIR, asrModel: "whisper-tiny-random", sentimentModel: "tiny-sentiment-3class" });
-  const { app, db, deps, close } = await createAppDeps(config, { inference, webAssets: new Map() });
+  const { app, db, deps, close } = await createAppDeps(config, { inference, webAssets: new Map(), clock: opts.clock });
   const ws = await createWorkspace(db, { name: "Test workspace", plan });
   return {
     app,

@@ -28,6 +28,8 @@ import * as mediaImages from "./2026-12-02T0200-media-images.ts";
 import * as answerTranslation from "./2026-12-03T0000-answer-translation.ts";
 import * as invitations from "./2026-12-03T0300-invitations.ts";
 
+import * as retention from "./2026-12-03T0500-retention.ts";
+
 export const migrations: Record<string, Migration> = {
   "2026-11-21T0000-initial": initial,
   "2026-11-24T0000-webhook-log-indexes": webhookLogIndexes,
@@ -52,4 +54,6 @@ export const migrations: Record<string, Migration> = {
   "2026-12-02T0200-media-images": mediaImages,
   "2026-12-03T0000-answer-translation": answerTranslation,
   "2026-12-03T0300-invitations": invitations,
+
+  "2026-12-03T0500-retention": retention,
 };

@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS = [
   "webhook.deleted",
   "webhook.secret_rotated",
   "response.erased",
+  "retention.applied",
   "member.invited",
   "member.joined",
   "member.role_changed",

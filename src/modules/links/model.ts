@@ -9,6 +9,7 @@ import { SLUG_PATTERN } from "../../slugs.ts";
 import { isBlankText } from "./blank.ts";
 import { httpUrl, patchQuestionInputSchema, questionInputSchema, questionSchema } from "./question-model.ts";
 import { languageTagSchema, linkTranslationSchema, linkTranslationsSchema } from "./translations.ts";
+import { linkRetentionSchema } from "../retention/model.ts";
 
 export const DEFAULT_THANK_YOU = "Thanks for your response!";
 
@@ -23,6 +24,9 @@ export const settingsInputSchema = lazySchema(() =>
       language: languageTagSchema.nullable().optional(),
       redact_pii: z.boolean().nullable().optional().describe("Mask PII in typed answers and transcripts before they are stored (DESIGN §13; default false)"),
       access: z.enum(["open", "invitation"]).nullable().optional().describe('"invitation": starting a response needs an invitation (DESIGN §13)'),
+
+      // Issue 25 (retention): the link's override of the workspace's policy; null clears it.
+      retention: linkRetentionSchema.nullable().optional(),
     })
     .strict(),
 );
@@ -41,6 +45,9 @@ export const settingsSchema = lazySchema(() =>
       .boolean()
       .describe('True: emails, phones, cards, IBANs, names and addresses are masked before storage (docs/privacy.md "Where redaction runs")'),
     access: z.enum(["open", "invitation"]),
+
+    // Only when the link overrides the workspace's retention: a link created as the specification shows keeps its shape.
+    retention: linkRetentionSchema.optional(),
   }),
 );
 export type Settings = z.output<typeof settingsSchema>;
@@ -58,7 +65,14 @@ export function completeSettings(input: SettingsInput, base?: Settings): Setting
     language: pick("language", null),
     redact_pii: pick("redact_pii", false),
     access: pick("access", "open"),
+
+    ...retentionOf(input.retention === undefined ? base?.retention : input.retention),
   };
+}
+
+/** `{retention}` when the override sets any field, else nothing (issue 25). */
+function retentionOf(r: Settings["retention"] | null | undefined): Pick<Settings, "retention"> {
+  return r && Object.keys(r).length ? { retention: r } : {};
 }
 
 const nameSchema = lazySchema(() =>

@@ -112,6 +112,11 @@ export const answerSchema = lazySchema(() =>
     value: z.unknown().describe("Typed value: string, number, boolean, string[], object or null"),
     text: z.string().nullable(),
     audio_url: z.string().nullable(),
+    audio_deleted_at: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('When retention dropped the recording (audio_url is then null; the transcript stays; docs/privacy.md "Retention")'),
     transcription: z.string().nullable(),
     transcription_status: z
       .enum(["pending", "processing", "waiting_for_model", "completed", "failed", "not_applicable"])

@@ -74,6 +74,7 @@ export function toAnswerRecord(
     value,
     text: a.text,
     audio_url: a.audio_blob ? m.publicUrl + signedPath(m.signingSecret, audioPath(a.response_uuid, a.uuid), m.audioUrlTtlS) : null,
+    audio_deleted_at: a.audio_deleted_at ?? null,
     transcription: a.transcription,
     transcription_status: a.transcription_status,
     transcription_error: a.transcription_error,
@@ -210,32 +211,43 @@ export async function getResponse(deps: ResponseDeps, auth: AuthContext, uuid: s
 }
 
 /**
- * Erases a response (DESIGN §7; docs/api.md "Erasure"): in one transaction its answers, their
- * quotes and examples in themes, their search-index entries (FTS5 secure-delete: no deleted word survives in the index), their jobs,
- * and every copy the outbox holds — its events' payloads are redacted, their pending deliveries
- * cancelled and their logs' response excerpts dropped (`eraseResponseEvents`); then its
- * recordings and files are deleted from the blob store.
+ * The database part of erasing a response (DESIGN §7; docs/api.md "Erasure"), inside the caller's
+ * transaction: its answers, their quotes and examples in themes, their search-index entries (FTS5
+ * secure-delete: no deleted word survives in the index), their jobs, and every copy the outbox
+ * holds — its events' payloads are redacted, their pending deliveries cancelled and their logs'
+ * response excerpts dropped (`eraseResponseEvents`). Shared by `DELETE responses/{uuid}/` and
+ * retention (modules/retention), so both erase the same things.
+ * @returns the blob keys (recordings, files) the caller deletes from the blob store after commit
+ */
+export async function eraseResponseRows(trx: Transaction<Database>, responseUuid: string): Promise<string[]> {
+  const answers = await repo.answersOf(trx, [responseUuid]);
+  await repo.deleteJobsOfAnswers(
+    trx,
+    answers.map((a) => a.uuid),
+  );
+  // Themes keep no quote or example of an erased answer (their counts are computed, so they follow).
+  await forgetAnswers(
+    trx,
+    answers.map((a) => a.uuid),
+  );
+  await repo.deleteAnswersOf(trx, responseUuid);
+  await repo.deleteResponse(trx, responseUuid);
+  await eraseResponseEvents(trx, responseUuid);
+  return answers.flatMap(blobsOfAnswer);
+}
+
+/**
+ * Erases a response (DESIGN §7; docs/api.md "Erasure"): in one transaction {@link eraseResponseRows};
+ * then its recordings and files are deleted from the blob store.
  * @throws AppError NOT_FOUND, UNAUTHENTICATED
  */
 export async function deleteResponse(deps: ResponseDeps, auth: AuthContext, uuid: string): Promise<void> {
   const blobs = await deps.db.transaction().execute(async (trx) => {
     const row = isUuid(uuid) ? await repo.findResponse(trx, auth.workspaceUuid, uuid) : undefined;
     if (!row) throw notFound("Response");
-    const answers = await repo.answersOf(trx, [row.uuid]);
-    await repo.deleteJobsOfAnswers(
-      trx,
-      answers.map((a) => a.uuid),
-    );
-    // Themes keep no quote or example of an erased answer (their counts are computed, so they follow).
-    await forgetAnswers(
-      trx,
-      answers.map((a) => a.uuid),
-    );
-    await repo.deleteAnswersOf(trx, row.uuid);
-    await repo.deleteResponse(trx, row.uuid);
-    await eraseResponseEvents(trx, row.uuid);
+    const keys = await eraseResponseRows(trx, row.uuid);
     await deps.auth.assertActive(trx, auth);
-    return answers.flatMap(blobsOfAnswer);
+    return keys;
   });
   await Promise.all(blobs.map((k) => deps.blobs.delete(k)));
 }

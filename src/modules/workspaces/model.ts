@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { lazySchema } from "../../shared/lazy-schema.ts";
+import { retentionPolicySchema, workspaceRetentionInputSchema } from "../retention/model.ts";
 
 export const workspaceSchema = lazySchema(() =>
   z.object({
@@ -14,6 +15,9 @@ export const workspaceSchema = lazySchema(() =>
     host: z.string(),
     limits: z.object({ links: z.number().int().nullable(), requests_per_minute: z.number().int() }),
     usage: z.object({ links: z.number().int(), api_calls_today: z.number().int(), keys_created: z.number().int(), keys_active: z.number().int() }),
+    retention: retentionPolicySchema.describe(
+      'The default retention policy of the workspace\'s links (docs/privacy.md "Retention"); every rule off by default',
+    ),
     date_created: z.string(),
   }),
 );
@@ -32,6 +36,10 @@ export const patchWorkspaceSchema = lazySchema(() =>
         })
         .strict()
         .optional(),
+      retention: workspaceRetentionInputSchema
+        .nullable()
+        .optional()
+        .describe("Replaces the workspace's retention policy as a whole (fields left out are off); null removes it"),
     })
     .strict(),
 );

@@ -72,6 +72,10 @@ export async function apiCallsOn(db: Q, workspaceUuid: string, day: string): Pro
   return row?.calls ?? 0;
 }
 
-export function updateWorkspace(db: Q, uuid: string, patch: Partial<Pick<WorkspaceRow, "name" | "host" | "plan" | "links_limit" | "requests_per_minute">>) {
+export function updateWorkspace(
+  db: Q,
+  uuid: string,
+  patch: Partial<Pick<WorkspaceRow, "name" | "host" | "plan" | "links_limit" | "requests_per_minute" | "retention">>,
+) {
   return db.updateTable("workspaces").set(patch).where("uuid", "=", uuid).execute();
 }

@@ -28,6 +28,7 @@ export function workspaceRoutes(deps: AppDeps) {
             plan: input.plan,
             linksLimit: input.limits?.links,
             requestsPerMinute: input.limits?.requests_per_minute,
+            retention: input.retention,
           },
           { publicUrl: deps.config.publicUrl, recheck: (trx) => deps.auth.assertActive(trx, auth) },
         );

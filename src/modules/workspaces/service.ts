@@ -16,6 +16,7 @@ import * as repo from "./repository.ts";
 import type { UsageRecorder } from "../../auth/usage.ts";
 import type { z } from "zod";
 import type { workspaceSchema } from "./model.ts";
+import { completePolicy, type RetentionPolicy } from "../retention/model.ts";
 
 /** The workspace as `GET workspace/` returns it: the output of `workspaceSchema` (model.ts). */
 export type WorkspaceView = z.output<typeof workspaceSchema>;
@@ -130,12 +131,21 @@ export async function getWorkspaceView(
     host: workspaceHost(publicUrl, ws),
     limits: limitsFor(ws),
     usage: { links, api_calls_today: calls, keys_created: ws.keys_created, keys_active: active },
+    retention: completePolicy(ws.retention ? (JSON.parse(ws.retention) as Partial<RetentionPolicy>) : null),
     date_created: ws.date_created,
   };
 }
 
 /** A change to a workspace: `linksLimit: null` = unlimited; absent fields stay. */
-export type WorkspaceUpdate = { name?: string; host?: string | null; plan?: Plan; linksLimit?: number | null; requestsPerMinute?: number };
+export type WorkspaceUpdate = {
+  name?: string;
+  host?: string | null;
+  plan?: Plan;
+  linksLimit?: number | null;
+  requestsPerMinute?: number;
+  /** Replaces the retention policy (null: none); issue 25. */
+  retention?: Partial<RetentionPolicy> | null;
+};
 
 /**
  * Refuses a dedicated origin whose host (name and port, lowercased) another workspace already
@@ -177,6 +187,7 @@ export async function updateWorkspace(
   if (input.plan !== undefined) patch.plan = input.plan;
   if (input.linksLimit !== undefined) patch.links_limit = input.linksLimit === null ? UNLIMITED_LINKS : input.linksLimit;
   if (input.requestsPerMinute !== undefined) patch.requests_per_minute = input.requestsPerMinute;
+  if (input.retention !== undefined) patch.retention = input.retention === null ? null : JSON.stringify(completePolicy(input.retention));
   await db.transaction().execute(async (trx) => {
     await opts.recheck?.(trx);
     if (!(await repo.findWorkspaceByUuid(trx, uuid))) throw new AppError("NOT_FOUND", "Workspace not found.");

@@ -29,6 +29,7 @@ const ACTIONS = [
   "webhook.deleted",
   "webhook.secret_rotated",
   "response.erased",
+  "retention.applied",
   "member.",
   "member.invited",
   "member.joined",

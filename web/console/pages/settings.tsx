@@ -10,6 +10,7 @@ import { can, session, type Session } from "../state.ts";
 import type { Workspace } from "./keys.tsx";
 import { MembersSection } from "./members.tsx";
 import { AuditSection } from "./audit.tsx";
+import { RetentionSection } from "./retention.tsx";
 
 function WorkspaceSection() {
   const ws = useLoad(() => api<Workspace>("GET", apiPath`workspace/`), []);
@@ -259,12 +260,14 @@ export function SettingsPage() {
       <h1>Settings</h1>
       <nav class="toc" aria-label="Settings sections">
         <a href="#ws-title">Workspace</a>
+        <a href="#retention-title">Retention</a>
         {can("members:read") && <a href="#members-title">Members</a>}
         {can("audit:read") && <a href="#audit-title">Audit log</a>}
         <a href="#models-title">Models</a>
         <a href="#account-title">Your account</a>
       </nav>
       <WorkspaceSection />
+      <RetentionSection />
       {can("members:read") && <MembersSection />}
       {can("audit:read") && <AuditSection />}
       <ModelsSection />

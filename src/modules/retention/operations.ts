@@ -1,0 +1,40 @@
+/**
+ * @module retention/operations
+ * The OpenAPI entries of the retention dry runs (issue 25; docs/api.md "Retention").
+ */
+import type { Operation } from "../../http/openapi.ts";
+import { linkPreviewInputSchema, retentionPreviewSchema, workspacePreviewInputSchema } from "./model.ts";
+
+const ERRORS = [
+  "UNAUTHENTICATED",
+  "HTTPS_REQUIRED",
+  "RATE_LIMITED",
+  "INVALID_JSON",
+  "VALIDATION_ERROR",
+  "PAYLOAD_TOO_LARGE",
+  "UNSUPPORTED_MEDIA_TYPE",
+  "INSUFFICIENT_SCOPE",
+];
+
+export const retentionOperations: Operation[] = [
+  {
+    method: "post",
+    path: "/api/v1/links/:link_uuid/retention/preview/",
+    summary: "Dry run: what a link's retention override (or its saved one) would delete now; nothing is saved or deleted",
+    tag: "links",
+    scope: "links:write",
+    body: linkPreviewInputSchema,
+    success: { status: 200, schema: retentionPreviewSchema, description: "The effective policy and the counts" },
+    errors: [...ERRORS, "NOT_FOUND"],
+  },
+  {
+    method: "post",
+    path: "/api/v1/workspace/retention/preview/",
+    summary: "Dry run: what a workspace retention policy (or the saved one) would delete now, with the links' overrides; nothing is saved or deleted",
+    tag: "workspace",
+    scope: "workspace:write",
+    body: workspacePreviewInputSchema,
+    success: { status: 200, schema: retentionPreviewSchema, description: "The policy and the counts" },
+    errors: ERRORS,
+  },
+];
