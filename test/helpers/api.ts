@@ -15,6 +15,7 @@ import { createWorkspace, type CreatedWorkspace } from "../../src/modules/worksp
 import type { Plan } from "../../src/modules/workspaces/plans.ts";
 import { createInferenceClient } from "../../src/ai/inference-client.ts";
 import { outputChecker } from "./openapi-check.ts";
+import type { Clock } from "../../src/clock.ts";
 import { dropTestDatabase, testDatabaseUrl } from "./db.ts";
 import { FIXTURE_MODELS_DIR } from "./fixtures.ts";
 
@@ -41,8 +42,11 @@ export type TestApi = {
 
 export const BASE = "http://localhost";
 
-/** Starts an in-process API over a fresh data directory. */
-export async function createTestApi(env: Record<string, string> = {}, plan: Plan = "enterprise"): Promise<TestApi> {
+/**
+ * Starts an in-process API over a fresh data directory.
+ * @param opts.clock the app's time source (a test's manual clock); default the system clock
+ */
+export async function createTestApi(env: Record<string, string> = {}, plan: Plan = "enterprise", opts: { clock?: Clock } = {}): Promise<TestApi> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-api-"));
   // The test engine (test/helpers/db.ts): this data directory's own PostgreSQL database, or its SQLite file.
   const databaseUrl = await testDatabaseUrl(dataDir);
@@ -52,7 +56,7 @@ export async function createTestApi(env: Record<string, string> = {}, plan: Plan
   );
   // The real worker over the fixture models, started lazily on the first request that needs it.
   const inference = createInferenceClient({ modelsDir: FIXTURE_MODELS_DIR, asrModel: "whisper-tiny-random", sentimentModel: "tiny-sentiment-3class" });
-  const { app, db, deps, close } = await createAppDeps(config, { inference, webAssets: new Map() });
+  const { app, db, deps, close } = await createAppDeps(config, { inference, webAssets: new Map(), clock: opts.clock });
   const ws = await createWorkspace(db, { name: "Test workspace", plan });
   return {
     app,

@@ -28,7 +28,7 @@ export const intakeOperations: Operation[] = [
     tag,
     scope: "public",
     success: { status: 201, schema: session, description: "Session" },
-    errors: ["NOT_FOUND", "LINK_PAUSED", "RATE_LIMITED", "PAYLOAD_TOO_LARGE"],
+    errors: ["NOT_FOUND", "LINK_PAUSED", "LINK_CLOSED", "CONSENT_REQUIRED", "RATE_LIMITED", "PAYLOAD_TOO_LARGE"],
   },
   {
     method: "get",

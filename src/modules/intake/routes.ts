@@ -14,6 +14,7 @@ import { contentLanguageOf, negotiateLanguage, pageText } from "../../http/intak
 import { linkText } from "../../../web/intake/content.ts";
 import { workspaceSlugOfHost } from "../workspaces/service.ts";
 import * as service from "./service.ts";
+import { closedReason } from "./closing.ts";
 import { sniffAudioMime } from "../../http/media.ts";
 import { answerFollowUp, probeAnswer } from "./probing.ts";
 import { addressUploadBudgetSpent, audioCapBytes, clientAddress, fileCapBytes, intakeLimiterOf, MULTIPART_ALLOWANCE, storedUploadBytes } from "./limits.ts";
@@ -128,7 +129,7 @@ export function intakeRoutes(deps: AppDeps) {
     } catch {
       return notFoundPage(headers);
     }
-    const pub = service.toPublicLink(l);
+    const pub = service.toPublicLink(l, await closedReason(d, l));
     const linkLanguage = (pub.settings as { language?: string | null }).language;
     const lang = negotiateLanguage(headers, linkLanguage);
     const translated = [...new Set([...Object.keys(pub.translations ?? {}), ...pub.questions.flatMap((q) => Object.keys(q.translations ?? {}))])];
@@ -161,7 +162,10 @@ export function intakeRoutes(deps: AppDeps) {
       if (!wsSlug) return notFoundPage(request.headers);
       return page(wsSlug, params.link_slug, request.headers);
     })
-    .get(`${base}/`, async ({ params }) => ({ link: service.toPublicLink(await link(params)) }))
+    .get(`${base}/`, async ({ params }) => {
+      const l = await link(params);
+      return { link: service.toPublicLink(l, await closedReason(d, l)) };
+    })
     .post(`${base}/sessions/`, async ({ params, set, request, server }) => {
       const l = await link(params);
       limiter.takeSessionStart(clientAddress(request, peerOf({ request, server }), deps.config.trustedProxies), l.link.uuid);

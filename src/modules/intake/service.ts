@@ -5,7 +5,7 @@
  * webhook events in the same transaction that completes the response.
  */
 import type { Kysely, Transaction } from "kysely";
-import { nowIso } from "../../clock.ts";
+import { nowIso, type Clock } from "../../clock.ts";
 import type { Database } from "../../db/schema.ts";
 import { AppError, notFound, type FieldError } from "../../errors.ts";
 import type { BlobStore } from "../../blobs/store.ts";
@@ -14,7 +14,8 @@ import { enqueueJob } from "../../jobs/queue.ts";
 import { queueWebhookEvent as enqueueEvent } from "../webhooks/events.ts";
 import * as linksRepo from "../links/repository.ts";
 import { isUuid } from "../../shared/uuid.ts";
-import type { Settings } from "../links/model.ts";
+import { completeSettings, type Settings } from "../links/model.ts";
+import type { ClosedReason } from "../links/limits-model.ts";
 import type { QuestionType } from "../links/question-model.ts";
 import * as responsesRepo from "../responses/repository.ts";
 import { toResponseRecords } from "../responses/service.ts";
@@ -27,6 +28,7 @@ import type { AnswerState, IntakeSession } from "./model.ts";
 import { allowedTypesAccept, extensionMatches, sniffFile } from "../../http/media.ts";
 import { blobsOfAnswer, checkRecordingUpload, replacedBlobReset } from "./recordings.ts";
 import { writeBatcherOf } from "./write-batch.ts";
+import { refuseClosedLink } from "./closing.ts";
 import { intakeSessionsStarted, intakeSessionsSubmitted } from "../../metrics/instruments.ts";
 
 export type IntakeDeps = {
@@ -39,6 +41,8 @@ export type IntakeDeps = {
   nudgeJobs: () => void;
   /** Tells the webhook dispatcher that events were queued. */
   nudgeOutbox: () => void;
+  /** Decides whether a link's `close_at` has passed (DESIGN §13). */
+  clock: Clock;
 };
 
 /** The intake slice of the app's dependencies. */
@@ -51,6 +55,7 @@ export function intakeDepsOf(deps: AppDeps): IntakeDeps {
     audioUrlTtlS: deps.config.audioUrlTtlS,
     nudgeJobs: deps.nudgeJobs,
     nudgeOutbox: deps.nudgeOutbox,
+    clock: deps.clock,
   };
 }
 
@@ -76,13 +81,18 @@ export async function findIntakeLink(db: Kysely<Database>, workspaceSlug: string
   return found;
 }
 
-/** The link as the page needs it (no internal fields). */
-export function toPublicLink(l: IntakeLink) {
+/**
+ * The link as the page needs it (no internal fields).
+ * @param closed why the link takes no new sessions (intake/closing.ts `closedReason`), or null
+ */
+export function toPublicLink(l: IntakeLink, closed: ClosedReason | null = null) {
   return {
     uuid: l.link.uuid,
     name: l.link.name,
     status: l.link.status,
-    settings: JSON.parse(l.link.settings) as Settings,
+    is_closed: closed !== null,
+    closed_reason: closed,
+    settings: completeSettings({}, JSON.parse(l.link.settings) as Settings),
     /** Per language: name, description, thankYouMessage (issue 17); the page picks its language's. */
     translations: JSON.parse(l.link.translations || "{}") as Record<string, { name?: string; description?: string; thankYouMessage?: string }>,
     questions: l.questions.map((q) => ({
@@ -133,10 +143,11 @@ async function eventData(trx: Transaction<Database>, deps: IntakeDeps, l: Intake
 
 /**
  * Starts a respondent session (a `started` response) and queues `response.started`.
- * @throws AppError LINK_PAUSED
+ * @throws AppError LINK_PAUSED, LINK_CLOSED (close_at passed or response_limit reached; DESIGN §13)
  */
 export async function startSession(deps: IntakeDeps, l: IntakeLink) {
   if (l.link.status !== "active") throw new AppError("LINK_PAUSED", "This link is not accepting responses.");
+  await refuseClosedLink(deps, l);
   const view = await writeBatcherOf(deps.db).run(async (trx) => {
     const now = nowIso();
     const row: responsesRepo.ResponseRow = {

@@ -31,6 +31,10 @@ describe("POST links/", () => {
       tts_enabled: false,
       live_transcription: false,
       language: null,
+      // Issue 25 (DESIGN §13): unset, so the link behaves as before.
+      close_at: null,
+      response_limit: null,
+      consent: null,
     });
     expect(link.questions.map((q: any) => q.response_type)).toEqual(ALL_TYPE_QUESTIONS.map((q) => q.type));
     for (const q of link.questions) {

@@ -9,6 +9,7 @@ import { SLUG_PATTERN } from "../../slugs.ts";
 import { isBlankText } from "./blank.ts";
 import { httpUrl, patchQuestionInputSchema, questionInputSchema, questionSchema } from "./question-model.ts";
 import { languageTagSchema, linkTranslationSchema, linkTranslationsSchema } from "./translations.ts";
+import { closingSettingsInput, closingSettingsOutput } from "./limits-model.ts";
 
 export const DEFAULT_THANK_YOU = "Thanks for your response!";
 
@@ -21,6 +22,7 @@ export const settingsInputSchema = lazySchema(() =>
       tts_enabled: z.boolean().nullable().optional(),
       live_transcription: z.boolean().nullable().optional(),
       language: languageTagSchema.nullable().optional(),
+      ...closingSettingsInput,
     })
     .strict(),
 );
@@ -35,6 +37,7 @@ export const settingsSchema = lazySchema(() =>
     tts_enabled: z.boolean(),
     live_transcription: z.boolean(),
     language: z.string().nullable(),
+    ...closingSettingsOutput,
   }),
 );
 export type Settings = z.output<typeof settingsSchema>;
@@ -50,6 +53,9 @@ export function completeSettings(input: SettingsInput, base?: Settings): Setting
     tts_enabled: pick("tts_enabled", false),
     live_transcription: pick("live_transcription", false),
     language: pick("language", null),
+    close_at: pick("close_at", null),
+    response_limit: pick("response_limit", null),
+    consent: pick("consent", null),
   };
 }
 
@@ -122,6 +128,8 @@ export const linkSchema = lazySchema(() =>
     questions: z.array(questionSchema),
     translations: z.record(z.string(), linkTranslationSchema).describe('The link\'s texts per BCP 47 language (docs/api.md "Translations"); {} when none'),
     response_count: z.number().int(),
+    is_closed: z.boolean().describe("True once `settings.close_at` passed or `settings.response_limit` responses were submitted (docs/api.md \"Closing a link\")"),
+    closed_reason: z.enum(["close_at", "response_limit"]).nullable().describe("Why the link is closed; null while open"),
     public_url: z.string().url(),
     date_created: z.string(),
     date_updated: z.string(),
