@@ -88,6 +88,10 @@ async function boot(root: HTMLElement, data: EmbeddedLinkData): Promise<void> {
   if (session?.status === "completed") {
     return show(() => showThankYou(root, thankYouText(link), null, startAgain));
   }
+  // A closed link takes no new session; one started before it closed still finishes (docs/intake.md "Closing").
+  if (link.is_closed && !session && !preview) {
+    return show(() => showMessage(root, t("screen.closed.title"), t("screen.closed.text")));
+  }
   const state = new IntakeState(api, link, session?.session_id ?? null, session?.answers, (id) => preview || saveSessionId(link.uuid, id));
   const flow = new IntakeFlow(root, state, api, (result) => {
     const sentAt = new Date();

@@ -160,6 +160,8 @@ export function respondentMessage(err: unknown, about: ProblemContext = {}): str
       return t("error.rateLimited");
     case "LINK_PAUSED":
       return t("error.paused");
+    case "LINK_CLOSED":
+      return t("error.closed");
     case "ALREADY_SUBMITTED":
       return t("error.alreadySubmitted");
     case "NOT_FOUND":

@@ -85,12 +85,16 @@ export interface LinkSettings {
   redirectUrl?: string | null;
   tts_enabled?: boolean | null;
   live_transcription?: boolean | null;
+  /** Issue 25 (DESIGN §13): what the respondent agrees to, and before which step. */
+  consent?: { text: string; required_before: "recording" | "start" } | null;
 }
 
 export interface PublicLink {
   uuid: string;
   name: string;
   status: "active" | "paused";
+  /** True once `close_at` passed or `response_limit` responses were submitted (DESIGN §13). */
+  is_closed?: boolean;
   settings: LinkSettings;
   questions: PublicQuestion[];
   translations?: Record<string, LinkTranslation>;

@@ -128,7 +128,9 @@ export const linkSchema = lazySchema(() =>
     questions: z.array(questionSchema),
     translations: z.record(z.string(), linkTranslationSchema).describe('The link\'s texts per BCP 47 language (docs/api.md "Translations"); {} when none'),
     response_count: z.number().int(),
-    is_closed: z.boolean().describe("True once `settings.close_at` passed or `settings.response_limit` responses were submitted (docs/api.md \"Closing a link\")"),
+    is_closed: z
+      .boolean()
+      .describe('True once `settings.close_at` passed or `settings.response_limit` responses were submitted (docs/api.md "Closing a link")'),
     closed_reason: z.enum(["close_at", "response_limit"]).nullable().describe("Why the link is closed; null while open"),
     public_url: z.string().url(),
     date_created: z.string(),
