@@ -6,7 +6,13 @@ import { z } from "zod";
 import { lazySchema } from "../../shared/lazy-schema.ts";
 import type { Operation } from "../../http/openapi.ts";
 import { publicLinkSchema } from "../../http/openapi-components.ts";
-import { answerStateSchema as answerState, followUpSchema as followUp, probeResultSchema as probeResult, sessionSchema as session } from "./model.ts";
+import {
+  consentGivenSchema,
+  answerStateSchema as answerState,
+  followUpSchema as followUp,
+  probeResultSchema as probeResult,
+  sessionSchema as session,
+} from "./model.ts";
 const BASE = "/api/v1/intake/:workspace_slug/:link_slug";
 const tag = "intake";
 
@@ -23,12 +29,35 @@ export const intakeOperations: Operation[] = [
   {
     method: "post",
     path: `${BASE}/sessions/`,
-    emptyBody: true,
+    body: lazySchema(() =>
+      z.object({
+        consent: z
+          .object({ language: z.string().nullable().optional() })
+          .optional()
+          .describe('Agrees to `settings.consent` (required when its `required_before` is "start"); `language`: whose translation of the text the page showed'),
+      }),
+    ),
+    bodyOptional: true,
     summary: "Start a respondent session",
     tag,
     scope: "public",
     success: { status: 201, schema: session, description: "Session" },
     errors: ["NOT_FOUND", "LINK_PAUSED", "LINK_CLOSED", "CONSENT_REQUIRED", "RATE_LIMITED", "PAYLOAD_TOO_LARGE"],
+  },
+  {
+    method: "post",
+    path: `${BASE}/sessions/:session_id/consent/`,
+    summary: "Agree to the link's consent text (settings.consent) before recording",
+    tag,
+    scope: "public",
+    body: lazySchema(() =>
+      z.object({
+        language: z.string().nullable().optional().describe("The language whose translation of the text the page showed; omitted or null: the source text"),
+      }),
+    ),
+    bodyOptional: true,
+    success: { status: 200, schema: consentGivenSchema, description: "The consent the response now records" },
+    errors: ["NOT_FOUND", "VALIDATION_ERROR", "INVALID_JSON", "LINK_PAUSED", "ALREADY_SUBMITTED"],
   },
   {
     method: "get",

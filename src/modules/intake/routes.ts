@@ -15,6 +15,7 @@ import { linkText } from "../../../web/intake/content.ts";
 import { workspaceSlugOfHost } from "../workspaces/service.ts";
 import * as service from "./service.ts";
 import { closedReason } from "./closing.ts";
+import { consentLanguageOf } from "./consent.ts";
 import { sniffAudioMime } from "../../http/media.ts";
 import { answerFollowUp, probeAnswer } from "./probing.ts";
 import { addressUploadBudgetSpent, audioCapBytes, clientAddress, fileCapBytes, intakeLimiterOf, MULTIPART_ALLOWANCE, storedUploadBytes } from "./limits.ts";
@@ -166,14 +167,25 @@ export function intakeRoutes(deps: AppDeps) {
       const l = await link(params);
       return { link: service.toPublicLink(l, await closedReason(d, l)) };
     })
-    .post(`${base}/sessions/`, async ({ params, set, request, server }) => {
+    .post(`${base}/sessions/`, async ({ params, set, request, server, body }) => {
+      // The body is optional ({} or none); `consent` is how a `required_before: "start"` link is agreed to.
+      // As before issue 25, a body that is not JSON is ignored (the page sends {}).
+      const isJson = /^application\/([a-z.+-]+\+)?json\b/i.test(request.headers.get("content-type") ?? "");
+      const raw = isJson ? (requireJsonBody(request, body) as Record<string, unknown>) : {};
+      if (typeof raw !== "object" || Array.isArray(raw)) throw new AppError("VALIDATION_ERROR", 'Send {} or {"consent": {"language": …}}.');
+      refuseUnknownMembers(raw, ["consent"]);
+      const consent = raw.consent === undefined ? undefined : { language: consentLanguageOf(raw.consent) };
       const l = await link(params);
       limiter.takeSessionStart(clientAddress(request, peerOf({ request, server }), deps.config.trustedProxies), l.link.uuid);
-      const s = await service.startSession(d, l);
+      const s = await service.startSession(d, l, consent);
       set.status = 201;
       return s;
     })
     .get(`${base}/sessions/:session_id/`, async ({ params }) => service.getSession(d, await link(params), params.session_id))
+    .post(`${base}/sessions/:session_id/consent/`, async ({ params, request, body }) => {
+      const raw = request.headers.get("content-type") ? requireJsonBody(request, body) : {};
+      return service.giveConsent(d, await link(params), params.session_id, consentLanguageOf(raw));
+    })
     .put(`${base}/sessions/:session_id/answers/:question_uuid/`, async ({ params, request, body }) => {
       const raw = requireJsonBody(request, body) as { value?: unknown };
       if (typeof raw !== "object" || raw === null || Array.isArray(raw) || !("value" in raw)) {

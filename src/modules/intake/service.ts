@@ -29,6 +29,7 @@ import { allowedTypesAccept, extensionMatches, sniffFile } from "../../http/medi
 import { blobsOfAnswer, checkRecordingUpload, replacedBlobReset } from "./recordings.ts";
 import { writeBatcherOf } from "./write-batch.ts";
 import { refuseClosedLink } from "./closing.ts";
+import { consentOf, recordConsent, requireRecordingConsent, responseConsentOf, type ResponseConsent } from "./consent.ts";
 import { intakeSessionsStarted, intakeSessionsSubmitted } from "../../metrics/instruments.ts";
 
 export type IntakeDeps = {
@@ -131,6 +132,7 @@ async function sessionView(db: Kysely<Database> | Transaction<Database>, r: resp
     session_id: r.session_id,
     response_uuid: r.uuid,
     status: r.status,
+    consent: responseConsentOf(r),
     answers: Object.fromEntries(answers.map((a) => [a.question_uuid, answerState(a)])),
   };
 }
@@ -143,11 +145,17 @@ async function eventData(trx: Transaction<Database>, deps: IntakeDeps, l: Intake
 
 /**
  * Starts a respondent session (a `started` response) and queues `response.started`.
- * @throws AppError LINK_PAUSED, LINK_CLOSED (close_at passed or response_limit reached; DESIGN §13)
+ * @param consent the body's `consent` (`{language}` of the text agreed to), or undefined when none was sent
+ * @throws AppError LINK_PAUSED, LINK_CLOSED (close_at passed or response_limit reached; DESIGN §13),
+ *   CONSENT_REQUIRED (`settings.consent.required_before: "start"` and no consent sent)
  */
-export async function startSession(deps: IntakeDeps, l: IntakeLink) {
+export async function startSession(deps: IntakeDeps, l: IntakeLink, consent?: { language: string | null }) {
   if (l.link.status !== "active") throw new AppError("LINK_PAUSED", "This link is not accepting responses.");
   await refuseClosedLink(deps, l);
+  const asked = consentOf(l);
+  if (asked?.required_before === "start" && !consent) {
+    throw new AppError("CONSENT_REQUIRED", 'This link asks for the respondent\'s consent before starting: send {"consent": {"language": …}}.');
+  }
   const view = await writeBatcherOf(deps.db).run(async (trx) => {
     const now = nowIso();
     const row: responsesRepo.ResponseRow = {
@@ -163,6 +171,7 @@ export async function startSession(deps: IntakeDeps, l: IntakeLink) {
       submitted_event_at: null,
     };
     await intakeRepo.insertStartedResponse(trx, row);
+    const given = asked && consent ? await recordConsent(trx, deps.clock, l, row.uuid, consent.language) : null;
     // The event's data is built only when a webhook is subscribed to it.
     const queued = await enqueueEvent(trx, {
       workspaceUuid: l.ws.uuid,
@@ -171,7 +180,7 @@ export async function startSession(deps: IntakeDeps, l: IntakeLink) {
       data: () => eventData(trx, deps, l, row.uuid),
     });
     // A new session has no answers yet.
-    return { queued, view: { session_id: row.session_id, response_uuid: row.uuid, status: row.status, answers: {} } };
+    return { queued, view: { session_id: row.session_id, response_uuid: row.uuid, status: row.status, consent: given, answers: {} } };
   });
   intakeSessionsStarted.inc();
   if (view.queued) deps.nudgeOutbox();
@@ -182,6 +191,19 @@ async function findSession(db: Kysely<Database> | Transaction<Database>, l: Inta
   const r = await intakeRepo.findResponseBySession(db, sessionId);
   if (!r || r.link_uuid !== l.link.uuid) throw notFound("Session");
   return r;
+}
+
+/**
+ * Records the respondent's consent to the link's `settings.consent` on an open session
+ * (`POST …/sessions/{session_id}/consent/`); agreeing again records the new time and text.
+ * @param language the language whose translation of the text the page showed (null: the source text)
+ * @throws AppError NOT_FOUND, LINK_PAUSED, ALREADY_SUBMITTED, VALIDATION_ERROR (the link asks for no consent)
+ */
+export async function giveConsent(deps: IntakeDeps, l: IntakeLink, sessionId: string, language: string | null): Promise<ResponseConsent> {
+  return deps.db.transaction().execute(async (trx) => {
+    const r = await openSession(trx, l, sessionId);
+    return recordConsent(trx, deps.clock, l, r.uuid, language);
+  });
 }
 
 /**
@@ -259,6 +281,7 @@ export async function admitUpload(deps: IntakeDeps, l: IntakeLink, sessionId: st
   if (l.link.status !== "active") throw new AppError("LINK_PAUSED", "This link is not accepting responses.");
   const response = await findSession(deps.db, l, sessionId);
   if (response.status === "completed") throw new AppError("ALREADY_SUBMITTED", "This response was already submitted.");
+  if (kind !== "file") requireRecordingConsent(l, response);
   return { response, configuration: JSON.parse(q.configuration) as Record<string, unknown> };
 }
 

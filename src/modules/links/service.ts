@@ -177,7 +177,7 @@ async function findLinkRow(db: Q, workspaceUuid: string, uuid: string, version: 
  */
 function validLinkTranslations(translations: LinkTranslations, settings: Settings): LinkTranslations {
   const errors: FieldError[] = [];
-  const out = checkLinkTranslations(translations, settings.description, errors);
+  const out = checkLinkTranslations(translations, settings.description, errors, "/translations", Boolean(settings.consent));
   if (errors.length) throw new AppError("VALIDATION_ERROR", `The translations are not valid: ${errors[0]!.pointer} ${errors[0]!.message}`, { errors });
   return out;
 }
