@@ -77,6 +77,8 @@ export interface LinkTranslation {
   name?: string;
   description?: string;
   thankYouMessage?: string;
+  /** `settings.consent.text` in this language (issue 25). */
+  consent?: string;
 }
 
 export interface LinkSettings {
@@ -139,6 +141,8 @@ export interface Session {
   session_id: string;
   response_uuid: string;
   status: "started" | "completed";
+  /** The respondent's consent to `settings.consent` (issue 25), null until given. */
+  consent?: { given_at: string; text_sha256: string } | null;
   answers: Record<string, AnswerState>;
 }
 
