@@ -14,6 +14,7 @@ import { createManualClock, type ManualClock } from "../../clock.ts";
 import { createTestApi, type TestApi } from "../../../test/helpers/api.ts";
 import { makeSpeechWav } from "../../../test/helpers/audio.ts";
 import { outputChecker } from "../../../test/helpers/openapi-check.ts";
+import { rawUpgrade } from "../../../test/helpers/raw-http.ts";
 
 const TEXT = "I agree that my voice is recorded and kept for 30 days.";
 const TEXT_DE = "Ich bin einverstanden, dass meine Stimme aufgenommen und 30 Tage lang aufbewahrt wird.";
@@ -124,6 +125,22 @@ describe("consent", () => {
     expect((await http("POST", `${intake(link)}/sessions/${sid}/submit/`, { key: null })).status).toBe(200);
     const response = (await http("GET", `/api/v1/responses/${started.json.response_uuid}/`)).json;
     expect(response.consent).toEqual(given.json);
+  });
+
+  test('"recording": the live-transcription socket is refused (409 CONSENT_REQUIRED) before consent and opens after', async () => {
+    const r = await http("POST", "/api/v1/links/", {
+      body: { name: "Live consent", settings: { consent: { text: TEXT }, live_transcription: true }, questions: [{ prompt: "Say it", type: "voice" }] },
+    });
+    const link = r.json;
+    const sid = (await http("POST", `${intake(link)}/sessions/`, { body: {}, key: null })).json.session_id;
+    const port = Number(new URL(origin).port);
+    const refused = await rawUpgrade(port, `${intake(link)}/sessions/${sid}/live/`);
+    expect(refused.status).toBe(409);
+    expect(JSON.parse(refused.body).code).toBe("CONSENT_REQUIRED");
+    expect((await http("POST", `${intake(link)}/sessions/${sid}/consent/`, { key: null })).status).toBe(200);
+    const open = await rawUpgrade(port, `${intake(link)}/sessions/${sid}/live/`);
+    expect(open.status).toBe(101);
+    open.close();
   });
 
   test('"start": the session needs consent (409 CONSENT_REQUIRED without it); the source text is hashed without a language', async () => {
