@@ -15,6 +15,7 @@
  *
  * Prints `listening <port>` once ready; stops on SIGTERM/SIGINT.
  */
+import { nowIso } from "../src/clock.ts";
 import { Database } from "bun:sqlite";
 import pg from "pg";
 import { parseArgs } from "node:util";
@@ -107,6 +108,7 @@ async function loadLinks(rows: LinkRow[]) {
       r,
       questions.filter((q) => q.link_uuid === r.uuid),
       counts.get(r.uuid) ?? 0,
+      nowIso(),
     ),
   );
 }

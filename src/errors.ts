@@ -30,6 +30,10 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: 405,
   /** The link is paused and accepts no responses. */
   LINK_PAUSED: 409,
+  /** The link's `close_at` passed or its `response_limit` was reached: no new session starts (DESIGN §13). */
+  LINK_CLOSED: 409,
+  /** The link asks for consent (`settings.consent`) before this step, and the session has not given it (DESIGN §13). */
+  CONSENT_REQUIRED: 409,
   /** The respondent's session was already submitted. */
   ALREADY_SUBMITTED: 409,
   /** The answer has no insights to correct (not analysed yet, or no free text). */

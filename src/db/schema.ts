@@ -89,6 +89,10 @@ export interface ResponseTable {
   submitted_at: string | null;
   /** Set once response.submitted has been queued (after the voice answers are processed). */
   submitted_event_at: string | null;
+  /** When the respondent agreed to `settings.consent` (issue 25); null when not asked or not given. */
+  consent_given_at?: string | null;
+  /** SHA-256 (hex) of the consent text the respondent agreed to. */
+  consent_text_sha256?: string | null;
 }
 
 export interface AnswerTable {

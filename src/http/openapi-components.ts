@@ -41,7 +41,9 @@ const publicQuestionSchema = lazySchema(() => z.discriminatedUnion("response_typ
 
 /** `GET intake/{workspace_slug}/{link_slug}/`: the link as the intake page needs it (intake/service.ts `toPublicLink`). */
 export const publicLinkSchema = lazySchema(() =>
-  linkSchema.pick({ uuid: true, name: true, status: true, settings: true, translations: true }).extend({ questions: z.array(publicQuestionSchema) }),
+  linkSchema
+    .pick({ uuid: true, name: true, status: true, is_closed: true, closed_reason: true, settings: true, translations: true })
+    .extend({ questions: z.array(publicQuestionSchema) }),
 );
 
 /**

@@ -37,6 +37,8 @@ export type Operation = {
   rawBody?: string[];
   /** The operation takes the empty JSON object `{}` (or no body). */
   emptyBody?: true;
+  /** `body` may be left out (the request then means `{}`). */
+  bodyOptional?: true;
   query?: z.ZodObject;
   /** Also reachable with a signed URL's `exp` and `sig` query instead of a key (recordings). */
   signedUrl?: true;
@@ -230,7 +232,7 @@ function pathParamSchema(name: string): Record<string, unknown> {
 }
 
 function requestBody(op: Operation, components: Components): Record<string, unknown> | undefined {
-  if (op.body) return { required: true, content: { "application/json": { schema: components.convert(op.body, "input") } } };
+  if (op.body) return { required: !op.bodyOptional, content: { "application/json": { schema: components.convert(op.body, "input") } } };
   if (op.emptyBody) return { required: false, content: { "application/json": { schema: { type: "object", maxProperties: 0, description: "`{}`" } } } };
   if (!op.rawBody) return undefined;
   const content: Record<string, unknown> = {};

@@ -20,6 +20,8 @@ const TITLES: Record<ErrorCode, string> = {
   INVALID_PAGE: "Invalid page",
   METHOD_NOT_ALLOWED: "Method not allowed",
   LINK_PAUSED: "Link paused",
+  LINK_CLOSED: "Link closed",
+  CONSENT_REQUIRED: "Consent required",
   ALREADY_SUBMITTED: "Already submitted",
   PAYLOAD_TOO_LARGE: "Payload too large",
   UNSUPPORTED_MEDIA_TYPE: "Unsupported media type",

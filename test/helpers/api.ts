@@ -15,9 +15,9 @@ import { createWorkspace, type CreatedWorkspace } from "../../src/modules/worksp
 import type { Plan } from "../../src/modules/workspaces/plans.ts";
 import { createInferenceClient } from "../../src/ai/inference-client.ts";
 import { outputChecker } from "./openapi-check.ts";
+import type { Clock } from "../../src/clock.ts";
 import { dropTestDatabase, testDatabaseUrl } from "./db.ts";
 import { FIXTURE_MODELS_DIR } from "./fixtures.ts";
-import type { Clock } from "../../src/clock.ts";
 
 export type ApiReply = { status: number; headers: Headers; json: any; text: string };
 
@@ -42,7 +42,10 @@ export type TestApi = {
 
 export const BASE = "http://localhost";
 
-/** Starts an in-process API over a fresh data directory. */
+/**
+ * Starts an in-process API over a fresh data directory.
+ * @param opts.clock the app's time source (a test's manual clock); default the system clock
+ */
 export async function createTestApi(env: Record<string, string> = {}, plan: Plan = "enterprise", opts: { clock?: Clock } = {}): Promise<TestApi> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-api-"));
   // The test engine (test/helpers/db.ts): this data directory's own PostgreSQL database, or its SQLite file.

@@ -27,8 +27,13 @@ export class ApiError extends Error {
 /** Typed calls against one link's intake base URL. */
 export interface IntakeApi {
   getLink(): Promise<{ link: PublicLink }>;
-  /** Starts a session; with the personal URL's invitation it starts, or resumes, that invitation's response. */
-  startSession(): Promise<Session>;
+  /**
+   * Starts a session; with the personal URL's invitation it starts, or resumes, that invitation's response.
+   * `consent`: agrees to `settings.consent` as the session starts (`language`: whose translation was shown).
+   */
+  startSession(consent?: { language: string | null }): Promise<Session>;
+  /** Agrees to `settings.consent` before recording (issue 25). */
+  giveConsent(sessionId: string, language: string | null): Promise<{ given_at: string; text_sha256: string }>;
   getSession(sessionId: string): Promise<Session>;
   saveAnswer(sessionId: string, questionUuid: string, value: AnswerValue): Promise<AnswerState>;
   uploadAudio(sessionId: string, questionUuid: string, audio: Blob, durationS: number): Promise<AnswerState>;
@@ -78,7 +83,8 @@ export function createIntakeApi(apiBase: string, invitation: string | null = nul
   const answer = (id: string, q: string) => `${session(id)}answers/${encodeURIComponent(q)}/`;
   return {
     getLink: () => request(base, { method: "GET" }),
-    startSession: () => request(`${base}sessions/`, json("POST", invitation ? { invitation } : {})),
+    startSession: (consent) => request(`${base}sessions/`, json("POST", { ...(invitation ? { invitation } : {}), ...(consent ? { consent } : {}) })),
+    giveConsent: (id, language) => request(`${session(id)}consent/`, json("POST", { language })),
     getSession: (id) => request(session(id), { method: "GET" }),
     saveAnswer: (id, q, value) => request(answer(id, q), json("PUT", { value })),
     uploadAudio: (id, q, audio, durationS) => request(`${answer(id, q)}audio/?duration=${encodeURIComponent(durationS.toFixed(2))}`, audioBody(audio)),

@@ -6,6 +6,7 @@
  * `…/follow-ups/{index}/audio/` as soon as recording stops. The flow asks the server for the
  * next follow-up afterwards.
  */
+import { askConsent, consentShown } from "./consent.ts";
 import { h, uniqueId } from "./dom.ts";
 import type { QuestionContext, RenderedQuestion } from "./questions/common.ts";
 import { canRecordAudio } from "./recorder.ts";
@@ -56,6 +57,13 @@ export function renderFollowUp({ question: q, state, api }: QuestionContext, fol
       track: (operation) => state.track(q, operation),
       liveUrl: state.link.settings.live_transcription ? () => api.liveUrl(state.sessionId ?? "", q.uuid) : undefined,
       prepareLive: async () => void (await state.ensureSession()),
+      async beforeMicrophone() {
+        const shown = state.needsRecordingConsent() ? consentShown(state.link) : null;
+        if (!shown) return null;
+        if (!(await askConsent(widget!.element, shown.text))) return t("consent.declined.text");
+        await state.giveConsent(shown.language);
+        return null;
+      },
     });
   }
 

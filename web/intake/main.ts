@@ -15,6 +15,7 @@ import { IntakeState } from "./state.ts";
 import { createPreviewApi, isPreview } from "./preview.ts";
 import type { EmbeddedLinkData, PublicLink, Session, SubmitResult } from "./types.ts";
 import { showMessage, showThankYou } from "./views.ts";
+import { askConsent, consentShown } from "./consent.ts";
 
 /** The respondent's choice of language, read by the server when it renders the page. */
 const LANGUAGE_COOKIE = "earshot_lang";
@@ -92,7 +93,19 @@ async function boot(root: HTMLElement, data: EmbeddedLinkData): Promise<void> {
     // A personal link is good for one response: no "start again" after it.
     return show(() => showThankYou(root, thankYouText(link), null, invitation ? undefined : startAgain));
   }
+  // A closed link takes no new session; one started before it closed still finishes (docs/intake.md "Closing").
+  if (link.is_closed && !session && !preview) {
+    return show(() => showMessage(root, t("screen.closed.title"), t("screen.closed.text")));
+  }
   const state = new IntakeState(api, link, session?.session_id ?? null, session?.answers, (id) => preview || saveSessionId(storeKey, id));
+  state.hasConsent = Boolean(session?.consent);
+  // `required_before: "start"`: the respondent agrees before the first answer (docs/intake.md "Consent").
+  const shown = link.settings.consent?.required_before === "start" && !session ? consentShown(link) : null;
+  if (shown) {
+    root.replaceChildren();
+    if (!(await askConsent(root, shown.text))) return show(() => showMessage(root, t("consent.title"), t("consent.declined.start")));
+    state.startConsent = { language: shown.language };
+  }
   const flow = new IntakeFlow(root, state, api, (result) => {
     const sentAt = new Date();
     show(() =>

@@ -160,6 +160,10 @@ export function respondentMessage(err: unknown, about: ProblemContext = {}): str
       return t("error.rateLimited");
     case "LINK_PAUSED":
       return t("error.paused");
+    case "LINK_CLOSED":
+      return t("error.closed");
+    case "CONSENT_REQUIRED":
+      return t("error.consent");
     case "ALREADY_SUBMITTED":
       return t("error.alreadySubmitted");
     case "INVITATION_REQUIRED":

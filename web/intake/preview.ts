@@ -38,7 +38,7 @@ export function createPreviewApi(link: PublicLink): IntakeApi {
     getLink: async () => ({ link }),
     startSession: async () => {
       const id = `preview-${crypto.randomUUID()}`;
-      const s: Session = { session_id: id, response_uuid: id, status: "started", answers: {} };
+      const s: Session = { session_id: id, response_uuid: id, status: "started", consent: null, answers: {} };
       sessions.set(id, s);
       return s;
     },
@@ -55,6 +55,7 @@ export function createPreviewApi(link: PublicLink): IntakeApi {
     answerFollowUp: async () => ({ follow_ups: [] }),
     uploadFollowUpAudio: async () => ({ follow_ups: [] }),
     // main.ts turns live transcription off in preview, so this is never asked.
+    giveConsent: async () => ({ given_at: new Date().toISOString(), text_sha256: "" }),
     liveUrl: () => {
       throw new Error("Live transcription is off in preview.");
     },

@@ -39,6 +39,11 @@ export interface RecordWidgetOptions {
   track?(operation: Promise<void>): void;
   /** The live transcription socket's URL when `live_transcription` is on. */
   liveUrl?: () => string;
+  /**
+   * Runs before the microphone is asked for (the consent prompt, issue 25): null goes on; a text
+   * stops and shows it; false stops silently (the caller took over, e.g. switched to typing).
+   */
+  beforeMicrophone?: () => Promise<string | null | false>;
   /** Runs before a live transcript opens (starts the session the socket belongs to). */
   prepareLive?: () => Promise<void>;
 }
@@ -152,6 +157,19 @@ export function recordWidget(opts: RecordWidgetOptions): RecordWidget {
     opts.onError?.(null);
     phase = "requesting";
     update();
+    if (opts.beforeMicrophone) {
+      let refusal: string | null | false;
+      try {
+        refusal = await opts.beforeMicrophone();
+      } catch (err) {
+        return fail(respondentMessage(err));
+      }
+      if (refusal !== null) {
+        phase = "idle";
+        if (refusal !== false) update(refusal);
+        return;
+      }
+    }
     if (live && opts.prepareLive) {
       try {
         await opts.prepareLive();

@@ -37,6 +37,10 @@ export class IntakeState {
   private readonly listeners = new Set<Listener>();
   private session: string | null;
   private starting: Promise<string> | null = null;
+  /** True once the session agreed to `settings.consent` (issue 25). */
+  hasConsent = false;
+  /** Consent given before the session exists (`required_before: "start"`): sent with the start. */
+  startConsent: { language: string | null } | undefined;
 
   /**
    * @param sessionId a resumed session, or null until the first answer starts one
@@ -53,6 +57,22 @@ export class IntakeState {
     for (const [uuid, answer] of Object.entries(initial)) this.answers.set(uuid, answer);
   }
 
+  /** True when recording needs the respondent's consent first (docs/intake.md "Consent"). */
+  needsRecordingConsent(): boolean {
+    return Boolean(this.link.settings.consent) && !this.hasConsent;
+  }
+
+  /**
+   * Records the respondent's agreement (starting the session when needed).
+   * @param language the language whose translation of the text was shown, or null for the source
+   */
+  async giveConsent(language: string | null): Promise<void> {
+    const sessionId = await this.ensureSession();
+    if (this.hasConsent) return;
+    await this.api.giveConsent(sessionId, language);
+    this.hasConsent = true;
+  }
+
   /** The session's id, or null while nothing was answered yet. */
   get sessionId(): string | null {
     return this.session;
@@ -65,9 +85,10 @@ export class IntakeState {
    */
   ensureSession(): Promise<string> {
     if (this.session) return Promise.resolve(this.session);
-    this.starting ??= this.api.startSession().then(
+    this.starting ??= this.api.startSession(this.startConsent).then(
       (started) => {
         this.session = started.session_id;
+        this.hasConsent = started.consent != null;
         this.onSessionStarted(started.session_id);
         return started.session_id;
       },

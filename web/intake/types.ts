@@ -77,6 +77,8 @@ export interface LinkTranslation {
   name?: string;
   description?: string;
   thankYouMessage?: string;
+  /** `settings.consent.text` in this language (issue 25). */
+  consent?: string;
 }
 
 export interface LinkSettings {
@@ -85,12 +87,16 @@ export interface LinkSettings {
   redirectUrl?: string | null;
   tts_enabled?: boolean | null;
   live_transcription?: boolean | null;
+  /** Issue 25 (DESIGN §13): what the respondent agrees to, and before which step. */
+  consent?: { text: string; required_before: "recording" | "start" } | null;
 }
 
 export interface PublicLink {
   uuid: string;
   name: string;
   status: "active" | "paused";
+  /** True once `close_at` passed or `response_limit` responses were submitted (DESIGN §13). */
+  is_closed?: boolean;
   settings: LinkSettings;
   questions: PublicQuestion[];
   translations?: Record<string, LinkTranslation>;
@@ -135,6 +141,8 @@ export interface Session {
   session_id: string;
   response_uuid: string;
   status: "started" | "completed";
+  /** The respondent's consent to `settings.consent` (issue 25), null until given. */
+  consent?: { given_at: string; text_sha256: string } | null;
   answers: Record<string, AnswerState>;
 }
 

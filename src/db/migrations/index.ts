@@ -30,6 +30,8 @@ import * as invitations from "./2026-12-03T0300-invitations.ts";
 
 import * as retention from "./2026-12-03T0500-retention.ts";
 
+import * as responseConsent from "./2026-12-03T0200-response-consent.ts";
+
 export const migrations: Record<string, Migration> = {
   "2026-11-21T0000-initial": initial,
   "2026-11-24T0000-webhook-log-indexes": webhookLogIndexes,
@@ -56,4 +58,6 @@ export const migrations: Record<string, Migration> = {
   "2026-12-03T0300-invitations": invitations,
 
   "2026-12-03T0500-retention": retention,
+
+  "2026-12-03T0200-response-consent": responseConsent,
 };

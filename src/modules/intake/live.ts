@@ -54,6 +54,7 @@ async function admit(deps: LiveDeps, params: Record<string, string>, questionUui
   if (link.link.status !== "active") throw new AppError("LINK_PAUSED", "This link is not accepting responses.");
   const session = await service.getSession(intake, link, params.session_id!);
   if (session.status === "completed") throw new AppError("ALREADY_SUBMITTED", "This response was already submitted.");
+  if (pub.settings.consent && !session.consent) throw new AppError("CONSENT_REQUIRED", "This link asks for the respondent's consent before recording.");
   if (questionUuid !== undefined && !pub.questions.some((q) => q.uuid === questionUuid && VOICE_TYPES.has(q.response_type))) {
     throw notFound("Question");
   }

@@ -45,7 +45,14 @@ export const sessionSchema = lazySchema(() =>
     session_id: z.string(),
     response_uuid: z.string(),
     status: z.enum(["started", "completed"]),
+    consent: z
+      .object({ given_at: z.string(), text_sha256: z.string() })
+      .nullable()
+      .describe("When the respondent agreed to `settings.consent`, and the SHA-256 (hex) of the text agreed to; null until then"),
     answers: z.record(z.string(), answerStateSchema),
   }),
 );
 export type IntakeSession = z.output<typeof sessionSchema>;
+
+/** `POST …/sessions/{session_id}/consent/`: what the response now records. */
+export const consentGivenSchema = lazySchema(() => z.object({ given_at: z.string(), text_sha256: z.string() }));

@@ -6,7 +6,13 @@ import { z } from "zod";
 import { lazySchema } from "../../shared/lazy-schema.ts";
 import type { Operation } from "../../http/openapi.ts";
 import { publicLinkSchema } from "../../http/openapi-components.ts";
-import { answerStateSchema as answerState, followUpSchema as followUp, probeResultSchema as probeResult, sessionSchema as session } from "./model.ts";
+import {
+  consentGivenSchema,
+  answerStateSchema as answerState,
+  followUpSchema as followUp,
+  probeResultSchema as probeResult,
+  sessionSchema as session,
+} from "./model.ts";
 const BASE = "/api/v1/intake/:workspace_slug/:link_slug";
 const tag = "intake";
 
@@ -24,9 +30,16 @@ export const intakeOperations: Operation[] = [
     method: "post",
     path: `${BASE}/sessions/`,
     body: lazySchema(() =>
-      z.object({ invitation: z.string().max(80).optional().describe("The personal URL's `inv` token; required when the link's access is invitation") }),
+      z.object({
+        invitation: z.string().max(80).optional().describe("The personal URL's `inv` token; required when the link's access is invitation"),
+        consent: z
+          .object({ language: z.string().nullable().optional() })
+          .optional()
+          .describe('Agrees to `settings.consent` (required when its `required_before` is "start"); `language`: whose translation of the text the page showed'),
+      }),
     ),
-    summary: 'Start a respondent session (body {"invitation"?: the personal URL\'s inv token; DESIGN §13)',
+    bodyOptional: true,
+    summary: 'Start a respondent session (body {"invitation"?, "consent"?}; DESIGN §13)',
     tag,
     scope: "public",
     success: { status: 201, schema: session, description: "Session" },
@@ -34,6 +47,8 @@ export const intakeOperations: Operation[] = [
     errors: [
       "NOT_FOUND",
       "LINK_PAUSED",
+      "LINK_CLOSED",
+      "CONSENT_REQUIRED",
       "RATE_LIMITED",
       "PAYLOAD_TOO_LARGE",
       "INVITATION_REQUIRED",
@@ -41,6 +56,21 @@ export const intakeOperations: Operation[] = [
       "INVITATION_EXPIRED",
       "INVITATION_REVOKED",
     ],
+  },
+  {
+    method: "post",
+    path: `${BASE}/sessions/:session_id/consent/`,
+    summary: "Agree to the link's consent text (settings.consent) before recording",
+    tag,
+    scope: "public",
+    body: lazySchema(() =>
+      z.object({
+        language: z.string().nullable().optional().describe("The language whose translation of the text the page showed; omitted or null: the source text"),
+      }),
+    ),
+    bodyOptional: true,
+    success: { status: 200, schema: consentGivenSchema, description: "The consent the response now records" },
+    errors: ["NOT_FOUND", "VALIDATION_ERROR", "INVALID_JSON", "LINK_PAUSED", "ALREADY_SUBMITTED"],
   },
   {
     method: "get",

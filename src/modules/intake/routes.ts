@@ -14,6 +14,8 @@ import { contentLanguageOf, negotiateLanguage, pageText } from "../../http/intak
 import { linkText } from "../../../web/intake/content.ts";
 import { workspaceSlugOfHost } from "../workspaces/service.ts";
 import * as service from "./service.ts";
+import { closedReason } from "./closing.ts";
+import { consentLanguageOf } from "./consent.ts";
 import { sniffAudioMime } from "../../http/media.ts";
 import { answerFollowUp, probeAnswer } from "./probing.ts";
 import { addressUploadBudgetSpent, audioCapBytes, clientAddress, fileCapBytes, intakeLimiterOf, MULTIPART_ALLOWANCE, storedUploadBytes } from "./limits.ts";
@@ -143,7 +145,7 @@ export function intakeRoutes(deps: AppDeps) {
     } catch {
       return notFoundPage(headers);
     }
-    const pub = service.toPublicLink(l);
+    const pub = service.toPublicLink(l, await closedReason(d, l));
     const linkLanguage = (pub.settings as { language?: string | null }).language;
     const lang = negotiateLanguage(headers, linkLanguage);
     const translated = [...new Set([...Object.keys(pub.translations ?? {}), ...pub.questions.flatMap((q) => Object.keys(q.translations ?? {}))])];
@@ -180,18 +182,31 @@ export function intakeRoutes(deps: AppDeps) {
       if (!wsSlug) return notFoundPage(request.headers);
       return page(wsSlug, params.link_slug, request.headers, new URL(request.url).searchParams.get("inv"));
     })
-    .get(`${base}/`, async ({ params }) => ({ link: service.toPublicLink(await link(params)) }))
+    .get(`${base}/`, async ({ params }) => {
+      const l = await link(params);
+      return { link: service.toPublicLink(l, await closedReason(d, l)) };
+    })
     .post(`${base}/sessions/`, async ({ params, set, request, server, body }) => {
+      // The body is optional ({} or none): `invitation` is the personal URL's `inv` token, `consent`
+      // is how a `required_before: "start"` link is agreed to (DESIGN §13).
+      // As before issue 25, a body that is not JSON is ignored (the page sends {}).
+      const isJson = /^application\/([a-z.+-]+\+)?json\b/i.test(request.headers.get("content-type") ?? "");
+      const raw = isJson ? (requireJsonBody(request, body) as Record<string, unknown>) : {};
+      if (typeof raw !== "object" || Array.isArray(raw)) throw new AppError("VALIDATION_ERROR", 'Send {} or {"invitation": …, "consent": {"language": …}}.');
+      refuseUnknownMembers(raw, ["consent", "invitation"]);
+      const consent = raw.consent === undefined ? undefined : { language: consentLanguageOf(raw.consent) };
       const l = await link(params);
       limiter.takeSessionStart(clientAddress(request, peerOf({ request, server }), deps.config.trustedProxies), l.link.uuid);
-      // `{"invitation": "<token>"}`: the personal URL's `inv` (DESIGN §13); other members are ignored, as before.
-      const invitation = body && typeof body === "object" && !Array.isArray(body) ? (body as { invitation?: unknown }).invitation : undefined;
-      const { resumed, ...s } = await service.startSession(d, l, invitation);
+      const { resumed, ...s } = await service.startSession(d, l, raw.invitation, consent);
       // An invitation already bound to a started response resumes it: nothing was created.
       set.status = resumed ? 200 : 201;
       return s;
     })
     .get(`${base}/sessions/:session_id/`, async ({ params }) => service.getSession(d, await link(params), params.session_id))
+    .post(`${base}/sessions/:session_id/consent/`, async ({ params, request, body }) => {
+      const raw = request.headers.get("content-type") ? requireJsonBody(request, body) : {};
+      return service.giveConsent(d, await link(params), params.session_id, consentLanguageOf(raw));
+    })
     .put(`${base}/sessions/:session_id/answers/:question_uuid/`, async ({ params, request, body }) => {
       const raw = requireJsonBody(request, body) as { value?: unknown };
       if (typeof raw !== "object" || raw === null || Array.isArray(raw) || !("value" in raw)) {

@@ -5,7 +5,7 @@
  * webhook events in the same transaction that completes the response.
  */
 import type { Kysely, Transaction } from "kysely";
-import { nowIso } from "../../clock.ts";
+import { nowIso, type Clock } from "../../clock.ts";
 import type { Database } from "../../db/schema.ts";
 import { AppError, notFound, type FieldError } from "../../errors.ts";
 import type { BlobStore } from "../../blobs/store.ts";
@@ -14,7 +14,8 @@ import { enqueueJob } from "../../jobs/queue.ts";
 import { queueWebhookEvent as enqueueEvent } from "../webhooks/events.ts";
 import * as linksRepo from "../links/repository.ts";
 import { isUuid } from "../../shared/uuid.ts";
-import type { Settings } from "../links/model.ts";
+import { completeSettings, type Settings } from "../links/model.ts";
+import type { ClosedReason } from "../links/limits-model.ts";
 import type { QuestionType } from "../links/question-model.ts";
 import * as responsesRepo from "../responses/repository.ts";
 import { toResponseRecords } from "../responses/service.ts";
@@ -28,6 +29,8 @@ import { allowedTypesAccept, extensionMatches, sniffFile } from "../../http/medi
 import { blobsOfAnswer, checkRecordingUpload, replacedBlobReset } from "./recordings.ts";
 import { writeBatcherOf } from "./write-batch.ts";
 import { maskText, redactionPolicyOf } from "./redaction.ts";
+import { refuseClosedLink } from "./closing.ts";
+import { consentOf, recordConsent, requireRecordingConsent, responseConsentOf, type ResponseConsent } from "./consent.ts";
 import { intakeSessionsStarted, intakeSessionsSubmitted } from "../../metrics/instruments.ts";
 import { bindInvitationToResponse, checkInvitation, useInvitationOf } from "../invitations/access.ts";
 
@@ -41,6 +44,8 @@ export type IntakeDeps = {
   nudgeJobs: () => void;
   /** Tells the webhook dispatcher that events were queued. */
   nudgeOutbox: () => void;
+  /** Decides whether a link's `close_at` has passed (DESIGN §13). */
+  clock: Clock;
 };
 
 /** The intake slice of the app's dependencies. */
@@ -53,6 +58,7 @@ export function intakeDepsOf(deps: AppDeps): IntakeDeps {
     audioUrlTtlS: deps.config.audioUrlTtlS,
     nudgeJobs: deps.nudgeJobs,
     nudgeOutbox: deps.nudgeOutbox,
+    clock: deps.clock,
   };
 }
 
@@ -78,13 +84,18 @@ export async function findIntakeLink(db: Kysely<Database>, workspaceSlug: string
   return found;
 }
 
-/** The link as the page needs it (no internal fields). */
-export function toPublicLink(l: IntakeLink) {
+/**
+ * The link as the page needs it (no internal fields).
+ * @param closed why the link takes no new sessions (intake/closing.ts `closedReason`), or null
+ */
+export function toPublicLink(l: IntakeLink, closed: ClosedReason | null = null) {
   return {
     uuid: l.link.uuid,
     name: l.link.name,
     status: l.link.status,
-    settings: JSON.parse(l.link.settings) as Settings,
+    is_closed: closed !== null,
+    closed_reason: closed,
+    settings: completeSettings({}, JSON.parse(l.link.settings) as Settings),
     /** Per language: name, description, thankYouMessage (issue 17); the page picks its language's. */
     translations: JSON.parse(l.link.translations || "{}") as Record<string, { name?: string; description?: string; thankYouMessage?: string }>,
     questions: l.questions.map((q) => ({
@@ -123,6 +134,7 @@ async function sessionView(db: Kysely<Database> | Transaction<Database>, r: resp
     session_id: r.session_id,
     response_uuid: r.uuid,
     status: r.status,
+    consent: responseConsentOf(r),
     answers: Object.fromEntries(answers.map((a) => [a.question_uuid, answerState(a)])),
   };
 }
@@ -136,14 +148,23 @@ async function eventData(trx: Transaction<Database>, deps: IntakeDeps, l: Intake
 /**
  * Starts a respondent session (a `started` response) and queues `response.started`. With an
  * invitation (DESIGN §13) the response is bound to it; an invitation already bound to a started
- * response resumes that response instead (`resumed: true`, nothing new is created).
+ * response resumes that response instead (`resumed: true`, nothing new is created), even once the
+ * link has closed (a response started before the limit can still be submitted).
  * @param invitation the `invitation` token the respondent sent (hostile; checked here)
- * @throws AppError LINK_PAUSED, INVITATION_REQUIRED, INVITATION_USED, INVITATION_EXPIRED, INVITATION_REVOKED
+ * @param consent the body's `consent` (`{language}` of the text agreed to), or undefined when none was sent
+ * @throws AppError LINK_PAUSED, INVITATION_REQUIRED, INVITATION_USED, INVITATION_EXPIRED, INVITATION_REVOKED,
+ *   LINK_CLOSED (close_at passed or response_limit reached; DESIGN §13),
+ *   CONSENT_REQUIRED (`settings.consent.required_before: "start"` and no consent sent)
  */
-export async function startSession(deps: IntakeDeps, l: IntakeLink, invitation?: unknown) {
+export async function startSession(deps: IntakeDeps, l: IntakeLink, invitation?: unknown, consent?: { language: string | null }) {
   if (l.link.status !== "active") throw new AppError("LINK_PAUSED", "This link is not accepting responses.");
   const access = { uuid: l.link.uuid, access: (JSON.parse(l.link.settings) as Settings).access ?? "open" };
   const invited = await checkInvitation(deps.db, deps.signingSecret, access, invitation, nowIso());
+  if (!invited?.response_uuid) await refuseClosedLink(deps, l);
+  const asked = consentOf(l);
+  if (asked?.required_before === "start" && !consent && !invited?.response_uuid) {
+    throw new AppError("CONSENT_REQUIRED", 'This link asks for the respondent\'s consent before starting: send {"consent": {"language": …}}.');
+  }
   const view = await writeBatcherOf(deps.db).run(async (trx) => {
     const now = nowIso();
     const row: responsesRepo.ResponseRow = {
@@ -167,6 +188,7 @@ export async function startSession(deps: IntakeDeps, l: IntakeLink, invitation?:
       if (boundTo) return { queued: null, resumed: true, view: await sessionView(trx, (await responsesRepo.findResponseByUuid(trx, boundTo))!) };
     }
     await intakeRepo.insertStartedResponse(trx, row);
+    const given = asked && consent ? await recordConsent(trx, deps.clock, l, row.uuid, consent.language) : null;
     // The event's data is built only when a webhook is subscribed to it.
     const queued = await enqueueEvent(trx, {
       workspaceUuid: l.ws.uuid,
@@ -175,7 +197,7 @@ export async function startSession(deps: IntakeDeps, l: IntakeLink, invitation?:
       data: () => eventData(trx, deps, l, row.uuid),
     });
     // A new session has no answers yet.
-    return { queued, resumed: false, view: { session_id: row.session_id, response_uuid: row.uuid, status: row.status, answers: {} } };
+    return { queued, resumed: false, view: { session_id: row.session_id, response_uuid: row.uuid, status: row.status, consent: given, answers: {} } };
   });
   if (view.resumed) return { ...view.view, resumed: true };
   intakeSessionsStarted.inc();
@@ -203,6 +225,19 @@ async function findSession(db: Kysely<Database> | Transaction<Database>, l: Inta
   const r = await intakeRepo.findResponseBySession(db, sessionId);
   if (!r || r.link_uuid !== l.link.uuid) throw notFound("Session");
   return r;
+}
+
+/**
+ * Records the respondent's consent to the link's `settings.consent` on an open session
+ * (`POST …/sessions/{session_id}/consent/`); agreeing again records the new time and text.
+ * @param language the language whose translation of the text the page showed (null: the source text)
+ * @throws AppError NOT_FOUND, LINK_PAUSED, ALREADY_SUBMITTED, VALIDATION_ERROR (the link asks for no consent)
+ */
+export async function giveConsent(deps: IntakeDeps, l: IntakeLink, sessionId: string, language: string | null): Promise<ResponseConsent> {
+  return deps.db.transaction().execute(async (trx) => {
+    const r = await openSession(trx, l, sessionId);
+    return recordConsent(trx, deps.clock, l, r.uuid, language);
+  });
 }
 
 /**
@@ -280,6 +315,7 @@ export async function admitUpload(deps: IntakeDeps, l: IntakeLink, sessionId: st
   if (l.link.status !== "active") throw new AppError("LINK_PAUSED", "This link is not accepting responses.");
   const response = await findSession(deps.db, l, sessionId);
   if (response.status === "completed") throw new AppError("ALREADY_SUBMITTED", "This response was already submitted.");
+  if (kind !== "file") requireRecordingConsent(l, response);
   return { response, configuration: JSON.parse(q.configuration) as Record<string, unknown> };
 }
 

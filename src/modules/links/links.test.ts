@@ -33,6 +33,10 @@ describe("POST links/", () => {
       language: null,
       redact_pii: false,
       access: "open",
+      // Issue 25 (DESIGN §13): unset, so the link behaves as before.
+      close_at: null,
+      response_limit: null,
+      consent: null,
     });
     expect(link.questions.map((q: any) => q.response_type)).toEqual(ALL_TYPE_QUESTIONS.map((q) => q.type));
     for (const q of link.questions) {

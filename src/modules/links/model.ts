@@ -10,6 +10,7 @@ import { isBlankText } from "./blank.ts";
 import { httpUrl, patchQuestionInputSchema, questionInputSchema, questionSchema } from "./question-model.ts";
 import { languageTagSchema, linkTranslationSchema, linkTranslationsSchema } from "./translations.ts";
 import { linkRetentionSchema } from "../retention/model.ts";
+import { closingSettingsInput, closingSettingsOutput } from "./limits-model.ts";
 
 export const DEFAULT_THANK_YOU = "Thanks for your response!";
 
@@ -27,6 +28,7 @@ export const settingsInputSchema = lazySchema(() =>
 
       // Issue 25 (retention): the link's override of the workspace's policy; null clears it.
       retention: linkRetentionSchema.nullable().optional(),
+      ...closingSettingsInput,
     })
     .strict(),
 );
@@ -48,6 +50,7 @@ export const settingsSchema = lazySchema(() =>
 
     // Only when the link overrides the workspace's retention: a link created as the specification shows keeps its shape.
     retention: linkRetentionSchema.optional(),
+    ...closingSettingsOutput,
   }),
 );
 export type Settings = z.output<typeof settingsSchema>;
@@ -67,6 +70,9 @@ export function completeSettings(input: SettingsInput, base?: Settings): Setting
     access: pick("access", "open"),
 
     ...retentionOf(input.retention === undefined ? base?.retention : input.retention),
+    close_at: pick("close_at", null),
+    response_limit: pick("response_limit", null),
+    consent: pick("consent", null),
   };
 }
 
@@ -144,6 +150,10 @@ export const linkSchema = lazySchema(() =>
     questions: z.array(questionSchema),
     translations: z.record(z.string(), linkTranslationSchema).describe('The link\'s texts per BCP 47 language (docs/api.md "Translations"); {} when none'),
     response_count: z.number().int(),
+    is_closed: z
+      .boolean()
+      .describe('True once `settings.close_at` passed or `settings.response_limit` responses were submitted (docs/api.md "Closing a link")'),
+    closed_reason: z.enum(["close_at", "response_limit"]).nullable().describe("Why the link is closed; null while open"),
     public_url: z.string().url(),
     date_created: z.string(),
     date_updated: z.string(),

@@ -26,7 +26,7 @@ function assertName(body: unknown, required: boolean): void {
 
 /** `links/` CRUD (spec: Endpoints; DESIGN §6); every route needs a key with links:read or links:write. */
 export function linkRoutes(deps: AppDeps) {
-  const d = { db: deps.db, publicUrl: deps.config.publicUrl, auth: deps.auth, webhookAllowHosts: deps.config.webhookAllowHosts };
+  const d = { db: deps.db, publicUrl: deps.config.publicUrl, auth: deps.auth, webhookAllowHosts: deps.config.webhookAllowHosts, clock: deps.clock };
   return new Elysia({ name: "links" })
     .use(authPlugin(deps))
     .post(

@@ -4,7 +4,7 @@
  * with plan quota and unique slug, retrieve, list, PATCH, delete (responses are kept).
  */
 import type { Kysely, Transaction } from "kysely";
-import { nowIso } from "../../clock.ts";
+import { nowIso, systemClock, type Clock } from "../../clock.ts";
 import { createDefinitionCache, definitionVersion } from "../../db/definition-cache.ts";
 import type { Database } from "../../db/schema.ts";
 import { AppError, notFound, type FieldError } from "../../errors.ts";
@@ -19,9 +19,17 @@ import { completeSettings, type CreateLinkInput, type Link, type PatchLinkInput,
 import { mergePatchedQuestions, normalizeQuestions, type NormalizedQuestion } from "./questions.ts";
 import * as repo from "./repository.ts";
 import { checkLinkTranslations, type LinkTranslations } from "./translations.ts";
+import { closedReasonOf } from "./limits-model.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
-export type LinkDeps = { db: Kysely<Database>; publicUrl: string; auth: Authenticator; webhookAllowHosts: readonly string[] };
+export type LinkDeps = {
+  db: Kysely<Database>;
+  publicUrl: string;
+  auth: Authenticator;
+  webhookAllowHosts: readonly string[];
+  /** Decides whether `settings.close_at` has passed (default the system clock). */
+  clock?: Clock;
+};
 
 function questionRows(linkUuid: string, questions: NormalizedQuestion[], existing: Map<string, repo.QuestionRow>, now: string): repo.QuestionRow[] {
   return questions.map((q) => {
@@ -47,25 +55,32 @@ function questionRows(linkUuid: string, questions: NormalizedQuestion[], existin
   });
 }
 
-/** Maps stored rows to the API's link object. */
+/**
+ * Maps stored rows to the API's link object.
+ * @param now the current API timestamp, for `is_closed` (DESIGN §13)
+ */
 export function toLink(
   publicUrl: string,
   ws: { slug: string; host: string | null },
   row: repo.LinkRow,
   questions: readonly repo.QuestionRow[],
   responseCount: number,
+  now: string,
 ): Link {
-  const settings = JSON.parse(row.settings) as Settings;
+  // Links stored before a settings member existed return it with its default (every key, DESIGN §6).
+  const settings = completeSettings({}, JSON.parse(row.settings) as Settings);
+  const closedReason = closedReasonOf(settings, responseCount, now);
   return {
     uuid: row.uuid,
     name: row.name,
     slug: row.slug,
     status: row.status,
-    // Links stored before `language` existed return it as null too (every key, DESIGN §6).
-    settings: { ...settings, language: settings.language ?? null, redact_pii: settings.redact_pii ?? false, access: settings.access ?? "open" },
+    settings,
     questions: apiQuestions(questions),
     translations: JSON.parse(row.translations || "{}") as LinkTranslations,
     response_count: responseCount,
+    is_closed: closedReason !== null,
+    closed_reason: closedReason,
     public_url: `${workspaceHost(publicUrl, ws)}/i/${row.slug}`,
     date_created: row.date_created,
     date_updated: row.date_updated,
@@ -135,6 +150,7 @@ async function questionsOfLinks(db: Q, uuids: string[], version: number | null):
 
 async function loadLinks(
   db: Q,
+  clock: Clock | undefined,
   publicUrl: string,
   ws: { slug: string; host: string | null },
   rows: readonly repo.LinkRow[],
@@ -142,7 +158,8 @@ async function loadLinks(
 ): Promise<Link[]> {
   const uuids = rows.map((r) => r.uuid);
   const [questions, counts] = await Promise.all([questionsOfLinks(db, uuids, version), repo.responseCounts(db, uuids)]);
-  return rows.map((r) => toLink(publicUrl, ws, r, questions.get(r.uuid) ?? [], counts.get(r.uuid) ?? 0));
+  const now = (clock ?? systemClock).nowIso();
+  return rows.map((r) => toLink(publicUrl, ws, r, questions.get(r.uuid) ?? [], counts.get(r.uuid) ?? 0, now));
 }
 
 /** One link row of a workspace, from memory while the definition counter (read before: `version`) stands still. */
@@ -161,7 +178,7 @@ async function findLinkRow(db: Q, workspaceUuid: string, uuid: string, version: 
  */
 function validLinkTranslations(translations: LinkTranslations, settings: Settings): LinkTranslations {
   const errors: FieldError[] = [];
-  const out = checkLinkTranslations(translations, settings.description, errors);
+  const out = checkLinkTranslations(translations, settings.description, errors, "/translations", Boolean(settings.consent));
   if (errors.length) throw new AppError("VALIDATION_ERROR", `The translations are not valid: ${errors[0]!.pointer} ${errors[0]!.message}`, { errors });
   return out;
 }
@@ -223,14 +240,14 @@ export async function getLink(deps: LinkDeps, auth: AuthContext, uuid: string): 
   const version = await definitionVersion(deps.db);
   const row = await findLinkRow(deps.db, auth.workspaceUuid, uuid, version);
   if (!row) throw notFound("Link");
-  const [link] = await loadLinks(deps.db, deps.publicUrl, auth.workspace, [row], version);
+  const [link] = await loadLinks(deps.db, deps.clock, deps.publicUrl, auth.workspace, [row], version);
   return link!;
 }
 
 /** One page of the workspace's links and the total count. */
 export async function listLinks(deps: LinkDeps, auth: AuthContext, filter: repo.LinkListFilter, limit: number, offset: number) {
   const { rows, count } = await repo.listLinks(deps.db, auth.workspaceUuid, filter, limit, offset);
-  return { count, results: await loadLinks(deps.db, deps.publicUrl, auth.workspace, rows, await definitionVersion(deps.db)) };
+  return { count, results: await loadLinks(deps.db, deps.clock, deps.publicUrl, auth.workspace, rows, await definitionVersion(deps.db)) };
 }
 
 /**

@@ -42,7 +42,14 @@ const text = (max: number) => z.string().trim().min(1).max(max);
 
 /** A link's texts in one language. */
 export const linkTranslationSchema = lazySchema(() =>
-  z.object({ name: text(200).optional(), description: text(5000).optional(), thankYouMessage: text(5000).optional() }).strict(),
+  z
+    .object({
+      name: text(200).optional(),
+      description: text(5000).optional(),
+      thankYouMessage: text(5000).optional(),
+      consent: text(5000).optional().describe("The text of `settings.consent` in this language (issue 25)"),
+    })
+    .strict(),
 );
 
 /** A question's texts in one language. */
@@ -103,11 +110,15 @@ export function checkLinkTranslations(
   description: string | null,
   errors: FieldError[],
   pointer = "/translations",
+  hasConsent = false,
 ): LinkTranslations {
   const out = checkLanguageKeys(translations, pointer, errors);
   for (const [tag, t] of Object.entries(translations)) {
     if (t.description !== undefined && !description) {
       errors.push({ pointer: `${pointer}/${escapePointer(tag)}/description`, message: "The link has no description to translate." });
+    }
+    if (t.consent !== undefined && !hasConsent) {
+      errors.push({ pointer: `${pointer}/${escapePointer(tag)}/consent`, message: "The link has no settings.consent to translate." });
     }
   }
   return out;

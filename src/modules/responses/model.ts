@@ -190,6 +190,10 @@ export const responseSchema = lazySchema(() =>
     respondent_email: z.string().nullable(),
     date_created: z.string(),
     submitted_at: z.string().nullable(),
+    consent: z
+      .object({ given_at: z.string(), text_sha256: z.string() })
+      .nullable()
+      .describe("The respondent's consent to the link's `settings.consent` (issue 25): when, and the SHA-256 (hex) of the text agreed to; null when none"),
     answers: z.array(answerSchema),
   }),
 );

@@ -140,6 +140,7 @@ export async function toResponseRecords(db: Q, m: Mapper, rows: repo.ResponseRow
     respondent_email: r.respondent_email,
     date_created: r.date_created,
     submitted_at: r.submitted_at,
+    consent: r.consent_given_at && r.consent_text_sha256 ? { given_at: r.consent_given_at, text_sha256: r.consent_text_sha256 } : null,
     answers: answers.filter((a) => a.response_uuid === r.uuid).map((a) => toAnswerRecord(m, a, configOf.get(a.question_uuid), labels)),
   }));
 }

@@ -14,6 +14,7 @@ import { recordWidget } from "../record-widget.ts";
 import { clock, t } from "../i18n.ts";
 import { promptContent, labelledQuestion, type QuestionContext, type RenderedQuestion } from "./common.ts";
 import { characterCounter, textArea } from "./text.ts";
+import { askConsent, consentShown } from "../consent.ts";
 
 const DEFAULT_MAX_DURATION_S = 120;
 const DEFAULT_MAX_CHARACTERS = 1000;
@@ -24,6 +25,8 @@ export function renderVoice({ question: q, state, api }: QuestionContext): Rende
   const maxS = q.configuration.max_duration ?? DEFAULT_MAX_DURATION_S;
   const maxChars = q.configuration.max_characters ?? DEFAULT_MAX_CHARACTERS;
   let micProblem: string | null = canRecordAudio() ? null : t("mic.unsupported");
+  /** The respondent said "No, thanks" to recording (issue 25): typing is offered instead. */
+  let declinedConsent = false;
   let control: HTMLElement;
   const root = h("div", { class: "question-slot-inner" });
 
@@ -49,6 +52,19 @@ export function renderVoice({ question: q, state, api }: QuestionContext): Rende
     track: (operation) => state.track(q, operation),
     liveUrl: state.link.settings.live_transcription ? () => api.liveUrl(state.sessionId ?? "", q.uuid) : undefined,
     prepareLive: async () => void (await state.ensureSession()),
+    async beforeMicrophone() {
+      const shown = state.needsRecordingConsent() ? consentShown(state.link) : null;
+      if (!shown) return null;
+      if (await askConsent(widget.element, shown.text)) {
+        await state.giveConsent(shown.language);
+        return null;
+      }
+      if (!allowsText) return t("consent.declined.voiceOnly");
+      declinedConsent = true;
+      showMode("text");
+      control.focus();
+      return false;
+    },
   });
 
   const typedValue = state.value(q);
@@ -91,7 +107,7 @@ export function renderVoice({ question: q, state, api }: QuestionContext): Rende
     const retry = canRetry ? h("button", { type: "button", class: "link-button" }, t("voice.retry")) : null;
     const back =
       micProblem === null ? h("button", { type: "button", class: "link-button", onclick: () => showMode("voice") }, t("voice.recordInstead")) : retry;
-    const hint = micProblem ? t("mic.typeInstead", { problem: micProblem }) : undefined;
+    const hint = micProblem ? t("mic.typeInstead", { problem: micProblem }) : declinedConsent ? t("consent.declined.text") : undefined;
     const note = state.answer(q)?.has_audio ? h("p", { class: "status" }, t("voice.keptRecording")) : null;
     const element = labelledQuestion(q, area, hint, characterCounter(area, maxChars), note, back);
     retry?.addEventListener("click", () => void retryMicrophone(element.querySelector(".hint"), retry));
