@@ -87,6 +87,8 @@ export interface ResponseTable {
   submitted_at: string | null;
   /** Set once response.submitted has been queued (after the voice answers are processed). */
   submitted_event_at: string | null;
+  /** The hidden-field values of the intake URL, JSON object of strings (`{}` when none, the default; issue 25). Optional so that inserts may leave it out. */
+  hidden?: string;
 }
 
 export interface AnswerTable {

@@ -69,14 +69,15 @@ function audioBody(audio: Blob): RequestInit {
 
 /**
  * Builds the client for `apiBase` (e.g. `/api/v1/intake/acme/nps/`, trailing slash included).
+ * @param hidden the hidden-field values sent when the session starts (web/intake/hidden.ts)
  */
-export function createIntakeApi(apiBase: string): IntakeApi {
+export function createIntakeApi(apiBase: string, hidden: ReadonlyMap<string, string> = new Map()): IntakeApi {
   const base = apiBase.endsWith("/") ? apiBase : `${apiBase}/`;
   const session = (id: string) => `${base}sessions/${encodeURIComponent(id)}/`;
   const answer = (id: string, q: string) => `${session(id)}answers/${encodeURIComponent(q)}/`;
   return {
     getLink: () => request(base, { method: "GET" }),
-    startSession: () => request(`${base}sessions/`, json("POST", {})),
+    startSession: () => request(`${base}sessions/`, json("POST", hidden.size ? { hidden: Object.fromEntries(hidden) } : {})),
     getSession: (id) => request(session(id), { method: "GET" }),
     saveAnswer: (id, q, value) => request(answer(id, q), json("PUT", { value })),
     uploadAudio: (id, q, audio, durationS) => request(`${answer(id, q)}audio/?duration=${encodeURIComponent(durationS.toFixed(2))}`, audioBody(audio)),

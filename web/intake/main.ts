@@ -13,6 +13,7 @@ import { respondentMessage } from "./messages.ts";
 import { clearSessionId, loadSessionId, saveSessionId } from "./session-store.ts";
 import { IntakeState } from "./state.ts";
 import { createPreviewApi, isPreview } from "./preview.ts";
+import { readHiddenValues } from "./hidden.ts";
 import type { EmbeddedLinkData, PublicLink, Session, SubmitResult } from "./types.ts";
 import { showMessage, showThankYou } from "./views.ts";
 
@@ -66,7 +67,9 @@ async function boot(root: HTMLElement, data: EmbeddedLinkData): Promise<void> {
   // `?preview=1` (the console's "Preview"): the same flow against an API that records nothing.
   const preview = isPreview();
   const link = preview ? { ...data.link, settings: { ...data.link.settings, live_transcription: false } } : data.link;
-  const api = preview ? createPreviewApi(link) : createIntakeApi(data.api_base);
+  // Read once at load; a reload reads the same URL again (issue 25).
+  const hidden = readHiddenValues(location.search, link.settings.hidden_fields ?? []);
+  const api = preview ? createPreviewApi(link) : createIntakeApi(data.api_base, hidden);
   const startAgain = () => {
     clearSessionId(link.uuid);
     void boot(root, data);
@@ -88,7 +91,7 @@ async function boot(root: HTMLElement, data: EmbeddedLinkData): Promise<void> {
   if (session?.status === "completed") {
     return show(() => showThankYou(root, thankYouText(link), null, startAgain));
   }
-  const state = new IntakeState(api, link, session?.session_id ?? null, session?.answers, (id) => preview || saveSessionId(link.uuid, id));
+  const state = new IntakeState(api, link, session?.session_id ?? null, session?.answers, (id) => preview || saveSessionId(link.uuid, id), hidden);
   const flow = new IntakeFlow(root, state, api, (result) => {
     const sentAt = new Date();
     show(() => showThankYou(root, thankYouText(link, result), result.redirect_url ?? link.settings.redirectUrl ?? null, startAgain, sentAt));

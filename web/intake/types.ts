@@ -85,6 +85,8 @@ export interface LinkSettings {
   redirectUrl?: string | null;
   tts_enabled?: boolean | null;
   live_transcription?: boolean | null;
+  /** Names whose values the page reads from its URL's query (issue 25). */
+  hidden_fields?: string[] | null;
 }
 
 export interface PublicLink {

@@ -25,6 +25,7 @@ import * as definitionVersion from "./2026-12-01T0000-definition-version.ts";
 import * as themes from "./2026-12-02T0000-themes.ts";
 import * as searchFollowUps from "./2026-12-02T0100-search-follow-ups.ts";
 import * as mediaImages from "./2026-12-02T0200-media-images.ts";
+import * as hiddenFields from "./2026-12-03T0100-hidden-fields.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21T0000-initial": initial,
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-02T0000-themes": themes,
   "2026-12-02T0100-search-follow-ups": searchFollowUps,
   "2026-12-02T0200-media-images": mediaImages,
+  "2026-12-03T0100-hidden-fields": hiddenFields,
 };

@@ -16,6 +16,7 @@ import { workspaceSlugOfHost } from "../workspaces/service.ts";
 import * as service from "./service.ts";
 import { sniffAudioMime } from "../../http/media.ts";
 import { answerFollowUp, probeAnswer } from "./probing.ts";
+import { checkHiddenValues, hiddenFieldsOf } from "../links/hidden-fields.ts";
 import { addressUploadBudgetSpent, audioCapBytes, clientAddress, fileCapBytes, intakeLimiterOf, MULTIPART_ALLOWANCE, storedUploadBytes } from "./limits.ts";
 
 /**
@@ -162,10 +163,16 @@ export function intakeRoutes(deps: AppDeps) {
       return page(wsSlug, params.link_slug, request.headers);
     })
     .get(`${base}/`, async ({ params }) => ({ link: service.toPublicLink(await link(params)) }))
-    .post(`${base}/sessions/`, async ({ params, set, request, server }) => {
+    .post(`${base}/sessions/`, async ({ params, set, request, server, body }) => {
       const l = await link(params);
+      const raw = requireJsonBody(request, body);
+      if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+        throw new AppError("VALIDATION_ERROR", 'Send {} or {"hidden": {…}}.', { errors: [{ pointer: "", message: "Expected an object." }] });
+      }
+      refuseUnknownMembers(raw, ["hidden"]);
+      const hidden = checkHiddenValues(hiddenFieldsOf(JSON.parse(l.link.settings)), (raw as { hidden?: unknown }).hidden);
       limiter.takeSessionStart(clientAddress(request, peerOf({ request, server }), deps.config.trustedProxies), l.link.uuid);
-      const s = await service.startSession(d, l);
+      const s = await service.startSession(d, l, hidden);
       set.status = 201;
       return s;
     })

@@ -133,9 +133,10 @@ async function eventData(trx: Transaction<Database>, deps: IntakeDeps, l: Intake
 
 /**
  * Starts a respondent session (a `started` response) and queues `response.started`.
+ * @param hidden the session's hidden-field values, already checked (links/hidden-fields.ts)
  * @throws AppError LINK_PAUSED
  */
-export async function startSession(deps: IntakeDeps, l: IntakeLink) {
+export async function startSession(deps: IntakeDeps, l: IntakeLink, hidden: Record<string, string> = {}) {
   if (l.link.status !== "active") throw new AppError("LINK_PAUSED", "This link is not accepting responses.");
   const view = await writeBatcherOf(deps.db).run(async (trx) => {
     const now = nowIso();
@@ -150,6 +151,7 @@ export async function startSession(deps: IntakeDeps, l: IntakeLink) {
       date_updated: now,
       submitted_at: null,
       submitted_event_at: null,
+      hidden: JSON.stringify(hidden),
     };
     await intakeRepo.insertStartedResponse(trx, row);
     // The event's data is built only when a webhook is subscribed to it.
@@ -368,7 +370,8 @@ export async function submitSession(deps: IntakeDeps, l: IntakeLink, sessionId: 
     const r = await openSession(trx, l, sessionId);
     const answers = await responsesRepo.answersOf(trx, [r.uuid]);
     const byQuestion = new Map(answers.map((a) => [a.question_uuid, a]));
-    const values = new Map<string, unknown>();
+    // Conditions may test hidden fields (issue 25): their values are known from the start.
+    const values = new Map<string, unknown>(Object.entries(JSON.parse(r.hidden ?? "{}") as Record<string, string>));
     const errors: FieldError[] = [];
     for (const q of l.questions) {
       const a = byQuestion.get(q.uuid);

@@ -31,6 +31,7 @@ describe("POST links/", () => {
       tts_enabled: false,
       live_transcription: false,
       language: null,
+      hidden_fields: [],
     });
     expect(link.questions.map((q: any) => q.response_type)).toEqual(ALL_TYPE_QUESTIONS.map((q) => q.type));
     for (const q of link.questions) {

@@ -9,6 +9,7 @@ import { SLUG_PATTERN } from "../../slugs.ts";
 import { isBlankText } from "./blank.ts";
 import { httpUrl, patchQuestionInputSchema, questionInputSchema, questionSchema } from "./question-model.ts";
 import { languageTagSchema, linkTranslationSchema, linkTranslationsSchema } from "./translations.ts";
+import { hiddenFieldsInputSchema } from "./hidden-fields.ts";
 
 export const DEFAULT_THANK_YOU = "Thanks for your response!";
 
@@ -21,6 +22,7 @@ export const settingsInputSchema = lazySchema(() =>
       tts_enabled: z.boolean().nullable().optional(),
       live_transcription: z.boolean().nullable().optional(),
       language: languageTagSchema.nullable().optional(),
+      hidden_fields: hiddenFieldsInputSchema.nullable().optional(),
     })
     .strict(),
 );
@@ -35,6 +37,7 @@ export const settingsSchema = lazySchema(() =>
     tts_enabled: z.boolean(),
     live_transcription: z.boolean(),
     language: z.string().nullable(),
+    hidden_fields: z.array(z.string()).describe("Hidden fields (issue 25); [] when none"),
   }),
 );
 export type Settings = z.output<typeof settingsSchema>;
@@ -50,6 +53,7 @@ export function completeSettings(input: SettingsInput, base?: Settings): Setting
     tts_enabled: pick("tts_enabled", false),
     live_transcription: pick("live_transcription", false),
     language: pick("language", null),
+    hidden_fields: pick("hidden_fields", []),
   };
 }
 

@@ -139,6 +139,7 @@ export async function toResponseRecords(db: Q, m: Mapper, rows: repo.ResponseRow
     respondent_email: r.respondent_email,
     date_created: r.date_created,
     submitted_at: r.submitted_at,
+    hidden: JSON.parse(r.hidden ?? "{}") as Record<string, string>,
     answers: answers.filter((a) => a.response_uuid === r.uuid).map((a) => toAnswerRecord(m, a, configOf.get(a.question_uuid), labels)),
   }));
 }
@@ -173,6 +174,7 @@ export async function selectionOf(db: Q, workspaceUuid: string, linkUuid: string
     actionable: q.actionable,
     topic: q.topic,
     theme: q.theme?.toLowerCase(),
+    hidden: q.hidden && Object.keys(q.hidden).length ? q.hidden : undefined,
     answer: q.question
       ? {
           question: q.question,
