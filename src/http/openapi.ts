@@ -33,6 +33,8 @@ export type Operation = {
   /** Scope the key needs; null for any valid key; "public" for no key (intake). */
   scope: string | null;
   body?: z.ZodType;
+  /** The body may be left out (the route then reads `{}`). */
+  bodyOptional?: true;
   /** Non-JSON request body media types: raw bytes (e.g. audio), or `multipart/form-data` with a part `file`. */
   rawBody?: string[];
   /** The operation takes the empty JSON object `{}` (or no body). */
@@ -228,7 +230,7 @@ function pathParamSchema(name: string): Record<string, unknown> {
 }
 
 function requestBody(op: Operation, components: Components): Record<string, unknown> | undefined {
-  if (op.body) return { required: true, content: { "application/json": { schema: components.convert(op.body, "input") } } };
+  if (op.body) return { required: !op.bodyOptional, content: { "application/json": { schema: components.convert(op.body, "input") } } };
   if (op.emptyBody) return { required: false, content: { "application/json": { schema: { type: "object", maxProperties: 0, description: "`{}`" } } } };
   if (!op.rawBody) return undefined;
   const content: Record<string, unknown> = {};

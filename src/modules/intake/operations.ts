@@ -7,6 +7,7 @@ import { lazySchema } from "../../shared/lazy-schema.ts";
 import type { Operation } from "../../http/openapi.ts";
 import { publicLinkSchema } from "../../http/openapi-components.ts";
 import { answerStateSchema as answerState, followUpSchema as followUp, probeResultSchema as probeResult, sessionSchema as session } from "./model.ts";
+import { MAX_HIDDEN_MEMBERS, MAX_HIDDEN_VALUE_CHARS } from "../links/hidden-fields.ts";
 const BASE = "/api/v1/intake/:workspace_slug/:link_slug";
 const tag = "intake";
 
@@ -23,12 +24,24 @@ export const intakeOperations: Operation[] = [
   {
     method: "post",
     path: `${BASE}/sessions/`,
-    emptyBody: true,
+    body: lazySchema(() =>
+      z
+        .object({
+          hidden: z
+            .record(z.string(), z.string().max(MAX_HIDDEN_VALUE_CHARS))
+            .optional()
+            .describe(
+              `Values of the link's settings.hidden_fields by name (issue 25); undeclared names are ignored, at most ${MAX_HIDDEN_MEMBERS} members, each value at most ${MAX_HIDDEN_VALUE_CHARS} characters without control characters`,
+            ),
+        })
+        .strict(),
+    ),
+    bodyOptional: true,
     summary: "Start a respondent session",
     tag,
     scope: "public",
     success: { status: 201, schema: session, description: "Session" },
-    errors: ["NOT_FOUND", "LINK_PAUSED", "RATE_LIMITED", "PAYLOAD_TOO_LARGE"],
+    errors: ["NOT_FOUND", "VALIDATION_ERROR", "LINK_PAUSED", "RATE_LIMITED", "PAYLOAD_TOO_LARGE"],
   },
   {
     method: "get",
