@@ -56,6 +56,8 @@ export type Settings = {
   tts_enabled: boolean;
   live_transcription: boolean;
   language?: string | null;
+  /** Hidden fields (issue 25): names the intake URL's query may carry. */
+  hidden_fields?: string[];
 };
 
 export type Link = {
@@ -109,6 +111,8 @@ export type ResponseRecord = {
   respondent_email: string | null;
   date_created: string;
   submitted_at: string | null;
+  /** The hidden-field values of the intake URL (issue 25); {} when none. */
+  hidden?: Record<string, string>;
   answers: Answer[];
 };
 

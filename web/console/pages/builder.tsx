@@ -8,16 +8,30 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useLocation, useRoute } from "preact-iso";
-import { api, apiPath, ApiError } from "../api.ts";
+import { api, apiPath, type ApiError } from "../api.ts";
 import { ConfirmDialog, CopyButton, ErrorNote, Loading, Notice, toApiError } from "../components.tsx";
 import { can } from "../state.ts";
 import type { Link, LinkStats } from "../types.ts";
 import { Field, QuestionEditor } from "./question-editor.tsx";
 import { blankDraft, draftOf, fieldErrorsOf, newKey, payloadOf, uniqueKeys, type Draft, type FieldErrors } from "./question-draft.ts";
 
-type LinkForm = { name: string; slug: string; description: string; thankYou: string; redirectUrl: string; tts: boolean; live: boolean; status: Link["status"] };
+type LinkForm = {
+  name: string;
+  slug: string;
+  description: string;
+  thankYou: string;
+  redirectUrl: string;
+  tts: boolean;
+  live: boolean;
+  status: Link["status"];
+  /** Hidden fields as typed: names separated by commas or spaces (issue 25). */
+  hidden: string;
+};
 
-const EMPTY: LinkForm = { name: "", slug: "", description: "", thankYou: "", redirectUrl: "", tts: false, live: false, status: "active" };
+const EMPTY: LinkForm = { name: "", slug: "", description: "", thankYou: "", redirectUrl: "", tts: false, live: false, status: "active", hidden: "" };
+
+/** The names of the "Hidden fields" input, in order (the API checks them). */
+const hiddenNames = (typed: string): string[] => typed.split(/[\s,]+/).filter(Boolean);
 
 /** `/console/links/new/` and `/console/links/<uuid>/`. */
 export function BuilderPage() {
@@ -58,6 +72,7 @@ export function BuilderPage() {
         tts: l.settings.tts_enabled,
         live: l.settings.live_transcription,
         status: l.status,
+        hidden: (l.settings.hidden_fields ?? []).join(", "),
       });
       const loaded = l.questions.map((q) => draftOf(q, keyOf, answered.get(q.uuid) ?? 0));
       setDrafts(loaded);
@@ -121,6 +136,7 @@ export function BuilderPage() {
         redirectUrl: form.redirectUrl.trim() || null,
         tts_enabled: form.tts,
         live_transcription: form.live,
+        hidden_fields: hiddenNames(form.hidden),
       },
       questions: drafts.map((d, i) => payloadOf(d, i, drafts)),
     };
@@ -215,6 +231,15 @@ export function BuilderPage() {
               )}
             </Field>
           </div>
+          <Field
+            id="link-hidden"
+            label="Hidden fields"
+            pointer="/settings/hidden_fields"
+            errors={errors}
+            hint="Names the link's URL may carry, e.g. order_id, plan: /i/slug?order_id=123. Separate with commas."
+          >
+            {(aria) => <input {...aria} class="mono" value={form.hidden} onInput={(e) => set({ hidden: e.currentTarget.value })} />}
+          </Field>
           <div class="actions">
             <label class="check">
               <input type="checkbox" checked={form.tts} onChange={(e) => set({ tts: e.currentTarget.checked })} />
