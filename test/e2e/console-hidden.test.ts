@@ -2,8 +2,8 @@
  * @module test/e2e/console-hidden.test
  * Hidden fields in the operator console (issue 25) in Chromium against a real server (from
  * source): the builder's "Hidden fields" input saves `settings.hidden_fields` (and shows the API's
- * error for a bad name), a respondent opens the link's URL with `?order_id=…`, and the response
- * page shows the hidden value.
+ * error for a bad name), a respondent opens the link's URL with `?order_id=…`, the response page
+ * shows the hidden value, and the link's inbox shows them as a column and filters by one.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { BrowserContext, Page } from "playwright-core";
@@ -95,6 +95,31 @@ test(
     await page.goto(`${origin}/console/responses/${response.uuid}/`);
     const fact = page.locator("dl.facts > div", { has: page.locator("dt", { hasText: "order_id" }) });
     expect(await fact.locator("dd").textContent()).toBe("A-1001");
+
+    // A second response through the intake API, then the inbox's column and filter.
+    // (This browser remembers its submitted session for the link, so the second respondent uses the API.)
+    const wsSlug = new URL(created.body.public_url).pathname.split("/")[2];
+    const base = `${server.baseUrl}/api/v1/intake/${wsSlug}/${created.body.slug}/sessions/`;
+    const post = (url: string, method: string, body: unknown) =>
+      fetch(url, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then(async (r) => ({
+        status: r.status,
+        json: (await r.json()) as any,
+      }));
+    const session = await post(base, "POST", { hidden: { order_id: "B-2002", plan: "pro" } });
+    expect(session.status).toBe(201);
+    const sid = session.json.session_id;
+    expect((await post(`${base}${sid}/answers/${created.body.questions[0].uuid}/`, "PUT", { value: "Late" })).status).toBe(200);
+    expect((await post(`${base}${sid}/submit/`, "POST", {})).status).toBe(200);
+    await page.goto(`${origin}/console/links/${created.body.uuid}/responses/`);
+    await page.getByRole("status").getByText("2 responses").waitFor();
+    const column = page.getByRole("table", { name: "Responses" }).locator("tbody td.mono");
+    expect((await column.allTextContents()).sort()).toEqual(["order_id: A-1001", "order_id: B-2002, plan: pro"]);
+    await page.getByLabel("Hidden field").selectOption("plan");
+    await page.getByLabel("Hidden value").fill("pro");
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await page.getByRole("status").getByText("1 response matches the filter").waitFor();
+    expect(await column.allTextContents()).toEqual(["order_id: B-2002, plan: pro"]);
+    expect(new URL(page.url()).searchParams.get("hidden_field")).toBe("plan");
   },
   TIMEOUT_MS,
 );
