@@ -14,6 +14,7 @@ import { makeDataDir, removeDir } from "./voice-flow.ts";
 
 const TIMEOUT_MS = 120_000;
 const PROMPT = "How was your order?";
+const PRO_PROMPT = "Anything for pro customers?";
 
 let dataDir: string;
 let server: RunningServer;
@@ -66,7 +67,13 @@ afterAll(async () => {
 test(
   "the builder edits hidden fields; the response page shows their values",
   async () => {
-    const created = await apiWrite("POST", "links/", { name: "Orders", questions: [{ prompt: PROMPT, type: "text", required: true }] });
+    const created = await apiWrite("POST", "links/", {
+      name: "Orders",
+      questions: [
+        { prompt: PROMPT, type: "text", required: true },
+        { prompt: PRO_PROMPT, type: "text" },
+      ],
+    });
     expect(created.status).toBe(201);
     await page.goto(`${origin}/console/links/${created.body.uuid}/`);
     const input = page.getByLabel("Hidden fields");
@@ -82,6 +89,22 @@ test(
     await page.getByText("Link saved.").waitFor();
     expect((await apiGet(`links/${created.body.uuid}/`)).settings.hidden_fields).toEqual(["order_id", "plan"]);
     expect(await page.getByLabel("Hidden fields").inputValue()).toBe("order_id, plan");
+
+    // The second question's condition tests the hidden field `plan`; it survives a reload and another save.
+    const second = page.locator("ol.q-list > li").nth(1);
+    if ((await second.locator(".q-toggle").getAttribute("aria-expanded")) === "false") await second.locator(".q-toggle").click();
+    await second.getByLabel("Show this question").selectOption({ label: "Only if hidden field plan" });
+    await second.getByLabel("Operator").selectOption("equals");
+    await second.getByLabel("Value").fill("pro");
+    await page.getByRole("button", { name: "Save link" }).click();
+    await page.getByText("Link saved.").waitFor();
+    const condition = { show_if: "field_value", field: "plan", operator: "equals", value: "pro" };
+    expect((await apiGet(`links/${created.body.uuid}/`)).questions[1].condition).toEqual(condition);
+    await page.reload();
+    await page.getByLabel("Hidden fields").waitFor();
+    await page.getByRole("button", { name: "Save link" }).click();
+    await page.getByText("Link saved.").waitFor();
+    expect((await apiGet(`links/${created.body.uuid}/`)).questions[1].condition).toEqual(condition);
 
     const respondent = await browser.newPage();
     await respondent.goto(`${created.body.public_url}?order_id=A-1001`);

@@ -261,6 +261,7 @@ export function BuilderPage() {
                 draft={d}
                 index={i}
                 all={drafts}
+                hiddenFields={hiddenNames(form.hidden)}
                 errors={errors}
                 onChange={(patch) => update(d.key, patch)}
                 onMove={(delta) => moveBy(d.key, i, delta)}
