@@ -163,6 +163,13 @@ describe("a session start's hidden values", () => {
     expect(empty.hidden).toEqual({});
   });
 
+  test("a session start without a body still works (as before hidden fields)", async () => {
+    const res = await fetch(`${server.baseUrl}${intake()}/sessions/`, { method: "POST" });
+    expect(res.status).toBe(201);
+    const rec = (await call("GET", `/api/v1/responses/${((await res.json()) as any).response_uuid}/`)).json;
+    expect(rec.hidden).toEqual({});
+  });
+
   test("a condition on a hidden field is enforced on submit", async () => {
     const s = await start({ hidden: { order_id: "B-2", plan: "pro" } });
     expect((await put(s.json.session_id, 0, "great")).status).toBe(200);

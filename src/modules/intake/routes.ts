@@ -165,7 +165,9 @@ export function intakeRoutes(deps: AppDeps) {
     .get(`${base}/`, async ({ params }) => ({ link: service.toPublicLink(await link(params)) }))
     .post(`${base}/sessions/`, async ({ params, set, request, server, body }) => {
       const l = await link(params);
-      const raw = requireJsonBody(request, body);
+      // No body and no Content-Type (as the API took before issue 25) is `{}`; a body must be JSON.
+      const empty = body === undefined || body === null || body === "" || (typeof body === "object" && !Object.keys(body).length);
+      const raw = empty && !request.headers.get("content-type") ? {} : requireJsonBody(request, body);
       if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
         throw new AppError("VALIDATION_ERROR", 'Send {} or {"hidden": {…}}.', { errors: [{ pointer: "", message: "Expected an object." }] });
       }
