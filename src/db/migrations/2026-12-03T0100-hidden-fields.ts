@@ -56,14 +56,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     INSERT INTO responses_hidden_fts(rowid, body, response_uuid) VALUES (new.rowid, ${sqliteBody("new")}, new.uuid);
   END`)
     .execute(db);
+  // One update trigger with both steps in order (SQLite fires several triggers of one event in no set order).
   await sql
-    .raw(`CREATE TRIGGER responses_hidden_fts_au_old AFTER UPDATE OF hidden ON responses WHEN old.hidden <> '{}' BEGIN
-    INSERT INTO responses_hidden_fts(responses_hidden_fts, rowid, body, response_uuid) VALUES ('delete', old.rowid, ${sqliteBody("old")}, old.uuid);
-  END`)
-    .execute(db);
-  await sql
-    .raw(`CREATE TRIGGER responses_hidden_fts_au_new AFTER UPDATE OF hidden ON responses WHEN new.hidden <> '{}' BEGIN
-    INSERT INTO responses_hidden_fts(rowid, body, response_uuid) VALUES (new.rowid, ${sqliteBody("new")}, new.uuid);
+    .raw(`CREATE TRIGGER responses_hidden_fts_au AFTER UPDATE OF hidden ON responses BEGIN
+    INSERT INTO responses_hidden_fts(responses_hidden_fts, rowid, body, response_uuid)
+      SELECT 'delete', old.rowid, ${sqliteBody("old")}, old.uuid WHERE old.hidden <> '{}';
+    INSERT INTO responses_hidden_fts(rowid, body, response_uuid)
+      SELECT new.rowid, ${sqliteBody("new")}, new.uuid WHERE new.hidden <> '{}';
   END`)
     .execute(db);
   await sql
