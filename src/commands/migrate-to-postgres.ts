@@ -8,7 +8,7 @@
  * 2. Every table both have is copied in foreign-key order (parents first; `workspace_changes`,
  *    which triggers write as rows arrive, is emptied and copied last), in batches, as upserts by primary key: a re-run updates
  *    what changed and adds what is new. Identity sequences are moved past the copied ids.
- *    Not copied: `answers_search` (its trigger fills it as answers arrive), `blobs`/`blob_chunks`
+ *    Not copied: `answers_search` and `responses_hidden_search` (their triggers fill them as rows arrive), `blobs`/`blob_chunks`
  *    (step 3) and `rate_limit_windows` (a running cluster's per-minute counting state).
  * 3. Every blob an answer references is streamed into the PostgreSQL blob store under the same
  *    key (skipped when it is already there with the same size).
@@ -44,6 +44,8 @@ const NOT_COPIED = new Set([
   "blobs",
   "blob_chunks",
   "answers_search",
+  // Hidden-field search (migration 2026-12-03T0100): its trigger fills it as responses arrive.
+  "responses_hidden_search",
   "rate_limit_windows",
   "definition_version",
   PASSES_TABLE,

@@ -93,6 +93,8 @@ export interface ResponseTable {
   consent_given_at?: string | null;
   /** SHA-256 (hex) of the consent text the respondent agreed to. */
   consent_text_sha256?: string | null;
+  /** The hidden-field values of the intake URL, JSON object of strings (`{}` when none, the default; issue 25). Optional so that inserts may leave it out. */
+  hidden?: string;
 }
 
 export interface AnswerTable {

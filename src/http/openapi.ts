@@ -33,12 +33,12 @@ export type Operation = {
   /** Scope the key needs; null for any valid key; "public" for no key (intake). */
   scope: string | null;
   body?: z.ZodType;
+  /** The body may be left out (the route then reads `{}`). */
+  bodyOptional?: true;
   /** Non-JSON request body media types: raw bytes (e.g. audio), or `multipart/form-data` with a part `file`. */
   rawBody?: string[];
   /** The operation takes the empty JSON object `{}` (or no body). */
   emptyBody?: true;
-  /** `body` may be left out (the request then means `{}`). */
-  bodyOptional?: true;
   query?: z.ZodObject;
   /** Also reachable with a signed URL's `exp` and `sig` query instead of a key (recordings). */
   signedUrl?: true;

@@ -60,6 +60,8 @@ export type Settings = {
   redact_pii?: boolean;
   /** "invitation": respondents need a personal invitation (DESIGN §13). */
   access?: "open" | "invitation";
+  /** Hidden fields (issue 25): names the intake URL's query may carry. */
+  hidden_fields?: string[];
 };
 
 export type Link = {
@@ -117,6 +119,8 @@ export type ResponseRecord = {
   respondent_email: string | null;
   date_created: string;
   submitted_at: string | null;
+  /** The hidden-field values of the intake URL (issue 25); {} when none. */
+  hidden?: Record<string, string>;
   answers: Answer[];
 };
 

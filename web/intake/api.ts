@@ -76,14 +76,23 @@ function audioBody(audio: Blob): RequestInit {
 /**
  * Builds the client for `apiBase` (e.g. `/api/v1/intake/acme/nps/`, trailing slash included).
  * @param invitation the personal URL's `inv` token (DESIGN §13), sent when a session starts
+ * @param hidden the hidden-field values sent when the session starts (web/intake/hidden.ts)
  */
-export function createIntakeApi(apiBase: string, invitation: string | null = null): IntakeApi {
+export function createIntakeApi(apiBase: string, invitation: string | null = null, hidden: ReadonlyMap<string, string> = new Map()): IntakeApi {
   const base = apiBase.endsWith("/") ? apiBase : `${apiBase}/`;
   const session = (id: string) => `${base}sessions/${encodeURIComponent(id)}/`;
   const answer = (id: string, q: string) => `${session(id)}answers/${encodeURIComponent(q)}/`;
   return {
     getLink: () => request(base, { method: "GET" }),
-    startSession: (consent) => request(`${base}sessions/`, json("POST", { ...(invitation ? { invitation } : {}), ...(consent ? { consent } : {}) })),
+    startSession: (consent) =>
+      request(
+        `${base}sessions/`,
+        json("POST", {
+          ...(hidden.size ? { hidden: Object.fromEntries(hidden) } : {}),
+          ...(invitation ? { invitation } : {}),
+          ...(consent ? { consent } : {}),
+        }),
+      ),
     giveConsent: (id, language) => request(`${session(id)}consent/`, json("POST", { language })),
     getSession: (id) => request(session(id), { method: "GET" }),
     saveAnswer: (id, q, value) => request(answer(id, q), json("PUT", { value })),

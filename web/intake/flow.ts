@@ -94,7 +94,7 @@ export class IntakeFlow {
   }
 
   private visible(): PublicQuestion[] {
-    return visibleQuestions(this.questions, (q) => this.state.conditionValue(q));
+    return visibleQuestions(this.questions, (q) => this.state.conditionValue(q), this.state.hidden);
   }
 
   private show(q: PublicQuestion | null, moveFocus: boolean, followUp: { index: number; question: string } | null = null): void {

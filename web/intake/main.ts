@@ -13,6 +13,7 @@ import { respondentMessage } from "./messages.ts";
 import { clearSessionId, loadSessionId, saveSessionId } from "./session-store.ts";
 import { IntakeState } from "./state.ts";
 import { createPreviewApi, isPreview } from "./preview.ts";
+import { readHiddenValues } from "./hidden.ts";
 import type { EmbeddedLinkData, PublicLink, Session, SubmitResult } from "./types.ts";
 import { showMessage, showThankYou } from "./views.ts";
 import { askConsent, consentShown } from "./consent.ts";
@@ -67,10 +68,12 @@ async function boot(root: HTMLElement, data: EmbeddedLinkData): Promise<void> {
   // `?preview=1` (the console's "Preview"): the same flow against an API that records nothing.
   const preview = isPreview();
   const link = preview ? { ...data.link, settings: { ...data.link.settings, live_transcription: false } } : data.link;
+  // Read once at load; a reload reads the same URL again (issue 25).
+  const hidden = readHiddenValues(location.search, link.settings.hidden_fields ?? []);
   // A personal URL (`?inv=`, DESIGN §13): its session is remembered apart from the link's open one.
   const invitation = new URLSearchParams(location.search).get("inv");
   const storeKey = invitation ? `${link.uuid}:${invitation.split(".")[0]}` : link.uuid;
-  const api = preview ? createPreviewApi(link) : createIntakeApi(data.api_base, invitation);
+  const api = preview ? createPreviewApi(link) : createIntakeApi(data.api_base, invitation, hidden);
   const startAgain = () => {
     clearSessionId(storeKey);
     void boot(root, data);
@@ -97,7 +100,7 @@ async function boot(root: HTMLElement, data: EmbeddedLinkData): Promise<void> {
   if (link.is_closed && !session && !preview) {
     return show(() => showMessage(root, t("screen.closed.title"), t("screen.closed.text")));
   }
-  const state = new IntakeState(api, link, session?.session_id ?? null, session?.answers, (id) => preview || saveSessionId(storeKey, id));
+  const state = new IntakeState(api, link, session?.session_id ?? null, session?.answers, (id) => preview || saveSessionId(storeKey, id), hidden);
   state.hasConsent = Boolean(session?.consent);
   // `required_before: "start"`: the respondent agrees before the first answer (docs/intake.md "Consent").
   const shown = link.settings.consent?.required_before === "start" && !session ? consentShown(link) : null;

@@ -45,6 +45,7 @@ export class IntakeState {
   /**
    * @param sessionId a resumed session, or null until the first answer starts one
    * @param onSessionStarted receives the id of a session this state started (to remember it)
+   * @param hidden the hidden-field values of the page's URL, which conditions may test (issue 25)
    */
   constructor(
     private readonly api: IntakeApi,
@@ -52,6 +53,7 @@ export class IntakeState {
     sessionId: string | null,
     initial: Record<string, AnswerState> = {},
     private readonly onSessionStarted: (sessionId: string) => void = () => {},
+    readonly hidden: ReadonlyMap<string, string> = new Map(),
   ) {
     this.session = sessionId;
     for (const [uuid, answer] of Object.entries(initial)) this.answers.set(uuid, answer);

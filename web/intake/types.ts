@@ -89,6 +89,8 @@ export interface LinkSettings {
   live_transcription?: boolean | null;
   /** Issue 25 (DESIGN §13): what the respondent agrees to, and before which step. */
   consent?: { text: string; required_before: "recording" | "start" } | null;
+  /** Names whose values the page reads from its URL's query (issue 25). */
+  hidden_fields?: string[] | null;
 }
 
 export interface PublicLink {

@@ -13,6 +13,7 @@ import {
   probeResultSchema as probeResult,
   sessionSchema as session,
 } from "./model.ts";
+import { MAX_HIDDEN_MEMBERS, MAX_HIDDEN_VALUE_CHARS } from "../links/hidden-fields.ts";
 const BASE = "/api/v1/intake/:workspace_slug/:link_slug";
 const tag = "intake";
 
@@ -31,6 +32,12 @@ export const intakeOperations: Operation[] = [
     path: `${BASE}/sessions/`,
     body: lazySchema(() =>
       z.object({
+        hidden: z
+          .record(z.string(), z.string().max(MAX_HIDDEN_VALUE_CHARS))
+          .optional()
+          .describe(
+            `Values of the link's settings.hidden_fields by name (issue 25); undeclared names are ignored, at most ${MAX_HIDDEN_MEMBERS} members, each value at most ${MAX_HIDDEN_VALUE_CHARS} characters without control characters`,
+          ),
         invitation: z.string().max(80).optional().describe("The personal URL's `inv` token; required when the link's access is invitation"),
         consent: z
           .object({ language: z.string().nullable().optional() })
@@ -39,13 +46,14 @@ export const intakeOperations: Operation[] = [
       }),
     ),
     bodyOptional: true,
-    summary: 'Start a respondent session (body {"invitation"?, "consent"?}; DESIGN §13)',
+    summary: 'Start a respondent session (body {"hidden"?, "invitation"?, "consent"?}; DESIGN §13)',
     tag,
     scope: "public",
     success: { status: 201, schema: session, description: "Session" },
     alsoSuccess: { status: 200, description: "The session the invitation already started, resumed (nothing created)" },
     errors: [
       "NOT_FOUND",
+      "VALIDATION_ERROR",
       "LINK_PAUSED",
       "LINK_CLOSED",
       "CONSENT_REQUIRED",

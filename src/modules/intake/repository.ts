@@ -95,7 +95,7 @@ const insertAnswerRow = prepared(ANSWER_COLUMNS.length, (db, ...values: unknown[
   db.insertInto("answers").values(Object.fromEntries(ANSWER_COLUMNS.map((c, i) => [c, values[i]])) as unknown as AnswerRow),
 );
 const insertResponseRow = prepared(
-  10,
+  11,
   (
     db,
     uuid: string,
@@ -108,6 +108,7 @@ const insertResponseRow = prepared(
     updated: string,
     submittedAt: null,
     eventAt: null,
+    hidden: string,
   ) =>
     db.insertInto("responses").values({
       uuid,
@@ -120,6 +121,7 @@ const insertResponseRow = prepared(
       date_updated: updated,
       submitted_at: submittedAt,
       submitted_event_at: eventAt,
+      hidden,
     }),
 );
 const markAnalysis = prepared(3, (db, status: string, now: string, uuid: string) =>
@@ -156,9 +158,22 @@ export async function insertAnswer(db: Q, row: AnswerRow): Promise<void> {
 /** Inserts a new `started` response (no email, not submitted). */
 export async function insertStartedResponse(
   db: Q,
-  row: Pick<ResponseRow, "uuid" | "workspace_uuid" | "link_uuid" | "session_id" | "date_created" | "date_updated">,
+  row: Pick<ResponseRow, "uuid" | "workspace_uuid" | "link_uuid" | "session_id" | "date_created" | "date_updated" | "hidden">,
 ): Promise<void> {
-  await insertResponseRow(db, row.uuid, row.workspace_uuid, row.link_uuid, row.session_id, "started", null, row.date_created, row.date_updated, null, null);
+  await insertResponseRow(
+    db,
+    row.uuid,
+    row.workspace_uuid,
+    row.link_uuid,
+    row.session_id,
+    "started",
+    null,
+    row.date_created,
+    row.date_updated,
+    null,
+    null,
+    row.hidden ?? "{}",
+  );
 }
 
 /** Marks an answer's analysis (`"analysis"`) or transcription (`"transcription"`) as pending at `now`. */

@@ -18,6 +18,7 @@ import { closedReason } from "./closing.ts";
 import { consentLanguageOf } from "./consent.ts";
 import { sniffAudioMime } from "../../http/media.ts";
 import { answerFollowUp, probeAnswer } from "./probing.ts";
+import { checkHiddenValues, hiddenFieldsOf } from "../links/hidden-fields.ts";
 import { addressUploadBudgetSpent, audioCapBytes, clientAddress, fileCapBytes, intakeLimiterOf, MULTIPART_ALLOWANCE, storedUploadBytes } from "./limits.ts";
 
 /**
@@ -187,17 +188,24 @@ export function intakeRoutes(deps: AppDeps) {
       return { link: service.toPublicLink(l, await closedReason(d, l)) };
     })
     .post(`${base}/sessions/`, async ({ params, set, request, server, body }) => {
-      // The body is optional ({} or none): `invitation` is the personal URL's `inv` token, `consent`
-      // is how a `required_before: "start"` link is agreed to (DESIGN §13).
-      // As before issue 25, a body that is not JSON is ignored (the page sends {}).
+      // The body is optional ({} or none; DESIGN §13): `hidden` holds the intake URL's hidden-field
+      // values, `invitation` the personal URL's `inv` token, `consent` agrees to a
+      // `required_before: "start"` consent text. As before issue 25, a body that is not JSON is ignored.
       const isJson = /^application\/([a-z.+-]+\+)?json\b/i.test(request.headers.get("content-type") ?? "");
-      const raw = isJson ? (requireJsonBody(request, body) as Record<string, unknown>) : {};
-      if (typeof raw !== "object" || Array.isArray(raw)) throw new AppError("VALIDATION_ERROR", 'Send {} or {"invitation": …, "consent": {"language": …}}.');
-      refuseUnknownMembers(raw, ["consent", "invitation"]);
-      const consent = raw.consent === undefined ? undefined : { language: consentLanguageOf(raw.consent) };
+      const empty = body === undefined || body === null || body === "";
+      const raw = isJson && !empty ? requireJsonBody(request, body) : {};
+      if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+        throw new AppError("VALIDATION_ERROR", 'Send {} or {"hidden": {…}, "invitation": …, "consent": {"language": …}}.', {
+          errors: [{ pointer: "", message: "Expected an object." }],
+        });
+      }
+      refuseUnknownMembers(raw, ["hidden", "invitation", "consent"]);
+      const members = raw as { hidden?: unknown; invitation?: unknown; consent?: unknown };
       const l = await link(params);
+      const hidden = checkHiddenValues(hiddenFieldsOf(JSON.parse(l.link.settings)), members.hidden);
+      const consent = members.consent === undefined ? undefined : { language: consentLanguageOf(members.consent) };
       limiter.takeSessionStart(clientAddress(request, peerOf({ request, server }), deps.config.trustedProxies), l.link.uuid);
-      const { resumed, ...s } = await service.startSession(d, l, raw.invitation, consent);
+      const { resumed, ...s } = await service.startSession(d, l, { hidden, invitation: members.invitation, consent });
       // An invitation already bound to a started response resumes it: nothing was created.
       set.status = resumed ? 200 : 201;
       return s;

@@ -33,6 +33,8 @@ import { refuseClosedLink } from "./closing.ts";
 import { consentOf, recordConsent, requireRecordingConsent, responseConsentOf, type ResponseConsent } from "./consent.ts";
 import { intakeSessionsStarted, intakeSessionsSubmitted } from "../../metrics/instruments.ts";
 import { bindInvitationToResponse, checkInvitation, useInvitationOf } from "../invitations/access.ts";
+import { hiddenOfInvitation } from "../invitations/service.ts";
+import { hiddenFieldsOf } from "../links/hidden-fields.ts";
 
 export type IntakeDeps = {
   db: Kysely<Database>;
@@ -149,14 +151,21 @@ async function eventData(trx: Transaction<Database>, deps: IntakeDeps, l: Intake
  * Starts a respondent session (a `started` response) and queues `response.started`. With an
  * invitation (DESIGN §13) the response is bound to it; an invitation already bound to a started
  * response resumes that response instead (`resumed: true`, nothing new is created), even once the
- * link has closed (a response started before the limit can still be submitted).
- * @param invitation the `invitation` token the respondent sent (hostile; checked here)
- * @param consent the body's `consent` (`{language}` of the text agreed to), or undefined when none was sent
+ * link has closed (a response started before the limit can still be submitted). The response's
+ * `hidden` values are the URL's, overlaid with those baked into the invitation (declared names only).
+ * @param opts.hidden the session's hidden-field values, already checked (links/hidden-fields.ts)
+ * @param opts.invitation the `invitation` token the respondent sent (hostile; checked here)
+ * @param opts.consent the body's `consent` (`{language}` of the text agreed to), or undefined when none was sent
  * @throws AppError LINK_PAUSED, INVITATION_REQUIRED, INVITATION_USED, INVITATION_EXPIRED, INVITATION_REVOKED,
  *   LINK_CLOSED (close_at passed or response_limit reached; DESIGN §13),
  *   CONSENT_REQUIRED (`settings.consent.required_before: "start"` and no consent sent)
  */
-export async function startSession(deps: IntakeDeps, l: IntakeLink, invitation?: unknown, consent?: { language: string | null }) {
+export async function startSession(
+  deps: IntakeDeps,
+  l: IntakeLink,
+  opts: { hidden?: Record<string, string>; invitation?: unknown; consent?: { language: string | null } } = {},
+) {
+  const { invitation, consent } = opts;
   if (l.link.status !== "active") throw new AppError("LINK_PAUSED", "This link is not accepting responses.");
   const access = { uuid: l.link.uuid, access: (JSON.parse(l.link.settings) as Settings).access ?? "open" };
   const invited = await checkInvitation(deps.db, deps.signingSecret, access, invitation, nowIso());
@@ -165,6 +174,10 @@ export async function startSession(deps: IntakeDeps, l: IntakeLink, invitation?:
   if (asked?.required_before === "start" && !consent && !invited?.response_uuid) {
     throw new AppError("CONSENT_REQUIRED", 'This link asks for the respondent\'s consent before starting: send {"consent": {"language": …}}.');
   }
+  // An invitation's baked-in values win over the URL's; only names the link declares are kept.
+  const declared = new Set(hiddenFieldsOf(JSON.parse(l.link.settings) as Settings));
+  const baked = invited ? Object.entries(hiddenOfInvitation(invited)).filter(([name]) => declared.has(name)) : [];
+  const hidden = { ...(opts.hidden ?? {}), ...Object.fromEntries(baked) };
   const view = await writeBatcherOf(deps.db).run(async (trx) => {
     const now = nowIso();
     const row: responsesRepo.ResponseRow = {
@@ -178,9 +191,8 @@ export async function startSession(deps: IntakeDeps, l: IntakeLink, invitation?:
       date_updated: now,
       submitted_at: null,
       submitted_event_at: null,
+      hidden: JSON.stringify(hidden),
     };
-    // Issue 25 merge point (wt-hidden): the response's `hidden` takes the invitation's values,
-    // `hiddenOfInvitation(invited)` (invitations/service.ts), over the URL query's, declared names only.
     if (invited) {
       // Bound before the insert: the start that loses the race creates nothing and resumes the winner's.
       const alive = async (uuid: string) => (await responsesRepo.findResponseByUuid(trx, uuid)) !== undefined;
@@ -446,7 +458,8 @@ export async function submitSession(deps: IntakeDeps, l: IntakeLink, sessionId: 
     const r = await openSession(trx, l, sessionId);
     const answers = await responsesRepo.answersOf(trx, [r.uuid]);
     const byQuestion = new Map(answers.map((a) => [a.question_uuid, a]));
-    const values = new Map<string, unknown>();
+    // Conditions may test hidden fields (issue 25): their values are known from the start.
+    const values = new Map<string, unknown>(Object.entries(JSON.parse(r.hidden ?? "{}") as Record<string, string>));
     const errors: FieldError[] = [];
     for (const q of l.questions) {
       const a = byQuestion.get(q.uuid);

@@ -37,6 +37,7 @@ describe("POST links/", () => {
       close_at: null,
       response_limit: null,
       consent: null,
+      hidden_fields: [],
     });
     expect(link.questions.map((q: any) => q.response_type)).toEqual(ALL_TYPE_QUESTIONS.map((q) => q.type));
     for (const q of link.questions) {

@@ -11,6 +11,7 @@ import { httpUrl, patchQuestionInputSchema, questionInputSchema, questionSchema 
 import { languageTagSchema, linkTranslationSchema, linkTranslationsSchema } from "./translations.ts";
 import { linkRetentionSchema } from "../retention/model.ts";
 import { closingSettingsInput, closingSettingsOutput } from "./limits-model.ts";
+import { hiddenFieldsInputSchema } from "./hidden-fields.ts";
 
 export const DEFAULT_THANK_YOU = "Thanks for your response!";
 
@@ -29,6 +30,7 @@ export const settingsInputSchema = lazySchema(() =>
       // Issue 25 (retention): the link's override of the workspace's policy; null clears it.
       retention: linkRetentionSchema.nullable().optional(),
       ...closingSettingsInput,
+      hidden_fields: hiddenFieldsInputSchema.nullable().optional(),
     })
     .strict(),
 );
@@ -51,6 +53,7 @@ export const settingsSchema = lazySchema(() =>
     // Only when the link overrides the workspace's retention: a link created as the specification shows keeps its shape.
     retention: linkRetentionSchema.optional(),
     ...closingSettingsOutput,
+    hidden_fields: z.array(z.string()).describe("Hidden fields (issue 25); [] when none"),
   }),
 );
 export type Settings = z.output<typeof settingsSchema>;
@@ -73,6 +76,7 @@ export function completeSettings(input: SettingsInput, base?: Settings): Setting
     close_at: pick("close_at", null),
     response_limit: pick("response_limit", null),
     consent: pick("consent", null),
+    hidden_fields: pick("hidden_fields", []),
   };
 }
 

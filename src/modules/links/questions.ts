@@ -111,11 +111,12 @@ export type NormalizedQuestion = {
  * Normalises a link's question list.
  * @param inputs questions as parsed by `questionInputSchema`
  * @param pointerBase JSON pointer of the list in the request (`/questions`)
+ * @param hiddenFields the link's hidden fields, which a condition may test too (issue 25)
  * @returns questions sorted by `order`, ties by array position
  * @throws AppError VALIDATION_ERROR with one pointer per problem (repeated `field_key` or `uuid`,
  *   configuration, condition)
  */
-export function normalizeQuestions(inputs: QuestionInput[], pointerBase = "/questions"): NormalizedQuestion[] {
+export function normalizeQuestions(inputs: QuestionInput[], pointerBase = "/questions", hiddenFields: readonly string[] = []): NormalizedQuestion[] {
   const errors: FieldError[] = [];
   const given = new Set<string>();
   inputs.forEach((q, i) => {
@@ -160,7 +161,8 @@ export function normalizeQuestions(inputs: QuestionInput[], pointerBase = "/ques
   const orderOf = new Map(out.map((q) => [q.field_key, q.order]));
   out.forEach((q, i) => {
     const field = q.condition.field as string | undefined;
-    if (field === undefined) return;
+    // A hidden field's value is known from the start (issue 25): any question may test it.
+    if (field === undefined || (hiddenFields.includes(field) && !orderOf.has(field))) return;
     const target = orderOf.get(field);
     if (target === undefined) {
       errors.push({ pointer: `${pointerBase}/${i}/condition/field`, message: `No question has the field_key "${field}".` });

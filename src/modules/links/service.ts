@@ -20,6 +20,7 @@ import { mergePatchedQuestions, normalizeQuestions, type NormalizedQuestion } fr
 import * as repo from "./repository.ts";
 import { checkLinkTranslations, type LinkTranslations } from "./translations.ts";
 import { closedReasonOf } from "./limits-model.ts";
+import { hiddenFieldErrors, hiddenFieldsOf } from "./hidden-fields.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 export type LinkDeps = {
@@ -75,7 +76,7 @@ export function toLink(
     name: row.name,
     slug: row.slug,
     status: row.status,
-    settings,
+    settings: { ...settings, hidden_fields: hiddenFieldsOf(settings) },
     questions: apiQuestions(questions),
     translations: JSON.parse(row.translations || "{}") as LinkTranslations,
     response_count: responseCount,
@@ -194,12 +195,22 @@ async function resolveSlug(db: Q, workspaceUuid: string, name: string, slug: str
 }
 
 /**
+ * Refuses hidden fields that clash with the questions (links/hidden-fields.ts).
+ * @throws AppError VALIDATION_ERROR with pointers `/settings/hidden_fields/{i}`, `/questions/{i}/condition/field`
+ */
+function checkHiddenFields(settings: Settings, questions: { field_key: string; condition: { field?: unknown } }[]): void {
+  const errors = hiddenFieldErrors(hiddenFieldsOf(settings), questions);
+  if (errors.length) throw new AppError("VALIDATION_ERROR", `The hidden fields are not valid: ${errors[0]!.pointer} ${errors[0]!.message}`, { errors });
+}
+
+/**
  * Creates a link with its questions (and its `on_finished` webhook) in one transaction.
  * @throws AppError LINK_LIMIT_REACHED, SLUG_CONFLICT, VALIDATION_ERROR, UNAUTHENTICATED (revoked meanwhile)
  */
 export async function createLink(deps: LinkDeps, auth: AuthContext, input: CreateLinkInput): Promise<Link> {
-  const questions = normalizeQuestions(input.questions);
   const settings = completeSettings(input.settings);
+  const questions = normalizeQuestions(input.questions, "/questions", settings.hidden_fields);
+  checkHiddenFields(settings, questions);
   const translations = validLinkTranslations(input.translations, settings);
   const uuid = await deps.db.transaction().execute(async (trx) => {
     const limit = limitsFor(auth.workspace).links;
@@ -274,11 +285,19 @@ export async function patchLink(deps: LinkDeps, auth: AuthContext, uuid: string,
       if (input.translations !== undefined) patch.translations = JSON.stringify(translations);
     }
     await repo.updateLink(trx, uuid, patch);
+    const settings = JSON.parse(patch.settings ?? row.settings) as Settings;
+    const existing = new Map((await repo.questionsOf(trx, [uuid])).map((q) => [q.uuid, q]));
     if (input.questions) {
-      const existing = new Map((await repo.questionsOf(trx, [uuid])).map((q) => [q.uuid, q]));
-      const questions = normalizeQuestions(mergePatchedQuestions(input.questions, existing));
+      const questions = normalizeQuestions(mergePatchedQuestions(input.questions, existing), "/questions", hiddenFieldsOf(settings));
+      checkHiddenFields(settings, questions);
       await repo.deleteQuestionsOf(trx, uuid);
       await repo.insertQuestions(trx, questionRows(uuid, questions, existing, now));
+    } else if (input.settings !== undefined) {
+      // The hidden fields changed alone: the questions must not clash with them nor lose a condition's field.
+      checkHiddenFields(
+        settings,
+        [...existing.values()].sort((a, b) => a.position - b.position).map((q) => ({ field_key: q.field_key, condition: JSON.parse(q.condition) })),
+      );
     }
     await deps.auth.assertActive(trx, auth);
   });

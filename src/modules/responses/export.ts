@@ -19,6 +19,10 @@
  * return, or their full-width forms) are prefixed with `'` by csv-stringify's `escape_formulas`;
  * numbers are written as numbers, so `-3` stays `-3`.
  *
+ * Hidden fields (issue 25): the CSV has a `hidden.<name>` column per hidden field the link declares
+ * (workspace-wide: declared by any of its links, in the links' creation order), after the fixed
+ * columns; JSONL records carry the `hidden` object.
+ *
  * Each open question (voice, voice_text_fallback, text) also gets a `<field_key>.theme` column
  * right after its own: the answer's theme label, empty when unassigned (DESIGN §12). JSONL
  * records carry `theme` on each answer.
@@ -30,6 +34,7 @@ import * as linksRepo from "../links/repository.ts";
 import { toResponseRecords, type ResponseDeps, type ResponseRecord } from "./service.ts";
 import { applySelection, type ResponseSelection } from "./repository.ts";
 import { answerCells, answerHeader, openFieldKeys } from "./export-columns.ts";
+import { hiddenFieldsOf } from "../links/hidden-fields.ts";
 
 /**
  * How often a stalled export (its reader not reading) re-checks the key, ms: a revoked key's
@@ -56,11 +61,23 @@ function cell(a: ResponseRecord["answers"][number]): Cell {
 }
 
 /** One CSV line (with its line break) or one JSONL line of a response record. */
-function encodeRecord(r: ResponseRecord, format: "csv" | "jsonl", fieldKeys: string[], open: Set<string>, withLink: boolean): string {
+function encodeRecord(r: ResponseRecord, format: "csv" | "jsonl", columns: Columns, withLink: boolean): string {
   if (format === "jsonl") return JSON.stringify(r) + "\n";
   const fixed: Cell[] = [r.uuid, r.session_id, r.status, r.respondent_email ?? "", r.date_created, r.submitted_at ?? ""];
-  const row: Cell[] = [...fixed, ...(withLink ? [r.link_uuid] : []), ...answerCells(r.answers, fieldKeys, open, cell)];
+  const hidden = columns.hidden.map((name) => r.hidden[name] ?? "");
+  const row: Cell[] = [...fixed, ...(withLink ? [r.link_uuid] : []), ...hidden, ...answerCells(r.answers, columns.fieldKeys, columns.open, cell)];
   return stringify([row], CSV_OPTIONS);
+}
+
+/** The CSV's variable columns: hidden fields, then answers (open questions' with their extra columns). */
+type Columns = { hidden: string[]; fieldKeys: string[]; open: Set<string> };
+
+/** The hidden fields declared by the target link, or by any link of the workspace (their creation order). */
+async function hiddenColumns(db: Kysely<Database>, target: ExportTarget): Promise<string[]> {
+  const links = target.link
+    ? [target.link]
+    : await db.selectFrom("links").select("settings").where("workspace_uuid", "=", target.workspaceUuid).orderBy("date_created").orderBy("uuid").execute();
+  return [...new Set(links.flatMap((l) => hiddenFieldsOf(JSON.parse(l.settings))))];
 }
 
 /** What an export covers: one link, or (link null) every response of the workspace. */
@@ -85,9 +102,8 @@ export function exportResponses(
   const db: Kysely<Database> = deps.db;
   const encoder = new TextEncoder();
   let after: { date_created: string; uuid: string } | null = null;
-  let fieldKeys: string[] | null = null;
-  // Open questions' field keys: their follow-up and insight columns (export-columns.ts).
-  let open = new Set<string>();
+  // Read with the first chunk; open questions' field keys get follow-up and insight columns (export-columns.ts).
+  let columns: Columns | null = null;
   let pending: ResponseRecord[] = [];
   let exhausted = false;
 
@@ -112,19 +128,22 @@ export function exportResponses(
   /** The next chunk: the CSV header first, then records up to {@link EXPORT_CHUNK_BYTES} characters; "" at the end. */
   const nextChunk = async (): Promise<string> => {
     let out = "";
-    if (fieldKeys === null) {
-      fieldKeys = target.link
+    if (columns === null) {
+      const fieldKeys = target.link
         ? (await linksRepo.questionsOf(db, [target.link.uuid])).map((q) => q.field_key)
         : await linksRepo.fieldKeysOfWorkspace(db, target.workspaceUuid);
-      open = await openFieldKeys(db, target.workspaceUuid, target.link?.uuid ?? null);
-      if (format === "csv") out += stringify([[...FIXED_COLUMNS, ...(target.link ? [] : ["link_uuid"]), ...answerHeader(fieldKeys, open)]], CSV_OPTIONS);
+      const open = await openFieldKeys(db, target.workspaceUuid, target.link?.uuid ?? null);
+      columns = { hidden: await hiddenColumns(db, target), fieldKeys, open };
+      const hiddenHeader = columns.hidden.map((name) => `hidden.${name}`);
+      if (format === "csv")
+        out += stringify([[...FIXED_COLUMNS, ...(target.link ? [] : ["link_uuid"]), ...hiddenHeader, ...answerHeader(fieldKeys, open)]], CSV_OPTIONS);
     }
     while (out.length < EXPORT_CHUNK_BYTES) {
       if (!pending.length && (exhausted || !(await nextPage()))) {
         exhausted = true;
         break;
       }
-      out += encodeRecord(pending.shift()!, format, fieldKeys, open, target.link === null);
+      out += encodeRecord(pending.shift()!, format, columns, target.link === null);
     }
     return out;
   };

@@ -58,7 +58,9 @@ export const responseFilterSchema = lazySchema(() =>
       .string()
       .max(200)
       .optional()
-      .describe("Words in the respondent email, typed answers, transcripts or follow-up answers (case-insensitive, prefix match)"),
+      .describe(
+        "Words in the respondent email, typed answers, transcripts, follow-up answers or hidden-field values (case-insensitive, prefix match). Filter on one hidden field with hidden.<name>=<value> (exact match)",
+      ),
     since: sinceParam.optional(),
     until: untilParam.optional(),
     sentiment: z.enum(["positive", "neutral", "negative"]).optional().describe("An answer of the response has this sentiment"),
@@ -77,7 +79,8 @@ export const responseFilterSchema = lazySchema(() =>
     theme: z.string().uuid().optional().describe("An answer of the response belongs to this theme (DESIGN §12)"),
   }),
 );
-export type ResponseFilterQuery = z.output<typeof responseFilterSchema>;
+/** The filters, with the `hidden.<name>` parameters read apart (responses/hidden-filter.ts). */
+export type ResponseFilterQuery = z.output<typeof responseFilterSchema> & { hidden?: Record<string, string> };
 
 export const listResponsesQuerySchema = lazySchema(() =>
   responseFilterSchema.extend({
@@ -194,6 +197,7 @@ export const responseSchema = lazySchema(() =>
       .object({ given_at: z.string(), text_sha256: z.string() })
       .nullable()
       .describe("The respondent's consent to the link's `settings.consent` (issue 25): when, and the SHA-256 (hex) of the text agreed to; null when none"),
+    hidden: z.record(z.string(), z.string()).describe("The hidden-field values the intake URL carried (settings.hidden_fields; issue 25); {} when none"),
     answers: z.array(answerSchema),
   }),
 );

@@ -35,6 +35,8 @@ export type ResponseSelection = {
   topic?: string;
   /** An answer belongs to this theme (DESIGN §12). */
   theme?: string;
+  /** Hidden-field values by name, each equal (issue 25). */
+  hidden?: Record<string, string>;
   answer?: QuestionValueFilter;
 };
 
@@ -93,6 +95,10 @@ export function applySelection<QB extends SelectQueryBuilder<Database, "response
     const at = sql<string>`coalesce(${sql.ref("responses.submitted_at")}, ${sql.ref("responses.date_created")})`;
     if (f.since !== undefined) out = out.where(at, ">=", f.since);
     if (f.until !== undefined) out = out.where(at, "<", f.until);
+  }
+  for (const [name, value] of Object.entries(f.hidden ?? {})) {
+    // Names are field-key style (responses/hidden-filter.ts), so the path is a plain literal.
+    out = out.where(jsonValue<string>(db, "responses.hidden", `$.${name}`), "=", value);
   }
   if (f.search) {
     const term = f.search;

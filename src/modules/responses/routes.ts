@@ -17,6 +17,7 @@ import { changeTag } from "../stats/service.ts";
 import * as downloads from "./downloads.ts";
 import * as service from "./service.ts";
 import { reprocessResponse } from "./reprocess.ts";
+import { hiddenFiltersOf } from "./hidden-filter.ts";
 
 /**
  * `Content-Disposition: attachment` for a stored file name (RFC 6266; `filename*` per RFC 5987
@@ -55,7 +56,7 @@ export function responseRoutes(deps: AppDeps) {
     requireLink: boolean,
   ) => {
     const page = readPage(query);
-    const q = parseWith(listResponsesQuerySchema, query, "query");
+    const q = { ...parseWith(listResponsesQuerySchema, query, "query"), hidden: hiddenFiltersOf(query) };
     const desc = q.ordering.startsWith("-");
     // Live updates: 304 while nothing in the workspace changed (docs/decisions/live-updates.md).
     const tag = await changeTag(deps, auth);
@@ -110,7 +111,8 @@ export function responseRoutes(deps: AppDeps) {
       "/api/v1/links/:link_uuid/responses/export/",
       async ({ params, query, auth }) => {
         const { format, ...filters } = parseWith(exportQuerySchema, query, "query");
-        return exportResponse(await downloads.exportLinkResponses(exportDeps, auth, params.link_uuid, format, filters), auth);
+        const hidden = hiddenFiltersOf(query);
+        return exportResponse(await downloads.exportLinkResponses(exportDeps, auth, params.link_uuid, format, { ...filters, hidden }), auth);
       },
       { auth: "responses:read" },
     )
@@ -118,7 +120,8 @@ export function responseRoutes(deps: AppDeps) {
       "/api/v1/responses/export/",
       async ({ query, auth }) => {
         const { format, link, ...filters } = parseWith(workspaceExportQuerySchema, query, "query");
-        return exportResponse(await downloads.exportWorkspaceResponses(exportDeps, auth, link, format, filters), auth);
+        const hidden = hiddenFiltersOf(query);
+        return exportResponse(await downloads.exportWorkspaceResponses(exportDeps, auth, link, format, { ...filters, hidden }), auth);
       },
       { auth: "responses:read" },
     )

@@ -141,6 +141,7 @@ export async function toResponseRecords(db: Q, m: Mapper, rows: repo.ResponseRow
     date_created: r.date_created,
     submitted_at: r.submitted_at,
     consent: r.consent_given_at && r.consent_text_sha256 ? { given_at: r.consent_given_at, text_sha256: r.consent_text_sha256 } : null,
+    hidden: JSON.parse(r.hidden ?? "{}") as Record<string, string>,
     answers: answers.filter((a) => a.response_uuid === r.uuid).map((a) => toAnswerRecord(m, a, configOf.get(a.question_uuid), labels)),
   }));
 }
@@ -175,6 +176,7 @@ export async function selectionOf(db: Q, workspaceUuid: string, linkUuid: string
     actionable: q.actionable,
     topic: q.topic,
     theme: q.theme?.toLowerCase(),
+    hidden: q.hidden && Object.keys(q.hidden).length ? q.hidden : undefined,
     answer: q.question
       ? {
           question: q.question,

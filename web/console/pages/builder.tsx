@@ -26,6 +26,8 @@ type LinkForm = {
   /** settings.access === "invitation" (DESIGN §13). */
   invitationOnly: boolean;
   status: Link["status"];
+  /** Hidden fields as typed: names separated by commas or spaces (issue 25). */
+  hidden: string;
 };
 
 const EMPTY: LinkForm = {
@@ -38,7 +40,11 @@ const EMPTY: LinkForm = {
   live: false,
   invitationOnly: false,
   status: "active",
+  hidden: "",
 };
+
+/** The names of the "Hidden fields" input, in order (the API checks them). */
+const hiddenNames = (typed: string): string[] => typed.split(/[\s,]+/).filter(Boolean);
 
 /** `/console/links/new/` and `/console/links/<uuid>/`. */
 export function BuilderPage() {
@@ -82,6 +88,7 @@ export function BuilderPage() {
         live: l.settings.live_transcription,
         invitationOnly: l.settings.access === "invitation",
         status: l.status,
+        hidden: (l.settings.hidden_fields ?? []).join(", "),
       });
       setRedact(l.settings.redact_pii === true);
       const loaded = l.questions.map((q) => draftOf(q, keyOf, answered.get(q.uuid) ?? 0));
@@ -149,6 +156,7 @@ export function BuilderPage() {
         live_transcription: form.live,
         redact_pii: redact,
         access: form.invitationOnly ? "invitation" : "open",
+        hidden_fields: hiddenNames(form.hidden),
       },
       questions: drafts.map((d, i) => payloadOf(d, i, drafts)),
     };
@@ -244,6 +252,15 @@ export function BuilderPage() {
               )}
             </Field>
           </div>
+          <Field
+            id="link-hidden"
+            label="Hidden fields"
+            pointer="/settings/hidden_fields"
+            errors={errors}
+            hint="Names the link's URL may carry, e.g. order_id, plan: /i/slug?order_id=123. Separate with commas."
+          >
+            {(aria) => <input {...aria} class="mono" value={form.hidden} onInput={(e) => set({ hidden: e.currentTarget.value })} />}
+          </Field>
           <div class="actions">
             <label class="check">
               <input type="checkbox" checked={form.tts} onChange={(e) => set({ tts: e.currentTarget.checked })} />
@@ -273,6 +290,7 @@ export function BuilderPage() {
                 draft={d}
                 index={i}
                 all={drafts}
+                hiddenFields={hiddenNames(form.hidden)}
                 errors={errors}
                 onChange={(patch) => update(d.key, patch)}
                 onMove={(delta) => moveBy(d.key, i, delta)}

@@ -48,6 +48,9 @@ export type Draft = {
 
 let seq = 0;
 /** A new local key. */
+/** `condOn` of a condition on a hidden field (issue 25): this prefix and the field's name (draft keys start with `q`). */
+export const HIDDEN_CONDITION = "hidden:";
+
 export function newKey(): string {
   seq += 1;
   return `q${Date.now().toString(36)}${seq}`;
@@ -142,7 +145,8 @@ export function draftOf(q: Question, keyOfField: Map<string, string>, answered: 
     maxDuration: str(c.max_duration, d.maxDuration),
     maxCharacters: str(c.max_characters, d.maxCharacters),
     aiEvaluation: c.enable_ai_evaluation === undefined ? true : Boolean(c.enable_ai_evaluation),
-    condOn: q.condition.field ? (keyOfField.get(q.condition.field) ?? "") : "",
+    // A field that is no question's is one of the link's hidden fields (the API checked it).
+    condOn: q.condition.field ? (keyOfField.get(q.condition.field) ?? `${HIDDEN_CONDITION}${q.condition.field}`) : "",
     condOperator: q.condition.operator ?? "equals",
     condValue: str(q.condition.value),
     probing: q.enable_dynamic_probing,
@@ -192,7 +196,9 @@ export const PROBE_TYPES: QuestionType[] = ["voice", "voice_text_fallback", "tex
 export function payloadOf(d: Draft, index: number, all: Draft[]): Record<string, unknown> {
   const tested = all.findIndex((x) => x.key === d.condOn);
   let condition: Record<string, unknown> = {};
-  if (d.condOn && tested >= 0 && tested < index) {
+  if (d.condOn.startsWith(HIDDEN_CONDITION)) {
+    condition = { show_if: "field_value", field: d.condOn.slice(HIDDEN_CONDITION.length), operator: d.condOperator, value: d.condValue };
+  } else if (d.condOn && tested >= 0 && tested < index) {
     const t = all[tested]!;
     const numeric = t.type === "rating" || t.type === "number" || d.condOperator === "less_than";
     const value = numeric && d.condValue.trim() !== "" && Number.isFinite(Number(d.condValue)) ? Number(d.condValue) : d.condValue;

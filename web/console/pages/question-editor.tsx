@@ -7,7 +7,7 @@
  * `aria-expanded` that shows or hides the fields (issue 26).
  * Server errors appear beside the field their JSON pointer names.
  */
-import { PROBE_TYPES, errorsAt, type Draft, type FieldErrors } from "./question-draft.ts";
+import { HIDDEN_CONDITION, PROBE_TYPES, errorsAt, type Draft, type FieldErrors } from "./question-draft.ts";
 import { QUESTION_TYPES, TYPE_LABELS, type QuestionType } from "../types.ts";
 import { Check, ConfigForm, ErrorsUnder, Field } from "./question-fields.tsx";
 
@@ -24,6 +24,8 @@ type Props = {
   /** Whether the card shows its fields; collapsed, it shows its title, type and field key. */
   open: boolean;
   onToggle: () => void;
+  /** The link's hidden fields, which a condition may test too (issue 25). */
+  hiddenFields?: string[];
   drag: { onDragStart: (e: DragEvent) => void; onDragOver: (e: DragEvent) => void; onDrop: (e: DragEvent) => void; onDragEnd: () => void; over: boolean };
 };
 
@@ -88,11 +90,14 @@ function ConditionValue({
 }
 
 /** One question card of the builder. */
-export function QuestionEditor({ draft: d, index, all, errors, onChange, onMove, onRemove, open, onToggle, drag }: Props) {
+export function QuestionEditor({ draft: d, index, all, errors, onChange, onMove, onRemove, open, onToggle, hiddenFields = [], drag }: Props) {
   const id = (s: string) => `${d.key}-${s}`;
   const qp = `/questions/${index}`;
   const earlier = all.slice(0, index);
-  const tested = earlier.find((x) => x.key === d.condOn);
+  // A hidden field is tested like a typed text answer (its value is the URL's text).
+  const hiddenName = d.condOn.startsWith(HIDDEN_CONDITION) ? d.condOn.slice(HIDDEN_CONDITION.length) : null;
+  const tested =
+    hiddenName !== null ? (hiddenFields.includes(hiddenName) ? ({ ...d, type: "text" } as Draft) : undefined) : earlier.find((x) => x.key === d.condOn);
   const dangling = d.condOn !== "" && !tested;
   const title = d.prompt.trim() || "New question";
   return (
@@ -196,6 +201,11 @@ export function QuestionEditor({ draft: d, index, all, errors, onChange, onMove,
                               Only if question {i + 1} ({q.prompt.trim().slice(0, 40) || q.field_key})
                             </option>
                           ))}
+                          {hiddenFields.map((name) => (
+                            <option key={`${HIDDEN_CONDITION}${name}`} value={`${HIDDEN_CONDITION}${name}`}>
+                              Only if hidden field {name}
+                            </option>
+                          ))}
                         </select>
                       )}
                     </Field>
@@ -214,7 +224,13 @@ export function QuestionEditor({ draft: d, index, all, errors, onChange, onMove,
                     )}
                     {tested && <ConditionValue d={d} tested={tested} errors={errors} pointer={`${qp}/condition/value`} onChange={onChange} />}
                   </div>
-                  {dangling && <p class="field-error">The question this condition tested is no longer before this one; choose again.</p>}
+                  {dangling && (
+                    <p class="field-error">
+                      {hiddenName !== null
+                        ? `The hidden field ${hiddenName} this condition tested is no longer declared; choose again.`
+                        : "The question this condition tested is no longer before this one; choose again."}
+                    </p>
+                  )}
                   <ErrorsUnder errors={errors} pointer={`${qp}/condition`} />
                 </fieldset>
               )}

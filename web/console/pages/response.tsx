@@ -308,6 +308,13 @@ export function ResponsePage() {
             <Time iso={res.submitted_at} empty="Not yet" />
           </dd>
         </div>
+        {/* Hidden-field values from the intake URL (issue 25), each as its own fact. */}
+        {Object.entries(res.hidden ?? {}).map(([name, value]) => (
+          <div key={name}>
+            <dt class="mono">{name}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
       </dl>
       <ErrorNote error={erase.error} />
       <ol class="answers">

@@ -15,7 +15,22 @@ import type { Answer, Link, ResponseRecord } from "../types.ts";
 import { ThemeFilterNote } from "./theme-move.tsx";
 
 const PAGE_SIZE = 25;
-const FILTER_KEYS = ["status", "since", "until", "sentiment", "actionable", "topic", "question", "value", "search", "ordering", "link", "theme"] as const;
+const FILTER_KEYS = [
+  "status",
+  "since",
+  "until",
+  "sentiment",
+  "actionable",
+  "topic",
+  "question",
+  "value",
+  "search",
+  "ordering",
+  "link",
+  "theme",
+  "hidden_field",
+  "hidden_value",
+] as const;
 type Filters = Partial<Record<(typeof FILTER_KEYS)[number], string>>;
 
 /** The answer that best summarises a response in a list: the one in the filtered theme, else a transcript or typed text. */
@@ -55,6 +70,10 @@ export function ResponsesPage() {
 
   const apiParams: Record<string, string> = { ...filters };
   if (apiParams.link && linkUuid) delete apiParams.link;
+  // The address keeps the hidden-field filter as two keys; the API takes `hidden.<name>=<value>` (issue 25).
+  delete apiParams.hidden_field;
+  delete apiParams.hidden_value;
+  if (filters.hidden_field && filters.hidden_value) apiParams[`hidden.${filters.hidden_field}`] = filters.hidden_value;
   // The paths carry the route's link and the address's `link` filter: apiPath refuses anything
   // but an identifier, and then nothing is requested (issue 22).
   let listPath: ApiPath | null = null;
@@ -88,6 +107,7 @@ export function ResponsesPage() {
   // A link's own export (one column per its field_key), or the workspace's (a link_uuid column).
   const exportHref = (format: string) => `${API_BASE}${exportPath}?format=${format}&${exportParams}`;
   const questions = link.data?.questions ?? [];
+  const hiddenFields = link.data?.settings.hidden_fields ?? [];
   const data = list.data;
   const title = linkUuid ? `Responses${link.data ? ` to ${link.data.name}` : ""}` : "Responses";
   const active = Object.keys(filters).filter((k) => k !== "ordering").length;
@@ -189,6 +209,30 @@ export function ResponsesPage() {
               </div>
             </>
           )}
+          {hiddenFields.length > 0 && (
+            <>
+              <div class="field">
+                <label for="f-hidden-field">Hidden field</label>
+                <select id="f-hidden-field" value={draft.hidden_field ?? ""} onChange={(e) => set("hidden_field", e.currentTarget.value)}>
+                  <option value="">Any hidden field</option>
+                  {hiddenFields.map((name) => (
+                    <option key={name} value={name}>
+                      {name}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div class="field">
+                <label for="f-hidden-value">Hidden value</label>
+                <input
+                  id="f-hidden-value"
+                  value={draft.hidden_value ?? ""}
+                  disabled={!draft.hidden_field}
+                  onInput={(e) => set("hidden_value", e.currentTarget.value)}
+                />
+              </div>
+            </>
+          )}
           <div class="field">
             <label for="f-ordering">Sort by</label>
             <select id="f-ordering" value={draft.ordering ?? "-submitted_at"} onChange={(e) => set("ordering", e.currentTarget.value)}>
@@ -234,6 +278,7 @@ export function ResponsesPage() {
                   <th scope="col">Submitted</th>
                   {!linkUuid && <th scope="col">Link</th>}
                   <th scope="col">Respondent</th>
+                  {hiddenFields.length > 0 && <th scope="col">Hidden fields</th>}
                   <th scope="col">Answer</th>
                   <th scope="col">Sentiment</th>
                 </tr>
@@ -241,7 +286,7 @@ export function ResponsesPage() {
               <tbody>
                 {data.results.length === 0 && (
                   <tr>
-                    <td colSpan={linkUuid ? 4 : 5} class="empty">
+                    <td colSpan={(linkUuid ? 4 : 5) + (hiddenFields.length > 0 ? 1 : 0)} class="empty">
                       {active > 0 ? "No response matches the filter." : "No responses yet."}
                     </td>
                   </tr>
@@ -261,6 +306,14 @@ export function ResponsesPage() {
                       </td>
                       {!linkUuid && <td>{names.get(r.link_uuid) ?? <span class="muted">Deleted link</span>}</td>}
                       <td>{r.respondent_email ?? <span class="muted">Anonymous</span>}</td>
+                      {hiddenFields.length > 0 && (
+                        <td class="mono">
+                          {hiddenFields
+                            .filter((name) => r.hidden?.[name])
+                            .map((name) => `${name}: ${r.hidden![name]}`)
+                            .join(", ") || <span class="muted">—</span>}
+                        </td>
+                      )}
                       <td class="gist">
                         {g.text ? (
                           <span>{g.text.length > 140 ? `${g.text.slice(0, 140)}…` : g.text}</span>
