@@ -62,6 +62,11 @@ export type Settings = {
   access?: "open" | "invitation";
   /** Hidden fields (issue 25): names the intake URL's query may carry. */
   hidden_fields?: string[];
+  /** Issue 25: no new sessions from this time (API timestamp), or after this many responses. */
+  close_at?: string | null;
+  response_limit?: number | null;
+  /** Issue 25: what respondents agree to, and when they are asked. */
+  consent?: { text: string; required_before: "recording" | "start" } | null;
 };
 
 export type Link = {

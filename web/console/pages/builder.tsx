@@ -12,6 +12,7 @@ import { api, apiPath, type ApiError } from "../api.ts";
 import { ConfirmDialog, CopyButton, ErrorNote, Loading, Notice, toApiError } from "../components.tsx";
 import { can } from "../state.ts";
 import type { Link, LinkStats } from "../types.ts";
+import { ClosingFields, EMPTY_CLOSING, closingFormOf, closingPayloadOf, type ClosingForm } from "./link-closing.tsx";
 import { Field, QuestionEditor } from "./question-editor.tsx";
 import { blankDraft, draftOf, fieldErrorsOf, newKey, payloadOf, uniqueKeys, type Draft, type FieldErrors } from "./question-draft.ts";
 
@@ -56,6 +57,8 @@ export function BuilderPage() {
   const [drafts, setDrafts] = useState<Draft[]>([]);
   // `settings.redact_pii` (issue 25), kept apart from LinkForm: masks PII before it is stored.
   const [redact, setRedact] = useState(false);
+  // `close_at`, `response_limit`, `consent` (issue 25): their own small form (link-closing.tsx).
+  const [closing, setClosing] = useState<ClosingForm>(EMPTY_CLOSING);
   const [loadError, setLoadError] = useState<ApiError | null>(null);
   const [saveError, setSaveError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -91,6 +94,7 @@ export function BuilderPage() {
         hidden: (l.settings.hidden_fields ?? []).join(", "),
       });
       setRedact(l.settings.redact_pii === true);
+      setClosing(closingFormOf(l.settings));
       const loaded = l.questions.map((q) => draftOf(q, keyOf, answered.get(q.uuid) ?? 0));
       setDrafts(loaded);
       setOpenKeys(new Set(openIndexes.current.map((i) => loaded[i]?.key).filter((k): k is string => !!k)));
@@ -107,6 +111,7 @@ export function BuilderPage() {
       setLink(null);
       setForm(EMPTY);
       setRedact(false);
+      setClosing(EMPTY_CLOSING);
       setDrafts([]);
     }
   }, [uuid]);
@@ -157,6 +162,7 @@ export function BuilderPage() {
         redact_pii: redact,
         access: form.invitationOnly ? "invitation" : "open",
         hidden_fields: hiddenNames(form.hidden),
+        ...closingPayloadOf(closing),
       },
       questions: drafts.map((d, i) => payloadOf(d, i, drafts)),
     };
@@ -261,6 +267,7 @@ export function BuilderPage() {
           >
             {(aria) => <input {...aria} class="mono" value={form.hidden} onInput={(e) => set({ hidden: e.currentTarget.value })} />}
           </Field>
+          <ClosingFields form={closing} errors={errors} onChange={(patch) => setClosing((c) => ({ ...c, ...patch }))} />
           <div class="actions">
             <label class="check">
               <input type="checkbox" checked={form.tts} onChange={(e) => set({ tts: e.currentTarget.checked })} />
