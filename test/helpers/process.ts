@@ -114,6 +114,12 @@ export async function startServer(opts: { dataDir: string; env?: Record<string, 
       const timer = setTimeout(() => proc.kill("SIGKILL"), STOP_TIMEOUT_MS);
       await proc.exited;
       clearTimeout(timer);
+      // A 500 a test did not expect is explained only in the server's log: show those lines in the
+      // test run's output (CI keeps nothing else of a server process).
+      const unhandled = output()
+        .split("\n")
+        .filter((line) => line.includes('"msg":"unhandled error"'));
+      if (unhandled.length) console.error(`earshot serve (port ${port}) logged unhandled errors:\n${unhandled.slice(0, 10).join("\n")}`);
     },
   };
 
