@@ -26,6 +26,7 @@ import * as themes from "./2026-12-02T0000-themes.ts";
 import * as searchFollowUps from "./2026-12-02T0100-search-follow-ups.ts";
 import * as mediaImages from "./2026-12-02T0200-media-images.ts";
 import * as answerTranslation from "./2026-12-03T0000-answer-translation.ts";
+import * as themeCentresVersion from "./2026-12-03T0100-theme-centres-version.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21T0000-initial": initial,
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-02T0100-search-follow-ups": searchFollowUps,
   "2026-12-02T0200-media-images": mediaImages,
   "2026-12-03T0000-answer-translation": answerTranslation,
+  "2026-12-03T0100-theme-centres-version": themeCentresVersion,
 };

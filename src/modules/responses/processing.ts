@@ -21,7 +21,8 @@ import { maskSegments, maskText, redactionPolicyOf } from "../intake/redaction.t
 import * as repo from "./repository.ts";
 import { analysisDuration, transcriptionDuration, transcriptionRealTimeFactor } from "../../metrics/instruments.ts";
 
-import { assignNewAnswer, isOpenType, rebuildGivenUp } from "../themes/engine.ts";
+import { isOpenType, rebuildGivenUp, themeOfNewAnswer } from "../themes/engine.ts";
+import { updateAnalysedAnswer } from "../themes/repository.ts";
 import { vectorBytes } from "../themes/codec.ts";
 import { analysisTextOf } from "./analysis-text.ts";
 
@@ -71,15 +72,16 @@ export async function finishAnswer(deps: ProcessingDeps, responseUuid: string, w
  * The link's `settings.language` (BCP 47) of an answer's response, or null (none set, or the link
  * was deleted): what transcription is asked for and typed answers are taken to be in (issue 17).
  */
-async function linkLanguageOf(db: Kysely<Database>, answer: repo.AnswerRow): Promise<string | null> {
-  const settings = await linkSettingsOf(db, answer);
+async function linkLanguageOf(db: Kysely<Database>, answer: repo.AnswerRow, response?: repo.ResponseRow): Promise<string | null> {
+  const settings = await linkSettingsOf(db, answer, response);
   const language = settings ? (JSON.parse(settings) as { language?: unknown }).language : null;
   return typeof language === "string" && language !== "" ? language : null;
 }
 
 /** The stored `settings` JSON of an answer's link, or null (the link was deleted). */
-async function linkSettingsOf(db: Kysely<Database>, answer: repo.AnswerRow): Promise<string | null> {
-  const response = await repo.findResponseByUuid(db, answer.response_uuid);
+async function linkSettingsOf(db: Kysely<Database>, answer: repo.AnswerRow, known?: repo.ResponseRow): Promise<string | null> {
+  // The analyse job has read the response already (one read less per answer, issue 24).
+  const response = known ?? (await repo.findResponseByUuid(db, answer.response_uuid));
   const link = response ? await linksRepo.findLink(db, response.workspace_uuid, response.link_uuid) : undefined;
   return link ? link.settings : null;
 }
@@ -212,7 +214,7 @@ export async function analyseAnswer(deps: ProcessingDeps, job: Job): Promise<voi
   const config = q ? (JSON.parse(q.configuration) as Record<string, unknown>) : {};
   const wanted = config.enable_ai_evaluation !== false;
   // The answer's language: as transcribed, else (typed answers) the link's (issue 17).
-  const language = answer.language ?? (await linkLanguageOf(deps.db, answer));
+  const language = answer.language ?? (await linkLanguageOf(deps.db, answer, response));
   let patch: Partial<repo.AnswerRow> = { analysis_status: "not_applicable", language };
   let embedding: { engine: string; vector: Float32Array } | null = null;
   if (text && wanted) {
@@ -258,12 +260,14 @@ export async function analyseAnswer(deps: ProcessingDeps, job: Job): Promise<voi
     deps,
     answer.response_uuid,
     async (trx) => {
-      await repo.updateAnswer(trx, answer.uuid, { ...patch, date_updated: nowIso() });
-      // Its theme, in the same transaction (DESIGN §12; themes/engine.ts).
+      // Its theme, in the same transaction (DESIGN §12; themes/engine.ts), written with the answer
+      // in one statement (issue 24: no more cost per answer than before themes).
+      let theme: string | null = null;
       if (embedding && response && q && isOpenType(q.type)) {
-        const a = { answerUuid: answer.uuid, workspaceUuid: response.workspace_uuid, linkUuid: response.link_uuid, questionUuid: q.uuid };
-        await assignNewAnswer(trx, a, embedding.vector, embedding.engine);
+        const a = { workspaceUuid: response.workspace_uuid, linkUuid: response.link_uuid, questionUuid: q.uuid };
+        theme = await themeOfNewAnswer(trx, a, embedding.vector, embedding.engine, deps.db);
       }
+      await updateAnalysedAnswer(trx, answer.uuid, { ...patch, date_updated: nowIso() }, theme);
     },
     job,
   );
