@@ -37,6 +37,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { runCli, startServer } from "../test/helpers/process.ts";
 import { openDatabase } from "../src/db/client.ts";
+import { cpuTicksByThreadName } from "../test/helpers/thread-cpu.ts";
 
 const CLOCK_TICKS_PER_S = 100; // Linux USER_HZ, the unit of /proc/<pid>/stat utime/stime
 
@@ -112,6 +113,12 @@ for (let i = 0; i < nodeCount; i++) {
 }
 const server = servers[0]!;
 const pids = servers.map((s) => s.proc.pid);
+// Analysed answers counted in the database (issue 24: the CPU each analysed answer costs).
+const statsDb = openDatabase(databaseUrl ?? path.join(dataDir, "earshot.db"));
+const analysedCount = async () =>
+  Number((await sql<{ n: number }>`select count(*) as n from answers where analysis_status = 'completed'`.execute(statsDb)).rows[0]?.n ?? 0);
+/** CPU ticks of the servers' Bun `Worker` threads (the inference worker runs the analysis; the WAL checkpoint worker is idle under this load). */
+const workerTicks = () => pids.reduce((sum, pid) => sum + (cpuTicksByThreadName(pid).get("Worker") ?? 0), 0);
 
 const linkRes = await fetch(`${server.baseUrl}/api/v1/links/`, {
   method: "POST",
@@ -170,18 +177,30 @@ async function respond(n: number): Promise<number | null> {
   }
 }
 
-type Phase = { completed: number; wallS: number; latencies: Float64Array; serverCpuS: number; dbCpuS: number | null; selfCpuS: number; otherCpuS: number };
+type Phase = {
+  completed: number;
+  wallS: number;
+  latencies: Float64Array;
+  serverCpuS: number;
+  dbCpuS: number | null;
+  selfCpuS: number;
+  otherCpuS: number;
+  /** Answers whose analysis completed during the phase, and the servers' Worker-thread CPU. */
+  analysed: number;
+  workerCpuS: number;
+};
 
 async function measure(run: (record: (ms: number | null) => void) => Promise<void>): Promise<Phase> {
   const latencies: number[] = [];
   const serversTicks = () => pids.reduce((sum, pid) => sum + cpuTicks(pid), 0);
   const dbTicks = () => (postgresPid === null ? 0 : clusterTicks(postgresPid));
-  const [s0, db0, me0, m0] = [serversTicks(), dbTicks(), cpuTicks(process.pid), machineBusyTicks()];
+  const [s0, db0, me0, m0, w0, a0] = [serversTicks(), dbTicks(), cpuTicks(process.pid), machineBusyTicks(), workerTicks(), await analysedCount()];
   const t0 = performance.now();
   await run((ms) => {
     if (ms !== null) latencies.push(ms);
   });
   const wallS = (performance.now() - t0) / 1000;
+  const [w, a] = [workerTicks() - w0, (await analysedCount()) - a0];
   const [s, db, me, m] = [serversTicks() - s0, dbTicks() - db0, cpuTicks(process.pid) - me0, machineBusyTicks() - m0].map((t) => t / CLOCK_TICKS_PER_S) as [
     number,
     number,
@@ -196,6 +215,8 @@ async function measure(run: (record: (ms: number | null) => void) => Promise<voi
     dbCpuS: postgresPid === null ? null : db,
     selfCpuS: me,
     otherCpuS: Math.max(0, m - s - db - me),
+    analysed: a,
+    workerCpuS: w / CLOCK_TICKS_PER_S,
   };
 }
 
@@ -239,6 +260,7 @@ if (halfS > 0 && fullRate > 0) {
 }
 for (const s of servers) await s.stop();
 serverProcs.length = 0;
+await statsDb.destroy();
 
 // ---- exactly once --------------------------------------------------------------------------
 const checkDb = openDatabase(databaseUrl ?? path.join(dataDir, "earshot.db"));
@@ -276,6 +298,12 @@ console.log("| phase | completed/s | p50 ms | p99 ms | max ms | server CPU | ser
 console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 console.log(row(`closed loop, ${respondents} respondents, ${durationS} s`, full));
 if (half) console.log(row(`open loop at half (${f(fullRate / 2)}/s), ${halfS} s`, half));
+const analysisRow = (name: string, p: Phase) =>
+  `| ${name} | ${f(p.analysed / p.wallS)} | ${f((p.workerCpuS * 1e6) / Math.max(1, p.analysed))} | ${f(((p.serverCpuS - p.workerCpuS) * 1e6) / Math.max(1, p.completed))} |`;
+console.log("\n| phase | answers analysed/s | Worker-thread CPU µs/analysed answer | server CPU outside Worker threads µs/response |");
+console.log("| --- | ---: | ---: | ---: |");
+console.log(analysisRow("closed loop", full));
+if (half) console.log(analysisRow("open loop at half", half));
 console.log(
   `\nExactly once: ${f(acknowledged.length)} submissions acknowledged; ${missing.length} of them not stored completed with 3 answers; ${extraCompleted} completed rows never acknowledged; ${f(totalRows)} response rows in all (sessions left open at the deadline stay 'started').`,
 );
