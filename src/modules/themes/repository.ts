@@ -3,9 +3,10 @@
  * Kysely queries of themes (DESIGN §12): the `themes` and `theme_builds` tables and the theme
  * columns of `answers` (migration 2026-12-02T0000).
  */
-import type { Kysely, Selectable, Transaction } from "kysely";
+import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import type { Database, ThemeBuildTable, ThemeTable } from "../../db/schema.ts";
 import { jsonValue } from "../../db/json.ts";
+import { prepared } from "../../db/prepared.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 export type ThemeRow = ThemeTable;
@@ -172,14 +173,18 @@ export type BuildCount = Pick<ThemeBuildRow, "answers_since" | "answers_built" |
  * rest of the transaction (themes/model-cache.ts relies on it).
  */
 export async function countNewAnswer(db: Q, linkUuid: string, questionUuid: string): Promise<BuildCount | undefined> {
-  return db
+  return (await countNewAnswerQuery(db, linkUuid, questionUuid))[0];
+}
+
+// Compiled once (db/prepared.ts): run for every analysed answer, where compiling cost more than running.
+const countNewAnswerQuery = prepared(2, (db, linkUuid: string, questionUuid: string) =>
+  db
     .updateTable("theme_builds")
-    .set((eb) => ({ answers_since: eb("answers_since", "+", 1) }))
+    .set({ answers_since: sql<number>`answers_since + 1` })
     .where("link_uuid", "=", linkUuid)
     .where("question_uuid", "=", questionUuid)
-    .returning(["answers_since", "answers_built", "rebuild_queued", "built_at", "engine", "threshold", "centres_version"])
-    .executeTakeFirst();
-}
+    .returning(["answers_since", "answers_built", "rebuild_queued", "built_at", "engine", "threshold", "centres_version"]),
+);
 
 /** A build's common components (concatenated Float32 bytes), or null. */
 export async function componentsOf(db: Q, linkUuid: string, questionUuid: string): Promise<Uint8Array | null> {
