@@ -8,7 +8,7 @@
  *   npx bun bench/intake.ts [--respondents 32] [--duration 10] [--warmup 3] [--half-duration 10]
  *                           [--jobs-paused] [--bin dist/earshot] [--cpu-prof DIR] [--keep]
  *                           [--database-url postgres://…/EMPTY_DB] [--nodes 2] [--postgres-pid PID]
- *                           [--synchronous full|normal]
+ *                           [--synchronous full|normal] [--drain S]
  *
  * `--database-url`: run on that PostgreSQL database instead of a SQLite file (it should be empty:
  * the first command migrates it; the bench does not drop it). `--nodes N`: start N servers on the
@@ -16,7 +16,9 @@
  * talks to node i mod N); server CPU is then the sum over the nodes. `--postgres-pid PID`: the
  * postmaster of a cluster that only this bench uses; its CPU (postmaster and backends) is reported
  * as database CPU, and left out of "other". `--synchronous`: the server's
- * `EARSHOT_SQLITE_SYNCHRONOUS` (SQLite; unset = the server's default).
+ * `EARSHOT_SQLITE_SYNCHRONOUS` (SQLite; unset = the server's default). `--drain S`: after the load,
+ * S more seconds with no respondents while the servers work off the queued analysis jobs; their
+ * CPU divided by the answers analysed meanwhile is the whole analysis path's CPU per answer.
  *
  * Phases: (1) closed loop — `--respondents` respondents, each starting the next response as soon
  * as the last one is acknowledged, for `--warmup` then `--duration` seconds: the throughput;
@@ -37,6 +39,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { runCli, startServer } from "../test/helpers/process.ts";
 import { openDatabase } from "../src/db/client.ts";
+import { cpuTicksByThreadName } from "../test/helpers/thread-cpu.ts";
 
 const CLOCK_TICKS_PER_S = 100; // Linux USER_HZ, the unit of /proc/<pid>/stat utime/stime
 
@@ -54,6 +57,7 @@ const { values: flags } = parseArgs({
     nodes: { type: "string", default: "1" },
     "postgres-pid": { type: "string" },
     synchronous: { type: "string" },
+    drain: { type: "string", default: "0" },
   },
 });
 /** The postmaster of a cluster only this bench uses: its CPU and its backends' is reported as the database's. */
@@ -75,7 +79,7 @@ const loadAtStart = loadavg()
 const dataDir = mkdtempSync(path.join(tmpdir(), "earshot-bench-intake-"));
 const serverProcs: { kill(signal?: number | NodeJS.Signals): void }[] = [];
 const nodeDirs: string[] = [];
-const budgetMs = (warmupS + durationS + halfS + 240) * 1000;
+const budgetMs = (warmupS + durationS + halfS + Number(flags.drain) + 240) * 1000;
 const watchdog = setTimeout(() => {
   process.stderr.write(`bench/intake: still running after ${budgetMs / 1000} s; stopping\n`);
   process.exit(3);
@@ -112,6 +116,12 @@ for (let i = 0; i < nodeCount; i++) {
 }
 const server = servers[0]!;
 const pids = servers.map((s) => s.proc.pid);
+// Analysed answers counted in the database (issue 24: the CPU each analysed answer costs).
+const statsDb = openDatabase(databaseUrl ?? path.join(dataDir, "earshot.db"));
+const analysedCount = async () =>
+  Number((await sql<{ n: number }>`select count(*) as n from answers where analysis_status = 'completed'`.execute(statsDb)).rows[0]?.n ?? 0);
+/** CPU ticks of the servers' Bun `Worker` threads (the inference worker runs the analysis; the WAL checkpoint worker is idle under this load). */
+const workerTicks = () => pids.reduce((sum, pid) => sum + (cpuTicksByThreadName(pid).get("Worker") ?? 0), 0);
 
 const linkRes = await fetch(`${server.baseUrl}/api/v1/links/`, {
   method: "POST",
@@ -170,18 +180,30 @@ async function respond(n: number): Promise<number | null> {
   }
 }
 
-type Phase = { completed: number; wallS: number; latencies: Float64Array; serverCpuS: number; dbCpuS: number | null; selfCpuS: number; otherCpuS: number };
+type Phase = {
+  completed: number;
+  wallS: number;
+  latencies: Float64Array;
+  serverCpuS: number;
+  dbCpuS: number | null;
+  selfCpuS: number;
+  otherCpuS: number;
+  /** Answers whose analysis completed during the phase, and the servers' Worker-thread CPU. */
+  analysed: number;
+  workerCpuS: number;
+};
 
 async function measure(run: (record: (ms: number | null) => void) => Promise<void>): Promise<Phase> {
   const latencies: number[] = [];
   const serversTicks = () => pids.reduce((sum, pid) => sum + cpuTicks(pid), 0);
   const dbTicks = () => (postgresPid === null ? 0 : clusterTicks(postgresPid));
-  const [s0, db0, me0, m0] = [serversTicks(), dbTicks(), cpuTicks(process.pid), machineBusyTicks()];
+  const [s0, db0, me0, m0, w0, a0] = [serversTicks(), dbTicks(), cpuTicks(process.pid), machineBusyTicks(), workerTicks(), await analysedCount()];
   const t0 = performance.now();
   await run((ms) => {
     if (ms !== null) latencies.push(ms);
   });
   const wallS = (performance.now() - t0) / 1000;
+  const [w, a] = [workerTicks() - w0, (await analysedCount()) - a0];
   const [s, db, me, m] = [serversTicks() - s0, dbTicks() - db0, cpuTicks(process.pid) - me0, machineBusyTicks() - m0].map((t) => t / CLOCK_TICKS_PER_S) as [
     number,
     number,
@@ -196,6 +218,8 @@ async function measure(run: (record: (ms: number | null) => void) => Promise<voi
     dbCpuS: postgresPid === null ? null : db,
     selfCpuS: me,
     otherCpuS: Math.max(0, m - s - db - me),
+    analysed: a,
+    workerCpuS: w / CLOCK_TICKS_PER_S,
   };
 }
 
@@ -237,8 +261,21 @@ if (halfS > 0 && fullRate > 0) {
   await Bun.sleep(1000);
   half = await openLoop(fullRate / 2, halfS);
 }
+// (3) drain: no more respondents, the servers only work off the queued analysis jobs for `--drain`
+// seconds: all their CPU is then the whole per-answer analysis path (job claim, worker request,
+// insights, vector, the answer's write, its theme), divided by the answers analysed meanwhile.
+const drainS = Number(flags.drain);
+let drain: { analysed: number; serverCpuS: number; workerCpuS: number; wallS: number } | null = null;
+if (drainS > 0) {
+  await Bun.sleep(500); // the last responses' requests settle
+  const [s0, w0, a0, t0] = [pids.reduce((sum, pid) => sum + cpuTicks(pid), 0), workerTicks(), await analysedCount(), performance.now()];
+  await Bun.sleep(drainS * 1000);
+  const [s1, w1, a1] = [pids.reduce((sum, pid) => sum + cpuTicks(pid), 0), workerTicks(), await analysedCount()];
+  drain = { analysed: a1 - a0, serverCpuS: (s1 - s0) / CLOCK_TICKS_PER_S, workerCpuS: (w1 - w0) / CLOCK_TICKS_PER_S, wallS: (performance.now() - t0) / 1000 };
+}
 for (const s of servers) await s.stop();
 serverProcs.length = 0;
+await statsDb.destroy();
 
 // ---- exactly once --------------------------------------------------------------------------
 const checkDb = openDatabase(databaseUrl ?? path.join(dataDir, "earshot.db"));
@@ -276,6 +313,17 @@ console.log("| phase | completed/s | p50 ms | p99 ms | max ms | server CPU | ser
 console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 console.log(row(`closed loop, ${respondents} respondents, ${durationS} s`, full));
 if (half) console.log(row(`open loop at half (${f(fullRate / 2)}/s), ${halfS} s`, half));
+const analysisRow = (name: string, p: Phase) =>
+  `| ${name} | ${f(p.analysed / p.wallS)} | ${f((p.workerCpuS * 1e6) / Math.max(1, p.analysed))} | ${f(((p.serverCpuS - p.workerCpuS) * 1e6) / Math.max(1, p.completed))} |`;
+console.log("\n| phase | answers analysed/s | Worker-thread CPU µs/analysed answer | server CPU outside Worker threads µs/response |");
+console.log("| --- | ---: | ---: | ---: |");
+console.log(analysisRow("closed loop", full));
+if (half) console.log(analysisRow("open loop at half", half));
+if (drain) {
+  console.log(
+    `\nDrain (${f(drain.wallS, 1)} s, no respondents, analysis jobs only): ${f(drain.analysed)} answers analysed (${f(drain.analysed / drain.wallS)}/s); server CPU ${f((drain.serverCpuS * 1e6) / Math.max(1, drain.analysed))} µs per analysed answer, of which Worker threads ${f((drain.workerCpuS * 1e6) / Math.max(1, drain.analysed))} µs and the rest (job runner, database writes, theme) ${f(((drain.serverCpuS - drain.workerCpuS) * 1e6) / Math.max(1, drain.analysed))} µs.`,
+  );
+}
 console.log(
   `\nExactly once: ${f(acknowledged.length)} submissions acknowledged; ${missing.length} of them not stored completed with 3 answers; ${extraCompleted} completed rows never acknowledged; ${f(totalRows)} response rows in all (sessions left open at the deadline stay 'started').`,
 );

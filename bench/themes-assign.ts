@@ -2,8 +2,8 @@
  * @module bench/themes-assign
  * The server-side cost of themes per analysed answer (issue 24; docs/performance.md "Themes in
  * the product"): CPU of the analyse job's write with and without the theme work of
- * `assignNewAnswer` (build row counter, the question's theme centres, nearest theme, the answer's
- * theme), on a real SQLite file holding one question with `--answers` embedded answers and
+ * `themeOfNewAnswer` (build row counter, the question's model from memory — themes/model-cache.ts —,
+ * nearest theme, the theme written with the answer), on a real SQLite file holding one question with `--answers` embedded answers and
  * `--themes` themes. Plus the embedding itself (SIF, in the worker, same request as the analysis).
  * Alternating rounds; prints medians. Asserts nothing about time.
  *
@@ -15,7 +15,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { migrateToLatest, openDatabase } from "../src/db/client.ts";
 import { createSifEmbedder } from "../src/ai/themes/embedder.ts";
-import { assignNewAnswer } from "../src/modules/themes/engine.ts";
+import { themeOfNewAnswer } from "../src/modules/themes/engine.ts";
+import { updateAnalysedAnswer } from "../src/modules/themes/repository.ts";
 import { vectorBytes, vectorsBytes } from "../src/modules/themes/codec.ts";
 
 const { values: flags } = parseArgs({
@@ -159,17 +160,17 @@ async function round(withThemes: boolean): Promise<number> {
   const start = process.cpuUsage();
   for (const [i, uuid] of uuids.entries()) {
     await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable("answers")
-        .set({
-          analysis_status: "completed",
-          ai_insights: '{"sentiment":"neutral"}',
-          ...(withThemes ? { embedding: vectorBytes(vectors[i]!), embedding_engine: embedder.id } : {}),
-          date_updated: now,
-        })
-        .where("uuid", "=", uuid)
-        .execute();
-      if (withThemes) await assignNewAnswer(trx, { answerUuid: uuid, workspaceUuid: ws, linkUuid: link, questionUuid: question }, vectors[i]!, embedder.id);
+      const patch = {
+        analysis_status: "completed" as const,
+        ai_insights: '{"sentiment":"neutral"}',
+        ...(withThemes ? { embedding: vectorBytes(vectors[i]!), embedding_engine: embedder.id } : {}),
+        date_updated: now,
+      };
+      // As the analyse job does (responses/processing.ts): the theme first (counting the answer,
+      // the question's model from memory), then one write of the answer with its theme.
+      const a = { workspaceUuid: ws, linkUuid: link, questionUuid: question };
+      const theme = withThemes ? await themeOfNewAnswer(trx, a, vectors[i]!, embedder.id, db) : null;
+      await updateAnalysedAnswer(trx, uuid, patch, theme);
     });
   }
   const used = process.cpuUsage(start);

@@ -193,6 +193,8 @@ export interface ThemeBuildTable {
   rebuild_queued: number;
   built_at: string | null;
   date_updated: string;
+  /** Raised by triggers whenever a theme of the question is added, deleted or gets a new centre (themes/model-cache.ts). */
+  centres_version: Generated<number>;
 }
 
 export interface JobTable {

@@ -27,6 +27,7 @@ import * as searchFollowUps from "./2026-12-02T0100-search-follow-ups.ts";
 import * as mediaImages from "./2026-12-02T0200-media-images.ts";
 import * as answerTranslation from "./2026-12-03T0000-answer-translation.ts";
 import * as hiddenFields from "./2026-12-03T0100-hidden-fields.ts";
+import * as themeCentresVersion from "./2026-12-03T0100-theme-centres-version.ts";
 import * as responseConsent from "./2026-12-03T0200-response-consent.ts";
 import * as invitations from "./2026-12-03T0300-invitations.ts";
 import * as retention from "./2026-12-03T0500-retention.ts";
@@ -55,6 +56,7 @@ export const migrations: Record<string, Migration> = {
   "2026-12-02T0200-media-images": mediaImages,
   "2026-12-03T0000-answer-translation": answerTranslation,
   "2026-12-03T0100-hidden-fields": hiddenFields,
+  "2026-12-03T0100-theme-centres-version": themeCentresVersion,
   "2026-12-03T0200-response-consent": responseConsent,
   "2026-12-03T0300-invitations": invitations,
   "2026-12-03T0500-retention": retention,

@@ -13,6 +13,7 @@ import type { BlobStore } from "../../blobs/store.ts";
 import { enqueueJob, isClaimStillOurs, type Job, LeaseLostError } from "../../jobs/queue.ts";
 import { PermanentJobError, WaitingJobError } from "../../jobs/runner.ts";
 import * as linksRepo from "../links/repository.ts";
+import { createDefinitionCache, definitionVersion } from "../../db/definition-cache.ts";
 import { InferenceError, type InferenceClient } from "../../ai/inference-client.ts";
 import { AudioDecodeError, MAX_RECORDING_S } from "../../ai/audio-common.ts";
 import { questionRecordingLimitS } from "../intake/recordings.ts";
@@ -21,7 +22,8 @@ import { maskSegments, maskText, redactionPolicyOf } from "../intake/redaction.t
 import * as repo from "./repository.ts";
 import { analysisDuration, transcriptionDuration, transcriptionRealTimeFactor } from "../../metrics/instruments.ts";
 
-import { assignNewAnswer, isOpenType, rebuildGivenUp } from "../themes/engine.ts";
+import { isOpenType, rebuildGivenUp, themeOfNewAnswer } from "../themes/engine.ts";
+import { updateAnalysedAnswer } from "../themes/repository.ts";
 import { vectorBytes } from "../themes/codec.ts";
 import { analysisTextOf } from "./analysis-text.ts";
 
@@ -200,6 +202,26 @@ export async function transcribeAnswer(deps: ProcessingDeps, job: Job): Promise<
   );
 }
 
+/** A link's questions and `settings.language` as the analyse job reads them, per definition version. */
+const analyseDefinitions = createDefinitionCache<{ questions: readonly linksRepo.QuestionRow[]; language: string | null }>();
+
+/**
+ * The questions and language of a response's link: from memory while the definition counter stands
+ * still (db/definition-cache.ts; issue 24: two reads less per analysed answer), else read.
+ * `language`: the link's `settings.language`, null when none is set or the link was deleted.
+ */
+async function analyseDefinitionOf(db: Kysely<Database>, response: repo.ResponseRow) {
+  const version = await definitionVersion(db);
+  const cached = analyseDefinitions.get(db, response.link_uuid, version);
+  if (cached) return cached;
+  const questions = await linksRepo.questionsOf(db, [response.link_uuid]);
+  const link = await linksRepo.findLink(db, response.workspace_uuid, response.link_uuid);
+  const setting = link ? (JSON.parse(link.settings) as { language?: unknown }).language : null;
+  const value = { questions, language: typeof setting === "string" && setting !== "" ? setting : null };
+  analyseDefinitions.set(db, response.link_uuid, version, value);
+  return value;
+}
+
 /** Handles an `analyse` job: ai_insights, clarity-driven follow-ups and custom fields. */
 export async function analyseAnswer(deps: ProcessingDeps, job: Job): Promise<void> {
   const answer = await repo.findAnswer(deps.db, answerUuidOf(job));
@@ -207,12 +229,12 @@ export async function analyseAnswer(deps: ProcessingDeps, job: Job): Promise<voi
   // The English engines read the translation of a non-English voice answer when there is one.
   const text = analysisTextOf(answer);
   const response = await repo.findResponseByUuid(deps.db, answer.response_uuid);
-  const questions = response ? await linksRepo.questionsOf(deps.db, [response.link_uuid]) : [];
-  const q = questions.find((x) => x.uuid === answer.question_uuid);
+  const definition = response ? await analyseDefinitionOf(deps.db, response) : null;
+  const q = definition?.questions.find((x) => x.uuid === answer.question_uuid);
   const config = q ? (JSON.parse(q.configuration) as Record<string, unknown>) : {};
   const wanted = config.enable_ai_evaluation !== false;
   // The answer's language: as transcribed, else (typed answers) the link's (issue 17).
-  const language = answer.language ?? (await linkLanguageOf(deps.db, answer));
+  const language = answer.language ?? definition?.language ?? null;
   let patch: Partial<repo.AnswerRow> = { analysis_status: "not_applicable", language };
   let embedding: { engine: string; vector: Float32Array } | null = null;
   if (text && wanted) {
@@ -258,12 +280,14 @@ export async function analyseAnswer(deps: ProcessingDeps, job: Job): Promise<voi
     deps,
     answer.response_uuid,
     async (trx) => {
-      await repo.updateAnswer(trx, answer.uuid, { ...patch, date_updated: nowIso() });
-      // Its theme, in the same transaction (DESIGN §12; themes/engine.ts).
+      // Its theme, in the same transaction (DESIGN §12; themes/engine.ts), written with the answer
+      // in one statement (issue 24: no more cost per answer than before themes).
+      let theme: string | null = null;
       if (embedding && response && q && isOpenType(q.type)) {
-        const a = { answerUuid: answer.uuid, workspaceUuid: response.workspace_uuid, linkUuid: response.link_uuid, questionUuid: q.uuid };
-        await assignNewAnswer(trx, a, embedding.vector, embedding.engine);
+        const a = { workspaceUuid: response.workspace_uuid, linkUuid: response.link_uuid, questionUuid: q.uuid };
+        theme = await themeOfNewAnswer(trx, a, embedding.vector, embedding.engine, deps.db);
       }
+      await updateAnalysedAnswer(trx, answer.uuid, { ...patch, date_updated: nowIso() }, theme);
     },
     job,
   );

@@ -22,11 +22,12 @@ import { nowIso } from "../../clock.ts";
 import type { Database } from "../../db/schema.ts";
 import { enqueueJob, isClaimStillOurs, type Job, LeaseLostError } from "../../jobs/queue.ts";
 import { PermanentJobError } from "../../jobs/runner.ts";
-import { assignAnswer, DEFAULT_ASSIGN_THRESHOLD, reconcileThemes, type ThemeModel } from "../../ai/themes/incremental.ts";
+import { assignAnswer, DEFAULT_ASSIGN_THRESHOLD, reconcileThemes } from "../../ai/themes/incremental.ts";
 import type { InferenceClient, StoredBuildOptions, StoredThemeInput } from "../../ai/inference-client.ts";
 import { analysisTextOf } from "../responses/analysis-text.ts";
 import { llmLabelsOf, type LlmEndpoint } from "./llm-relabel.ts";
 import { bytesVector, bytesVectors, vectorBytes, vectorsBytes } from "./codec.ts";
+import { cachedModel, storeModel } from "./model-cache.ts";
 import * as repo from "./repository.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
@@ -64,6 +65,8 @@ export async function queueRebuild(trx: Q, workspaceUuid: string, linkUuid: stri
  * transaction: its nearest theme under the question's last build (none before the first build, or
  * below the threshold), and the automatic rebuild when the rule says so. About 1 µs per theme.
  * @param vector the answer's raw embedder vector; `engine` its embedder id.
+ * @param cacheOwner the root database instance: the question's decoded model is kept in memory for
+ *   it (themes/model-cache.ts); omitted, every call reads the centres.
  * @returns the theme uuid given (or null).
  */
 export async function assignNewAnswer(
@@ -71,6 +74,26 @@ export async function assignNewAnswer(
   a: { answerUuid: string; workspaceUuid: string; linkUuid: string; questionUuid: string },
   vector: Float32Array,
   engine: string,
+  cacheOwner?: Kysely<Database>,
+): Promise<string | null> {
+  const theme = await themeOfNewAnswer(trx, a, vector, engine, cacheOwner);
+  if (theme) await repo.assignAnswers(trx, [a.answerUuid], theme, "auto", true);
+  return theme;
+}
+
+/**
+ * {@link assignNewAnswer} without the answer's own write: counts the answer, queues the automatic
+ * rebuild when due, and returns the theme the caller writes with the answer
+ * (`repo.updateAnalysedAnswer`, one statement instead of two). Call it before the caller's write
+ * of the answer, in the same transaction, which must not have changed the question's themes.
+ * @returns the theme uuid to give (or null: leave the answer's theme alone).
+ */
+export async function themeOfNewAnswer(
+  trx: Transaction<Database>,
+  a: { workspaceUuid: string; linkUuid: string; questionUuid: string },
+  vector: Float32Array,
+  engine: string,
+  cacheOwner?: Kysely<Database>,
 ): Promise<string | null> {
   let build = await repo.countNewAnswer(trx, a.linkUuid, a.questionUuid);
   if (!build) {
@@ -80,15 +103,19 @@ export async function assignNewAnswer(
   }
   let theme: string | null = null;
   if (build.built_at && build.engine === engine) {
-    const themes = await repo.centresOf(trx, a.linkUuid, a.questionUuid);
-    const model: ThemeModel = {
-      engine,
-      components: bytesVectors(build.components, vector.length),
-      threshold: build.threshold,
-      themes: themes.map((t) => ({ id: t.uuid, centre: bytesVector(t.centre!) })),
-    };
+    let model = cacheOwner && cachedModel(cacheOwner, a.linkUuid, a.questionUuid, build, vector.length);
+    if (!model) {
+      // Read under the build row's lock the count just took: what the stamp vouches for.
+      const themes = await repo.centresOf(trx, a.linkUuid, a.questionUuid);
+      model = {
+        engine,
+        components: bytesVectors(await repo.componentsOf(trx, a.linkUuid, a.questionUuid), vector.length),
+        threshold: build.threshold,
+        themes: themes.map((t) => ({ id: t.uuid, centre: bytesVector(t.centre!) })),
+      };
+      if (cacheOwner) storeModel(cacheOwner, a.linkUuid, a.questionUuid, build, vector.length, model);
+    }
     theme = assignAnswer(vector, engine, model).theme;
-    if (theme) await repo.assignAnswers(trx, [a.answerUuid], theme, "auto", true);
   }
   // A vector of another engine than the last build's (EARSHOT_EMBEDDING_MODEL changed): no theme
   // until the rebuild that embeds the question's answers again with the new engine, queued now.

@@ -3,13 +3,14 @@
  * Kysely queries of themes (DESIGN §12): the `themes` and `theme_builds` tables and the theme
  * columns of `answers` (migration 2026-12-02T0000).
  */
-import type { Kysely, Transaction } from "kysely";
+import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import type { Database, ThemeBuildTable, ThemeTable } from "../../db/schema.ts";
 import { jsonValue } from "../../db/json.ts";
+import { prepared } from "../../db/prepared.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 export type ThemeRow = ThemeTable;
-export type ThemeBuildRow = ThemeBuildTable;
+export type ThemeBuildRow = Selectable<ThemeBuildTable>;
 
 /** Question types whose answers are themed (DESIGN §12). */
 export const OPEN_TYPES = ["voice", "voice_text_fallback", "text"];
@@ -163,15 +164,62 @@ export async function updateBuild(db: Q, linkUuid: string, questionUuid: string,
   await db.updateTable("theme_builds").set(patch).where("link_uuid", "=", linkUuid).where("question_uuid", "=", questionUuid).execute();
 }
 
-/** Counts one more analysed answer since the last build; returns the row as it now reads (undefined: no row). */
-export async function countNewAnswer(db: Q, linkUuid: string, questionUuid: string): Promise<ThemeBuildRow | undefined> {
-  return db
+/** The build row columns the analyse job reads per answer (not the components' bytes). */
+export type BuildCount = Pick<ThemeBuildRow, "answers_since" | "answers_built" | "rebuild_queued" | "built_at" | "engine" | "threshold" | "centres_version">;
+
+/**
+ * Counts one more analysed answer since the last build; returns what the analyse job needs of the
+ * row as it now reads (undefined: no row). On PostgreSQL this takes the row's write lock for the
+ * rest of the transaction (themes/model-cache.ts relies on it).
+ */
+export async function countNewAnswer(db: Q, linkUuid: string, questionUuid: string): Promise<BuildCount | undefined> {
+  return (await countNewAnswerQuery(db, linkUuid, questionUuid))[0];
+}
+
+// Compiled once (db/prepared.ts): run for every analysed answer, where compiling cost more than running.
+const countNewAnswerQuery = prepared(2, (db, linkUuid: string, questionUuid: string) =>
+  db
     .updateTable("theme_builds")
-    .set((eb) => ({ answers_since: eb("answers_since", "+", 1) }))
+    .set({ answers_since: sql<number>`answers_since + 1` })
     .where("link_uuid", "=", linkUuid)
     .where("question_uuid", "=", questionUuid)
-    .returningAll()
+    .returning(["answers_since", "answers_built", "rebuild_queued", "built_at", "engine", "threshold", "centres_version"]),
+);
+
+/** A build's common components (concatenated Float32 bytes), or null. */
+export async function componentsOf(db: Q, linkUuid: string, questionUuid: string): Promise<Uint8Array | null> {
+  const row = await db
+    .selectFrom("theme_builds")
+    .select("components")
+    .where("link_uuid", "=", linkUuid)
+    .where("question_uuid", "=", questionUuid)
     .executeTakeFirst();
+  return row?.components ?? null;
+}
+
+/**
+ * The analyse job's write of a newly analysed answer, with its theme in the same statement: the
+ * theme is set (source `auto`) unless an operator placed the answer (`theme_source = operator`,
+ * which keeps its place), exactly as {@link assignAnswers} with `onlyAuto` would.
+ * @param patch the answer's other columns; `themeUuid` null leaves the theme columns alone.
+ */
+export async function updateAnalysedAnswer(
+  db: Q,
+  answerUuid: string,
+  patch: Partial<Omit<Selectable<Database["answers"]>, "uuid">>,
+  themeUuid: string | null,
+): Promise<void> {
+  await db
+    .updateTable("answers")
+    .set(patch)
+    .$if(themeUuid !== null, (q) =>
+      q.set((eb) => ({
+        theme_uuid: eb.case().when("theme_source", "=", "operator").then(eb.ref("theme_uuid")).else(themeUuid).end(),
+        theme_source: eb.case().when("theme_source", "=", "operator").then(eb.ref("theme_source")).else(eb.val<"auto" | "operator">("auto")).end(),
+      })),
+    )
+    .where("uuid", "=", answerUuid)
+    .execute();
 }
 
 /** The centres of a question's themes (those that have one). */
