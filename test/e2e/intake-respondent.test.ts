@@ -362,7 +362,11 @@ describe("the respondent's page", () => {
         await page.getByText("Microphone access was refused.").waitFor();
         const retry = page.getByRole("button", { name: "Try the microphone again" });
         await retry.click();
-        await page.getByText("Microphone access was refused.").waitFor();
+        // Wait for this retry's own outcome (its hint, the button enabled again): the refusal text
+        // is already on the page, and granting the permission while this request is still pending
+        // would let it succeed and take the retry button away before the second click.
+        await page.getByText("Allow the microphone for this page in your browser, then try again.", { exact: false }).waitFor({ timeout: STEP_MS });
+        expect(await retry.isEnabled()).toBe(true);
         expect(await page.getByRole("button", { name: "Record answer" }).count()).toBe(0);
         await page.setViewportSize({ width: 390, height: 844 });
         await shoot(page, "mic-refused-390");
