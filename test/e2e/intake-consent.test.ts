@@ -82,6 +82,8 @@ describe("consent before recording", () => {
         expect(await dialog.textContent()).toContain(TEXT_DE);
         // Nothing has asked for the microphone yet, and nothing was recorded.
         expect(await microphoneRequests(page)).toBe(0);
+        // The consent is what the respondent reads now: no "waiting for the microphone" beside it.
+        expect(await page.getByText("Warten auf das Mikrofon").count()).toBe(0);
         await page.getByRole("button", { name: "Ich stimme zu" }).click();
         await page.getByRole("button", { name: "Aufnahme beenden" }).waitFor();
         expect(await microphoneRequests(page)).toBe(1);

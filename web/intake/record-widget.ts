@@ -156,8 +156,10 @@ export function recordWidget(opts: RecordWidgetOptions): RecordWidget {
     failure = null;
     opts.onError?.(null);
     phase = "requesting";
-    update();
     if (opts.beforeMicrophone) {
+      // While a consent prompt may be open, it is what the respondent reads: no "Waiting for the
+      // microphone…" before they have agreed to be recorded.
+      update("");
       let refusal: string | null | false;
       try {
         refusal = await opts.beforeMicrophone();
@@ -170,6 +172,7 @@ export function recordWidget(opts: RecordWidgetOptions): RecordWidget {
         return;
       }
     }
+    update();
     if (live && opts.prepareLive) {
       try {
         await opts.prepareLive();
