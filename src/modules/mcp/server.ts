@@ -8,8 +8,7 @@
  * when it answered, `mcp.tool_refused` when it did not (the label names the tool and the error code;
  * `INVALID_CALL` for bad arguments or an unknown tool, refused by the SDK before any tool ran).
  */
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { AuthContext } from "../../auth/authenticate.ts";
 import { AppError } from "../../errors.ts";
@@ -27,6 +26,20 @@ const INSTRUCTIONS =
   "search_responses filters a link's or the workspace's responses; get_response reads one with transcripts and insights; " +
   "link_stats, list_themes and period_summary give the numbers, the themes with quotes and what changed. " +
   "Lists are paged: pass next_cursor as cursor to continue. Every result is at most 20,000 characters; a note says when something was cut.";
+
+/**
+ * The SDK, loaded at the first MCP request: importing it costs ~140 ms of CPU (measured with
+ * `bun` on this machine), which no start of a box that never serves MCP should pay.
+ */
+type Sdk = {
+  McpServer: typeof import("@modelcontextprotocol/sdk/server/mcp.js").McpServer;
+  Transport: typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js").WebStandardStreamableHTTPServerTransport;
+};
+let sdk: Promise<Sdk> | null = null;
+const loadSdk = () =>
+  (sdk ??= Promise.all([import("@modelcontextprotocol/sdk/server/mcp.js"), import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js")]).then(
+    ([m, t]) => ({ McpServer: m.McpServer, Transport: t.WebStandardStreamableHTTPServerTransport }),
+  ));
 
 /** One request's calls, for the audit log: which tools/call names were answered by a tool. */
 type CallLog = { audited: number };
@@ -57,8 +70,8 @@ async function auditCall(deps: AppDeps, auth: AuthContext, name: string, refusal
 }
 
 /** The MCP server of one request: the tools, run as `auth`. */
-function createServer(deps: AppDeps, auth: AuthContext, calls: CallLog): McpServer {
-  const server = new McpServer(
+function createServer(McpServerClass: Sdk["McpServer"], deps: AppDeps, auth: AuthContext, calls: CallLog): McpServer {
+  const server = new McpServerClass(
     { name: "earshot", title: "Earshot feedback", version: pkg.version },
     { instructions: INSTRUCTIONS, maxToolInputElements: MAX_ARGUMENT_ELEMENTS },
   );
@@ -102,9 +115,10 @@ function toolCallName(message: unknown): string | null {
  *   SDK's own 4xx for a malformed message or missing Accept/Content-Type
  */
 export async function answerMcpRequest(deps: AppDeps, auth: AuthContext, request: Request, body: unknown): Promise<Response> {
+  const { McpServer, Transport } = await loadSdk();
   const calls: CallLog = { audited: 0 };
-  const server = createServer(deps, auth, calls);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const server = createServer(McpServer, deps, auth, calls);
+  const transport = new Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
     const response = await transport.handleRequest(request, { parsedBody: body });
