@@ -16,6 +16,7 @@ import { FIXTURE_TRANSCRIPT, WEBM_FIXTURE_PATH } from "../../../test/helpers/fix
 import { seedResponses } from "../../../test/helpers/seed-responses.ts";
 import { listAuditEntries } from "../audit/service.ts";
 import { updateWorkspace } from "../workspaces/service.ts";
+import { addUser, signIn } from "../../../test/helpers/console-session.ts";
 import { MAX_RESULT_CHARS } from "./bounds.ts";
 
 const ANSWERS = [
@@ -254,6 +255,37 @@ describe("MCP endpoint through the SDK's client", () => {
     const batch = await mcpPost(api.ws.api_key, [{ jsonrpc: "2.0", id: 1, method: "tools/list" }]);
     expect(batch.status).toBe(400);
     expect((await batch.json()).code).toBe("VALIDATION_ERROR");
+  });
+
+  test("a console session works with its CSRF token and origin; a revoked key stops at once", async () => {
+    await addUser(api, "viewer@example.com", "viewer");
+    const session = await signIn(api, "viewer@example.com");
+    const origin = new URL(mcpUrl).origin;
+    const asViewer = (headers: Record<string, string>) =>
+      fetch(mcpUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", cookie: `earshot_session=${session.cookie}`, ...headers },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "link_stats", arguments: { link_uuid: link.uuid } } }),
+      });
+    const ok = await asViewer({ "x-csrf-token": session.csrf, origin });
+    expect(ok.status).toBe(200);
+    const body = await ok.json();
+    expect(JSON.parse(body.result.content[0].text)).toEqual(await rest(`/api/v1/links/${link.uuid}/stats/`));
+    // A page of another origin cannot use a signed-in operator's cookie to read through the endpoint.
+    for (const headers of [{ origin }, { "x-csrf-token": session.csrf, origin: "http://evil.example" }]) {
+      const refused = await asViewer(headers);
+      expect(refused.status).toBe(403);
+      expect((await refused.json()).code).toBe("CSRF_FAILED");
+    }
+
+    const key = await newKey("revoked agent", ["links:read", "responses:read"]);
+    const client = await connect(key.key);
+    expect((await call(client, "list_links")).isError).toBe(false);
+    expect((await api.call("DELETE", `/api/v1/tokens/${key.uuid}/`)).status).toBe(200);
+    await expect(client.callTool({ name: "list_links", arguments: {} })).rejects.toThrow();
+    const after = await mcpPost(key.key, { jsonrpc: "2.0", id: 1, method: "tools/list" });
+    expect(after.status).toBe(401);
+    expect((await after.json()).code).toBe("UNAUTHENTICATED");
   });
 
   test("every call is audited with the caller, answered or refused", async () => {
