@@ -272,7 +272,8 @@ describe("MCP endpoint through the SDK's client", () => {
     const body = await ok.json();
     expect(JSON.parse(body.result.content[0].text)).toEqual(await rest(`/api/v1/links/${link.uuid}/stats/`));
     // A page of another origin cannot use a signed-in operator's cookie to read through the endpoint.
-    for (const headers of [{ origin }, { "x-csrf-token": session.csrf, origin: "http://evil.example" }]) {
+    const hostile: Record<string, string>[] = [{ origin }, { "x-csrf-token": session.csrf, origin: "http://evil.example" }];
+    for (const headers of hostile) {
       const refused = await asViewer(headers);
       expect(refused.status).toBe(403);
       expect((await refused.json()).code).toBe("CSRF_FAILED");

@@ -16,13 +16,16 @@ import { hiddenFiltersOf } from "../responses/hidden-filter.ts";
 import { listResponsesQuerySchema } from "../responses/model.ts";
 import { getResponse, listResponses, selectionOf, type ResponseDeps } from "../responses/service.ts";
 import { statsQuerySchema } from "../stats/model.ts";
-import { getLinkStats } from "../stats/service.ts";
+import { cachedLinkStats, changeVersion, type StatsCache } from "../stats/service.ts";
 import { listThemesQuerySchema, summaryQuerySchema } from "../themes/model.ts";
 import { listThemes } from "../themes/service.ts";
 import { linkSummary } from "../themes/summary.ts";
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_RESULT_CHARS, boundObject, boundPage, offsetOf, type Bounded } from "./bounds.ts";
 
 type Args = Record<string, unknown>;
+
+/** The dashboards computed for `link_stats`, per app (stats/service.ts `cachedLinkStats`). */
+const statsCaches = new WeakMap<AppDeps, StatsCache>();
 
 /** One tool: its name, the scope of the REST operation it mirrors, its arguments and what it does. */
 export type McpTool = {
@@ -150,7 +153,10 @@ export const MCP_TOOLS: readonly McpTool[] = [
     },
     async run(deps, auth, args) {
       const q = parseWith(statsQuerySchema, queryOf(args, ["since", "until", "bucket"]), "arguments");
-      return boundObject(await getLinkStats({ db: deps.db }, auth, String(args.link_uuid), q));
+      // Remembered per workspace change version, as the REST route does (one dashboard, many readers).
+      const cache = statsCaches.get(deps) ?? statsCaches.set(deps, new Map()).get(deps)!;
+      const d = { db: deps.db };
+      return boundObject(await cachedLinkStats(cache, await changeVersion(d, auth.workspaceUuid), d, auth, String(args.link_uuid), q));
     },
   },
   {
