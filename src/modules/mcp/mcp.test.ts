@@ -78,6 +78,8 @@ async function submit(base: string, question: string, value: string): Promise<vo
   expect((await api.call("POST", `${base}/sessions/${sid}/submit/`, { key: null, body: {} })).status).toBe(200);
 }
 
+const jsonHeaders = () => ({ "content-type": "application/json", accept: "application/json, text/event-stream" });
+
 const mcpPost = (key: string | null, body: unknown) =>
   fetch(mcpUrl, {
     method: "POST",
@@ -255,6 +257,17 @@ describe("MCP endpoint through the SDK's client", () => {
     const batch = await mcpPost(api.ws.api_key, [{ jsonrpc: "2.0", id: 1, method: "tools/list" }]);
     expect(batch.status).toBe(400);
     expect((await batch.json()).code).toBe("VALIDATION_ERROR");
+    const notJson = await fetch(mcpUrl, {
+      method: "POST",
+      headers: { "content-type": "text/plain", accept: "application/json, text/event-stream", authorization: `Bearer ${api.ws.api_key}` },
+      body: "tools/list",
+    });
+    expect(notJson.status).toBe(415);
+    expect((await notJson.json()).code).toBe("UNSUPPORTED_MEDIA_TYPE");
+    const broken = await fetch(mcpUrl, { method: "POST", headers: { ...jsonHeaders(), authorization: `Bearer ${api.ws.api_key}` }, body: "{" });
+    expect(broken.status).toBe(400);
+    expect(broken.headers.get("content-type")).toBe("application/problem+json");
+    expect((await broken.json()).code).toBe("INVALID_JSON");
   });
 
   test("a console session works with its CSRF token and origin; a revoked key stops at once", async () => {

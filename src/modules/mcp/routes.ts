@@ -19,7 +19,7 @@ export function mcpRoutes(deps: AppDeps) {
   return new Elysia({ name: "mcp" }).use(authPlugin(deps)).post(
     MCP_PATH,
     ({ request, body, auth }) => {
-      assertMcpRequest(auth, body);
+      assertMcpRequest(auth, request, body);
       return answerMcpRequest(deps, auth, request, body);
     },
     { auth: { scope: null } },

@@ -132,12 +132,15 @@ export async function answerMcpRequest(deps: AppDeps, auth: AuthContext, request
 }
 
 /**
- * Refuses what the endpoint does not take before the SDK sees it: a JSON-RPC batch (MCP
+ * Refuses what the endpoint does not take before the SDK sees it: a body that is not JSON, a JSON-RPC batch (MCP
  * 2025-06-18 has none, and one request must be one charge against the rate limit), and a caller
  * that can use no tool at all.
- * @throws AppError VALIDATION_ERROR (batch), INSUFFICIENT_SCOPE (neither links:read nor responses:read)
+ * @throws AppError UNSUPPORTED_MEDIA_TYPE, VALIDATION_ERROR (batch), INSUFFICIENT_SCOPE (neither links:read nor responses:read)
  */
-export function assertMcpRequest(auth: AuthContext, body: unknown): void {
+export function assertMcpRequest(auth: AuthContext, request: Request, body: unknown): void {
+  if (!/^application\/json\b/i.test(request.headers.get("content-type") ?? "")) {
+    throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send one JSON-RPC message as application/json.", { headers: auth.rateHeaders });
+  }
   if (Array.isArray(body)) {
     throw new AppError("VALIDATION_ERROR", "Send one JSON-RPC message per request; batches are not accepted.", {
       errors: [{ pointer: "", message: "A JSON-RPC batch." }],
