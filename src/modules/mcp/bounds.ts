@@ -73,7 +73,11 @@ function fitValue(value: unknown, budget: number): { value: unknown; note: strin
     const cut = { strings: 0, arrays: 0 };
     const smaller = cutDown(value, chars, items, cut);
     if (JSON.stringify(smaller).length <= budget) {
-      const what = [cut.strings && `${cut.strings} strings cut to ${chars} characters`, cut.arrays && `${cut.arrays} lists cut to ${items} items`];
+      const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+      const what = [
+        cut.strings && `${plural(cut.strings, "string")} cut to ${chars} characters`,
+        cut.arrays && `${plural(cut.arrays, "list")} cut to ${items} items`,
+      ];
       return { value: smaller, note: `${what.filter(Boolean).join(" and ")} to fit the ${MAX_RESULT_CHARS}-character cap (marked …)` };
     }
   }
