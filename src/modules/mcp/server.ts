@@ -16,6 +16,7 @@ import type { AppDeps } from "../../http/context.ts";
 import { toProblem } from "../../http/problem.ts";
 import { recordByAuth } from "../audit/service.ts";
 import pkg from "../../../package.json" with { type: "json" };
+import { MAX_RESULT_CHARS } from "./bounds.ts";
 import { MCP_TOOLS, describeTool, type McpTool } from "./tools.ts";
 
 /** Array elements and object members one call's arguments may hold (hostile input is bounded). */
@@ -25,7 +26,7 @@ const INSTRUCTIONS =
   "Earshot holds voice and text feedback collected through links (forms). Start with list_links; " +
   "search_responses filters a link's or the workspace's responses; get_response reads one with transcripts and insights; " +
   "link_stats, list_themes and period_summary give the numbers, the themes with quotes and what changed. " +
-  "Lists are paged: pass next_cursor as cursor to continue. Every result is at most 20,000 characters; a note says when something was cut.";
+  `Lists are paged: pass next_cursor as cursor to continue. Every result is at most ${MAX_RESULT_CHARS} characters; a note says when something was cut.`;
 
 /**
  * The SDK, loaded at the first MCP request: importing it costs ~140 ms of CPU (measured with
@@ -53,7 +54,7 @@ function toolError(deps: AppDeps, tool: McpTool, err: unknown): { result: CallTo
     code = err.code;
   } else {
     deps.log.error("MCP tool failed", { tool: tool.name, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-    problem = { status: 500, code: "INTERNAL", detail: "The tool failed; the server log has the details." };
+    problem = toProblem(new AppError("INTERNAL", "The tool failed; the server log has the details."));
     code = "INTERNAL";
   }
   return { result: { isError: true, content: [{ type: "text", text: JSON.stringify(problem) }] }, code };
