@@ -28,6 +28,7 @@ import { authRoutes } from "./modules/users/routes.ts";
 import { memberRoutes } from "./modules/users/member-routes.ts";
 import { auditRoutes } from "./modules/audit/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
+import { mcpRoutes } from "./modules/mcp/routes.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
 import { apiOperations } from "./http/operations.ts";
 import { REFERENCE_CSS, REFERENCE_CSS_PATH, renderReferencePage } from "./http/reference-page.ts";
@@ -75,7 +76,9 @@ export function createApp(deps: AppDeps) {
       Object.assign(set.headers, securityHeadersFor(url.pathname, deps.config.frameAncestors));
       // Every API path ends in "/": redirect before authentication, for any method (DESIGN §4).
       if (url.pathname.startsWith("/api/") && !url.pathname.endsWith("/") && !/\.[a-z]+$/.test(url.pathname)) {
-        return new Response(null, { status: 301, headers: { location: `${url.pathname}/${url.search}` } });
+        // 308 for the MCP endpoint: its clients POST, and a 301 turns a POST into a GET (docs/mcp.md).
+        const status = url.pathname === "/api/mcp" ? 308 : 301;
+        return new Response(null, { status, headers: { location: `${url.pathname}/${url.search}` } });
       }
       // Refused before routing and without reading: no route takes a body this large (http/body.ts).
       const declared = declaredLength(request);
@@ -125,7 +128,8 @@ export function createApp(deps: AppDeps) {
     .use(webhookRoutes(deps))
     .use(intakeRoutes(deps))
     .use(liveRoutes(deps))
-    .use(consoleRoutes(deps));
+    .use(consoleRoutes(deps))
+    .use(mcpRoutes(deps));
   servedRoutes = () => app.routes;
   listening = () => app.server;
   return app;

@@ -405,7 +405,9 @@ export function buildOpenApiDocument(operations: readonly Operation[], serverUrl
       description:
         "Feedback links with voice answers, local transcription and insights. Every path ends in `/`: a path without it answers `301` with `Location` " +
         "(components.responses.MovedPermanently), a path called with a method it lacks `405 METHOD_NOT_ALLOWED` with `Allow` (components.responses.MethodNotAllowed). " +
-        "Errors are RFC 9457 problem+json with a `code`. Keyed requests carry `RateLimit-*` headers.",
+        "Errors are RFC 9457 problem+json with a `code`. Keyed requests carry `RateLimit-*` headers. " +
+        "For agents, a Model Context Protocol endpoint (Streamable HTTP, read-only tools over these operations, the same keys, scopes and rate limits) " +
+        "is served at `/api/mcp/` beside this API (docs/mcp.md).",
     },
     servers: [{ url: serverUrl }],
     tags,

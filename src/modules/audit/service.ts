@@ -42,6 +42,9 @@ export const AUDIT_ACTIONS = [
   "password.changed",
   "invitations.created",
   "invitation.revoked",
+  // Every MCP tools/call (modules/mcp/server.ts): answered, or refused (the label names the code).
+  "mcp.tool_called",
+  "mcp.tool_refused",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -40,6 +40,9 @@ const ACTIONS = [
   "login.succeeded",
   "login.failed",
   "password.changed",
+  "mcp.",
+  "mcp.tool_called",
+  "mcp.tool_refused",
 ];
 const PAGE_SIZE = 25;
 
