@@ -14,6 +14,8 @@ import { closingSettingsInput, closingSettingsOutput } from "./limits-model.ts";
 import { hiddenFieldsInputSchema } from "./hidden-fields.ts";
 import { kioskInputSchema, kioskOutputSchema, publicKiosk } from "./kiosk.ts";
 
+export type { KioskSettings } from "./kiosk.ts";
+
 export const DEFAULT_THANK_YOU = "Thanks for your response!";
 
 export const settingsInputSchema = lazySchema(() =>
