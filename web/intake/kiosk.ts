@@ -4,7 +4,7 @@
  * respondent after respondent. The page starts over (in place, never by reloading, so the one
  * microphone grant stays) a few seconds after a submit and after `idle_timeout_s` without input,
  * with a "Still there?" countdown first; each start clears what the page kept in the browser. A
- * toolbar offers full screen and leaving kiosk mode, behind the link's exit PIN when it has one
+ * quiet toolbar at the bottom offers full screen and leaving kiosk mode, behind the link's exit PIN when it has one
  * (checked by the server: the page never holds the PIN).
  */
 import { h, uniqueId } from "./dom.ts";
@@ -62,7 +62,7 @@ export class KioskMode {
 
   /**
    * Turns the page into a kiosk: no traces left from before, the microphone kept open between
-   * respondents, the toolbar at the top of `page`.
+   * respondents, the toolbar at the bottom of `.page`.
    * @param settings the link's `settings.kiosk`
    * @param apiBase the intake API base (`/api/v1/intake/{ws}/{slug}/`), for the exit PIN
    * @param root the form's root (its subtree gets `autocomplete="off"`)
@@ -92,7 +92,8 @@ export class KioskMode {
     const syncFullscreen = () => (this.fullscreenButton.hidden = Boolean(document.fullscreenElement) || !document.fullscreenEnabled);
     document.addEventListener("fullscreenchange", syncFullscreen);
     syncFullscreen();
-    document.querySelector(".page")?.prepend(this.toolbar);
+    // At the bottom, under the footer: the operator's controls, out of the respondent's way.
+    document.querySelector(".page")?.append(this.toolbar);
     this.ticker = setInterval(() => this.tick(), 1000);
   }
 
@@ -145,14 +146,17 @@ export class KioskMode {
     let left = Math.min(MAX_COUNTDOWN_S, Math.ceil(this.settings.idle_timeout_s / 3));
     const titleId = uniqueId("kiosk-idle");
     const text = h("p", { class: "kiosk-countdown" }, t("kiosk.idle.text", { seconds: left }));
+    // The seconds large enough to read from a step away; the sentence carries them for screen readers.
+    const seconds = h("p", { class: "kiosk-seconds", "aria-hidden": "true" }, String(left));
     const stay = h("button", { type: "button", class: "button button-primary", onclick: () => this.stay() }, t("kiosk.idle.stay"));
-    const dialog = h("dialog", { class: "kiosk-dialog", "aria-labelledby": titleId }, h("h2", { id: titleId }, t("kiosk.idle.title")), text, stay);
+    const dialog = h("dialog", { class: "kiosk-dialog", "aria-labelledby": titleId }, h("h2", { id: titleId }, t("kiosk.idle.title")), seconds, text, stay);
     // Escape means "still here" too.
     dialog.addEventListener("cancel", (e) => (e.preventDefault(), this.stay()));
     const timer = setInterval(() => {
       left -= 1;
       if (left <= 0) return this.reset();
       text.textContent = t("kiosk.idle.text", { seconds: left });
+      seconds.textContent = String(left);
     }, 1000);
     dialog.addEventListener("close", () => clearInterval(timer));
     document.body.append(dialog);
