@@ -176,7 +176,7 @@ describe("kiosk mode", () => {
   );
 
   test(
-    "after the idle timeout it asks \"Still there?\", keeps the answer when the respondent stays, else starts over empty",
+    'after the idle timeout it asks "Still there?", keeps the answer when the respondent stays, else starts over empty',
     async () => {
       const { page } = await openKiosk(true);
       const before = (await responses()).length;
