@@ -4,17 +4,19 @@
  * respondents in a row — a typed and a voice answer each, through Chromium's fake microphone —
  * without leaking one's answers to the next (the DOM, local and session storage, and the three
  * stored responses through the API), with one getUserMedia grant and no reload; the idle reset
- * with its "Still there?" countdown (on Playwright's fake clock); the exit PIN (refused, then
- * accepted, leaving full screen and kiosk mode).
+ * with its "Still there?" countdown (on Playwright's fake clock), which also brings back the page's
+ * language a respondent changed; the exit PIN (refused, then accepted, leaving full screen and
+ * kiosk mode); axe-core on the kiosk page and its dialogs.
  *
  * With `EARSHOT_SHOTS_DIR` set, screenshots at 390×844 (phone), 820×1180 (tablet) and 1280×900
  * are saved there for a person to look at.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { launchBrowser } from "../helpers/browser.ts";
-import { startServer, type RunningServer } from "../helpers/process.ts";
+import { REPO_DIR, startServer, type RunningServer } from "../helpers/process.ts";
 import { api, createWorkspace, makeDataDir, removeDir } from "./voice-flow.ts";
 
 const TIMEOUT_MS = 180_000;
@@ -193,14 +195,21 @@ describe("kiosk mode", () => {
       await dialog.getByRole("button", { name: "I’m still here" }).click();
       await dialog.waitFor({ state: "detached" });
       await page.getByRole("group", { name: VOICE_PROMPT }).waitFor();
+      // The respondent switches to German (a cookie remembers it): the next one must get the page's own language back.
+      await page.getByLabel("Language").selectOption("de");
+      await page.getByRole("button", { name: "Zurück" }).waitFor();
+      expect(await browserTraces(page)).toEqual(["earshot_lang=de"]);
 
-      // Untouched again: the countdown comes back and runs out.
+      // Untouched again: the countdown comes back (in German) and runs out.
       await page.clock.runFor(16_000);
-      await dialog.waitFor();
+      const german = page.getByRole("dialog", { name: "Noch da?" });
+      await german.waitFor();
       await page.clock.runFor(6_000);
-      await dialog.waitFor({ state: "detached" });
+      await german.waitFor({ state: "detached" });
       await field.waitFor();
       expect(await field.inputValue()).toBe("");
+      expect(await page.getByLabel("Language").inputValue()).toBe("en");
+      await page.getByRole("button", { name: "Next" }).waitFor();
       expect(await page.evaluate(() => document.body.innerHTML)).not.toContain("walked away");
       expect(await browserTraces(page)).toEqual([]);
 
@@ -242,6 +251,53 @@ describe("kiosk mode", () => {
       // The normal page: the form is still there to answer.
       await page.getByLabel(TEXT_PROMPT).waitFor();
       await page.close();
+    },
+    TIMEOUT_MS,
+  );
+
+  test(
+    "axe: the kiosk page, the PIN dialog and the Still there? dialog have no serious or critical violations, light and dark",
+    async () => {
+      const axeSource = await readFile(path.join(REPO_DIR, "node_modules", "axe-core", "axe.min.js"), "utf8");
+      // axe is injected as a script: this context bypasses the page's CSP (the served page keeps it).
+      const context = await launchBrowser({ bypassCSP: true, microphone: false });
+      try {
+        const page = await context.newPage();
+        await page.clock.install();
+        await page.goto(link.public_url);
+        await page.getByLabel(TEXT_PROMPT).waitFor();
+        await page.addScriptTag({ content: axeSource });
+        const problems: string[] = [];
+        const check = async (label: string) => {
+          for (const colorScheme of ["light", "dark"] as const) {
+            await page.emulateMedia({ colorScheme });
+            await page.waitForTimeout(300); // colour transitions
+            const found = await page.evaluate(async () => {
+              type Result = { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] };
+              const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<Result> } }).axe;
+              const result = await axe.run(document, {
+                runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] },
+              });
+              return result.violations
+                .filter((v) => v.impact === "serious" || v.impact === "critical")
+                .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
+            });
+            problems.push(...found.map((f) => `${label} (${colorScheme}): ${f}`));
+          }
+        };
+        await check("question");
+        await page.getByRole("button", { name: "Leave kiosk mode" }).click();
+        await page.getByRole("dialog", { name: "Leave kiosk mode" }).waitFor();
+        await check("PIN dialog");
+        await page.getByRole("button", { name: "Cancel" }).click();
+        await page.getByLabel(TEXT_PROMPT).fill("Someone typing");
+        await page.clock.runFor(16_000);
+        await page.getByRole("dialog", { name: "Still there?" }).waitFor();
+        await check("Still there?");
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
     },
     TIMEOUT_MS,
   );
