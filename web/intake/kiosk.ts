@@ -8,6 +8,7 @@
  * (checked by the server: the page never holds the PIN).
  */
 import { h, uniqueId } from "./dom.ts";
+import { askExitPin } from "./kiosk-exit.ts";
 import { t } from "./i18n.ts";
 import { keepMicrophoneOpen, releaseKeptMicrophone } from "./recorder.ts";
 import { stopSpeaking } from "./speech.ts";
@@ -116,7 +117,18 @@ export class KioskMode {
       }
       note.textContent = t("kiosk.next.text", { seconds: left });
     }, 1000);
-    const now = h("button", { type: "button", class: "button button-primary", onclick: () => (clearInterval(timer), this.reset()) }, t("kiosk.next.now"));
+    const now = h(
+      "button",
+      {
+        type: "button",
+        class: "button button-primary",
+        onclick: () => {
+          clearInterval(timer);
+          this.reset();
+        },
+      },
+      t("kiosk.next.now"),
+    );
     thanks.append(note, now);
   }
 
@@ -151,7 +163,10 @@ export class KioskMode {
     const stay = h("button", { type: "button", class: "button button-primary", onclick: () => this.stay() }, t("kiosk.idle.stay"));
     const dialog = h("dialog", { class: "kiosk-dialog", "aria-labelledby": titleId }, h("h2", { id: titleId }, t("kiosk.idle.title")), seconds, text, stay);
     // Escape means "still here" too.
-    dialog.addEventListener("cancel", (e) => (e.preventDefault(), this.stay()));
+    dialog.addEventListener("cancel", (e) => {
+      e.preventDefault();
+      this.stay();
+    });
     const timer = setInterval(() => {
       left -= 1;
       if (left <= 0) return this.reset();
@@ -186,73 +201,10 @@ export class KioskMode {
     }
   }
 
-  /** Leaves at once without a PIN; else asks for it, checked by `POST …/kiosk/exit/`. */
+  /** Leaves at once without a PIN; else after the PIN dialog (web/intake/kiosk-exit.ts) accepted one. */
   private askToLeave(): void {
     if (!this.settings.has_exit_pin) return this.leave();
-    const titleId = uniqueId("kiosk-pin");
-    const inputId = uniqueId("kiosk-pin-input");
-    const error = h("p", { class: "form-error", role: "alert" });
-    const input = h("input", {
-      id: inputId,
-      type: "password",
-      inputmode: "numeric",
-      autocomplete: "off",
-      maxlength: 12,
-      class: "kiosk-pin",
-    });
-    const submit = h("button", { type: "submit", class: "button button-primary" }, t("kiosk.pin.submit"));
-    const form = h(
-      "form",
-      { method: "dialog" },
-      h("h2", { id: titleId }, t("kiosk.leave")),
-      h("p", {}, t("kiosk.pin.text")),
-      h("label", { for: inputId }, t("kiosk.pin.label")),
-      input,
-      error,
-      h(
-        "div",
-        { class: "kiosk-actions" },
-        submit,
-        h("button", { type: "button", class: "button button-secondary", onclick: () => dialog.close() }, t("kiosk.pin.cancel")),
-      ),
-    );
-    const dialog = h("dialog", { class: "kiosk-dialog", "aria-labelledby": titleId }, form);
-    form.addEventListener("submit", (e) => {
-      e.preventDefault();
-      submit.disabled = true;
-      void this.checkPin(input.value)
-        .then((problem) => {
-          if (!problem) {
-            dialog.close();
-            return this.leave();
-          }
-          error.textContent = problem;
-          input.value = "";
-          input.focus();
-        })
-        .finally(() => (submit.disabled = false));
-    });
-    dialog.addEventListener("close", () => dialog.remove());
-    document.body.append(dialog);
-    dialog.showModal();
-    input.focus();
-  }
-
-  /** @returns null when the server accepts the PIN, else the message to show */
-  private async checkPin(pin: string): Promise<string | null> {
-    try {
-      const res = await fetch(`${this.apiBase}kiosk/exit/`, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify({ pin }),
-      });
-      if (res.ok) return null;
-      const problem = (await res.json().catch(() => ({}))) as { code?: string; detail?: string };
-      if (problem.code === "KIOSK_PIN_INVALID" || problem.code === "VALIDATION_ERROR") return t("kiosk.pin.wrong");
-      return problem.code === "RATE_LIMITED" ? t("error.rateLimited") : t("error.generic");
-    } catch {
-      return t("error.network");
-    }
+    askExitPin(this.apiBase, () => this.leave());
   }
 
   /** Back to the normal page: no resets, no toolbar, full screen closed, the microphone released. */
