@@ -70,6 +70,10 @@ export const ERROR_CODES = {
   INVITATION_EXPIRED: 403,
   /** The invitation was revoked (`DELETE …/invitations/{uuid}/`). */
   INVITATION_REVOKED: 403,
+  /** Kiosk mode (issue 29): a wrong exit PIN on `POST intake/…/kiosk/exit/` (attempts are rate-limited). */
+  KIOSK_PIN_INVALID: 403,
+  /** Kiosk mode (issue 29): a kiosk link's sessions are never resumed (`GET intake/…/sessions/{id}/`), so the next respondent cannot see the last one's answers. */
+  KIOSK_NO_RESUME: 409,
   /** Anything unexpected; details are logged, never returned. */
   INTERNAL: 500,
   /** The database cannot be reached (PostgreSQL down or restarting); retry after `Retry-After` seconds. `/healthz` says `database.reachable: false`. */

@@ -40,6 +40,8 @@ const TITLES: Record<ErrorCode, string> = {
   INVITATION_USED: "Invitation already used",
   INVITATION_EXPIRED: "Invitation expired",
   INVITATION_REVOKED: "Invitation revoked",
+  KIOSK_PIN_INVALID: "Wrong kiosk PIN",
+  KIOSK_NO_RESUME: "Kiosk sessions are not resumed",
   INTERNAL: "Internal error",
   DATABASE_UNAVAILABLE: "Database unavailable",
 };

@@ -67,6 +67,8 @@ export type Settings = {
   response_limit?: number | null;
   /** Issue 25: what respondents agree to, and when they are asked. */
   consent?: { text: string; required_before: "recording" | "start" } | null;
+  /** Issue 29: kiosk mode; the exit PIN is never returned, only whether there is one. */
+  kiosk?: { enabled: boolean; idle_timeout_s: number; has_exit_pin: boolean } | null;
 };
 
 export type Link = {

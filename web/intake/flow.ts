@@ -88,6 +88,12 @@ export class IntakeFlow {
     if (hadError) this.showError(this.problemNow());
   }
 
+  /** Lets go of the question on screen (a recording in progress stops; kiosk mode starting over). */
+  dispose(): void {
+    this.rendered?.dispose?.();
+    this.rendered = null;
+  }
+
   /** An unanswered follow-up of an answered probing question (shown again after a reload). */
   private pendingFollowUp(q: PublicQuestion): { index: number; question: string } | null {
     return q.enable_dynamic_probing && this.state.isAnswered(q) ? this.state.pendingFollowUp(q) : null;

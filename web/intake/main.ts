@@ -4,6 +4,8 @@
  * `<script id="earshot-link" type="application/json">`, resumes the session stored for the link,
  * then hands over to {@link IntakeFlow} (docs/intake.md, DESIGN §9). Without a stored session
  * nothing is created yet: the first answer starts the session (a page view is not a response).
+ * A kiosk link (issue 29) never resumes nor remembers a session, and starts over in place
+ * ({@link KioskMode}).
  */
 import { ApiError, createIntakeApi, type IntakeApi } from "./api.ts";
 import { IntakeFlow } from "./flow.ts";
@@ -17,12 +19,17 @@ import { readHiddenValues } from "./hidden.ts";
 import type { EmbeddedLinkData, PublicLink, Session, SubmitResult } from "./types.ts";
 import { showMessage, showThankYou } from "./views.ts";
 import { askConsent, consentShown } from "./consent.ts";
+import { KioskMode } from "./kiosk.ts";
 
 /** The respondent's choice of language, read by the server when it renders the page. */
 const LANGUAGE_COOKIE = "earshot_lang";
 
 /** Draws the screen on show again in the current language (set by each screen). */
 let redraw: () => void = () => {};
+/** Kiosk mode, while the link has it and the device has not left it (issue 29). */
+let kiosk: KioskMode | null = null;
+/** The form on screen, disposed when a kiosk starts over (a recording in progress stops). */
+let currentFlow: IntakeFlow | null = null;
 
 function readEmbeddedData(): EmbeddedLinkData | null {
   const el = document.getElementById("earshot-link");
@@ -80,7 +87,8 @@ async function boot(root: HTMLElement, data: EmbeddedLinkData): Promise<void> {
   };
   let session: Session | null;
   try {
-    session = preview ? null : await resume(api, storeKey);
+    // A kiosk never hands one respondent's session to the next (the server refuses it too).
+    session = preview || kiosk?.isOn ? null : await resume(api, storeKey);
   } catch (err) {
     if (err instanceof ApiError && err.code === "LINK_PAUSED") {
       return show(() => showMessage(root, t("screen.paused.title"), t("screen.paused.text")));
@@ -100,7 +108,14 @@ async function boot(root: HTMLElement, data: EmbeddedLinkData): Promise<void> {
   if (link.is_closed && !session && !preview) {
     return show(() => showMessage(root, t("screen.closed.title"), t("screen.closed.text")));
   }
-  const state = new IntakeState(api, link, session?.session_id ?? null, session?.answers, (id) => preview || saveSessionId(storeKey, id), hidden);
+  const state = new IntakeState(
+    api,
+    link,
+    session?.session_id ?? null,
+    session?.answers,
+    (id) => preview || kiosk?.isOn || saveSessionId(storeKey, id),
+    hidden,
+  );
   state.hasConsent = Boolean(session?.consent);
   // `required_before: "start"`: the respondent agrees before the first answer (docs/intake.md "Consent").
   const shown = link.settings.consent?.required_before === "start" && !session ? consentShown(link) : null;
@@ -111,11 +126,20 @@ async function boot(root: HTMLElement, data: EmbeddedLinkData): Promise<void> {
   }
   const flow = new IntakeFlow(root, state, api, (result) => {
     const sentAt = new Date();
+    if (kiosk?.isOn) {
+      // No redirect and no "send another": the kiosk starts over by itself for the next person.
+      const thanks = () => showThankYou(root, thankYouText(link, result), null, undefined, sentAt);
+      show(thanks);
+      const section = root.querySelector<HTMLElement>(".thanks");
+      if (section) kiosk.thanked(section);
+      return;
+    }
     show(() =>
       showThankYou(root, thankYouText(link, result), result.redirect_url ?? link.settings.redirectUrl ?? null, invitation ? undefined : startAgain, sentAt),
     );
   });
   redraw = () => flow.relabel();
+  currentFlow = flow;
   flow.start();
 }
 
@@ -150,6 +174,19 @@ async function switchLanguage(lang: string, data: EmbeddedLinkData | null, label
   applyLanguage(data);
   label.textContent = t("page.language");
   redraw();
+}
+
+/** Kiosk mode starting over: the page's first language again (the last respondent may have chosen another). */
+function restoreLanguage(data: EmbeddedLinkData): void {
+  const first = data.language ?? "en";
+  if (language() === first || !data.messages) return;
+  setLanguage(first, data.messages);
+  setContentLanguage(data.content_language ?? null);
+  applyLanguage(data);
+  const select = document.getElementById("earshot-language") as HTMLSelectElement | null;
+  if (select) select.value = first;
+  const label = document.querySelector<HTMLElement>('label[for="earshot-language"]');
+  if (label) label.textContent = t("page.language");
 }
 
 /** The labelled language select at the top of the page. */
@@ -187,6 +224,14 @@ if (appRoot && embedded) {
     note.setAttribute("role", "note");
     note.textContent = t("page.preview");
     document.querySelector(".page-header")?.append(note);
+  }
+  if (!isPreview() && embedded.link.settings.kiosk?.enabled) {
+    kiosk = new KioskMode(embedded.link.settings.kiosk, embedded.api_base, appRoot, () => {
+      currentFlow?.dispose();
+      currentFlow = null;
+      restoreLanguage(embedded);
+      void boot(appRoot, embedded);
+    });
   }
   void boot(appRoot, embedded);
 } else if (appRoot) {

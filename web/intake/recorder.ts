@@ -52,11 +52,38 @@ function pickMimeType(): string | undefined {
   return PREFERRED_MIME_TYPES.find((t) => MediaRecorder.isTypeSupported(t));
 }
 
+/** Kiosk mode (web/intake/kiosk.ts): the one stream kept open between respondents, and whether to keep one. */
+let keptStream: MediaStream | null = null;
+let isKeepingMicrophone = false;
+
 /**
- * Opens the microphone.
+ * Kiosk mode: the first grant's stream stays open and each recording gets a clone of it, so the
+ * next respondent is not asked again (browsers that forget a grant once its tracks stop would).
+ */
+export function keepMicrophoneOpen(): void {
+  isKeepingMicrophone = true;
+}
+
+/** Leaving kiosk mode: stops the kept stream; recordings open the microphone again each time. */
+export function releaseKeptMicrophone(): void {
+  isKeepingMicrophone = false;
+  for (const track of keptStream?.getTracks() ?? []) track.stop();
+  keptStream = null;
+}
+
+/**
+ * Opens the microphone (in kiosk mode, a clone of the kept stream: stopping it leaves the kept one open).
  * @throws MicrophoneUnavailableError when recording is unsupported, refused or has no device
  */
 export async function openMicrophone(): Promise<MediaStream> {
+  if (keptStream?.getAudioTracks().some((track) => track.readyState === "live")) return keptStream.clone();
+  const stream = await requestMicrophone();
+  if (!isKeepingMicrophone) return stream;
+  keptStream = stream;
+  return stream.clone();
+}
+
+async function requestMicrophone(): Promise<MediaStream> {
   if (!canRecordAudio()) throw new MicrophoneUnavailableError(t("mic.unsupported"));
   try {
     return await navigator.mediaDevices.getUserMedia({

@@ -4,6 +4,7 @@
  * source of truth; these types only describe what the page reads.
  */
 import type { AnswerState as ServerAnswerState, FollowUp as ServerFollowUp } from "../../src/modules/intake/model.ts";
+import type { KioskSettings } from "../../src/modules/links/model.ts";
 
 export type QuestionType =
   | "voice"
@@ -91,6 +92,8 @@ export interface LinkSettings {
   consent?: { text: string; required_before: "recording" | "start" } | null;
   /** Names whose values the page reads from its URL's query (issue 25). */
   hidden_fields?: string[] | null;
+  /** Kiosk mode (issue 29): the page resets between respondents; the PIN itself never reaches the page. */
+  kiosk?: KioskSettings | null;
 }
 
 export interface PublicLink {

@@ -87,7 +87,17 @@ export const intakeOperations: Operation[] = [
     tag,
     scope: "public",
     success: { status: 200, schema: session, description: "Session" },
-    errors: ["NOT_FOUND"],
+    errors: ["NOT_FOUND", "KIOSK_NO_RESUME"],
+  },
+  {
+    method: "post",
+    path: `${BASE}/kiosk/exit/`,
+    summary: "Check the kiosk exit PIN (settings.kiosk; issue 29) before the page leaves kiosk mode",
+    tag,
+    scope: "public",
+    body: lazySchema(() => z.object({ pin: z.string().describe("The PIN typed on the device (4 to 12 digits)") })),
+    success: { status: 200, schema: lazySchema(() => z.object({ exited: z.literal(true) })), description: "The PIN is right" },
+    errors: ["NOT_FOUND", "VALIDATION_ERROR", "INVALID_JSON", "UNSUPPORTED_MEDIA_TYPE", "KIOSK_PIN_INVALID", "RATE_LIMITED"],
   },
   {
     method: "put",

@@ -19,6 +19,7 @@ import { consentLanguageOf } from "./consent.ts";
 import { sniffAudioMime } from "../../http/media.ts";
 import { answerFollowUp, probeAnswer } from "./probing.ts";
 import { checkHiddenValues, hiddenFieldsOf } from "../links/hidden-fields.ts";
+import { createKioskExitChecker, refuseKioskResume } from "./kiosk.ts";
 import { addressUploadBudgetSpent, audioCapBytes, clientAddress, fileCapBytes, intakeLimiterOf, MULTIPART_ALLOWANCE, storedUploadBytes } from "./limits.ts";
 
 /**
@@ -63,6 +64,7 @@ export function intakeRoutes(deps: AppDeps) {
   const link = (p: { workspace_slug: string; link_slug: string }) => service.findIntakeLink(deps.db, p.workspace_slug, p.link_slug);
   const base = "/api/v1/intake/:workspace_slug/:link_slug";
   const limiter = intakeLimiterOf(deps);
+  const checkKioskExit = createKioskExitChecker(deps.db);
   const probing = { db: deps.db, blobs: deps.blobs, inference: deps.inference, log: deps.log, limiter };
   // Every web asset (intake and console): brotli/gzip, ETag, a year's caching of versioned URLs (http/asset-delivery.ts).
   const assets = createAssetServer(deps.webAssets);
@@ -210,7 +212,18 @@ export function intakeRoutes(deps: AppDeps) {
       set.status = resumed ? 200 : 201;
       return s;
     })
-    .get(`${base}/sessions/:session_id/`, async ({ params }) => service.getSession(d, await link(params), params.session_id))
+    .get(`${base}/sessions/:session_id/`, async ({ params }) => {
+      const l = await link(params);
+      refuseKioskResume(l);
+      return service.getSession(d, l, params.session_id);
+    })
+    .post(`${base}/kiosk/exit/`, async ({ params, request, server, body }) => {
+      const raw = requireJsonBody(request, body) as { pin?: unknown };
+      if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+        throw new AppError("VALIDATION_ERROR", 'Send {"pin": "…"}.', { errors: [{ pointer: "", message: "Expected an object." }] });
+      refuseUnknownMembers(raw, ["pin"]);
+      return checkKioskExit(await link(params), clientAddress(request, peerOf({ request, server }), deps.config.trustedProxies), raw.pin);
+    })
     .post(`${base}/sessions/:session_id/consent/`, async ({ params, request, body }) => {
       const raw = request.headers.get("content-type") ? requireJsonBody(request, body) : {};
       return service.giveConsent(d, await link(params), params.session_id, consentLanguageOf(raw));

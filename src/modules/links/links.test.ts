@@ -38,6 +38,7 @@ describe("POST links/", () => {
       response_limit: null,
       consent: null,
       hidden_fields: [],
+      kiosk: null, // issue 29
     });
     expect(link.questions.map((q: any) => q.response_type)).toEqual(ALL_TYPE_QUESTIONS.map((q) => q.type));
     for (const q of link.questions) {

@@ -12,6 +12,9 @@ import { languageTagSchema, linkTranslationSchema, linkTranslationsSchema } from
 import { linkRetentionSchema } from "../retention/model.ts";
 import { closingSettingsInput, closingSettingsOutput } from "./limits-model.ts";
 import { hiddenFieldsInputSchema } from "./hidden-fields.ts";
+import { kioskInputSchema, kioskOutputSchema, publicKiosk } from "./kiosk.ts";
+
+export type { KioskSettings } from "./kiosk.ts";
 
 export const DEFAULT_THANK_YOU = "Thanks for your response!";
 
@@ -31,6 +34,7 @@ export const settingsInputSchema = lazySchema(() =>
       retention: linkRetentionSchema.nullable().optional(),
       ...closingSettingsInput,
       hidden_fields: hiddenFieldsInputSchema.nullable().optional(),
+      kiosk: kioskInputSchema.nullable().optional().describe('Kiosk mode (issue 29; docs/api.md "Kiosk mode"); null removes it'),
     })
     .strict(),
 );
@@ -54,6 +58,7 @@ export const settingsSchema = lazySchema(() =>
     retention: linkRetentionSchema.optional(),
     ...closingSettingsOutput,
     hidden_fields: z.array(z.string()).describe("Hidden fields (issue 25); [] when none"),
+    kiosk: kioskOutputSchema.nullable().describe("Kiosk mode (issue 29); null when the link has none"),
   }),
 );
 export type Settings = z.output<typeof settingsSchema>;
@@ -77,6 +82,8 @@ export function completeSettings(input: SettingsInput, base?: Settings): Setting
     response_limit: pick("response_limit", null),
     consent: pick("consent", null),
     hidden_fields: pick("hidden_fields", []),
+    // Always from the stored form and without the PIN's hash: the service stores `kioskToStore` (links/kiosk.ts).
+    kiosk: publicKiosk(base?.kiosk),
   };
 }
 

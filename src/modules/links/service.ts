@@ -21,6 +21,7 @@ import * as repo from "./repository.ts";
 import { checkLinkTranslations, type LinkTranslations } from "./translations.ts";
 import { closedReasonOf } from "./limits-model.ts";
 import { hiddenFieldErrors, hiddenFieldsOf } from "./hidden-fields.ts";
+import { checkKioskAccess, exitPinHashOf, kioskToStore, publicKiosk, type StoredKiosk } from "./kiosk.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 export type LinkDeps = {
@@ -208,7 +209,9 @@ function checkHiddenFields(settings: Settings, questions: { field_key: string; c
  * @throws AppError LINK_LIMIT_REACHED, SLUG_CONFLICT, VALIDATION_ERROR, UNAUTHENTICATED (revoked meanwhile)
  */
 export async function createLink(deps: LinkDeps, auth: AuthContext, input: CreateLinkInput): Promise<Link> {
+  const kiosk = kioskToStore(input.settings.kiosk, null, await exitPinHashOf(input.settings.kiosk));
   const settings = completeSettings(input.settings);
+  checkKioskAccess(publicKiosk(kiosk), settings.access);
   const questions = normalizeQuestions(input.questions, "/questions", settings.hidden_fields);
   checkHiddenFields(settings, questions);
   const translations = validLinkTranslations(input.translations, settings);
@@ -226,7 +229,7 @@ export async function createLink(deps: LinkDeps, auth: AuthContext, input: Creat
       name: input.name,
       slug,
       status: input.status,
-      settings: JSON.stringify(settings),
+      settings: JSON.stringify({ ...settings, kiosk }),
       translations: JSON.stringify(translations),
       date_created: now,
       date_updated: now,
@@ -268,6 +271,7 @@ export async function listLinks(deps: LinkDeps, auth: AuthContext, filter: repo.
  * @throws AppError NOT_FOUND, SLUG_CONFLICT, VALIDATION_ERROR, UNAUTHENTICATED
  */
 export async function patchLink(deps: LinkDeps, auth: AuthContext, uuid: string, input: PatchLinkInput): Promise<Link> {
+  const pinHash = await exitPinHashOf(input.settings?.kiosk);
   await deps.db.transaction().execute(async (trx) => {
     const row = isUuid(uuid) ? await repo.findLink(trx, auth.workspaceUuid, uuid) : undefined;
     if (!row) throw notFound("Link");
@@ -276,7 +280,13 @@ export async function patchLink(deps: LinkDeps, auth: AuthContext, uuid: string,
     if (input.name !== undefined) patch.name = input.name;
     if (input.slug !== undefined && input.slug !== row.slug) patch.slug = await resolveSlug(trx, auth.workspaceUuid, row.name, input.slug, uuid);
     if (input.status !== undefined) patch.status = input.status;
-    if (input.settings !== undefined) patch.settings = JSON.stringify(completeSettings(input.settings, JSON.parse(row.settings)));
+    if (input.settings !== undefined) {
+      const stored = JSON.parse(row.settings) as Settings & { kiosk?: StoredKiosk | null };
+      const settings = completeSettings(input.settings, stored);
+      const kiosk = kioskToStore(input.settings.kiosk, stored.kiosk, pinHash);
+      checkKioskAccess(publicKiosk(kiosk), settings.access);
+      patch.settings = JSON.stringify({ ...settings, kiosk });
+    }
     if (input.translations !== undefined || input.settings !== undefined) {
       // Translations are checked against the settings they end up with (a description removed
       // while a translation of it stays is refused too).

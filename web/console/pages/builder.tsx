@@ -13,6 +13,7 @@ import { ConfirmDialog, CopyButton, ErrorNote, Loading, Notice, toApiError } fro
 import { can } from "../state.ts";
 import type { Link, LinkStats } from "../types.ts";
 import { ClosingFields, EMPTY_CLOSING, closingFormOf, closingPayloadOf, type ClosingForm } from "./link-closing.tsx";
+import { EMPTY_KIOSK, KioskFields, kioskFormOf, kioskPayloadOf, type KioskForm } from "./link-kiosk.tsx";
 import { Field, QuestionEditor } from "./question-editor.tsx";
 import { blankDraft, draftOf, fieldErrorsOf, newKey, payloadOf, uniqueKeys, type Draft, type FieldErrors } from "./question-draft.ts";
 
@@ -59,6 +60,7 @@ export function BuilderPage() {
   const [redact, setRedact] = useState(false);
   // `close_at`, `response_limit`, `consent` (issue 25): their own small form (link-closing.tsx).
   const [closing, setClosing] = useState<ClosingForm>(EMPTY_CLOSING);
+  const [kiosk, setKiosk] = useState<KioskForm>(EMPTY_KIOSK); // issue 29 (link-kiosk.tsx)
   const [loadError, setLoadError] = useState<ApiError | null>(null);
   const [saveError, setSaveError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -95,6 +97,7 @@ export function BuilderPage() {
       });
       setRedact(l.settings.redact_pii === true);
       setClosing(closingFormOf(l.settings));
+      setKiosk(kioskFormOf(l.settings));
       const loaded = l.questions.map((q) => draftOf(q, keyOf, answered.get(q.uuid) ?? 0));
       setDrafts(loaded);
       setOpenKeys(new Set(openIndexes.current.map((i) => loaded[i]?.key).filter((k): k is string => !!k)));
@@ -112,6 +115,7 @@ export function BuilderPage() {
       setForm(EMPTY);
       setRedact(false);
       setClosing(EMPTY_CLOSING);
+      setKiosk(EMPTY_KIOSK);
       setDrafts([]);
     }
   }, [uuid]);
@@ -163,6 +167,7 @@ export function BuilderPage() {
         access: form.invitationOnly ? "invitation" : "open",
         hidden_fields: hiddenNames(form.hidden),
         ...closingPayloadOf(closing),
+        ...kioskPayloadOf(kiosk),
       },
       questions: drafts.map((d, i) => payloadOf(d, i, drafts)),
     };
@@ -268,6 +273,7 @@ export function BuilderPage() {
             {(aria) => <input {...aria} class="mono" value={form.hidden} onInput={(e) => set({ hidden: e.currentTarget.value })} />}
           </Field>
           <ClosingFields form={closing} errors={errors} onChange={(patch) => setClosing((c) => ({ ...c, ...patch }))} />
+          <KioskFields form={kiosk} errors={errors} onChange={(patch) => setKiosk((k) => ({ ...k, ...patch }))} />
           <div class="actions">
             <label class="check">
               <input type="checkbox" checked={form.tts} onChange={(e) => set({ tts: e.currentTarget.checked })} />
