@@ -16,7 +16,7 @@ import { codeOf, createLiveTranscriber, LIVE_INTERVAL_MS, LIVE_MAX_BYTES, respon
 import { MAX_RECORDING_S } from "../../ai/audio-common.ts";
 import * as service from "./service.ts";
 import { liveSocketGuard } from "./limits.ts";
-import { questionRecordingLimitS } from "./recordings.ts";
+import { questionRecordingLimitS } from "../links/recording-limit.ts";
 
 /** What live transcription needs from the inference worker. */
 export type LiveInference = {

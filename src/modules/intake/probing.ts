@@ -26,7 +26,7 @@ import type { IntakeLink } from "./service.ts";
 import { transcribeForRespondent } from "./recordings.ts";
 import type { IntakeLimiter } from "./limits.ts";
 import type { FollowUp } from "./model.ts";
-import { maskText, redactionPolicyOf } from "./redaction.ts";
+import { maskText, redactionPolicyOf } from "../responses/redaction.ts";
 
 export type ProbingDeps = {
   db: Kysely<Database>;

@@ -19,6 +19,7 @@ import type { ClosedReason } from "../links/limits-model.ts";
 import type { QuestionType } from "../links/question-model.ts";
 import * as responsesRepo from "../responses/repository.ts";
 import { toResponseRecords } from "../responses/service.ts";
+import { queueSubmittedEventIfReady } from "../responses/submitted-event.ts";
 import type { WorkspaceRow } from "../workspaces/repository.ts";
 import * as intakeRepo from "./repository.ts";
 import { checkAnswerValue, isBlankValue } from "./answer-values.ts";
@@ -28,7 +29,7 @@ import type { AnswerState, IntakeSession } from "./model.ts";
 import { allowedTypesAccept, extensionMatches, sniffFile } from "../../http/media.ts";
 import { blobsOfAnswer, checkRecordingUpload, replacedBlobReset } from "./recordings.ts";
 import { writeBatcherOf } from "./write-batch.ts";
-import { maskText, redactionPolicyOf } from "./redaction.ts";
+import { maskText, redactionPolicyOf } from "../responses/redaction.ts";
 import { refuseClosedLink } from "./closing.ts";
 import { consentOf, recordConsent, requireRecordingConsent, responseConsentOf, type ResponseConsent } from "./consent.ts";
 import { intakeSessionsStarted, intakeSessionsSubmitted } from "../../metrics/instruments.ts";
@@ -342,7 +343,7 @@ export async function saveAnswer(deps: IntakeDeps, l: IntakeLink, sessionId: str
     value,
   );
   // Typed free text (a text answer or a voice question's typed fallback) is masked here, on the
-  // HTTP thread, before anything is written when the link redacts (issue 25; intake/redaction.ts).
+  // HTTP thread, before anything is written when the link redacts (issue 25; responses/redaction.ts).
   if (FREE_TEXT_TYPES.has(q.type as QuestionType) && typeof checked.value === "string") {
     const policy = redactionPolicyOf(l.link.settings);
     if (policy) {
@@ -495,35 +496,4 @@ export async function submitSession(deps: IntakeDeps, l: IntakeLink, sessionId: 
   if (eventQueued) deps.nudgeOutbox();
   const settings = JSON.parse(l.link.settings) as Settings;
   return { status: "completed" as const, thank_you_message: settings.thankYouMessage, redirect_url: settings.redirectUrl };
-}
-
-/**
- * Queues `response.submitted` once a completed response has no answer left to transcribe or
- * analyse (DESIGN §8), exactly once. Call inside the transaction that finished the last answer.
- * @returns true when the event was queued now for at least one webhook (nudge the dispatcher)
- */
-export async function queueSubmittedEventIfReady(
-  trx: Transaction<Database>,
-  deps: Pick<IntakeDeps, "publicUrl" | "signingSecret" | "audioUrlTtlS">,
-  responseUuid: string,
-): Promise<boolean> {
-  const r = await responsesRepo.findResponseByUuid(trx, responseUuid);
-  if (!r || r.status !== "completed" || r.submitted_event_at) return false;
-  if ((await responsesRepo.countUnprocessedAnswers(trx, responseUuid)) > 0) return false;
-  await responsesRepo.updateResponse(trx, responseUuid, { submitted_event_at: nowIso() });
-  const queued = await enqueueEvent(trx, {
-    workspaceUuid: r.workspace_uuid,
-    linkUuid: r.link_uuid,
-    type: "response.submitted",
-    data: async () => {
-      const link = await linksRepo.findLink(trx, r.workspace_uuid, r.link_uuid);
-      const [record] = await toResponseRecords(trx, deps, [r]);
-      return {
-        workspace_uuid: r.workspace_uuid,
-        link: link ? { uuid: link.uuid, name: link.name, slug: link.slug } : { uuid: r.link_uuid, name: null, slug: null },
-        response: { ...record, answers: record!.answers },
-      };
-    },
-  });
-  return queued !== null;
 }

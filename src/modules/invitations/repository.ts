@@ -77,8 +77,3 @@ export async function markSubmitted(db: Q, uuid: string, at: string): Promise<vo
 export async function revokeInvitation(db: Q, uuid: string, at: string): Promise<void> {
   await db.updateTable("invitations").set({ revoked_at: at }).where("uuid", "=", uuid).where("revoked_at", "is", null).execute();
 }
-
-/** Removes a link's invitations (the link is being deleted). */
-export async function deleteInvitationsOfLink(db: Q, linkUuid: string): Promise<void> {
-  await db.deleteFrom("invitations").where("link_uuid", "=", linkUuid).execute();
-}

@@ -72,13 +72,9 @@ export async function linkSlugsLike(db: Q, workspaceUuid: string, base: string):
   return rows.map((r) => r.slug);
 }
 
-export async function countLinks(db: Q, workspaceUuid: string): Promise<number> {
-  const r = await db
-    .selectFrom("links")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("workspace_uuid", "=", workspaceUuid)
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
+/** Removes a link's invitations (the link is being deleted). */
+export async function deleteInvitationsOfLink(db: Q, linkUuid: string): Promise<void> {
+  await db.deleteFrom("invitations").where("link_uuid", "=", linkUuid).execute();
 }
 
 export type LinkListFilter = {

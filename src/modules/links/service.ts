@@ -13,8 +13,8 @@ import { isUuid } from "../../shared/uuid.ts";
 import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
 import { limitsFor } from "../workspaces/plans.ts";
 import { workspaceHost } from "../workspaces/service.ts";
+import { countLinks } from "../workspaces/repository.ts";
 import { createLinkWebhook, deleteWebhooksOfLink } from "../webhooks/service.ts";
-import { deleteInvitationsOfLink } from "../invitations/repository.ts";
 import { completeSettings, type CreateLinkInput, type Link, type PatchLinkInput, type Settings } from "./model.ts";
 import { mergePatchedQuestions, normalizeQuestions, type NormalizedQuestion } from "./questions.ts";
 import * as repo from "./repository.ts";
@@ -214,7 +214,7 @@ export async function createLink(deps: LinkDeps, auth: AuthContext, input: Creat
   const translations = validLinkTranslations(input.translations, settings);
   const uuid = await deps.db.transaction().execute(async (trx) => {
     const limit = limitsFor(auth.workspace).links;
-    if (limit !== null && (await repo.countLinks(trx, auth.workspaceUuid)) >= limit) {
+    if (limit !== null && (await countLinks(trx, auth.workspaceUuid)) >= limit) {
       throw new AppError("LINK_LIMIT_REACHED", `The ${auth.workspace.plan} plan allows ${limit} links.`);
     }
     const slug = await resolveSlug(trx, auth.workspaceUuid, input.name, input.slug);
@@ -314,7 +314,7 @@ export async function deleteLink(deps: LinkDeps, auth: AuthContext, uuid: string
     if (!row) throw notFound("Link");
     await deleteWebhooksOfLink(trx, uuid);
     // Its invitations go with it (their hidden values may be personal data; issue 25).
-    await deleteInvitationsOfLink(trx, uuid);
+    await repo.deleteInvitationsOfLink(trx, uuid);
     await repo.deleteLink(trx, uuid);
     await deps.auth.assertActive(trx, auth);
   });

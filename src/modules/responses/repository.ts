@@ -5,12 +5,22 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool, sql, type Transaction } from "kysely";
 import type { AnswerTable, Database, ResponseTable } from "../../db/schema.ts";
 import { matchingResponseUuids } from "../../db/search.ts";
-import { jsonFlagIs, jsonHasText, jsonMayContain, jsonNumber, jsonValue } from "../../db/json.ts";
-import { answered } from "../stats/repository.ts";
+import { isTrue, jsonFlagIs, jsonHasText, jsonMayContain, jsonNumber, jsonValue } from "../../db/json.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 export type ResponseRow = ResponseTable;
 export type AnswerRow = AnswerTable;
+
+/**
+ * An answer that holds something: a value, text, a recording or a file. Written exactly as the
+ * expression of the index `answers_response_holds` (migration 2026-11-26T0102), for the table
+ * aliased `a`, so the counts and the `question=` filter read only that index.
+ */
+export const answered = (db: Q) =>
+  isTrue(
+    db,
+    sql`(${sql.ref("a.value")} <> 'null' OR ${sql.ref("a.text")} IS NOT NULL OR ${sql.ref("a.audio_blob")} IS NOT NULL OR ${sql.ref("a.file_blob")} IS NOT NULL)`,
+  );
 
 /**
  * Which answer `question` + `value` filters test, and how (docs/api.md "Filtering responses").

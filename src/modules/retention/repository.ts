@@ -10,6 +10,11 @@ import type { AnswerTable, Database } from "../../db/schema.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 
+/** A link of the workspace with its settings (JSON: `settings.retention` is its override), or undefined. */
+export function findLinkSettings(db: Q, workspaceUuid: string, linkUuid: string): Promise<{ uuid: string; settings: string } | undefined> {
+  return db.selectFrom("links").select(["uuid", "settings"]).where("workspace_uuid", "=", workspaceUuid).where("uuid", "=", linkUuid).executeTakeFirst();
+}
+
 /** Which responses a policy covers: those of `in` links, or of every link not in `notIn`. */
 export type Scope = { workspaceUuid: string; in?: string[]; notIn?: string[] };
 

@@ -7,7 +7,8 @@
  */
 import { type Kysely, sql, type Transaction } from "kysely";
 import type { Database } from "../../db/schema.ts";
-import { isTrue, jsonElements, jsonFlagIs, jsonValue } from "../../db/json.ts";
+import { jsonElements, jsonFlagIs, jsonValue } from "../../db/json.ts";
+import { answered } from "../responses/repository.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 export type StatsRange = { linkUuid: string; since?: string; until?: string };
@@ -19,17 +20,6 @@ export const DISTRIBUTED_TYPES = ["multiple_choice", "image_choice", "rating", "
  * `answers_response_values` (migration 2026-11-26T0101) says it, so the value counts use it.
  */
 const isDistributed = sql<boolean>`${sql.ref("a.response_type")} IN ${sql.raw(`(${DISTRIBUTED_TYPES.map((t) => `'${t}'`).join(", ")})`)}`;
-
-/**
- * An answer that holds something: a value, text, a recording or a file. Written exactly as the
- * expression of the index `answers_response_holds` (migration 2026-11-26T0102), for the table
- * aliased `a`, so the counts and the `question=` filter read only that index.
- */
-export const answered = (db: Q) =>
-  isTrue(
-    db,
-    sql`(${sql.ref("a.value")} <> 'null' OR ${sql.ref("a.text")} IS NOT NULL OR ${sql.ref("a.audio_blob")} IS NOT NULL OR ${sql.ref("a.file_blob")} IS NOT NULL)`,
-  );
 
 /** `UTC day` of a stored timestamp column, `YYYY-MM-DD`. */
 const dayOf = (column: string) => sql<string>`substr(${sql.ref(column)}, 1, 10)`;
@@ -143,10 +133,4 @@ export function latestActionable(db: Q, f: StatsRange, limit: number) {
     .orderBy("a.position")
     .limit(limit)
     .execute();
-}
-
-/** The workspace's change counter (0 before its first change); raised by triggers (migration 2026-11-26T0100). */
-export async function workspaceVersion(db: Q, workspaceUuid: string): Promise<number> {
-  const row = await db.selectFrom("workspace_changes").select("version").where("workspace_uuid", "=", workspaceUuid).executeTakeFirst();
-  return row?.version ?? 0;
 }

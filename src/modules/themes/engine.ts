@@ -24,7 +24,7 @@ import { enqueueJob, isClaimStillOurs, type Job, LeaseLostError } from "../../jo
 import { PermanentJobError } from "../../jobs/runner.ts";
 import { assignAnswer, DEFAULT_ASSIGN_THRESHOLD, reconcileThemes } from "../../ai/themes/incremental.ts";
 import type { InferenceClient, StoredBuildOptions, StoredThemeInput } from "../../ai/inference-client.ts";
-import { analysisTextOf } from "../responses/analysis-text.ts";
+import { analysisTextOf } from "./analysis-text.ts";
 import { llmLabelsOf, type LlmEndpoint } from "./llm-relabel.ts";
 import { bytesVector, bytesVectors, vectorBytes, vectorsBytes } from "./codec.ts";
 import { cachedModel, storeModel } from "./model-cache.ts";

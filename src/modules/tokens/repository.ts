@@ -80,3 +80,12 @@ export function touchToken(db: Q, uuid: string, at: string) {
     .where((eb) => eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<", at)]))
     .execute();
 }
+
+/** Counts a created key on its workspace (`workspaces.keys_created`, shown as usage). */
+export function incrementKeysCreated(db: Q, uuid: string) {
+  return db
+    .updateTable("workspaces")
+    .set((eb) => ({ keys_created: eb("keys_created", "+", 1) }))
+    .where("uuid", "=", uuid)
+    .execute();
+}

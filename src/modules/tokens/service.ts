@@ -14,7 +14,6 @@ import type { tokenSchema } from "./model.ts";
 import type { UsageRecorder } from "../../auth/usage.ts";
 import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
 import { isUuid } from "../../shared/uuid.ts";
-import { incrementKeysCreated } from "../workspaces/repository.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 
@@ -64,7 +63,7 @@ export async function createToken(
     created_by_user_uuid: input.createdBy?.uuid ?? null,
   };
   await repo.insertToken(db, row);
-  await incrementKeysCreated(db, workspaceUuid);
+  await repo.incrementKeysCreated(db, workspaceUuid);
   return { ...toTokenRecord(row, input.createdBy ?? null), key };
 }
 

@@ -25,6 +25,12 @@ export function deleteWebhook(db: Q, uuid: string) {
   return db.deleteFrom("webhooks").where("uuid", "=", uuid).execute();
 }
 
+/** Whether the workspace has a link with this uuid (a webhook's `link_uuid` filter must name one). */
+export async function linkExists(db: Q, workspaceUuid: string, linkUuid: string): Promise<boolean> {
+  const row = await db.selectFrom("links").select("uuid").where("workspace_uuid", "=", workspaceUuid).where("uuid", "=", linkUuid).executeTakeFirst();
+  return row !== undefined;
+}
+
 export function deleteWebhooksOfLink(db: Q, linkUuid: string) {
   return db.deleteFrom("webhooks").where("link_uuid", "=", linkUuid).execute();
 }

@@ -14,7 +14,6 @@ import { literalHostRefusal } from "../../outbox/url-guard.ts";
 import { isUuid } from "../../shared/uuid.ts";
 import { isHttpsUrl, WEBHOOK_EVENTS, type CreateWebhookInput, type PatchWebhookInput, type Webhook, type WebhookEvent } from "./model.ts";
 import * as repo from "./repository.ts";
-import { findLink } from "../links/repository.ts";
 
 export { WEBHOOK_EVENTS, type WebhookEvent };
 
@@ -102,7 +101,7 @@ export async function createWebhook(deps: WebhookDeps, auth: AuthContext, worksp
   assertOwnWorkspace(auth, workspaceUuid);
   assertDeliverableUrl(input.url, deps.allowHosts, "/url");
   const linkUuid = input.link_uuid ?? null;
-  if (linkUuid !== null && !(await findLink(deps.db, auth.workspaceUuid, linkUuid))) {
+  if (linkUuid !== null && !(await repo.linkExists(deps.db, auth.workspaceUuid, linkUuid))) {
     throw new AppError("VALIDATION_ERROR", "The webhook's link filter names no link of this workspace.", {
       errors: [{ pointer: "/link_uuid", message: "No link of this workspace has this uuid." }],
     });

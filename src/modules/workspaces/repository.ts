@@ -50,14 +50,6 @@ export function countWorkspaces(db: Q): Promise<number> {
     .then((r) => Number(r.n));
 }
 
-export function incrementKeysCreated(db: Q, uuid: string) {
-  return db
-    .updateTable("workspaces")
-    .set((eb) => ({ keys_created: eb("keys_created", "+", 1) }))
-    .where("uuid", "=", uuid)
-    .execute();
-}
-
 /** Adds `n` API calls to the workspace's counter of `day` (`YYYY-MM-DD`), creating it at `n`. */
 export function addApiCalls(db: Q, workspaceUuid: string, day: string, n: number) {
   return db
@@ -78,4 +70,20 @@ export function updateWorkspace(
   patch: Partial<Pick<WorkspaceRow, "name" | "host" | "plan" | "links_limit" | "requests_per_minute" | "retention">>,
 ) {
   return db.updateTable("workspaces").set(patch).where("uuid", "=", uuid).execute();
+}
+
+/** The workspace's change counter (0 before its first change); raised by triggers (migration 2026-11-26T0100). */
+export async function workspaceVersion(db: Q, workspaceUuid: string): Promise<number> {
+  const row = await db.selectFrom("workspace_changes").select("version").where("workspace_uuid", "=", workspaceUuid).executeTakeFirst();
+  return row?.version ?? 0;
+}
+
+/** How many links the workspace has (its usage, and the plan's link limit). */
+export async function countLinks(db: Q, workspaceUuid: string): Promise<number> {
+  const r = await db
+    .selectFrom("links")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("workspace_uuid", "=", workspaceUuid)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
 }
