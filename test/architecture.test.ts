@@ -203,6 +203,17 @@ describe("architecture", () => {
     expect(offenders).toEqual([]);
   });
 
+  test("no two features import each other: a feature's imports run one way (types included)", () => {
+    const feature = (f: string) => /^src\/modules\/([a-z-]+)\//.exec(f)?.[1];
+    const reaches = new Map<string, Set<string>>();
+    for (const e of EDGES) {
+      const [a, b] = [feature(e.from), feature(e.to)];
+      if (a && b && a !== b) reaches.set(a, (reaches.get(a) ?? new Set()).add(b));
+    }
+    const pairs = [...reaches].flatMap(([a, bs]) => [...bs].filter((b) => a < b && reaches.get(b)?.has(a)).map((b) => `${a} ↔ ${b}`));
+    expect(pairs).toEqual([]);
+  });
+
   test("no run-time import cycles", () => {
     expect(runTimeCycles(EDGES)).toEqual([]);
   });
