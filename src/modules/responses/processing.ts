@@ -22,7 +22,8 @@ import { maskSegments, maskText, redactionPolicyOf } from "./redaction.ts";
 import * as repo from "./repository.ts";
 import { analysisDuration, transcriptionDuration, transcriptionRealTimeFactor } from "../../metrics/instruments.ts";
 
-import { isOpenType, rebuildGivenUp, themeOfNewAnswer } from "../themes/engine.ts";
+import { rebuildGivenUp, themeOfNewAnswer } from "../themes/engine.ts";
+import { isOpenType } from "../../shared/question-types.ts";
 import { updateAnalysedAnswer } from "../themes/repository.ts";
 import { vectorBytes } from "../themes/codec.ts";
 import { analysisTextOf } from "../themes/analysis-text.ts";

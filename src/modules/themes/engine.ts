@@ -40,11 +40,6 @@ export const REBUILD_SHARE = 0.2;
 /** What a rebuild needs; `llm`: the LAN model that labels automatic themes (`EARSHOT_LLM_URL`), or none. */
 export type ThemeEngineDeps = { db: Kysely<Database>; inference: Pick<InferenceClient, "buildThemes">; llm?: LlmEndpoint | null };
 
-/** True when a question type is themed (DESIGN §12: voice, voice_text_fallback, text). */
-export function isOpenType(type: string): boolean {
-  return repo.OPEN_TYPES.includes(type);
-}
-
 /**
  * Queues a rebuild of one question unless one is queued or running. Call inside the transaction
  * of the change that asks for it.

@@ -7,13 +7,11 @@ import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import type { Database, ThemeBuildTable, ThemeTable } from "../../db/schema.ts";
 import { jsonValue } from "../../db/json.ts";
 import { prepared } from "../../db/prepared.ts";
+import { OPEN_TYPES } from "../../shared/question-types.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
 export type ThemeRow = ThemeTable;
 export type ThemeBuildRow = Selectable<ThemeBuildTable>;
-
-/** Question types whose answers are themed (DESIGN §12). */
-export const OPEN_TYPES = ["voice", "voice_text_fallback", "text"];
 
 /** Rows read/written per statement when answers are (re)assigned in bulk. */
 const BATCH = 500;
@@ -296,7 +294,7 @@ export async function openFieldKeysOfWorkspace(db: Q, workspaceUuid: string): Pr
     .selectFrom("questions")
     .innerJoin("links", "links.uuid", "questions.link_uuid")
     .where("links.workspace_uuid", "=", workspaceUuid)
-    .where("questions.type", "in", OPEN_TYPES)
+    .where("questions.type", "in", [...OPEN_TYPES])
     .select("questions.field_key")
     .execute();
   return new Set(rows.map((r) => r.field_key));
