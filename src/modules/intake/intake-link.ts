@@ -7,7 +7,7 @@
  */
 import type { Kysely, Transaction } from "kysely";
 import type { Clock } from "../../clock.ts";
-import type { Database } from "../../db/schema.ts";
+import type { Database, Executor } from "../../db/schema.ts";
 import { AppError, notFound } from "../../errors.ts";
 import type { BlobStore } from "../../blobs/store.ts";
 import type { AppDeps } from "../../http/context.ts";
@@ -114,7 +114,7 @@ export function answerState(a: responsesRepo.AnswerRow): AnswerState {
   };
 }
 
-export async function sessionView(db: Kysely<Database> | Transaction<Database>, r: responsesRepo.ResponseRow): Promise<IntakeSession> {
+export async function sessionView(db: Executor, r: responsesRepo.ResponseRow): Promise<IntakeSession> {
   const answers = await responsesRepo.answersOf(db, [r.uuid]);
   return {
     session_id: r.session_id,
@@ -125,7 +125,7 @@ export async function sessionView(db: Kysely<Database> | Transaction<Database>, 
   };
 }
 
-export async function findSession(db: Kysely<Database> | Transaction<Database>, l: IntakeLink, sessionId: string) {
+export async function findSession(db: Executor, l: IntakeLink, sessionId: string) {
   const r = await intakeRepo.findResponseBySession(db, sessionId);
   if (!r || r.link_uuid !== l.link.uuid) throw notFound("Session");
   return r;

@@ -3,10 +3,10 @@
  * Links and their questions (spec: Feedback link, POST/GET/DELETE links/; DESIGN §6): create
  * with plan quota and unique slug, retrieve, list, PATCH, delete (responses are kept).
  */
-import type { Kysely, Transaction } from "kysely";
+import type { Kysely } from "kysely";
 import { nowIso, systemClock, type Clock } from "../../clock.ts";
 import { createDefinitionCache, definitionVersion } from "../../db/definition-cache.ts";
-import type { Database } from "../../db/schema.ts";
+import type { Database, Executor } from "../../db/schema.ts";
 import { AppError, notFound, type FieldError } from "../../errors.ts";
 import { toSlug, uniqueVariant } from "../../slugs.ts";
 import { isUuid } from "../../shared/uuid.ts";
@@ -22,7 +22,6 @@ import { checkLinkTranslations, type LinkTranslations } from "./translations.ts"
 import { closedReasonOf } from "./limits-model.ts";
 import { hiddenFieldErrors, hiddenFieldsOf } from "./hidden-fields.ts";
 
-type Q = Kysely<Database> | Transaction<Database>;
 export type LinkDeps = {
   db: Kysely<Database>;
   publicUrl: string;
@@ -130,7 +129,7 @@ const questionsByLink = createDefinitionCache<{ questions: repo.QuestionRow[] }>
  * (db/definition-cache.ts), the others in one read.
  * @param version the definition counter read before (null: read them all)
  */
-async function questionsOfLinks(db: Q, uuids: string[], version: number | null): Promise<Map<string, readonly repo.QuestionRow[]>> {
+async function questionsOfLinks(db: Executor, uuids: string[], version: number | null): Promise<Map<string, readonly repo.QuestionRow[]>> {
   const out = new Map<string, readonly repo.QuestionRow[]>();
   const missing: string[] = [];
   for (const uuid of uuids) {
@@ -150,7 +149,7 @@ async function questionsOfLinks(db: Q, uuids: string[], version: number | null):
 }
 
 async function loadLinks(
-  db: Q,
+  db: Executor,
   clock: Clock | undefined,
   publicUrl: string,
   ws: { slug: string; host: string | null },
@@ -164,7 +163,7 @@ async function loadLinks(
 }
 
 /** One link row of a workspace, from memory while the definition counter (read before: `version`) stands still. */
-async function findLinkRow(db: Q, workspaceUuid: string, uuid: string, version: number | null): Promise<repo.LinkRow | undefined> {
+async function findLinkRow(db: Executor, workspaceUuid: string, uuid: string, version: number | null): Promise<repo.LinkRow | undefined> {
   const key = `${workspaceUuid}/${uuid}`;
   const cached = linkRows.get(db, key, version);
   if (cached) return cached.row;
@@ -184,7 +183,7 @@ function validLinkTranslations(translations: LinkTranslations, settings: Setting
   return out;
 }
 
-async function resolveSlug(db: Q, workspaceUuid: string, name: string, slug: string | undefined, selfUuid?: string): Promise<string> {
+async function resolveSlug(db: Executor, workspaceUuid: string, name: string, slug: string | undefined, selfUuid?: string): Promise<string> {
   if (slug !== undefined) {
     const taken = await repo.findLinkBySlug(db, workspaceUuid, slug);
     if (taken && taken.uuid !== selfUuid) throw new AppError("SLUG_CONFLICT", `The slug "${slug}" is already used in this workspace.`);

@@ -19,7 +19,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import { nowIso } from "../../clock.ts";
-import type { Database } from "../../db/schema.ts";
+import type { Database, Executor } from "../../db/schema.ts";
 import { enqueueJob, isClaimStillOurs, type Job, LeaseLostError } from "../../jobs/queue.ts";
 import { PermanentJobError } from "../../jobs/runner.ts";
 import { assignAnswer, DEFAULT_ASSIGN_THRESHOLD, reconcileThemes } from "../../ai/themes/incremental.ts";
@@ -29,8 +29,6 @@ import { llmLabelsOf, type LlmEndpoint } from "./llm-relabel.ts";
 import { bytesVector, bytesVectors, vectorBytes, vectorsBytes } from "./codec.ts";
 import { cachedModel, storeModel } from "./model-cache.ts";
 import * as repo from "./repository.ts";
-
-type Q = Kysely<Database> | Transaction<Database>;
 
 /** Fewest analysed answers since the last build that trigger an automatic rebuild. */
 export const REBUILD_MIN_NEW = 10;
@@ -45,7 +43,7 @@ export type ThemeEngineDeps = { db: Kysely<Database>; inference: Pick<InferenceC
  * of the change that asks for it.
  * @returns whether a job was queued now
  */
-export async function queueRebuild(trx: Q, workspaceUuid: string, linkUuid: string, questionUuid: string): Promise<boolean> {
+export async function queueRebuild(trx: Executor, workspaceUuid: string, linkUuid: string, questionUuid: string): Promise<boolean> {
   const now = nowIso();
   await repo.ensureBuild(trx, { link_uuid: linkUuid, question_uuid: questionUuid, workspace_uuid: workspaceUuid }, now);
   const build = await repo.findBuild(trx, linkUuid, questionUuid);
