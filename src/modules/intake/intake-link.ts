@@ -23,6 +23,7 @@ import type { AnswerState, IntakeSession } from "./model.ts";
 import { responseConsentOf } from "./consent.ts";
 import { assertAccepting } from "./closing.ts";
 
+/** What the intake service uses of the app: database, blob store, signed-URL inputs, nudges, clock. */
 export type IntakeDeps = {
   db: Kysely<Database>;
   blobs: BlobStore;
@@ -51,6 +52,7 @@ export function intakeDepsOf(deps: AppDeps): IntakeDeps {
   };
 }
 
+/** The link a respondent is on, with its workspace and its questions (in order). */
 export type IntakeLink = { ws: WorkspaceRow; link: linksRepo.LinkRow; questions: linksRepo.QuestionRow[] };
 
 /**
@@ -100,6 +102,7 @@ export function toPublicLink(l: IntakeLink, closed: ClosedReason | null = null) 
   };
 }
 
+/** An answer row as the page sees it (no blob keys; follow-ups without their recordings). */
 export function answerState(a: responsesRepo.AnswerRow): AnswerState {
   return {
     question_uuid: a.question_uuid,
@@ -114,6 +117,7 @@ export function answerState(a: responsesRepo.AnswerRow): AnswerState {
   };
 }
 
+/** The session (a response) with its answers, as `GET …/sessions/{session_id}/` answers it. */
 export async function sessionView(db: Executor, r: responsesRepo.ResponseRow): Promise<IntakeSession> {
   const answers = await responsesRepo.answersOf(db, [r.uuid]);
   return {
@@ -125,18 +129,31 @@ export async function sessionView(db: Executor, r: responsesRepo.ResponseRow): P
   };
 }
 
+/**
+ * The response a `session_id` names on this link, whatever its status.
+ * @throws AppError NOT_FOUND (unknown session, or one of another link)
+ */
 export async function findSession(db: Executor, l: IntakeLink, sessionId: string) {
   const r = await intakeRepo.findResponseBySession(db, sessionId);
   if (!r || r.link_uuid !== l.link.uuid) throw notFound("Session");
   return r;
 }
 
+/**
+ * The link's question with this uuid (the path parameter, hostile).
+ * @throws AppError NOT_FOUND
+ */
 export function findQuestion(l: IntakeLink, questionUuid: string) {
   const q = isUuid(questionUuid) ? l.questions.find((x) => x.uuid === questionUuid) : undefined;
   if (!q) throw notFound("Question");
   return q;
 }
 
+/**
+ * The session a respondent write goes to, inside that write's transaction: the link accepts
+ * writes ({@link assertAccepting}) and the response is not submitted yet.
+ * @throws AppError LINK_PAUSED, NOT_FOUND, ALREADY_SUBMITTED
+ */
 export async function openSession(trx: Transaction<Database>, l: IntakeLink, sessionId: string) {
   assertAccepting(l.link);
   const r = await findSession(trx, l, sessionId);
