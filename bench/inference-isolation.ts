@@ -18,7 +18,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { createAsr } from "../src/ai/asr.ts";
 import { decodeAudio } from "../src/ai/audio.ts";
-import { pcm8Wav } from "../src/ai/test-audio.ts";
+import { pcm8Wav } from "../test/helpers/audio-fixtures.ts";
 import { createInferenceClient } from "../src/ai/inference-client.ts";
 import { FIXTURE_MODELS_DIR, WEBM_FIXTURE_PATH } from "../test/helpers/fixtures.ts";
 

@@ -1,6 +1,6 @@
 /**
  * The architecture, enforced (issue 13; docs/architecture.md "Dependency rules"; STYLE.md).
- * Reads every import of src/ and web/ (tests and test support beside the code excepted) with the TypeScript parser
+ * Reads every import of src/ and web/ (tests beside the code excepted; their helpers live in test/helpers/) with the TypeScript parser
  * and fails on the layering rules and the whiteboard's "never" edges. A deliberate exception is
  * listed once, in EXCEPTIONS below, with its reason; an exception that no longer matches an edge
  * fails too, so the list cannot rot.
@@ -19,8 +19,8 @@ function sourceFiles(dir: string): string[] {
   return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
     const rel = `${dir}/${e.name}`;
     if (e.isDirectory()) return sourceFiles(rel);
-    // Tests and their support files beside the code (`*.test.ts`, `test-*.ts`) may reach anything.
-    return /\.tsx?$/.test(e.name) && !/\.test\.tsx?$|^test-[a-z-]+\.ts$/.test(e.name) ? [rel] : [];
+    // Tests beside the code (`*.test.ts`) may reach anything; what they share lives in test/helpers/.
+    return /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) ? [rel] : [];
   });
 }
 
@@ -70,6 +70,11 @@ const BASICS = /^(src\/(clock|errors|logger)\.ts|src\/shared\/|pkg:node:)/;
 type Rule = { name: string; from: RegExp; unless?: RegExp; allowed?: RegExp; forbidden?: RegExp; types?: boolean; typesFrom?: RegExp; basics?: boolean };
 
 const RULES: Rule[] = [
+  {
+    name: "the product imports no test code (test helpers live in test/helpers/, not in src/)",
+    from: /^(src|web)\//,
+    forbidden: /^test\//,
+  },
   {
     name: "the data layer (src/db) knows no feature or request",
     from: /^src\/db\//,
@@ -201,6 +206,17 @@ describe("architecture", () => {
       (f) => ROUTE_FILE.test(f) && /\.(transaction|selectFrom|insertInto|updateTable|deleteFrom)\(/.test(fs.readFileSync(path.join(ROOT, f), "utf8")),
     );
     expect(offenders).toEqual([]);
+  });
+
+  test("no two features import each other: a feature's imports run one way (types included)", () => {
+    const feature = (f: string) => /^src\/modules\/([a-z-]+)\//.exec(f)?.[1];
+    const reaches = new Map<string, Set<string>>();
+    for (const e of EDGES) {
+      const [a, b] = [feature(e.from), feature(e.to)];
+      if (a && b && a !== b) reaches.set(a, (reaches.get(a) ?? new Set()).add(b));
+    }
+    const pairs = [...reaches].flatMap(([a, bs]) => [...bs].filter((b) => a < b && reaches.get(b)?.has(a)).map((b) => `${a} ↔ ${b}`));
+    expect(pairs).toEqual([]);
   });
 
   test("no run-time import cycles", () => {

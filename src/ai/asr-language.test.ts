@@ -9,7 +9,14 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { createInferenceClient, InferenceError } from "./inference-client.ts";
-import { FIXTURE_ASR_MODEL, FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT, makeScratchDir, multilingualWhisperFixture, speechWav } from "./test-audio.ts";
+import {
+  FIXTURE_ASR_MODEL,
+  FIXTURE_MODELS_DIR,
+  FIXTURE_TRANSCRIPT,
+  makeScratchDir,
+  multilingualWhisperFixture,
+  speechWav,
+} from "../../test/helpers/audio-fixtures.ts";
 
 const scratch = makeScratchDir();
 

@@ -13,7 +13,14 @@ import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createAsr, LanguageUnsupportedError } from "./asr.ts";
 import { decodeAudio } from "./audio.ts";
-import { FIXTURE_ASR_MODEL, FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT, makeScratchDir, multilingualWhisperFixture, speechWav } from "./test-audio.ts";
+import {
+  FIXTURE_ASR_MODEL,
+  FIXTURE_MODELS_DIR,
+  FIXTURE_TRANSCRIPT,
+  makeScratchDir,
+  multilingualWhisperFixture,
+  speechWav,
+} from "../../test/helpers/audio-fixtures.ts";
 
 const scratch = makeScratchDir();
 afterAll(() => scratch.remove());

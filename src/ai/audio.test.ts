@@ -22,7 +22,7 @@ import {
   webmFixture,
   webmFlood,
   webmOfOgg,
-} from "./test-audio.ts";
+} from "../../test/helpers/audio-fixtures.ts";
 
 const scratch = makeScratchDir();
 afterAll(() => scratch.remove());

@@ -14,7 +14,7 @@ import {
   WEBM_FIXTURE_DURATION_S,
   wavDurationS,
   webmFixture,
-} from "./test-audio.ts";
+} from "../../test/helpers/audio-fixtures.ts";
 
 const scratch = makeScratchDir();
 const client = createInferenceClient({

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createInferenceClient } from "./inference-client.ts";
 import { AudioTooLongError } from "./audio.ts";
 import { createLiveTranscriber, respondentMessage, type LiveServerMessage } from "./live-transcriber.ts";
-import { FIXTURE_ASR_MODEL, FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT, makeScratchDir, toneWav, webmFixture } from "./test-audio.ts";
+import { FIXTURE_ASR_MODEL, FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT, makeScratchDir, toneWav, webmFixture } from "../../test/helpers/audio-fixtures.ts";
 
 const client = createInferenceClient({ modelsDir: FIXTURE_MODELS_DIR, asrModel: FIXTURE_ASR_MODEL, sentimentModel: "none" });
 afterAll(() => client.close());

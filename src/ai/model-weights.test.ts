@@ -10,7 +10,7 @@ import { createAsr, ModelMissingError } from "./asr.ts";
 import { decodeAudio } from "./audio.ts";
 import { createInsightsEngine } from "./insights/index.ts";
 import { installedWeights } from "./model-weights.ts";
-import { FIXTURE_ASR_MODEL, FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT, makeScratchDir, speechWav } from "./test-audio.ts";
+import { FIXTURE_ASR_MODEL, FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT, makeScratchDir, speechWav } from "../../test/helpers/audio-fixtures.ts";
 
 const scratch = makeScratchDir();
 afterAll(() => scratch.remove());

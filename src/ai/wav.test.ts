@@ -10,7 +10,7 @@ import { alaw, mulaw } from "alawmulaw";
 import { assertRecordingFits, AudioDecodeError, AudioTooLongError, decodeAudio, parseWav } from "./audio.ts";
 import { OutputBudget } from "./audio-common.ts";
 import { decodeWav } from "./wav.ts";
-import { fmtBody, makeScratchDir, peakOf, riffWav, soxWav, toneWav } from "./test-audio.ts";
+import { fmtBody, makeScratchDir, peakOf, riffWav, soxWav, toneWav } from "../../test/helpers/audio-fixtures.ts";
 
 const scratch = makeScratchDir();
 afterAll(() => scratch.remove());

@@ -5,10 +5,10 @@
  * cookie writes, scope check, rate limit, usage accounting (keys only), and the re-checks that
  * make a revoked key, an ended session or a removed member fail even for requests in flight.
  */
-import type { Kysely, Transaction } from "kysely";
+import type { Kysely } from "kysely";
 import type { Config } from "../config.ts";
 import { isoAfter, nowIso } from "../clock.ts";
-import type { Database } from "../db/schema.ts";
+import type { Database, Executor } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
 import { createDefinitionCache, definitionVersion } from "../db/definition-cache.ts";
 import { findActiveTokenByHash, isTokenActive, type TokenRow } from "../modules/tokens/repository.ts";
@@ -93,7 +93,7 @@ export interface Authenticator {
    * before responding.
    * @throws AppError UNAUTHENTICATED
    */
-  assertActive(db: Kysely<Database> | Transaction<Database>, auth: AuthContext): Promise<void>;
+  assertActive(db: Executor, auth: AuthContext): Promise<void>;
   /** The keys' coalesced usage accounting (DESIGN §5); `usage.stop()` at shutdown writes the rest. */
   usage: UsageRecorder;
 }

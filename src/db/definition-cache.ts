@@ -11,11 +11,8 @@
  * transaction the counter may hold that transaction's uncommitted (and perhaps rolled back) value,
  * so there the caller reads the rows themselves.
  */
-import type { Kysely, Transaction } from "kysely";
 import { prepared } from "./prepared.ts";
-import type { Database } from "./schema.ts";
-
-type Q = Kysely<Database> | Transaction<Database>;
+import type { Executor } from "./schema.ts";
 
 const versionRow = prepared(0, (db) => db.selectFrom("definition_version").select("version"));
 
@@ -23,7 +20,7 @@ const versionRow = prepared(0, (db) => db.selectFrom("definition_version").selec
  * The database's definition counter, or null inside a transaction (do not cache there).
  * @throws whatever the database throws (db/availability.ts maps an outage)
  */
-export async function definitionVersion(db: Q): Promise<number | null> {
+export async function definitionVersion(db: Executor): Promise<number | null> {
   if (db.isTransaction) return null;
   const [row] = await versionRow(db);
   return row ? Number(row.version) : null;
@@ -32,9 +29,9 @@ export async function definitionVersion(db: Q): Promise<number | null> {
 /** Bounded maps, one per database, of values read at a definition version. */
 export interface DefinitionCache<V> {
   /** The value stored for `key` of `db` at exactly `version`, else undefined. */
-  get(db: Q, key: string, version: number | null): V | undefined;
+  get(db: Executor, key: string, version: number | null): V | undefined;
   /** Stores `value` (frozen: callers share it) as read from `db` at `version`; nothing when `version` is null. */
-  set(db: Q, key: string, version: number | null, value: V): void;
+  set(db: Executor, key: string, version: number | null, value: V): void;
 }
 
 /**

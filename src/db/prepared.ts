@@ -5,11 +5,9 @@
  * query cost more than SQLite running it (bench/api.ts: ~25 µs of ~40 µs per lookup). The query
  * stays written with Kysely in its repository; only the compilation is cached.
  */
-import { CompiledQuery, type Compilable, type Kysely, type Transaction } from "kysely";
+import { CompiledQuery, type Compilable } from "kysely";
 import { directSqlite } from "./direct.ts";
-import type { Database } from "./schema.ts";
-
-type Q = Kysely<Database> | Transaction<Database>;
+import type { Executor } from "./schema.ts";
 
 /**
  * The SQL text of every compiled prepared query and its statement name: on PostgreSQL these run
@@ -27,10 +25,10 @@ export const statementNames = new Map<string, string>();
  * @returns a function running the query on `db` with `params`, resolving to its rows
  * @throws Error at the first run when the placeholders do not map one to one onto the bound parameters
  */
-export function prepared<Row, P extends unknown[]>(arity: P["length"], build: (db: Q, ...params: P) => Compilable<Row>) {
+export function prepared<Row, P extends unknown[]>(arity: P["length"], build: (db: Executor, ...params: P) => Compilable<Row>) {
   const byDialect = new Map<unknown, string>();
   const placeholders = Array.from({ length: arity }, (_, i) => `\u0000earshot-param-${i}\u0000`) as unknown as P;
-  return async (db: Q, ...params: P): Promise<Row[]> => {
+  return async (db: Executor, ...params: P): Promise<Row[]> => {
     const dialect = db.getExecutor().adapter.constructor;
     let text = byDialect.get(dialect);
     if (text === undefined) {

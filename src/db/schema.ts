@@ -4,7 +4,7 @@
  * JSON columns are stored as TEXT and parsed by the repositories. Timestamps are TEXT in the
  * API's format (`YYYY-MM-DDTHH:MM:SS.ffffffZ`), so they sort lexically.
  */
-import type { Generated } from "kysely";
+import type { Generated, Kysely, Transaction } from "kysely";
 
 export interface WorkspaceTable {
   uuid: string;
@@ -449,3 +449,9 @@ export interface Database {
   themes: ThemeTable;
   theme_builds: ThemeBuildTable;
 }
+
+/**
+ * What a query runs on: the database, or a transaction of it (Kysely's `Transaction` is a `Kysely`).
+ * The one name for the `db` / `trx` parameter of repositories and services.
+ */
+export type Executor = Kysely<Database> | Transaction<Database>;

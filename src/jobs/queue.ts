@@ -7,14 +7,13 @@
  * counts an attempt, so a job that keeps crashing the process is given up after `max_attempts`
  * like any other. Finished jobs are pruned ({@link pruneJobs}).
  */
-import type { Kysely, Transaction } from "kysely";
+import type { Kysely } from "kysely";
 import { systemClock, type Clock } from "../clock.ts";
-import type { Database, JobTable } from "../db/schema.ts";
+import type { Database, JobTable, Executor } from "../db/schema.ts";
 import { prepared } from "../db/prepared.ts";
 import { isPostgres } from "../db/dialect.ts";
 import { claimTransaction, exponentialBackoff, releaseLeases, renewLease, type QueueTable } from "../queue/durable-queue.ts";
 
-type Q = Kysely<Database> | Transaction<Database>;
 export type JobKind = JobTable["kind"];
 export type Job = {
   id: number;
@@ -45,7 +44,7 @@ export class LeaseLostError extends Error {
  * with no row (run outside the queue) counts as ours.
  * @returns false when the job was finished, failed or claimed again meanwhile
  */
-export async function isClaimStillOurs(db: Q, job: Pick<Job, "id" | "attempts">): Promise<boolean> {
+export async function isClaimStillOurs(db: Executor, job: Pick<Job, "id" | "attempts">): Promise<boolean> {
   const row = await db.selectFrom("jobs").select(["state", "attempts"]).where("id", "=", job.id).executeTakeFirst();
   return !row || (row.state === "running" && Number(row.attempts) === job.attempts);
 }
@@ -81,7 +80,7 @@ const DEFAULT_PRIORITY: Record<JobKind, number> = { analyse: 1, transcribe: 0, t
  * @param priority higher runs first (batch work is 0)
  */
 export async function enqueueJob(
-  db: Q,
+  db: Executor,
   kind: JobKind,
   payload: Record<string, unknown>,
   priority = DEFAULT_PRIORITY[kind],
@@ -119,7 +118,7 @@ const toJob = (row: JobRow): Job => ({
 export async function claimJob(db: Kysely<Database>, leaseS = JOB_LEASE_S, clock: Clock = systemClock): Promise<Job | null> {
   const now = clock.nowIso();
   const leaseUntil = clock.isoAfter(leaseS);
-  const due = (q: Q) =>
+  const due = (q: Executor) =>
     q
       .selectFrom("jobs")
       .select("id")
@@ -130,7 +129,7 @@ export async function claimJob(db: Kysely<Database>, leaseS = JOB_LEASE_S, clock
       .orderBy("id")
       .limit(1)
       .$if(isPostgres(q), (s) => s.forUpdate().skipLocked());
-  const lease = (q: Q, id: number | ReturnType<typeof due>) =>
+  const lease = (q: Executor, id: number | ReturnType<typeof due>) =>
     q
       .updateTable("jobs")
       .set((eb) => ({ state: "running", lease_until: leaseUntil, attempts: eb("attempts", "+", 1), date_updated: now }))
@@ -154,7 +153,7 @@ export async function claimJob(db: Kysely<Database>, leaseS = JOB_LEASE_S, clock
  * `onGiveUp`, then {@link failJob} — so they end `failed` instead of crash-looping.
  * @returns at most `limit` jobs; `attempts` equals `maxAttempts`
  */
-export async function exhaustedJobs(db: Q, limit = 10, clock: Clock = systemClock): Promise<Job[]> {
+export async function exhaustedJobs(db: Executor, limit = 10, clock: Clock = systemClock): Promise<Job[]> {
   const now = clock.nowIso();
   const rows = await db
     .selectFrom("jobs")
@@ -177,7 +176,7 @@ function stillOurs<T extends { where: (...a: any[]) => T }>(q: T, job: Pick<Job,
  * Marks a job done, if we still hold its lease.
  * @returns false when the lease was lost (another claimer has the job now; nothing is changed)
  */
-export async function completeJob(db: Q, job: Pick<Job, "id" | "leaseUntil">, clock: Clock = systemClock): Promise<boolean> {
+export async function completeJob(db: Executor, job: Pick<Job, "id" | "leaseUntil">, clock: Clock = systemClock): Promise<boolean> {
   const r = await stillOurs(
     db.updateTable("jobs").set({ state: "done", lease_until: null, last_error: null, date_updated: clock.nowIso() }),
     job,
@@ -190,7 +189,7 @@ export async function completeJob(db: Q, job: Pick<Job, "id" | "leaseUntil">, cl
  * is permanent or out of attempts. Does nothing when the lease was lost.
  * @returns true when the job will not run again (false too when the lease was lost: its new claimer decides)
  */
-export async function failJob(db: Q, job: Job, error: string, permanent: boolean, clock: Clock = systemClock): Promise<boolean> {
+export async function failJob(db: Executor, job: Job, error: string, permanent: boolean, clock: Clock = systemClock): Promise<boolean> {
   const final = permanent || job.attempts >= job.maxAttempts;
   const delayS = JOB_BACKOFF(job.attempts) ?? 0;
   const r = await stillOurs(
@@ -211,7 +210,7 @@ export async function failJob(db: Q, job: Job, error: string, permanent: boolean
  * installed): state `waiting`, the claimed attempt given back, `reason` kept in `last_error`.
  * {@link resumeWaitingJobs} queues it again.
  */
-export async function parkJob(db: Q, job: Job, reason: string, clock: Clock = systemClock): Promise<void> {
+export async function parkJob(db: Executor, job: Job, reason: string, clock: Clock = systemClock): Promise<void> {
   await stillOurs(
     db.updateTable("jobs").set((eb) => ({
       state: "waiting",
@@ -228,14 +227,14 @@ export async function parkJob(db: Q, job: Job, reason: string, clock: Clock = sy
  * Extends the lease of a job we are running (the runner's heartbeat).
  * @returns the job with its new lease token, or null when the lease was lost
  */
-export async function renewJobLease(db: Q, job: Job, leaseS = JOB_LEASE_S, clock: Clock = systemClock): Promise<Job | null> {
+export async function renewJobLease(db: Executor, job: Job, leaseS = JOB_LEASE_S, clock: Clock = systemClock): Promise<Job | null> {
   if (!job.leaseUntil) return null;
   const next = await renewLease(db, JOBS_QUEUE, job.id, job.leaseUntil, leaseS, clock);
   return next ? { ...job, leaseUntil: next } : null;
 }
 
 /** How many jobs of `kind` are parked as `waiting`. */
-export async function countWaitingJobs(db: Q, kind: JobKind): Promise<number> {
+export async function countWaitingJobs(db: Executor, kind: JobKind): Promise<number> {
   const r = await db
     .selectFrom("jobs")
     .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -249,7 +248,7 @@ export async function countWaitingJobs(db: Q, kind: JobKind): Promise<number> {
  * Queues every `waiting` job of `kind` again, due now.
  * @returns how many were resumed
  */
-export async function resumeWaitingJobs(db: Q, kind: JobKind, clock: Clock = systemClock): Promise<number> {
+export async function resumeWaitingJobs(db: Executor, kind: JobKind, clock: Clock = systemClock): Promise<number> {
   const now = clock.nowIso();
   const r = await db
     .updateTable("jobs")
@@ -267,7 +266,7 @@ export async function resumeWaitingJobs(db: Q, kind: JobKind, clock: Clock = sys
  * are then found by {@link exhaustedJobs}.
  * @returns how many jobs were recovered
  */
-export async function recoverRunningJobs(db: Q, clock: Clock = systemClock): Promise<number> {
+export async function recoverRunningJobs(db: Executor, clock: Clock = systemClock): Promise<number> {
   return releaseLeases(db, JOBS_QUEUE, false, clock);
 }
 
@@ -275,7 +274,7 @@ export async function recoverRunningJobs(db: Q, clock: Clock = systemClock): Pro
  * Deletes finished jobs older than their retention ({@link JOB_RETENTION_DAYS}, by the time they finished).
  * @returns how many jobs were deleted
  */
-export async function pruneJobs(db: Q, retention: { done: number; failed: number } = JOB_RETENTION_DAYS, clock: Clock = systemClock): Promise<number> {
+export async function pruneJobs(db: Executor, retention: { done: number; failed: number } = JOB_RETENTION_DAYS, clock: Clock = systemClock): Promise<number> {
   let n = 0;
   for (const state of ["done", "failed"] as const) {
     const r = await db
@@ -289,7 +288,7 @@ export async function pruneJobs(db: Q, retention: { done: number; failed: number
 }
 
 /** Counts jobs by state (for health and tests). */
-export async function jobCounts(db: Q): Promise<Record<string, number>> {
+export async function jobCounts(db: Executor): Promise<Record<string, number>> {
   const rows = await db
     .selectFrom("jobs")
     .select(["state", (eb) => eb.fn.countAll<number>().as("n")])

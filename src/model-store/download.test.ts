@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { downloadResumable, DownloadError } from "./download.ts";
-import { FIXTURE_MODELS_DIR, startTestHub } from "./test-hub.ts";
+import { FIXTURE_MODELS_DIR, startTestHub } from "../../test/helpers/model-hub.ts";
 
 const TOKENIZER = "whisper-tiny-random/tokenizer.json";
 const TOKENIZER_SHA256 = "c6ee8f089220a5b1188f6426456772572671c6141ae007eecb83c6a8349f5deb";

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import path from "node:path";
 import { sha256OfFile } from "./files.ts";
 import { loadManifest, parseManifest, selectModels } from "./manifest.ts";
-import { FIXTURE_MODELS_DIR, fixtureManifest } from "./test-hub.ts";
+import { FIXTURE_MODELS_DIR, fixtureManifest } from "../../test/helpers/model-hub.ts";
 
 describe("the bundled manifest", () => {
   test("is valid and lists the Whisper and sentiment models users get", async () => {

@@ -9,11 +9,9 @@
 import { CompiledQuery, sql, type Kysely, type Transaction } from "kysely";
 import { systemClock, type Clock } from "../clock.ts";
 import { isPostgres } from "../db/dialect.ts";
-import type { Database, WebhookDeliveryTable } from "../db/schema.ts";
+import type { Database, WebhookDeliveryTable, Executor } from "../db/schema.ts";
 import { claimTransaction, releaseLeases as releaseQueueLeases, type QueueTable } from "../queue/durable-queue.ts";
 import { chooseFairly, type ClaimLimits, type QueueRow } from "../queue/fair-choice.ts";
-
-type Q = Kysely<Database> | Transaction<Database>;
 
 export const DELIVERIES_QUEUE: QueueTable = { table: "webhook_deliveries", key: "uuid", waiting: "pending", leased: "delivering", dueAt: "next_attempt_at" };
 
@@ -310,7 +308,7 @@ function recordStatement(pg: boolean, which: keyof typeof RECORD_SQL, params: un
 }
 
 /** Ends a delivery without an attempt (its webhook is disabled). */
-export async function failWithoutAttempt(db: Q, d: ClaimedDelivery, reason: string, clock: Clock = systemClock): Promise<void> {
+export async function failWithoutAttempt(db: Executor, d: ClaimedDelivery, reason: string, clock: Clock = systemClock): Promise<void> {
   await db
     .updateTable("webhook_deliveries")
     .set({ state: "failed", next_attempt_at: null, lease_until: null, last_error: reason, date_updated: clock.nowIso() })
@@ -325,7 +323,7 @@ export async function failWithoutAttempt(db: Q, d: ClaimedDelivery, reason: stri
  * takes expired leases too, so nothing needs a periodic sweep.
  * @returns how many deliveries were released
  */
-export async function releaseLeases(db: Q, onlyExpired: boolean, clock: Clock = systemClock): Promise<number> {
+export async function releaseLeases(db: Executor, onlyExpired: boolean, clock: Clock = systemClock): Promise<number> {
   return releaseQueueLeases(db, DELIVERIES_QUEUE, onlyExpired, clock);
 }
 
@@ -351,7 +349,7 @@ export async function pruneDeliveryLogs(db: Kysely<Database>, retentionDays: num
 }
 
 /** Inserts one pending delivery of an event to a webhook, due now. */
-export async function insertDelivery(db: Q, eventUuid: string, webhookUuid: string, clock: Clock = systemClock): Promise<string> {
+export async function insertDelivery(db: Executor, eventUuid: string, webhookUuid: string, clock: Clock = systemClock): Promise<string> {
   const now = clock.nowIso();
   const uuid = crypto.randomUUID();
   await db
@@ -373,7 +371,7 @@ export const ERASED_DELIVERY_ERROR = "The response was erased.";
  * excerpts of its deliveries and attempts are dropped, since a receiver may echo the body.
  * @returns how many events were redacted
  */
-export async function eraseResponseEvents(trx: Q, responseUuid: string): Promise<number> {
+export async function eraseResponseEvents(trx: Executor, responseUuid: string): Promise<number> {
   const now = systemClock.nowIso();
   const events = trx.selectFrom("outbox_events").select("uuid").where("response_uuid", "=", responseUuid);
   const deliveries = trx.selectFrom("webhook_deliveries").select("uuid").where("event_uuid", "in", events);

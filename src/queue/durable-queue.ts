@@ -23,13 +23,11 @@
  * - **Backoff** ({@link BackoffPolicy}): exponential for jobs, a fixed schedule with jitter for
  *   webhook deliveries; both answer "how long until the next attempt, or give up".
  */
-import { sql, type Kysely, type Transaction } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Clock } from "../clock.ts";
-import type { Database } from "../db/schema.ts";
+import type { Database, Executor } from "../db/schema.ts";
 import { isPostgres } from "../db/dialect.ts";
 import type { Logger } from "../logger.ts";
-
-type Q = Kysely<Database> | Transaction<Database>;
 
 /** Where a queue keeps its rows: the table, its key, and the names of its queue columns and states. */
 export type QueueTable = {
@@ -53,7 +51,7 @@ export function claimTransaction(db: Kysely<Database>) {
 }
 
 /** `FOR UPDATE SKIP LOCKED` on PostgreSQL, nothing on SQLite (where the claim holds the write lock). */
-export function skipLocked(db: Q) {
+export function skipLocked(db: Executor) {
   return isPostgres(db) ? sql` FOR UPDATE SKIP LOCKED` : sql``;
 }
 
@@ -61,7 +59,7 @@ export function skipLocked(db: Q) {
  * Extends a lease we still hold to now + `leaseS`.
  * @returns the new lease token, or null when the lease was lost (expired and re-claimed, or the row is gone)
  */
-export async function renewLease(db: Q, q: QueueTable, key: number | string, token: string, leaseS: number, clock: Clock): Promise<string | null> {
+export async function renewLease(db: Executor, q: QueueTable, key: number | string, token: string, leaseS: number, clock: Clock): Promise<string | null> {
   const next = clock.isoAfter(leaseS);
   const r = await sql`UPDATE ${sql.table(q.table)} SET lease_until = ${next}, date_updated = ${clock.nowIso()}
     WHERE ${sql.ref(q.key)} = ${key} AND state = ${q.leased} AND lease_until = ${token}`.execute(db);
@@ -73,7 +71,7 @@ export async function renewLease(db: Q, q: QueueTable, key: number | string, tok
  * single SQLite process), or only those whose lease expired. The attempt stays counted.
  * @returns how many rows were released
  */
-export async function releaseLeases(db: Q, q: QueueTable, onlyExpired: boolean, clock: Clock): Promise<number> {
+export async function releaseLeases(db: Executor, q: QueueTable, onlyExpired: boolean, clock: Clock): Promise<number> {
   const now = clock.nowIso();
   const expired = onlyExpired ? sql` AND lease_until < ${now}` : sql``;
   const r = await sql`UPDATE ${sql.table(q.table)} SET state = ${q.waiting}, lease_until = NULL, ${sql.ref(q.dueAt)} = ${now}, date_updated = ${now}

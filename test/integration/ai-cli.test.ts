@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fmtBody, riffWav } from "../../src/ai/test-audio.ts";
+import { fmtBody, riffWav } from "../helpers/audio-fixtures.ts";
 import { FIXTURE_MODELS_DIR, REPO_DIR, runCli } from "../helpers/process.ts";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "earshot-cli-ai-"));

@@ -11,7 +11,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runCli, startServer, type RunningServer } from "../helpers/process.ts";
-import { oggOpusOf, toneWav, webmOfOgg } from "../../src/ai/test-audio.ts";
+import { oggOpusOf, toneWav, webmOfOgg } from "../helpers/audio-fixtures.ts";
 import { FIXTURE_TRANSCRIPT } from "../helpers/fixtures.ts";
 
 const WEBM = path.resolve(import.meta.dir, "..", "fixtures", "audio", "hello-there.webm");

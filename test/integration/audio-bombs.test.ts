@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { alaw, mulaw } from "alawmulaw";
-import { fmtBody, oggOpusOf, oggSqueezed, remuxOpus, riffWav, toneWav } from "../../src/ai/test-audio.ts";
+import { fmtBody, oggOpusOf, oggSqueezed, remuxOpus, riffWav, toneWav } from "../helpers/audio-fixtures.ts";
 import { REPO_DIR, runCli, startServer, type RunningServer } from "../helpers/process.ts";
 
 /** Peak RSS any child may reach: a legitimate 300 s WAV decodes in ~160 MB, 600 s in ~220 MB, a bare child ~50 MB. */

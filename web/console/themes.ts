@@ -6,6 +6,7 @@
  * change against the previous period, the span a quote plays). No DOM here, so it is unit-tested
  * with `bun test` (themes.test.ts).
  */
+import { OPEN_TYPES } from "../../src/shared/question-types.ts";
 
 /** Counts of analysed answers per sentiment. */
 export type SentimentMix = { positive: number; neutral: number; negative: number };
@@ -63,7 +64,7 @@ export type Summary = {
 };
 
 /** Question types whose answers are grouped into themes (DESIGN §12). */
-export const THEMED_TYPES = ["voice", "voice_text_fallback", "text"] as const;
+export const THEMED_TYPES = OPEN_TYPES;
 
 /** True when answers to a question of this type can carry a theme. */
 export function isThemed(type: string): boolean {

@@ -3,20 +3,9 @@
  * §7; `GET links/{uuid}/stats/`). The OpenAPI document is the source; these mirror it.
  */
 
-export const QUESTION_TYPES = [
-  "voice",
-  "voice_text_fallback",
-  "text",
-  "multiple_choice",
-  "number",
-  "rating",
-  "image_choice",
-  "email",
-  "date",
-  "yes_no",
-  "file_upload",
-] as const;
-export type QuestionType = (typeof QUESTION_TYPES)[number];
+import { QUESTION_TYPES, type QuestionType } from "../../src/shared/question-types.ts";
+
+export { QUESTION_TYPES, type QuestionType };
 
 /** Human names of the question types, for the "Question type" select's option text. */
 export const TYPE_LABELS: Record<QuestionType, string> = {

@@ -6,13 +6,14 @@
  * `started` response) is created by the first answer, not by opening the page
  * ({@link IntakeState.ensureSession}), so `started` counts respondents, not page views.
  */
+import { isVoiceType as isVoiceResponseType } from "../../src/shared/question-types.ts";
 import type { IntakeApi } from "./api.ts";
 import { respondentMessage } from "./messages.ts";
 import type { AnswerState, AnswerValue, FollowUp, PublicLink, PublicQuestion } from "./types.ts";
 
 /** True for the voice types, whose answer may be a recording or fallback text. */
 export function isVoiceType(q: PublicQuestion): boolean {
-  return q.response_type === "voice" || q.response_type === "voice_text_fallback";
+  return isVoiceResponseType(q.response_type);
 }
 
 /** True when a value counts as "no answer" (null, blank string, empty list). */

@@ -3,21 +3,11 @@
  * Shapes of the public intake API as the page sees them (docs/intake.md). The server is the
  * source of truth; these types only describe what the page reads.
  */
+import type { QuestionType } from "../../src/shared/question-types.ts";
 import type { AnswerState as ServerAnswerState, FollowUp as ServerFollowUp } from "../../src/modules/intake/model.ts";
 import type { KioskSettings } from "../../src/modules/links/model.ts";
 
-export type QuestionType =
-  | "voice"
-  | "voice_text_fallback"
-  | "text"
-  | "multiple_choice"
-  | "number"
-  | "rating"
-  | "image_choice"
-  | "email"
-  | "date"
-  | "yes_no"
-  | "file_upload";
+export type { QuestionType };
 
 /** `{}` or the four fields of spec "Condition object". */
 export interface Condition {

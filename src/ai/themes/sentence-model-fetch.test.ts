@@ -10,7 +10,7 @@ import path from "node:path";
 import { installFixtureEmbedder } from "../../../test/helpers/embedder-set.ts";
 import { installModels } from "../../model-store/install.ts";
 import { loadManifest, selectModels } from "../../model-store/manifest.ts";
-import { startTestHub } from "../../model-store/test-hub.ts";
+import { startTestHub } from "../../../test/helpers/model-hub.ts";
 import { hasProblems, verifyModels } from "../../model-store/verify.ts";
 import { selectEmbedder } from "./select.ts";
 

@@ -4,14 +4,11 @@
  * Entries are written by the console's own services and, for the other API modules, by the
  * central hook in `audit/hook.ts`.
  */
-import type { Kysely, Transaction } from "kysely";
 import { z } from "zod";
 import { nowIso } from "../../clock.ts";
-import type { Database } from "../../db/schema.ts";
+import type { Executor } from "../../db/schema.ts";
 import type { Actor, AuthContext } from "../../auth/authenticate.ts";
 import * as repo from "./repository.ts";
-
-type Q = Kysely<Database> | Transaction<Database>;
 
 /** Every action the log records. */
 export const AUDIT_ACTIONS = [
@@ -76,7 +73,7 @@ export const auditQuerySchema = z.object({
  * @param workspaceUuid null for events outside any workspace
  */
 export async function recordAudit(
-  db: Q,
+  db: Executor,
   entry: { workspaceUuid: string | null; actor: AuditActor; action: AuditAction; target: AuditTarget | null; clientAddress: string | null },
 ): Promise<void> {
   await repo.insertAudit(db, {
@@ -95,7 +92,7 @@ export async function recordAudit(
 }
 
 /** Records an action taken by an authenticated caller in its workspace. */
-export function recordByAuth(db: Q, auth: AuthContext, action: AuditAction, target: AuditTarget | null): Promise<void> {
+export function recordByAuth(db: Executor, auth: AuthContext, action: AuditAction, target: AuditTarget | null): Promise<void> {
   return recordAudit(db, { workspaceUuid: auth.workspaceUuid, actor: actorOf(auth.actor), action, target, clientAddress: auth.clientAddress });
 }
 
@@ -126,7 +123,7 @@ function normaliseTime(t: string | undefined): string | undefined {
 }
 
 /** One page of a workspace's audit log, newest first, with its total. */
-export async function listAuditEntries(db: Q, workspaceUuid: string, q: z.output<typeof auditQuerySchema>, limit: number, offset: number) {
+export async function listAuditEntries(db: Executor, workspaceUuid: string, q: z.output<typeof auditQuerySchema>, limit: number, offset: number) {
   const filter: repo.AuditFilter = { workspaceUuid, actor: q.actor, since: normaliseTime(q.since), until: normaliseTime(q.until) };
   if (q.action?.endsWith(".")) filter.actionPrefix = q.action;
   else if (q.action) filter.action = q.action;

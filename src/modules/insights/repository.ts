@@ -2,13 +2,10 @@
  * @module insights/repository
  * Kysely queries of the insights corrections (table `insight_corrections`).
  */
-import type { Kysely, Transaction } from "kysely";
-import type { Database, InsightCorrectionTable } from "../../db/schema.ts";
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { InsightCorrectionTable, Executor } from "../../db/schema.ts";
 
 /** The answer with its response's workspace, or undefined. */
-export function findAnswerInWorkspace(db: Db, workspaceUuid: string, responseUuid: string, answerUuid: string) {
+export function findAnswerInWorkspace(db: Executor, workspaceUuid: string, responseUuid: string, answerUuid: string) {
   return db
     .selectFrom("answers")
     .innerJoin("responses", "responses.uuid", "answers.response_uuid")
@@ -20,12 +17,12 @@ export function findAnswerInWorkspace(db: Db, workspaceUuid: string, responseUui
 }
 
 /** Inserts one correction row. */
-export async function insertCorrection(db: Db, row: InsightCorrectionTable): Promise<void> {
+export async function insertCorrection(db: Executor, row: InsightCorrectionTable): Promise<void> {
   await db.insertInto("insight_corrections").values(row).execute();
 }
 
 /** Replaces an answer's ai_insights JSON. */
-export async function updateAnswerInsights(db: Db, answerUuid: string, aiInsights: string, now: string): Promise<void> {
+export async function updateAnswerInsights(db: Executor, answerUuid: string, aiInsights: string, now: string): Promise<void> {
   await db.updateTable("answers").set({ ai_insights: aiInsights, date_updated: now }).where("uuid", "=", answerUuid).execute();
 }
 
@@ -33,7 +30,7 @@ export async function updateAnswerInsights(db: Db, answerUuid: string, aiInsight
  * Every correction with its answer's text (the transcript for voice answers), oldest first;
  * one workspace, or all when `workspaceUuid` is null.
  */
-export function listCorrectionsWithText(db: Db, workspaceUuid: string | null) {
+export function listCorrectionsWithText(db: Executor, workspaceUuid: string | null) {
   let q = db
     .selectFrom("insight_corrections")
     .innerJoin("answers", "answers.uuid", "insight_corrections.answer_uuid")

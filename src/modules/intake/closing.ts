@@ -1,8 +1,9 @@
 /**
  * @module intake/closing
- * When a link takes no new sessions (issue 25, DESIGN §13, docs/api.md "Closing a link"): its
- * `close_at` has passed or `response_limit` responses were submitted. Only a new session is
- * refused; a session started while the link was open keeps saving answers and may submit.
+ * When a link takes no respondent writes: it is paused ({@link assertAccepting}, every write), or
+ * it takes no new sessions (issue 25, DESIGN §13, docs/api.md "Closing a link"): its `close_at` has
+ * passed or `response_limit` responses were submitted. Only a new session is refused when closed;
+ * a session started while the link was open keeps saving answers and may submit.
  */
 import type { Kysely } from "kysely";
 import type { Clock } from "../../clock.ts";
@@ -12,6 +13,15 @@ import { closedReasonOf, type ClosedReason } from "../links/limits-model.ts";
 import * as linksRepo from "../links/repository.ts";
 
 type ClosingLink = { link: { uuid: string; settings: string } };
+
+/**
+ * Refuses any respondent write (a session, an answer, an upload, a follow-up, live transcription,
+ * submission) while the link is not `active`: the one "link paused" check.
+ * @throws AppError LINK_PAUSED
+ */
+export function assertAccepting(link: { status: string }): void {
+  if (link.status !== "active") throw new AppError("LINK_PAUSED", "This link is not accepting responses.");
+}
 
 /**
  * Why the link is closed now, or null while it takes new sessions. Counts the submitted

@@ -16,7 +16,9 @@ import { codeOf, createLiveTranscriber, LIVE_INTERVAL_MS, LIVE_MAX_BYTES, respon
 import { MAX_RECORDING_S } from "../../ai/audio-common.ts";
 import * as service from "./service.ts";
 import { liveSocketGuard } from "./limits.ts";
-import { questionRecordingLimitS } from "./recordings.ts";
+import { questionRecordingLimitS } from "../links/recording-limit.ts";
+import { isVoiceType } from "../../shared/question-types.ts";
+import { assertAccepting } from "./closing.ts";
 
 /** What live transcription needs from the inference worker. */
 export type LiveInference = {
@@ -38,8 +40,6 @@ const CLOSE_NORMAL = 1000;
 const CLOSE_SERVER_ERROR = 1011;
 const CLOSE_TOO_BIG = 1009;
 
-const VOICE_TYPES = new Set(["voice", "voice_text_fallback"]);
-
 /**
  * Checks that live transcription may start; runs before the upgrade, so failures are HTTP errors.
  * @returns the longest recording accepted, seconds: the question's `max_duration` + 2, or without
@@ -51,14 +51,14 @@ async function admit(deps: LiveDeps, params: Record<string, string>, questionUui
   const link = await service.findIntakeLink(deps.db, params.workspace_slug!, params.link_slug!);
   const pub = service.toPublicLink(link);
   if (!pub.settings.live_transcription) throw new AppError("NOT_FOUND", "Live transcription is not enabled for this link.");
-  if (link.link.status !== "active") throw new AppError("LINK_PAUSED", "This link is not accepting responses.");
+  assertAccepting(link.link);
   const session = await service.getSession(intake, link, params.session_id!);
   if (session.status === "completed") throw new AppError("ALREADY_SUBMITTED", "This response was already submitted.");
   if (pub.settings.consent && !session.consent) throw new AppError("CONSENT_REQUIRED", "This link asks for the respondent's consent before recording.");
-  if (questionUuid !== undefined && !pub.questions.some((q) => q.uuid === questionUuid && VOICE_TYPES.has(q.response_type))) {
+  if (questionUuid !== undefined && !pub.questions.some((q) => q.uuid === questionUuid && isVoiceType(q.response_type))) {
     throw notFound("Question");
   }
-  const voice = link.questions.filter((q) => VOICE_TYPES.has(q.type) && (questionUuid === undefined || q.uuid === questionUuid));
+  const voice = link.questions.filter((q) => isVoiceType(q.type) && (questionUuid === undefined || q.uuid === questionUuid));
   const maxDurationS = voice.length ? Math.max(...voice.map(questionRecordingLimitS)) : MAX_RECORDING_S;
   return { maxDurationS, language: pub.settings.language ?? null };
 }

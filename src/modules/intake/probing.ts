@@ -22,11 +22,12 @@ import type { BlobStore } from "../../blobs/store.ts";
 import { InferenceError, type InferenceClient } from "../../ai/inference-client.ts";
 import type { Logger } from "../../logger.ts";
 import * as responsesRepo from "../responses/repository.ts";
-import type { IntakeLink } from "./service.ts";
+import type { IntakeLink } from "./intake-link.ts";
+import { assertAccepting } from "./closing.ts";
 import { transcribeForRespondent } from "./recordings.ts";
 import type { IntakeLimiter } from "./limits.ts";
 import type { FollowUp } from "./model.ts";
-import { maskText, redactionPolicyOf } from "./redaction.ts";
+import { maskText, redactionPolicyOf } from "../responses/redaction.ts";
 
 export type ProbingDeps = {
   db: Kysely<Database>;
@@ -69,7 +70,7 @@ export type StoredFollowUp = { question: string; answer: string | null; transcri
 const DEFAULT_MAX_FOLLOW_UPS = 1;
 
 async function openAnswer(db: Kysely<Database>, l: IntakeLink, sessionId: string, questionUuid: string) {
-  if (l.link.status !== "active") throw new AppError("LINK_PAUSED", "This link is not accepting responses.");
+  assertAccepting(l.link);
   const r = await responsesRepo.findResponseBySession(db, sessionId);
   if (!r || r.link_uuid !== l.link.uuid) throw notFound("Session");
   if (r.status === "completed") throw new AppError("ALREADY_SUBMITTED", "This response was already submitted.");

@@ -5,21 +5,13 @@
  * decoder, which never allocates more than that limit implies. Also turns the decoder's
  * refusals into problem+json for the endpoints that transcribe while the respondent waits.
  */
-import { AudioDecodeError, AudioTooLongError, recordingLimitS } from "../../ai/audio-common.ts";
+import { AudioDecodeError, AudioTooLongError } from "../../ai/audio-common.ts";
 import type { InferenceClient } from "../../ai/inference-client.ts";
 import { AppError } from "../../errors.ts";
 import type { QuestionRow } from "../links/repository.ts";
+import { questionRecordingLimitS } from "../links/recording-limit.ts";
 import type { AnswerRow } from "../responses/repository.ts";
 import type { StoredFollowUp } from "./probing.ts";
-
-/** `max_duration` when a voice question's configuration has none (question-model.ts default). */
-const DEFAULT_MAX_DURATION_S = 120;
-
-/** The longest recording a question accepts, seconds: its `max_duration` (default 120) + 2. */
-export function questionRecordingLimitS(q: Pick<QuestionRow, "configuration">): number {
-  const configured = Number((JSON.parse(q.configuration) as { max_duration?: unknown }).max_duration);
-  return recordingLimitS(Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_MAX_DURATION_S);
-}
 
 /** The AppError for a decoder refusal: 400 AUDIO_TOO_LONG, or 415 for audio it cannot read. */
 export function recordingProblem(err: AudioDecodeError): AppError {

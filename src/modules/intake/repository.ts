@@ -5,15 +5,12 @@
  * requests run about twenty of them (bench/intake.ts). Same queries as the links and responses
  * repositories' `findLinkBySlug`, `questionsOf`, `findResponseBySession` and `findAnswerOf`.
  */
-import type { Kysely, Transaction } from "kysely";
-import type { Database } from "../../db/schema.ts";
+import type { Executor } from "../../db/schema.ts";
 import { createDefinitionCache, definitionVersion } from "../../db/definition-cache.ts";
 import { prepared } from "../../db/prepared.ts";
 import type { WorkspaceRow } from "../workspaces/repository.ts";
 import type { LinkRow, QuestionRow } from "../links/repository.ts";
 import type { AnswerRow, ResponseRow } from "../responses/repository.ts";
-
-type Q = Kysely<Database> | Transaction<Database>;
 
 const workspaceBySlug = prepared(1, (db, slug: string) => db.selectFrom("workspaces").selectAll().where("slug", "=", slug));
 const linkBySlug = prepared(2, (db, workspaceUuid: string, slug: string) =>
@@ -37,7 +34,7 @@ const linksBySlugs = createDefinitionCache<FoundLink>();
  * undefined when either is missing. Served from memory while the definition counter stands still
  * (db/definition-cache.ts): then one read instead of three. The result is frozen (shared).
  */
-export async function findLinkBySlugs(db: Q, workspaceSlug: string, linkSlug: string): Promise<Readonly<FoundLink> | undefined> {
+export async function findLinkBySlugs(db: Executor, workspaceSlug: string, linkSlug: string): Promise<Readonly<FoundLink> | undefined> {
   const key = `${workspaceSlug}/${linkSlug}`;
   const version = await definitionVersion(db);
   const cached = linksBySlugs.get(db, key, version);
@@ -51,12 +48,12 @@ export async function findLinkBySlugs(db: Q, workspaceSlug: string, linkSlug: st
 }
 
 /** The response of a respondent session. */
-export async function findResponseBySession(db: Q, sessionId: string): Promise<ResponseRow | undefined> {
+export async function findResponseBySession(db: Executor, sessionId: string): Promise<ResponseRow | undefined> {
   return (await responseBySession(db, sessionId))[0];
 }
 
 /** The answer of a response to a question, if given. */
-export async function findAnswerOf(db: Q, responseUuid: string, questionUuid: string): Promise<AnswerRow | undefined> {
+export async function findAnswerOf(db: Executor, responseUuid: string, questionUuid: string): Promise<AnswerRow | undefined> {
   return (await answerOf(db, responseUuid, questionUuid))[0];
 }
 
@@ -147,7 +144,7 @@ const completeResponseRow = prepared(4, (db, status: string, now: string, update
  * Inserts an answer row (same as responses/repository `insertAnswer`, compiled once when the row
  * has only the usual intake columns).
  */
-export async function insertAnswer(db: Q, row: AnswerRow): Promise<void> {
+export async function insertAnswer(db: Executor, row: AnswerRow): Promise<void> {
   if (Object.keys(row).some((k) => !ANSWER_COLUMN_SET.has(k))) {
     await db.insertInto("answers").values(row).execute();
     return;
@@ -157,7 +154,7 @@ export async function insertAnswer(db: Q, row: AnswerRow): Promise<void> {
 
 /** Inserts a new `started` response (no email, not submitted). */
 export async function insertStartedResponse(
-  db: Q,
+  db: Executor,
   row: Pick<ResponseRow, "uuid" | "workspace_uuid" | "link_uuid" | "session_id" | "date_created" | "date_updated" | "hidden">,
 ): Promise<void> {
   await insertResponseRow(
@@ -177,11 +174,11 @@ export async function insertStartedResponse(
 }
 
 /** Marks an answer's analysis (`"analysis"`) or transcription (`"transcription"`) as pending at `now`. */
-export async function markAnswerPending(db: Q, answerUuid: string, what: "analysis" | "transcription", now: string): Promise<void> {
+export async function markAnswerPending(db: Executor, answerUuid: string, what: "analysis" | "transcription", now: string): Promise<void> {
   await (what === "analysis" ? markAnalysis : markTranscription)(db, "pending", now, answerUuid);
 }
 
 /** Completes a response: status `completed`, submitted at `now`. */
-export async function completeResponse(db: Q, responseUuid: string, now: string): Promise<void> {
+export async function completeResponse(db: Executor, responseUuid: string, now: string): Promise<void> {
   await completeResponseRow(db, "completed", now, now, responseUuid);
 }

@@ -14,7 +14,7 @@ import { makeSpeechWav } from "../../../test/helpers/audio.ts";
 import { storedBlobCount } from "../../../test/helpers/db.ts";
 import { FIXTURE_TRANSCRIPT, startProcessing, waitFor } from "../../../test/helpers/processing.ts";
 import { FIXTURE_MODELS_DIR } from "../../../test/helpers/fixtures.ts";
-import { toneWav } from "../../ai/test-audio.ts";
+import { toneWav } from "../../../test/helpers/audio-fixtures.ts";
 import { createInferenceClient, type InferenceClient } from "../../ai/inference-client.ts";
 import { probeAnswer, type ProbingDeps } from "./probing.ts";
 import { findIntakeLink } from "./service.ts";

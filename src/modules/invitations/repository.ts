@@ -2,16 +2,15 @@
  * @module invitations/repository
  * Kysely queries of the `invitations` table (migration 2026-12-03T0300). Takes `db` or `trx`.
  */
-import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
-import type { Database, InvitationTable } from "../../db/schema.ts";
+import { sql, type Selectable } from "kysely";
+import type { InvitationTable, Executor } from "../../db/schema.ts";
 
-type Q = Kysely<Database> | Transaction<Database>;
 export type InvitationRow = Selectable<InvitationTable>;
 /** The states of model.ts's INVITATION_STATES (repositories import no models). */
 type InvitationState = "unused" | "started" | "submitted" | "expired" | "revoked";
 
 /** Inserts rows in chunks (bound parameters per statement stay well under both engines' limits). */
-export async function insertInvitations(db: Q, rows: InvitationRow[]): Promise<void> {
+export async function insertInvitations(db: Executor, rows: InvitationRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 200)
     await db
       .insertInto("invitations")
@@ -36,7 +35,7 @@ function stateCondition(state: InvitationState, now: string) {
 }
 
 /** One page of a link's invitations, oldest first (the order they were minted in), and the total. */
-export async function listInvitations(db: Q, linkUuid: string, state: InvitationState | undefined, now: string, limit: number, offset: number) {
+export async function listInvitations(db: Executor, linkUuid: string, state: InvitationState | undefined, now: string, limit: number, offset: number) {
   let q = db.selectFrom("invitations").where("link_uuid", "=", linkUuid);
   if (state) q = q.where(stateCondition(state, now));
   const [rows, total] = await Promise.all([
@@ -46,11 +45,11 @@ export async function listInvitations(db: Q, linkUuid: string, state: Invitation
   return { rows, count: Number(total.n) };
 }
 
-export function findInvitation(db: Q, linkUuid: string, uuid: string): Promise<InvitationRow | undefined> {
+export function findInvitation(db: Executor, linkUuid: string, uuid: string): Promise<InvitationRow | undefined> {
   return db.selectFrom("invitations").selectAll().where("uuid", "=", uuid).where("link_uuid", "=", linkUuid).executeTakeFirst();
 }
 
-export function findInvitationOfResponse(db: Q, responseUuid: string): Promise<InvitationRow | undefined> {
+export function findInvitationOfResponse(db: Executor, responseUuid: string): Promise<InvitationRow | undefined> {
   return db.selectFrom("invitations").selectAll().where("response_uuid", "=", responseUuid).executeTakeFirst();
 }
 
@@ -58,7 +57,7 @@ export function findInvitationOfResponse(db: Q, responseUuid: string): Promise<I
  * Binds the invitation to `responseUuid` only while it is bound to `expected` (null: unused).
  * @returns true when this call bound it (the compare-and-set that makes two starts one response)
  */
-export async function bindInvitation(db: Q, uuid: string, expected: string | null, responseUuid: string, at: string): Promise<boolean> {
+export async function bindInvitation(db: Executor, uuid: string, expected: string | null, responseUuid: string, at: string): Promise<boolean> {
   const r = await db
     .updateTable("invitations")
     .set({ response_uuid: responseUuid, started_at: at })
@@ -70,15 +69,10 @@ export async function bindInvitation(db: Q, uuid: string, expected: string | nul
   return Number(r.numUpdatedRows) > 0;
 }
 
-export async function markSubmitted(db: Q, uuid: string, at: string): Promise<void> {
+export async function markSubmitted(db: Executor, uuid: string, at: string): Promise<void> {
   await db.updateTable("invitations").set({ submitted_at: at }).where("uuid", "=", uuid).where("submitted_at", "is", null).execute();
 }
 
-export async function revokeInvitation(db: Q, uuid: string, at: string): Promise<void> {
+export async function revokeInvitation(db: Executor, uuid: string, at: string): Promise<void> {
   await db.updateTable("invitations").set({ revoked_at: at }).where("uuid", "=", uuid).where("revoked_at", "is", null).execute();
-}
-
-/** Removes a link's invitations (the link is being deleted). */
-export async function deleteInvitationsOfLink(db: Q, linkUuid: string): Promise<void> {
-  await db.deleteFrom("invitations").where("link_uuid", "=", linkUuid).execute();
 }

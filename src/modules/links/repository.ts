@@ -2,23 +2,22 @@
  * @module links/repository
  * Kysely queries for links and their questions.
  */
-import { sql, type Expression, type Kysely, type SqlBool, type Transaction } from "kysely";
-import type { Database, LinkTable, QuestionTable } from "../../db/schema.ts";
+import { sql, type Expression, type SqlBool } from "kysely";
+import type { LinkTable, QuestionTable, Executor } from "../../db/schema.ts";
 import { prepared } from "../../db/prepared.ts";
 
-type Q = Kysely<Database> | Transaction<Database>;
 export type LinkRow = LinkTable;
 export type QuestionRow = QuestionTable;
 
-export function insertLink(db: Q, row: LinkRow) {
+export function insertLink(db: Executor, row: LinkRow) {
   return db.insertInto("links").values(row).execute();
 }
 
-export function updateLink(db: Q, uuid: string, patch: Partial<Omit<LinkRow, "uuid" | "workspace_uuid">>) {
+export function updateLink(db: Executor, uuid: string, patch: Partial<Omit<LinkRow, "uuid" | "workspace_uuid">>) {
   return db.updateTable("links").set(patch).where("uuid", "=", uuid).execute();
 }
 
-export function deleteLink(db: Q, uuid: string) {
+export function deleteLink(db: Executor, uuid: string) {
   return db.deleteFrom("links").where("uuid", "=", uuid).execute();
 }
 
@@ -29,9 +28,9 @@ const linkByUuid = prepared(2, (db, workspaceUuid: string, uuid: string) =>
 );
 
 /** A query over `n` link uuids compiled once per `n` (page sizes repeat, so few are kept). */
-function perLength<Row>(build: (db: Q, ...params: string[]) => import("kysely").Compilable<Row>) {
-  const byLength = new Map<number, (db: Q, ...params: string[]) => Promise<Row[]>>();
-  return (db: Q, ...params: string[]) => {
+function perLength<Row>(build: (db: Executor, ...params: string[]) => import("kysely").Compilable<Row>) {
+  const byLength = new Map<number, (db: Executor, ...params: string[]) => Promise<Row[]>>();
+  return (db: Executor, ...params: string[]) => {
     let run = byLength.get(params.length);
     if (!run) byLength.set(params.length, (run = prepared(params.length, build)));
     return run(db, ...params);
@@ -59,26 +58,22 @@ const countOfLink = prepared(2, (db, status: string, uuid: string) =>
     .where("link_uuid", "=", uuid),
 );
 
-export async function findLink(db: Q, workspaceUuid: string, uuid: string): Promise<LinkRow | undefined> {
+export async function findLink(db: Executor, workspaceUuid: string, uuid: string): Promise<LinkRow | undefined> {
   return (await linkByUuid(db, workspaceUuid, uuid))[0];
 }
 
-export function findLinkBySlug(db: Q, workspaceUuid: string, slug: string): Promise<LinkRow | undefined> {
+export function findLinkBySlug(db: Executor, workspaceUuid: string, slug: string): Promise<LinkRow | undefined> {
   return db.selectFrom("links").selectAll().where("workspace_uuid", "=", workspaceUuid).where("slug", "=", slug).executeTakeFirst();
 }
 
-export async function linkSlugsLike(db: Q, workspaceUuid: string, base: string): Promise<string[]> {
+export async function linkSlugsLike(db: Executor, workspaceUuid: string, base: string): Promise<string[]> {
   const rows = await db.selectFrom("links").select("slug").where("workspace_uuid", "=", workspaceUuid).where("slug", "like", `${base}%`).execute();
   return rows.map((r) => r.slug);
 }
 
-export async function countLinks(db: Q, workspaceUuid: string): Promise<number> {
-  const r = await db
-    .selectFrom("links")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("workspace_uuid", "=", workspaceUuid)
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
+/** Removes a link's invitations (the link is being deleted). */
+export async function deleteInvitationsOfLink(db: Executor, linkUuid: string): Promise<void> {
+  await db.deleteFrom("invitations").where("link_uuid", "=", linkUuid).execute();
 }
 
 export type LinkListFilter = {
@@ -99,7 +94,7 @@ function containsLiterally(column: "name" | "slug", text: string): Expression<Sq
   return sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '\\'`;
 }
 
-function filtered(db: Q, workspaceUuid: string, f: LinkListFilter) {
+function filtered(db: Executor, workspaceUuid: string, f: LinkListFilter) {
   let q = db.selectFrom("links").where("workspace_uuid", "=", workspaceUuid);
   if (f.status !== "all") q = q.where("status", "=", f.status);
   if (f.search) {
@@ -110,7 +105,7 @@ function filtered(db: Q, workspaceUuid: string, f: LinkListFilter) {
 }
 
 /** The unfiltered page (status all, no search) per ordering, compiled once: the console's and most clients' list. */
-const pagesOfAll = new Map<string, (db: Q, workspaceUuid: string, limit: number, offset: number) => Promise<LinkRow[]>>();
+const pagesOfAll = new Map<string, (db: Executor, workspaceUuid: string, limit: number, offset: number) => Promise<LinkRow[]>>();
 const countOfAll = prepared(1, (db, workspaceUuid: string) =>
   db
     .selectFrom("links")
@@ -130,7 +125,7 @@ function pageOfAll(orderBy: LinkListFilter["orderBy"], direction: LinkListFilter
   return run;
 }
 
-export async function listLinks(db: Q, workspaceUuid: string, f: LinkListFilter, limit: number, offset: number) {
+export async function listLinks(db: Executor, workspaceUuid: string, f: LinkListFilter, limit: number, offset: number) {
   if (f.status === "all" && !f.search) {
     const [rows, [total]] = await Promise.all([pageOfAll(f.orderBy, f.direction)(db, workspaceUuid, limit, offset), countOfAll(db, workspaceUuid)]);
     return { rows, count: Number(total?.n ?? 0) };
@@ -145,22 +140,22 @@ export async function listLinks(db: Q, workspaceUuid: string, f: LinkListFilter,
   return { rows, count };
 }
 
-export function insertQuestions(db: Q, rows: QuestionRow[]) {
+export function insertQuestions(db: Executor, rows: QuestionRow[]) {
   if (!rows.length) return Promise.resolve();
   return db.insertInto("questions").values(rows).execute();
 }
 
-export function deleteQuestionsOf(db: Q, linkUuid: string) {
+export function deleteQuestionsOf(db: Executor, linkUuid: string) {
   return db.deleteFrom("questions").where("link_uuid", "=", linkUuid).execute();
 }
 
-export function questionsOf(db: Q, linkUuids: string[]): Promise<QuestionRow[]> {
+export function questionsOf(db: Executor, linkUuids: string[]): Promise<QuestionRow[]> {
   if (!linkUuids.length) return Promise.resolve([]);
   return questionsOfLinks(db, ...linkUuids);
 }
 
 /** Completed responses per link. */
-export async function responseCounts(db: Q, linkUuids: string[]): Promise<Map<string, number>> {
+export async function responseCounts(db: Executor, linkUuids: string[]): Promise<Map<string, number>> {
   if (!linkUuids.length) return new Map();
   if (linkUuids.length === 1) {
     const [one] = await countOfLink(db, "completed", linkUuids[0]!);
@@ -171,7 +166,7 @@ export async function responseCounts(db: Q, linkUuids: string[]): Promise<Map<st
 }
 
 /** Uuids of the current questions with this `field_key`, of one link or of every link of the workspace. */
-export async function questionUuidsByFieldKey(db: Q, workspaceUuid: string, linkUuid: string | undefined, fieldKey: string): Promise<string[]> {
+export async function questionUuidsByFieldKey(db: Executor, workspaceUuid: string, linkUuid: string | undefined, fieldKey: string): Promise<string[]> {
   let q = db
     .selectFrom("questions")
     .innerJoin("links", "links.uuid", "questions.link_uuid")
@@ -186,7 +181,7 @@ export async function questionUuidsByFieldKey(db: Q, workspaceUuid: string, link
  * Every distinct `field_key` of the workspace's links' questions, oldest link first, each link's
  * questions in their order (the workspace-wide export's CSV columns).
  */
-export async function fieldKeysOfWorkspace(db: Q, workspaceUuid: string): Promise<string[]> {
+export async function fieldKeysOfWorkspace(db: Executor, workspaceUuid: string): Promise<string[]> {
   const rows = await db
     .selectFrom("questions")
     .innerJoin("links", "links.uuid", "questions.link_uuid")

@@ -3,18 +3,18 @@
  * Links and their questions (spec: Feedback link, POST/GET/DELETE links/; DESIGN §6): create
  * with plan quota and unique slug, retrieve, list, PATCH, delete (responses are kept).
  */
-import type { Kysely, Transaction } from "kysely";
+import type { Kysely } from "kysely";
 import { nowIso, systemClock, type Clock } from "../../clock.ts";
 import { createDefinitionCache, definitionVersion } from "../../db/definition-cache.ts";
-import type { Database } from "../../db/schema.ts";
+import type { Database, Executor } from "../../db/schema.ts";
 import { AppError, notFound, type FieldError } from "../../errors.ts";
 import { toSlug, uniqueVariant } from "../../slugs.ts";
 import { isUuid } from "../../shared/uuid.ts";
 import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
 import { limitsFor } from "../workspaces/plans.ts";
 import { workspaceHost } from "../workspaces/service.ts";
+import { countLinks } from "../workspaces/repository.ts";
 import { createLinkWebhook, deleteWebhooksOfLink } from "../webhooks/service.ts";
-import { deleteInvitationsOfLink } from "../invitations/repository.ts";
 import { completeSettings, type CreateLinkInput, type Link, type PatchLinkInput, type Settings } from "./model.ts";
 import { mergePatchedQuestions, normalizeQuestions, type NormalizedQuestion } from "./questions.ts";
 import * as repo from "./repository.ts";
@@ -23,7 +23,6 @@ import { closedReasonOf } from "./limits-model.ts";
 import { hiddenFieldErrors, hiddenFieldsOf } from "./hidden-fields.ts";
 import { checkKioskAccess, exitPinHashOf, kioskToStore, publicKiosk, type StoredKiosk } from "./kiosk.ts";
 
-type Q = Kysely<Database> | Transaction<Database>;
 export type LinkDeps = {
   db: Kysely<Database>;
   publicUrl: string;
@@ -131,7 +130,7 @@ const questionsByLink = createDefinitionCache<{ questions: repo.QuestionRow[] }>
  * (db/definition-cache.ts), the others in one read.
  * @param version the definition counter read before (null: read them all)
  */
-async function questionsOfLinks(db: Q, uuids: string[], version: number | null): Promise<Map<string, readonly repo.QuestionRow[]>> {
+async function questionsOfLinks(db: Executor, uuids: string[], version: number | null): Promise<Map<string, readonly repo.QuestionRow[]>> {
   const out = new Map<string, readonly repo.QuestionRow[]>();
   const missing: string[] = [];
   for (const uuid of uuids) {
@@ -151,7 +150,7 @@ async function questionsOfLinks(db: Q, uuids: string[], version: number | null):
 }
 
 async function loadLinks(
-  db: Q,
+  db: Executor,
   clock: Clock | undefined,
   publicUrl: string,
   ws: { slug: string; host: string | null },
@@ -165,7 +164,7 @@ async function loadLinks(
 }
 
 /** One link row of a workspace, from memory while the definition counter (read before: `version`) stands still. */
-async function findLinkRow(db: Q, workspaceUuid: string, uuid: string, version: number | null): Promise<repo.LinkRow | undefined> {
+async function findLinkRow(db: Executor, workspaceUuid: string, uuid: string, version: number | null): Promise<repo.LinkRow | undefined> {
   const key = `${workspaceUuid}/${uuid}`;
   const cached = linkRows.get(db, key, version);
   if (cached) return cached.row;
@@ -185,7 +184,7 @@ function validLinkTranslations(translations: LinkTranslations, settings: Setting
   return out;
 }
 
-async function resolveSlug(db: Q, workspaceUuid: string, name: string, slug: string | undefined, selfUuid?: string): Promise<string> {
+async function resolveSlug(db: Executor, workspaceUuid: string, name: string, slug: string | undefined, selfUuid?: string): Promise<string> {
   if (slug !== undefined) {
     const taken = await repo.findLinkBySlug(db, workspaceUuid, slug);
     if (taken && taken.uuid !== selfUuid) throw new AppError("SLUG_CONFLICT", `The slug "${slug}" is already used in this workspace.`);
@@ -217,7 +216,7 @@ export async function createLink(deps: LinkDeps, auth: AuthContext, input: Creat
   const translations = validLinkTranslations(input.translations, settings);
   const uuid = await deps.db.transaction().execute(async (trx) => {
     const limit = limitsFor(auth.workspace).links;
-    if (limit !== null && (await repo.countLinks(trx, auth.workspaceUuid)) >= limit) {
+    if (limit !== null && (await countLinks(trx, auth.workspaceUuid)) >= limit) {
       throw new AppError("LINK_LIMIT_REACHED", `The ${auth.workspace.plan} plan allows ${limit} links.`);
     }
     const slug = await resolveSlug(trx, auth.workspaceUuid, input.name, input.slug);
@@ -324,7 +323,7 @@ export async function deleteLink(deps: LinkDeps, auth: AuthContext, uuid: string
     if (!row) throw notFound("Link");
     await deleteWebhooksOfLink(trx, uuid);
     // Its invitations go with it (their hidden values may be personal data; issue 25).
-    await deleteInvitationsOfLink(trx, uuid);
+    await repo.deleteInvitationsOfLink(trx, uuid);
     await repo.deleteLink(trx, uuid);
     await deps.auth.assertActive(trx, auth);
   });

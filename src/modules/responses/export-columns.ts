@@ -20,12 +20,11 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.ts";
 import type { ResponseRecord } from "./service.ts";
+import { OPEN_TYPES } from "../../shared/question-types.ts";
 
 type Answer = ResponseRecord["answers"][number];
 type Cell = string | number;
 
-/** The question types whose answers have follow-ups and insights. */
-export const OPEN_QUESTION_TYPES = ["voice", "text", "voice_text_fallback"] as const;
 const SUFFIXES = ["translation", "theme", "follow_ups", "sentiment", "actionable", "topics", "summary"] as const;
 
 /**
@@ -37,7 +36,7 @@ export async function openFieldKeys(db: Kysely<Database>, workspaceUuid: string,
     .selectFrom("questions")
     .innerJoin("links", "links.uuid", "questions.link_uuid")
     .where("links.workspace_uuid", "=", workspaceUuid)
-    .where("questions.type", "in", [...OPEN_QUESTION_TYPES])
+    .where("questions.type", "in", [...OPEN_TYPES])
     .select("questions.field_key");
   if (linkUuid) q = q.where("links.uuid", "=", linkUuid);
   return new Set((await q.execute()).map((r) => r.field_key));

@@ -12,7 +12,7 @@ import { createTestApi, type TestApi } from "../../../test/helpers/api.ts";
 import { storedBlobCount } from "../../../test/helpers/db.ts";
 import { FIXTURE_TRANSCRIPT, startProcessing, waitFor } from "../../../test/helpers/processing.ts";
 import { createInferenceClient, type InferenceClient } from "../../ai/inference-client.ts";
-import { oggOpusOf, pcm8Wav, toneWav, webmOfOgg } from "../../ai/test-audio.ts";
+import { oggOpusOf, pcm8Wav, toneWav, webmOfOgg } from "../../../test/helpers/audio-fixtures.ts";
 import { claimJob, recoverRunningJobs } from "../../jobs/queue.ts";
 import { answerFollowUp, probeAnswer, type ProbingDeps } from "../intake/probing.ts";
 import { findIntakeLink } from "../intake/service.ts";

@@ -16,16 +16,17 @@ import * as linksRepo from "../links/repository.ts";
 import { createDefinitionCache, definitionVersion } from "../../db/definition-cache.ts";
 import { InferenceError, type InferenceClient } from "../../ai/inference-client.ts";
 import { AudioDecodeError, MAX_RECORDING_S } from "../../ai/audio-common.ts";
-import { questionRecordingLimitS } from "../intake/recordings.ts";
-import { queueSubmittedEventIfReady } from "../intake/service.ts";
-import { maskSegments, maskText, redactionPolicyOf } from "../intake/redaction.ts";
+import { questionRecordingLimitS } from "../links/recording-limit.ts";
+import { queueSubmittedEventIfReady } from "./submitted-event.ts";
+import { maskSegments, maskText, redactionPolicyOf } from "./redaction.ts";
 import * as repo from "./repository.ts";
 import { analysisDuration, transcriptionDuration, transcriptionRealTimeFactor } from "../../metrics/instruments.ts";
 
-import { isOpenType, rebuildGivenUp, themeOfNewAnswer } from "../themes/engine.ts";
+import { rebuildGivenUp, themeOfNewAnswer } from "../themes/engine.ts";
+import { isOpenType } from "../../shared/question-types.ts";
 import { updateAnalysedAnswer } from "../themes/repository.ts";
 import { vectorBytes } from "../themes/codec.ts";
-import { analysisTextOf } from "./analysis-text.ts";
+import { analysisTextOf } from "../themes/analysis-text.ts";
 
 /** `transcription_error` of an answer waiting for the ASR model (`waiting_for_model`). */
 export const WAITING_FOR_MODEL = "The speech recognition model is not installed; this answer is transcribed once it is (earshot models fetch).";
@@ -88,7 +89,7 @@ async function linkSettingsOf(db: Kysely<Database>, answer: repo.AnswerRow): Pro
 
 /**
  * The transcript and segments as they may be stored: masked under the link's `settings.redact_pii`
- * (issue 25; intake/redaction.ts), in this step before the database write, so the unmasked text
+ * (issue 25; responses/redaction.ts), in this step before the database write, so the unmasked text
  * never reaches the database. Masked when the link says so now or said so at submit (`redact_pii`
  * in the job's payload); when the link was deleted meanwhile the payload decides, and without one
  * (a reprocessed answer of a deleted link) the text is masked: nothing is stored unmasked on a guess.

@@ -2,15 +2,24 @@
  * @module responses/repository
  * Kysely queries for responses and answers (FTS5 search lives in `db/search.ts`).
  */
-import { type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool, sql, type Transaction } from "kysely";
-import type { AnswerTable, Database, ResponseTable } from "../../db/schema.ts";
+import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from "kysely";
+import type { AnswerTable, Database, ResponseTable, Executor } from "../../db/schema.ts";
 import { matchingResponseUuids } from "../../db/search.ts";
-import { jsonFlagIs, jsonHasText, jsonMayContain, jsonNumber, jsonValue } from "../../db/json.ts";
-import { answered } from "../stats/repository.ts";
+import { isTrue, jsonFlagIs, jsonHasText, jsonMayContain, jsonNumber, jsonValue } from "../../db/json.ts";
 
-type Q = Kysely<Database> | Transaction<Database>;
 export type ResponseRow = ResponseTable;
 export type AnswerRow = AnswerTable;
+
+/**
+ * An answer that holds something: a value, text, a recording or a file. Written exactly as the
+ * expression of the index `answers_response_holds` (migration 2026-11-26T0102), for the table
+ * aliased `a`, so the counts and the `question=` filter read only that index.
+ */
+export const answered = (db: Executor) =>
+  isTrue(
+    db,
+    sql`(${sql.ref("a.value")} <> 'null' OR ${sql.ref("a.text")} IS NOT NULL OR ${sql.ref("a.audio_blob")} IS NOT NULL OR ${sql.ref("a.file_blob")} IS NOT NULL)`,
+  );
 
 /**
  * Which answer `question` + `value` filters test, and how (docs/api.md "Filtering responses").
@@ -58,7 +67,7 @@ function containsText(column: string, text: string): Expression<SqlBool> {
 }
 
 /** The answer-level condition of a `question` + `value` filter, per answer type. */
-function answerMatches(db: Q, eb: ExpressionBuilder<Database & { a: AnswerTable }, "a">, f: QuestionValueFilter): Expression<SqlBool> {
+function answerMatches(db: Executor, eb: ExpressionBuilder<Database & { a: AnswerTable }, "a">, f: QuestionValueFilter): Expression<SqlBool> {
   const which = f.questionUuids
     ? f.questionUuids.length
       ? eb("a.question_uuid", "in", f.questionUuids)
@@ -87,7 +96,7 @@ function answerMatches(db: Q, eb: ExpressionBuilder<Database & { a: AnswerTable 
 }
 
 /** Adds the selection's conditions to a query over `responses` (unaliased). */
-export function applySelection<QB extends SelectQueryBuilder<Database, "responses", object>>(db: Q, q: QB, f: ResponseSelection): QB {
+export function applySelection<QB extends SelectQueryBuilder<Database, "responses", object>>(db: Executor, q: QB, f: ResponseSelection): QB {
   let out = q.where("responses.workspace_uuid", "=", f.workspaceUuid);
   if (f.linkUuid) out = out.where("responses.link_uuid", "=", f.linkUuid);
   if (f.status !== "all") out = out.where("responses.status", "=", f.status);
@@ -158,11 +167,11 @@ export function applySelection<QB extends SelectQueryBuilder<Database, "response
   return out as QB;
 }
 
-function filtered(db: Q, f: ResponseFilter) {
+function filtered(db: Executor, f: ResponseFilter) {
   return applySelection(db, db.selectFrom("responses"), f);
 }
 
-export async function listResponses(db: Q, f: ResponseFilter, limit: number, offset: number) {
+export async function listResponses(db: Executor, f: ResponseFilter, limit: number, offset: number) {
   const base = filtered(db, f);
   const [rows, count] = await Promise.all([
     base
@@ -182,53 +191,53 @@ export async function listResponses(db: Q, f: ResponseFilter, limit: number, off
   return { rows, count };
 }
 
-export function findResponse(db: Q, workspaceUuid: string, uuid: string): Promise<ResponseRow | undefined> {
+export function findResponse(db: Executor, workspaceUuid: string, uuid: string): Promise<ResponseRow | undefined> {
   return db.selectFrom("responses").selectAll().where("workspace_uuid", "=", workspaceUuid).where("uuid", "=", uuid).executeTakeFirst();
 }
 
-export function findResponseByUuid(db: Q, uuid: string): Promise<ResponseRow | undefined> {
+export function findResponseByUuid(db: Executor, uuid: string): Promise<ResponseRow | undefined> {
   return db.selectFrom("responses").selectAll().where("uuid", "=", uuid).executeTakeFirst();
 }
 
-export function findResponseBySession(db: Q, sessionId: string): Promise<ResponseRow | undefined> {
+export function findResponseBySession(db: Executor, sessionId: string): Promise<ResponseRow | undefined> {
   return db.selectFrom("responses").selectAll().where("session_id", "=", sessionId).executeTakeFirst();
 }
 
-export function insertResponse(db: Q, row: ResponseRow) {
+export function insertResponse(db: Executor, row: ResponseRow) {
   return db.insertInto("responses").values(row).execute();
 }
 
-export function updateResponse(db: Q, uuid: string, patch: Partial<Omit<ResponseRow, "uuid">>) {
+export function updateResponse(db: Executor, uuid: string, patch: Partial<Omit<ResponseRow, "uuid">>) {
   return db.updateTable("responses").set(patch).where("uuid", "=", uuid).execute();
 }
 
-export function deleteResponse(db: Q, uuid: string) {
+export function deleteResponse(db: Executor, uuid: string) {
   return db.deleteFrom("responses").where("uuid", "=", uuid).execute();
 }
 
-export function answersOf(db: Q, responseUuids: string[]): Promise<AnswerRow[]> {
+export function answersOf(db: Executor, responseUuids: string[]): Promise<AnswerRow[]> {
   if (!responseUuids.length) return Promise.resolve([]);
   return db.selectFrom("answers").selectAll().where("response_uuid", "in", responseUuids).orderBy("position").execute();
 }
 
-export function findAnswer(db: Q, uuid: string): Promise<AnswerRow | undefined> {
+export function findAnswer(db: Executor, uuid: string): Promise<AnswerRow | undefined> {
   return db.selectFrom("answers").selectAll().where("uuid", "=", uuid).executeTakeFirst();
 }
 
-export function findAnswerOf(db: Q, responseUuid: string, questionUuid: string): Promise<AnswerRow | undefined> {
+export function findAnswerOf(db: Executor, responseUuid: string, questionUuid: string): Promise<AnswerRow | undefined> {
   return db.selectFrom("answers").selectAll().where("response_uuid", "=", responseUuid).where("question_uuid", "=", questionUuid).executeTakeFirst();
 }
 
-export function insertAnswer(db: Q, row: AnswerRow) {
+export function insertAnswer(db: Executor, row: AnswerRow) {
   return db.insertInto("answers").values(row).execute();
 }
 
-export function updateAnswer(db: Q, uuid: string, patch: Partial<Omit<AnswerRow, "uuid">>) {
+export function updateAnswer(db: Executor, uuid: string, patch: Partial<Omit<AnswerRow, "uuid">>) {
   return db.updateTable("answers").set(patch).where("uuid", "=", uuid).execute();
 }
 
 /** Answers of a response whose transcription (waiting for the model included) or analysis is still outstanding. */
-export async function countUnprocessedAnswers(db: Q, responseUuid: string): Promise<number> {
+export async function countUnprocessedAnswers(db: Executor, responseUuid: string): Promise<number> {
   const r = await db
     .selectFrom("answers")
     .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -239,12 +248,12 @@ export async function countUnprocessedAnswers(db: Q, responseUuid: string): Prom
 }
 
 /** Deletes a response's answers (their search rows go with them, by trigger). */
-export function deleteAnswersOf(db: Q, responseUuid: string) {
+export function deleteAnswersOf(db: Executor, responseUuid: string) {
   return db.deleteFrom("answers").where("response_uuid", "=", responseUuid).execute();
 }
 
 /** Deletes the transcription and analysis jobs of these answers, whatever their state. */
-export async function deleteJobsOfAnswers(db: Q, answerUuids: string[]): Promise<void> {
+export async function deleteJobsOfAnswers(db: Executor, answerUuids: string[]): Promise<void> {
   if (!answerUuids.length) return;
   await db
     .deleteFrom("jobs")
@@ -256,7 +265,7 @@ export async function deleteJobsOfAnswers(db: Q, answerUuids: string[]): Promise
  * Answers whose transcription waits for the model — or, with `includeFailed`, failed — or whose
  * analysis failed (with `includeFailed`), optionally of one workspace and one response.
  */
-export function answersToReprocess(db: Q, scope: { workspaceUuid?: string; responseUuid?: string; includeFailed: boolean }): Promise<AnswerRow[]> {
+export function answersToReprocess(db: Executor, scope: { workspaceUuid?: string; responseUuid?: string; includeFailed: boolean }): Promise<AnswerRow[]> {
   let q = db.selectFrom("answers").innerJoin("responses", "responses.uuid", "answers.response_uuid").selectAll("answers");
   if (scope.workspaceUuid !== undefined) q = q.where("responses.workspace_uuid", "=", scope.workspaceUuid);
   if (scope.responseUuid !== undefined) q = q.where("responses.uuid", "=", scope.responseUuid);
@@ -275,7 +284,7 @@ export function answersToReprocess(db: Q, scope: { workspaceUuid?: string; respo
 }
 
 /** Of these answers, those with a job running now. */
-export async function answersWithRunningJobs(db: Q, answerUuids: string[]): Promise<string[]> {
+export async function answersWithRunningJobs(db: Executor, answerUuids: string[]): Promise<string[]> {
   if (!answerUuids.length) return [];
   const answerOf = jsonValue<string>(db, "payload", "$.answer_uuid");
   const rows = await db.selectFrom("jobs").select(answerOf.as("answer_uuid")).where("state", "=", "running").where(answerOf, "in", answerUuids).execute();
@@ -283,7 +292,7 @@ export async function answersWithRunningJobs(db: Q, answerUuids: string[]): Prom
 }
 
 /** Deletes an answer's jobs that are not running (queued, waiting, done or failed). */
-export async function deleteIdleJobsOfAnswer(db: Q, answerUuid: string): Promise<void> {
+export async function deleteIdleJobsOfAnswer(db: Executor, answerUuid: string): Promise<void> {
   await db
     .deleteFrom("jobs")
     .where("state", "!=", "running")

@@ -13,7 +13,7 @@ import { verifySignedPath } from "../../auth/signed-url.ts";
 import type { AuthContext } from "../../auth/authenticate.ts";
 import { exportQuerySchema, listResponsesQuerySchema, workspaceExportQuerySchema } from "./model.ts";
 import { conditional } from "../../http/conditional.ts";
-import { changeTag } from "../stats/service.ts";
+import { changeTag } from "../workspaces/change-tag.ts";
 import * as downloads from "./downloads.ts";
 import * as service from "./service.ts";
 import { reprocessResponse } from "./reprocess.ts";

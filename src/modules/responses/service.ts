@@ -4,7 +4,7 @@
  * listing per link and workspace-wide, retrieval, and erasure.
  */
 import type { Kysely, Transaction } from "kysely";
-import type { Database } from "../../db/schema.ts";
+import type { Database, Executor } from "../../db/schema.ts";
 import { AppError, notFound } from "../../errors.ts";
 import type { z } from "zod";
 import type { answerSchema, ResponseFilterQuery, responseSchema } from "./model.ts";
@@ -17,7 +17,6 @@ import { eraseResponseEvents } from "../../outbox/repository.ts";
 import * as repo from "./repository.ts";
 import { forgetAnswers, themeLabels } from "../themes/service.ts";
 
-type Q = Kysely<Database> | Transaction<Database>;
 export type ResponseDeps = {
   db: Kysely<Database>;
   publicUrl: string;
@@ -121,7 +120,7 @@ export function toAnswerRecord(
 }
 
 /** Loads answers (and question configurations, when the link still exists) for response rows. */
-export async function toResponseRecords(db: Q, m: Mapper, rows: repo.ResponseRow[]): Promise<ResponseRecord[]> {
+export async function toResponseRecords(db: Executor, m: Mapper, rows: repo.ResponseRow[]): Promise<ResponseRecord[]> {
   const answers = await repo.answersOf(
     db,
     rows.map((r) => r.uuid),
@@ -147,7 +146,7 @@ export async function toResponseRecords(db: Q, m: Mapper, rows: repo.ResponseRow
 }
 
 /** `question=` as question uuids: a uuid as given, a field_key as its current questions (null: none, match answers by field_key). */
-async function questionUuidsOf(db: Q, workspaceUuid: string, linkUuid: string | undefined, ref: string): Promise<string[] | null> {
+async function questionUuidsOf(db: Executor, workspaceUuid: string, linkUuid: string | undefined, ref: string): Promise<string[] | null> {
   if (isUuid(ref)) return [ref.toLowerCase()];
   const uuids = await linksRepo.questionUuidsByFieldKey(db, workspaceUuid, linkUuid !== undefined && isUuid(linkUuid) ? linkUuid : undefined, ref);
   return uuids.length ? uuids : null;
@@ -158,7 +157,7 @@ async function questionUuidsOf(db: Q, workspaceUuid: string, linkUuid: string | 
  * @throws AppError VALIDATION_ERROR (pointer `/value`, `/value_min`, `/value_max`) when a value
  *   filter comes without `question`
  */
-export async function selectionOf(db: Q, workspaceUuid: string, linkUuid: string | undefined, q: ResponseFilterQuery): Promise<repo.ResponseSelection> {
+export async function selectionOf(db: Executor, workspaceUuid: string, linkUuid: string | undefined, q: ResponseFilterQuery): Promise<repo.ResponseSelection> {
   const valued = (["value", "value_min", "value_max"] as const).filter((k) => q[k] !== undefined);
   if (valued.length && !q.question) {
     throw new AppError("VALIDATION_ERROR", "A value filter needs question= (a question uuid or field_key).", {

@@ -14,7 +14,7 @@ import { parse } from "csv-parse/sync";
 import { createTestApi, type TestApi } from "../../../test/helpers/api.ts";
 import { WEBM_FIXTURE_PATH } from "../../../test/helpers/fixtures.ts";
 import { createProcessing, FIXTURE_MODELS_DIR, waitFor } from "../../../test/helpers/processing.ts";
-import { multilingualWhisperFixture } from "../../ai/test-audio.ts";
+import { multilingualWhisperFixture } from "../../../test/helpers/audio-fixtures.ts";
 import { createSifEmbedder, SIF_ENGINE_ID } from "../../ai/themes/embedder.ts";
 import { bytesVector } from "../themes/codec.ts";
 

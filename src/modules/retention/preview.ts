@@ -9,7 +9,6 @@ import type { Database } from "../../db/schema.ts";
 import { notFound } from "../../errors.ts";
 import type { AuthContext } from "../../auth/authenticate.ts";
 import { isUuid } from "../../shared/uuid.ts";
-import * as linksRepo from "../links/repository.ts";
 import * as repo from "./repository.ts";
 import { completePolicy, effectivePolicy, isInactive, type LinkRetention, type RetentionPreview } from "./model.ts";
 import { countPolicies, linkOverrideOf, parseWorkspacePolicy, scopedPolicies } from "./service.ts";
@@ -27,7 +26,7 @@ export async function previewLinkRetention(
   linkUuid: string,
   input: { retention?: LinkRetention | null },
 ): Promise<RetentionPreview> {
-  const link = isUuid(linkUuid) ? await linksRepo.findLink(deps.db, auth.workspaceUuid, linkUuid) : undefined;
+  const link = isUuid(linkUuid) ? await repo.findLinkSettings(deps.db, auth.workspaceUuid, linkUuid) : undefined;
   if (!link) throw notFound("Link");
   const workspace = parseWorkspacePolicy(await repo.workspaceRetention(deps.db, auth.workspaceUuid));
   const own = input.retention === undefined ? linkOverrideOf(link.settings) : (input.retention ?? {});

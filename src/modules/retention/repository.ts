@@ -5,29 +5,32 @@
  * in `settings`. A scope is a set of links (`in`) or every link but some (`notIn`): the workspace
  * default covers the links without an override and the responses of deleted links.
  */
-import type { ExpressionBuilder, Kysely, Transaction } from "kysely";
-import type { AnswerTable, Database } from "../../db/schema.ts";
+import type { ExpressionBuilder } from "kysely";
+import type { AnswerTable, Database, Executor } from "../../db/schema.ts";
 
-type Q = Kysely<Database> | Transaction<Database>;
+/** A link of the workspace with its settings (JSON: `settings.retention` is its override), or undefined. */
+export function findLinkSettings(db: Executor, workspaceUuid: string, linkUuid: string): Promise<{ uuid: string; settings: string } | undefined> {
+  return db.selectFrom("links").select(["uuid", "settings"]).where("workspace_uuid", "=", workspaceUuid).where("uuid", "=", linkUuid).executeTakeFirst();
+}
 
 /** Which responses a policy covers: those of `in` links, or of every link not in `notIn`. */
 export type Scope = { workspaceUuid: string; in?: string[]; notIn?: string[] };
 
-export function workspacesWithRetention(db: Q): Promise<{ uuid: string; retention: string | null }[]> {
+export function workspacesWithRetention(db: Executor): Promise<{ uuid: string; retention: string | null }[]> {
   return db.selectFrom("workspaces").select(["uuid", "retention"]).orderBy("uuid").execute() as Promise<{ uuid: string; retention: string | null }[]>;
 }
 
-export async function workspaceRetention(db: Q, workspaceUuid: string): Promise<string | null | undefined> {
+export async function workspaceRetention(db: Executor, workspaceUuid: string): Promise<string | null | undefined> {
   const row = await db.selectFrom("workspaces").select("retention").where("uuid", "=", workspaceUuid).executeTakeFirst();
   return row ? (row.retention ?? null) : undefined;
 }
 
-export function setWorkspaceRetention(db: Q, workspaceUuid: string, retention: string | null) {
+export function setWorkspaceRetention(db: Executor, workspaceUuid: string, retention: string | null) {
   return db.updateTable("workspaces").set({ retention }).where("uuid", "=", workspaceUuid).execute();
 }
 
 /** Every link of the workspace with its settings JSON (overrides are read from it). */
-export function linkSettingsOf(db: Q, workspaceUuid: string): Promise<{ uuid: string; settings: string }[]> {
+export function linkSettingsOf(db: Executor, workspaceUuid: string): Promise<{ uuid: string; settings: string }[]> {
   return db.selectFrom("links").select(["uuid", "settings"]).where("workspace_uuid", "=", workspaceUuid).orderBy("uuid").execute();
 }
 
@@ -40,7 +43,7 @@ function inScope(eb: ExpressionBuilder<Database, "responses">, s: Scope) {
 }
 
 /** Submitted responses of the scope submitted before `cutoff`, oldest first. */
-export async function responsesSubmittedBefore(db: Q, s: Scope, cutoff: string, limit: number): Promise<string[]> {
+export async function responsesSubmittedBefore(db: Executor, s: Scope, cutoff: string, limit: number): Promise<string[]> {
   const rows = await db
     .selectFrom("responses")
     .select("uuid")
@@ -58,7 +61,7 @@ export async function responsesSubmittedBefore(db: Q, s: Scope, cutoff: string, 
  * "Retention"): at least one delivery of it succeeded, and no delivery to a webhook that still
  * exists and is enabled is anything but `succeeded` (pending, in flight, or failed after its retries).
  */
-export async function responsesDelivered(db: Q, s: Scope, limit: number): Promise<string[]> {
+export async function responsesDelivered(db: Executor, s: Scope, limit: number): Promise<string[]> {
   const rows = await db
     .selectFrom("responses")
     .select("uuid")
@@ -105,7 +108,7 @@ export type RecordingCandidate = Pick<AnswerTable, "uuid" | "response_uuid" | "a
  * Answers of submitted responses of the scope that hold a recording (their own or a follow-up's),
  * by uuid after `after`; with `submittedBefore`, only those of responses submitted before it.
  */
-export async function answersWithRecordings(db: Q, s: Scope, after: string, limit: number, submittedBefore?: string): Promise<RecordingCandidate[]> {
+export async function answersWithRecordings(db: Executor, s: Scope, after: string, limit: number, submittedBefore?: string): Promise<RecordingCandidate[]> {
   let q = db
     .selectFrom("answers")
     .innerJoin("responses", "responses.uuid", "answers.response_uuid")
@@ -117,17 +120,17 @@ export async function answersWithRecordings(db: Q, s: Scope, after: string, limi
   return (await q.orderBy("answers.uuid").limit(limit).execute()) as RecordingCandidate[];
 }
 
-export function dropRecording(db: Q, answerUuid: string, patch: { audio_blob: string | null; follow_ups: string; audio_deleted_at: string }) {
+export function dropRecording(db: Executor, answerUuid: string, patch: { audio_blob: string | null; follow_ups: string; audio_deleted_at: string }) {
   const set = patch.audio_blob === null ? { ...patch, audio_mime: null } : patch;
   return db.updateTable("answers").set(set).where("uuid", "=", answerUuid).execute();
 }
 
 /** The run lease (one node at a time): the stored `until`, or undefined. */
-export async function leaseUntil(db: Q, key: string): Promise<string | undefined> {
+export async function leaseUntil(db: Executor, key: string): Promise<string | undefined> {
   return (await db.selectFrom("settings").select("value").where("key", "=", key).executeTakeFirst())?.value;
 }
 
-export function setLease(db: Q, key: string, until: string) {
+export function setLease(db: Executor, key: string, until: string) {
   return db
     .insertInto("settings")
     .values({ key, value: until })
@@ -135,6 +138,6 @@ export function setLease(db: Q, key: string, until: string) {
     .execute();
 }
 
-export function clearLease(db: Q, key: string, until: string) {
+export function clearLease(db: Executor, key: string, until: string) {
   return db.deleteFrom("settings").where("key", "=", key).where("value", "=", until).execute();
 }

@@ -8,9 +8,9 @@
  * Batches of {@link BATCH} per transaction; times from the injected clock. A dry run
  * ({@link previewRetention}) walks the same selection without writing.
  */
-import type { Kysely, Transaction } from "kysely";
+import type { Kysely } from "kysely";
 import type { Clock } from "../../clock.ts";
-import type { Database } from "../../db/schema.ts";
+import type { Database, Executor } from "../../db/schema.ts";
 import type { BlobStore } from "../../blobs/store.ts";
 import type { Logger } from "../../logger.ts";
 import { eraseResponseRows } from "../responses/service.ts";
@@ -44,7 +44,7 @@ export function linkOverrideOf(settingsJson: string): LinkRetention {
  * @param override replaces one link's stored override (a dry run of a link's new settings)
  */
 export async function scopedPolicies(
-  db: Kysely<Database> | Transaction<Database>,
+  db: Executor,
   workspaceUuid: string,
   workspace: RetentionPolicy,
   override?: { linkUuid: string; retention: LinkRetention },
@@ -82,11 +82,11 @@ function plannedDrop(a: repo.RecordingCandidate, policy: RetentionPolicy, audioC
 }
 
 /** The response selections of a policy: by age, then by delivery. */
-function responseSelectors(sp: ScopedPolicy, clock: Clock): ((q: Kysely<Database> | Transaction<Database>, limit: number) => Promise<string[]>)[] {
+function responseSelectors(sp: ScopedPolicy, clock: Clock): ((q: Executor, limit: number) => Promise<string[]>)[] {
   const cutoff = cutoffOf(clock, sp.policy.delete_responses_after_days);
   return [
-    ...(cutoff ? [(q: Kysely<Database> | Transaction<Database>, n: number) => repo.responsesSubmittedBefore(q, sp.scope, cutoff, n)] : []),
-    ...(sp.policy.delete_after_delivery ? [(q: Kysely<Database> | Transaction<Database>, n: number) => repo.responsesDelivered(q, sp.scope, n)] : []),
+    ...(cutoff ? [(q: Executor, n: number) => repo.responsesSubmittedBefore(q, sp.scope, cutoff, n)] : []),
+    ...(sp.policy.delete_after_delivery ? [(q: Executor, n: number) => repo.responsesDelivered(q, sp.scope, n)] : []),
   ];
 }
 

@@ -5,11 +5,11 @@
  * answers is read through `db/json.ts`. Ranges: `since` inclusive, `until` exclusive, stored
  * timestamps; "completed" numbers use `submitted_at`, "started" ones `date_created`.
  */
-import { type Kysely, sql, type Transaction } from "kysely";
-import type { Database } from "../../db/schema.ts";
-import { isTrue, jsonElements, jsonFlagIs, jsonValue } from "../../db/json.ts";
+import { sql } from "kysely";
+import type { Executor } from "../../db/schema.ts";
+import { jsonElements, jsonFlagIs, jsonValue } from "../../db/json.ts";
+import { answered } from "../responses/repository.ts";
 
-type Q = Kysely<Database> | Transaction<Database>;
 export type StatsRange = { linkUuid: string; since?: string; until?: string };
 
 /** Answer types whose values have a distribution. */
@@ -20,22 +20,11 @@ export const DISTRIBUTED_TYPES = ["multiple_choice", "image_choice", "rating", "
  */
 const isDistributed = sql<boolean>`${sql.ref("a.response_type")} IN ${sql.raw(`(${DISTRIBUTED_TYPES.map((t) => `'${t}'`).join(", ")})`)}`;
 
-/**
- * An answer that holds something: a value, text, a recording or a file. Written exactly as the
- * expression of the index `answers_response_holds` (migration 2026-11-26T0102), for the table
- * aliased `a`, so the counts and the `question=` filter read only that index.
- */
-export const answered = (db: Q) =>
-  isTrue(
-    db,
-    sql`(${sql.ref("a.value")} <> 'null' OR ${sql.ref("a.text")} IS NOT NULL OR ${sql.ref("a.audio_blob")} IS NOT NULL OR ${sql.ref("a.file_blob")} IS NOT NULL)`,
-  );
-
 /** `UTC day` of a stored timestamp column, `YYYY-MM-DD`. */
 const dayOf = (column: string) => sql<string>`substr(${sql.ref(column)}, 1, 10)`;
 
 /** Completed responses of the link submitted in the range (aliased `r`). */
-function completedIn(db: Q, f: StatsRange) {
+function completedIn(db: Executor, f: StatsRange) {
   let q = db.selectFrom("responses as r").where("r.link_uuid", "=", f.linkUuid).where("r.status", "=", "completed");
   if (f.since !== undefined) q = q.where("r.submitted_at", ">=", f.since);
   if (f.until !== undefined) q = q.where("r.submitted_at", "<", f.until);
@@ -43,7 +32,7 @@ function completedIn(db: Q, f: StatsRange) {
 }
 
 /** Responses of the link started in the range (aliased `r`). */
-function startedIn(db: Q, f: StatsRange) {
+function startedIn(db: Executor, f: StatsRange) {
   let q = db.selectFrom("responses as r").where("r.link_uuid", "=", f.linkUuid);
   if (f.since !== undefined) q = q.where("r.date_created", ">=", f.since);
   if (f.until !== undefined) q = q.where("r.date_created", "<", f.until);
@@ -51,7 +40,7 @@ function startedIn(db: Q, f: StatsRange) {
 }
 
 /** Started per UTC day, with how many of them are completed now. */
-export function startedByDay(db: Q, f: StatsRange) {
+export function startedByDay(db: Executor, f: StatsRange) {
   return startedIn(db, f)
     .select((eb) => [
       dayOf("r.date_created").as("day"),
@@ -63,7 +52,7 @@ export function startedByDay(db: Q, f: StatsRange) {
 }
 
 /** Completed (submitted) per UTC day. */
-export function completedByDay(db: Q, f: StatsRange) {
+export function completedByDay(db: Executor, f: StatsRange) {
   return completedIn(db, f)
     .select((eb) => [dayOf("r.submitted_at").as("day"), eb.fn.countAll<number>().as("completed")])
     .groupBy(dayOf("r.submitted_at"))
@@ -74,7 +63,7 @@ export function completedByDay(db: Q, f: StatsRange) {
  * How many completed responses in the range answered each of `questionUuids` (value, text,
  * recording or file); for the other questions the value counts give it.
  */
-export function answeredByQuestion(db: Q, f: StatsRange, questionUuids: string[]) {
+export function answeredByQuestion(db: Executor, f: StatsRange, questionUuids: string[]) {
   if (!questionUuids.length) return Promise.resolve([]);
   return completedIn(db, f)
     .innerJoin("answers as a", "a.response_uuid", "r.uuid")
@@ -91,7 +80,7 @@ export function answeredByQuestion(db: Q, f: StatsRange, questionUuids: string[]
  * `answers_response_values`, no JSON parsed in SQL (a multi-select answer's array is one group;
  * the caller splits it into its options).
  */
-export function valueCounts(db: Q, f: StatsRange) {
+export function valueCounts(db: Executor, f: StatsRange) {
   return completedIn(db, f)
     .innerJoin("answers as a", "a.response_uuid", "r.uuid")
     .where(isDistributed)
@@ -105,7 +94,7 @@ export function valueCounts(db: Q, f: StatsRange) {
  * Analysed answers with `sentiment` per UTC day (of the response's submission). One query per
  * sentiment: with the sentiment in the WHERE clause the expression index answers it alone.
  */
-export function sentimentByDay(db: Q, f: StatsRange, sentiment: "positive" | "neutral" | "negative") {
+export function sentimentByDay(db: Executor, f: StatsRange, sentiment: "positive" | "neutral" | "negative") {
   return completedIn(db, f)
     .innerJoin("answers as a", "a.response_uuid", "r.uuid")
     .where(jsonValue<string>(db, "a.ai_insights", "$.sentiment"), "=", sql.lit(sentiment))
@@ -115,7 +104,7 @@ export function sentimentByDay(db: Q, f: StatsRange, sentiment: "positive" | "ne
 }
 
 /** The most frequent key topics (lower-cased), counted in responses. */
-export function topTopics(db: Q, f: StatsRange, limit: number) {
+export function topTopics(db: Executor, f: StatsRange, limit: number) {
   const topic = sql<string>`lower(jt.value)`;
   return (
     completedIn(db, f)
@@ -134,7 +123,7 @@ export function topTopics(db: Q, f: StatsRange, limit: number) {
 }
 
 /** The latest actionable answers of completed responses in the range, newest first. */
-export function latestActionable(db: Q, f: StatsRange, limit: number) {
+export function latestActionable(db: Executor, f: StatsRange, limit: number) {
   return completedIn(db, f)
     .innerJoin("answers as a", "a.response_uuid", "r.uuid")
     .where(() => jsonFlagIs(db, "a.ai_insights", "$.actionable", true))
@@ -143,10 +132,4 @@ export function latestActionable(db: Q, f: StatsRange, limit: number) {
     .orderBy("a.position")
     .limit(limit)
     .execute();
-}
-
-/** The workspace's change counter (0 before its first change); raised by triggers (migration 2026-11-26T0100). */
-export async function workspaceVersion(db: Q, workspaceUuid: string): Promise<number> {
-  const row = await db.selectFrom("workspace_changes").select("version").where("workspace_uuid", "=", workspaceUuid).executeTakeFirst();
-  return row?.version ?? 0;
 }

@@ -9,7 +9,8 @@ import { authPlugin } from "../../http/auth-plugin.ts";
 import { conditional } from "../../http/conditional.ts";
 import { parseWith } from "../../http/validation.ts";
 import { statsQuerySchema } from "./model.ts";
-import { cachedLinkStats, changeVersion, etagFor, type StatsCache } from "./service.ts";
+import { cachedLinkStats, type StatsCache } from "./service.ts";
+import { changeVersion, etagFor } from "../workspaces/change-tag.ts";
 
 /** The dashboard route. */
 export function statsRoutes(deps: AppDeps) {

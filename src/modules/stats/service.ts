@@ -4,13 +4,12 @@
  * numbers"): counts and completion rate, counts over time, per-question distributions with NPS and
  * averages, sentiment over time, frequent topics and the latest actionable answers. The
  * repository aggregates in SQL; this module only shapes the grouped rows (labels, zero buckets,
- * weeks). Also the workspace's change tag behind the `ETag` of lists and stats (live updates).
+ * weeks). The change tag behind its `ETag` is the workspace's (workspaces/change-tag.ts).
  */
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.ts";
 import { notFound } from "../../errors.ts";
 import type { AuthContext } from "../../auth/authenticate.ts";
-import { sha256Hex } from "../../auth/sessions.ts";
 import { isUuid } from "../../shared/uuid.ts";
 import * as linksRepo from "../links/repository.ts";
 import type { QuestionType } from "../links/question-model.ts";
@@ -217,32 +216,6 @@ export async function getLinkStats(deps: StatsDeps, auth: AuthContext, linkUuid:
   };
 }
 
-/**
- * The workspace's change version: its change counter (raised by triggers on any change of links,
- * responses and answers) and the hour, so signed `audio_url`s in a kept copy are renewed at least
- * hourly. Shape `"{counter}.{hour}"`; the same for everyone in the workspace (the stats cache key).
- */
-export async function changeVersion(deps: StatsDeps, workspaceUuid: string): Promise<string> {
-  const version = await repo.workspaceVersion(deps.db, workspaceUuid);
-  return `${version}.${Math.floor(Date.now() / 3_600_000)}`;
-}
-
-/**
- * The weak `ETag` a caller sees for a {@link changeVersion}: `W/"{counter}.{hour}.{h}"`, where `h`
- * is 16 hex digits of sha256(workspace uuid, actor type, actor uuid). Counters of two workspaces
- * can be equal, and a shared cache or browser must not answer one caller with another's copy, so
- * the tag names whose copy it is (sent with `Vary: Cookie, Authorization`, http/conditional.ts).
- */
-export function etagFor(auth: AuthContext, version: string): string {
-  const who = sha256Hex(`${auth.workspaceUuid}\n${auth.actor.type}\n${auth.actor.uuid}`).slice(0, 16);
-  return `W/"${version}.${who}"`;
-}
-
-/** {@link etagFor} of the workspace's current {@link changeVersion}: the tag of lists and a response. */
-export async function changeTag(deps: StatsDeps, auth: AuthContext): Promise<string> {
-  return etagFor(auth, await changeVersion(deps, auth.workspaceUuid));
-}
-
 /** Recent dashboards by change version (see {@link cachedLinkStats}). */
 export type StatsCache = Map<string, LinkStats>;
 const CACHE_ENTRIES = 64;
@@ -251,7 +224,7 @@ const CACHE_ENTRIES = 64;
  * {@link getLinkStats}, remembered per workspace change version: several people (or tabs) watching
  * the same dashboard compute it once per change. A change raises the tag, so an entry is never
  * stale; the oldest entries are dropped beyond 64.
- * @param version the workspace's current {@link changeVersion}
+ * @param version the workspace's current change version (workspaces/change-tag.ts)
  */
 export async function cachedLinkStats(
   cache: StatsCache,

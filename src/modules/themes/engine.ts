@@ -19,18 +19,16 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import { nowIso } from "../../clock.ts";
-import type { Database } from "../../db/schema.ts";
+import type { Database, Executor } from "../../db/schema.ts";
 import { enqueueJob, isClaimStillOurs, type Job, LeaseLostError } from "../../jobs/queue.ts";
 import { PermanentJobError } from "../../jobs/runner.ts";
 import { assignAnswer, DEFAULT_ASSIGN_THRESHOLD, reconcileThemes } from "../../ai/themes/incremental.ts";
 import type { InferenceClient, StoredBuildOptions, StoredThemeInput } from "../../ai/inference-client.ts";
-import { analysisTextOf } from "../responses/analysis-text.ts";
+import { analysisTextOf } from "./analysis-text.ts";
 import { llmLabelsOf, type LlmEndpoint } from "./llm-relabel.ts";
 import { bytesVector, bytesVectors, vectorBytes, vectorsBytes } from "./codec.ts";
 import { cachedModel, storeModel } from "./model-cache.ts";
 import * as repo from "./repository.ts";
-
-type Q = Kysely<Database> | Transaction<Database>;
 
 /** Fewest analysed answers since the last build that trigger an automatic rebuild. */
 export const REBUILD_MIN_NEW = 10;
@@ -40,17 +38,12 @@ export const REBUILD_SHARE = 0.2;
 /** What a rebuild needs; `llm`: the LAN model that labels automatic themes (`EARSHOT_LLM_URL`), or none. */
 export type ThemeEngineDeps = { db: Kysely<Database>; inference: Pick<InferenceClient, "buildThemes">; llm?: LlmEndpoint | null };
 
-/** True when a question type is themed (DESIGN §12: voice, voice_text_fallback, text). */
-export function isOpenType(type: string): boolean {
-  return repo.OPEN_TYPES.includes(type);
-}
-
 /**
  * Queues a rebuild of one question unless one is queued or running. Call inside the transaction
  * of the change that asks for it.
  * @returns whether a job was queued now
  */
-export async function queueRebuild(trx: Q, workspaceUuid: string, linkUuid: string, questionUuid: string): Promise<boolean> {
+export async function queueRebuild(trx: Executor, workspaceUuid: string, linkUuid: string, questionUuid: string): Promise<boolean> {
   const now = nowIso();
   await repo.ensureBuild(trx, { link_uuid: linkUuid, question_uuid: questionUuid, workspace_uuid: workspaceUuid }, now);
   const build = await repo.findBuild(trx, linkUuid, questionUuid);

@@ -5,13 +5,11 @@
  * cannot drift from moves, merges and erasures); quotes gain their recording span and a signed
  * `audio_url` with the span as a media fragment (`#t=start,end`).
  */
-import type { Kysely, Transaction } from "kysely";
-import type { Database } from "../../db/schema.ts";
+import type { Executor } from "../../db/schema.ts";
 import { signedPath } from "../../auth/signed-url.ts";
 import type { ThemeRecord } from "./model.ts";
 import * as repo from "./repository.ts";
 
-type Q = Kysely<Database> | Transaction<Database>;
 /** What signing audio URLs needs. */
 export type RecordDeps = { publicUrl: string; signingSecret: string; audioUrlTtlS: number };
 type Segment = { start_s: number; end_s: number; text: string };
@@ -52,7 +50,7 @@ export function quoteSpan(segments: Segment[] | null, quote: string): { start_s:
 }
 
 /** Quotes with their response, span and signed URL (answers erased since are dropped). */
-export async function quotesOf(db: Q, m: RecordDeps, quotes: StoredQuote[]): Promise<ThemeRecord["quotes"]> {
+export async function quotesOf(db: Executor, m: RecordDeps, quotes: StoredQuote[]): Promise<ThemeRecord["quotes"]> {
   const sources = new Map((await repo.quoteSources(db, [...new Set(quotes.map((q) => q.answer_uuid))])).map((a) => [a.uuid, a]));
   return quotes.flatMap((q) => {
     const a = sources.get(q.answer_uuid);
@@ -79,7 +77,7 @@ export function everyWeek(counts: Map<string, number>): { week_start: string; co
 const isTrue = (v: unknown) => v === true || v === 1 || v === "true" || v === "1";
 
 /** The API records of these themes (one query for their answers, one per question for `share`). */
-export async function toThemeRecords(db: Q, m: RecordDeps, themes: repo.ThemeRow[]): Promise<ThemeRecord[]> {
+export async function toThemeRecords(db: Executor, m: RecordDeps, themes: repo.ThemeRow[]): Promise<ThemeRecord[]> {
   type Agg = {
     size: number;
     sentiment: { positive: number; neutral: number; negative: number };

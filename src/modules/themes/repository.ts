@@ -3,58 +3,55 @@
  * Kysely queries of themes (DESIGN §12): the `themes` and `theme_builds` tables and the theme
  * columns of `answers` (migration 2026-12-02T0000).
  */
-import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
-import type { Database, ThemeBuildTable, ThemeTable } from "../../db/schema.ts";
+import { type Selectable, sql } from "kysely";
+import type { Database, ThemeBuildTable, ThemeTable, Executor } from "../../db/schema.ts";
 import { jsonValue } from "../../db/json.ts";
 import { prepared } from "../../db/prepared.ts";
+import { OPEN_TYPES } from "../../shared/question-types.ts";
 
-type Q = Kysely<Database> | Transaction<Database>;
 export type ThemeRow = ThemeTable;
 export type ThemeBuildRow = Selectable<ThemeBuildTable>;
-
-/** Question types whose answers are themed (DESIGN §12). */
-export const OPEN_TYPES = ["voice", "voice_text_fallback", "text"];
 
 /** Rows read/written per statement when answers are (re)assigned in bulk. */
 const BATCH = 500;
 
-export function findTheme(db: Q, linkUuid: string, uuid: string): Promise<ThemeRow | undefined> {
+export function findTheme(db: Executor, linkUuid: string, uuid: string): Promise<ThemeRow | undefined> {
   return db.selectFrom("themes").selectAll().where("link_uuid", "=", linkUuid).where("uuid", "=", uuid).executeTakeFirst();
 }
 
-export function findThemeByUuid(db: Q, uuid: string): Promise<ThemeRow | undefined> {
+export function findThemeByUuid(db: Executor, uuid: string): Promise<ThemeRow | undefined> {
   return db.selectFrom("themes").selectAll().where("uuid", "=", uuid).executeTakeFirst();
 }
 
 /** Themes of a link (optionally of one question). */
-export function themesOf(db: Q, linkUuid: string, questionUuid?: string): Promise<ThemeRow[]> {
+export function themesOf(db: Executor, linkUuid: string, questionUuid?: string): Promise<ThemeRow[]> {
   let q = db.selectFrom("themes").selectAll().where("link_uuid", "=", linkUuid);
   if (questionUuid) q = q.where("question_uuid", "=", questionUuid);
   return q.orderBy("date_created").orderBy("uuid").execute();
 }
 
 /** uuid → label of these themes. */
-export async function labelsOf(db: Q, uuids: string[]): Promise<Map<string, string>> {
+export async function labelsOf(db: Executor, uuids: string[]): Promise<Map<string, string>> {
   if (!uuids.length) return new Map();
   const rows = await db.selectFrom("themes").select(["uuid", "label"]).where("uuid", "in", uuids).execute();
   return new Map(rows.map((r) => [r.uuid, r.label]));
 }
 
-export async function insertTheme(db: Q, row: ThemeRow): Promise<void> {
+export async function insertTheme(db: Executor, row: ThemeRow): Promise<void> {
   await db.insertInto("themes").values(row).execute();
 }
 
-export async function updateTheme(db: Q, uuid: string, patch: Partial<Omit<ThemeRow, "uuid">>): Promise<void> {
+export async function updateTheme(db: Executor, uuid: string, patch: Partial<Omit<ThemeRow, "uuid">>): Promise<void> {
   await db.updateTable("themes").set(patch).where("uuid", "=", uuid).execute();
 }
 
-export async function deleteThemes(db: Q, uuids: string[]): Promise<void> {
+export async function deleteThemes(db: Executor, uuids: string[]): Promise<void> {
   if (!uuids.length) return;
   await db.deleteFrom("themes").where("uuid", "in", uuids).execute();
 }
 
 /** What the per-theme numbers are computed from: one row per answer of these themes. */
-export function memberStats(db: Q, themeUuids: string[]) {
+export function memberStats(db: Executor, themeUuids: string[]) {
   return db
     .selectFrom("answers")
     .select([
@@ -68,7 +65,7 @@ export function memberStats(db: Q, themeUuids: string[]) {
 }
 
 /** Analysed answers (insights present) of one question: the denominator of `share`. */
-export async function countAnalysed(db: Q, questionUuid: string): Promise<number> {
+export async function countAnalysed(db: Executor, questionUuid: string): Promise<number> {
   const r = await db
     .selectFrom("answers")
     .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -79,7 +76,7 @@ export async function countAnalysed(db: Q, questionUuid: string): Promise<number
 }
 
 /** Answers by uuid with what quotes need (response, recording, segments). */
-export function quoteSources(db: Q, answerUuids: string[]) {
+export function quoteSources(db: Executor, answerUuids: string[]) {
   if (!answerUuids.length) return Promise.resolve([]);
   return db
     .selectFrom("answers")
@@ -89,7 +86,7 @@ export function quoteSources(db: Q, answerUuids: string[]) {
 }
 
 /** An answer of a link's response (for moves and examples), or undefined. */
-export function findAnswerOfLink(db: Q, linkUuid: string, answerUuid: string) {
+export function findAnswerOfLink(db: Executor, linkUuid: string, answerUuid: string) {
   return db
     .selectFrom("answers")
     .innerJoin("responses", "responses.uuid", "answers.response_uuid")
@@ -100,18 +97,24 @@ export function findAnswerOfLink(db: Q, linkUuid: string, answerUuid: string) {
 }
 
 /** A question's prompt (what the LLM labels are asked in the light of), or null when it is gone. */
-export async function questionPrompt(db: Q, questionUuid: string): Promise<string | null> {
+export async function questionPrompt(db: Executor, questionUuid: string): Promise<string | null> {
   const row = await db.selectFrom("questions").select("prompt").where("uuid", "=", questionUuid).executeTakeFirst();
   return row?.prompt ?? null;
 }
 
 /** Replaces an answer's theme vector (little-endian Float32 bytes) and the id of the engine that made it. */
-export async function storeEmbedding(db: Q, answerUuid: string, embedding: Uint8Array, engine: string): Promise<void> {
+export async function storeEmbedding(db: Executor, answerUuid: string, embedding: Uint8Array, engine: string): Promise<void> {
   await db.updateTable("answers").set({ embedding, embedding_engine: engine }).where("uuid", "=", answerUuid).execute();
 }
 
 /** Sets the theme of answers (batched); `onlyAuto` leaves answers an operator placed alone. */
-export async function assignAnswers(db: Q, answerUuids: string[], themeUuid: string | null, source: "auto" | "operator", onlyAuto = false): Promise<void> {
+export async function assignAnswers(
+  db: Executor,
+  answerUuids: string[],
+  themeUuid: string | null,
+  source: "auto" | "operator",
+  onlyAuto = false,
+): Promise<void> {
   for (let i = 0; i < answerUuids.length; i += BATCH) {
     let q = db
       .updateTable("answers")
@@ -123,7 +126,7 @@ export async function assignAnswers(db: Q, answerUuids: string[], themeUuid: str
 }
 
 /** Moves every answer of `from` to `to` (a merge or a delete: `to` null), keeping their source unless given. */
-export async function reassignTheme(db: Q, from: string, to: string | null, source?: "auto" | "operator"): Promise<void> {
+export async function reassignTheme(db: Executor, from: string, to: string | null, source?: "auto" | "operator"): Promise<void> {
   await db
     .updateTable("answers")
     .set(source ? { theme_uuid: to, theme_source: source } : { theme_uuid: to })
@@ -132,7 +135,7 @@ export async function reassignTheme(db: Q, from: string, to: string | null, sour
 }
 
 /** The embedded answers of one question, for a rebuild. */
-export function embeddedAnswers(db: Q, questionUuid: string) {
+export function embeddedAnswers(db: Executor, questionUuid: string) {
   return db
     .selectFrom("answers")
     .select(["uuid", "text", "transcription", "translation", "follow_ups", "embedding", "embedding_engine", "theme_uuid", "theme_source"])
@@ -143,16 +146,16 @@ export function embeddedAnswers(db: Q, questionUuid: string) {
     .execute();
 }
 
-export function findBuild(db: Q, linkUuid: string, questionUuid: string): Promise<ThemeBuildRow | undefined> {
+export function findBuild(db: Executor, linkUuid: string, questionUuid: string): Promise<ThemeBuildRow | undefined> {
   return db.selectFrom("theme_builds").selectAll().where("link_uuid", "=", linkUuid).where("question_uuid", "=", questionUuid).executeTakeFirst();
 }
 
-export function buildsOf(db: Q, linkUuid: string): Promise<ThemeBuildRow[]> {
+export function buildsOf(db: Executor, linkUuid: string): Promise<ThemeBuildRow[]> {
   return db.selectFrom("theme_builds").selectAll().where("link_uuid", "=", linkUuid).execute();
 }
 
 /** Creates the build row of a question when it has none (answers_since 0, never built). */
-export async function ensureBuild(db: Q, row: Pick<ThemeBuildRow, "link_uuid" | "question_uuid" | "workspace_uuid">, now: string): Promise<void> {
+export async function ensureBuild(db: Executor, row: Pick<ThemeBuildRow, "link_uuid" | "question_uuid" | "workspace_uuid">, now: string): Promise<void> {
   await db
     .insertInto("theme_builds")
     .values({ ...row, engine: null, components: null, threshold: 0, answers_built: 0, answers_since: 0, rebuild_queued: 0, built_at: null, date_updated: now })
@@ -160,7 +163,7 @@ export async function ensureBuild(db: Q, row: Pick<ThemeBuildRow, "link_uuid" | 
     .execute();
 }
 
-export async function updateBuild(db: Q, linkUuid: string, questionUuid: string, patch: Partial<ThemeBuildRow>): Promise<void> {
+export async function updateBuild(db: Executor, linkUuid: string, questionUuid: string, patch: Partial<ThemeBuildRow>): Promise<void> {
   await db.updateTable("theme_builds").set(patch).where("link_uuid", "=", linkUuid).where("question_uuid", "=", questionUuid).execute();
 }
 
@@ -172,7 +175,7 @@ export type BuildCount = Pick<ThemeBuildRow, "answers_since" | "answers_built" |
  * row as it now reads (undefined: no row). On PostgreSQL this takes the row's write lock for the
  * rest of the transaction (themes/model-cache.ts relies on it).
  */
-export async function countNewAnswer(db: Q, linkUuid: string, questionUuid: string): Promise<BuildCount | undefined> {
+export async function countNewAnswer(db: Executor, linkUuid: string, questionUuid: string): Promise<BuildCount | undefined> {
   return (await countNewAnswerQuery(db, linkUuid, questionUuid))[0];
 }
 
@@ -187,7 +190,7 @@ const countNewAnswerQuery = prepared(2, (db, linkUuid: string, questionUuid: str
 );
 
 /** A build's common components (concatenated Float32 bytes), or null. */
-export async function componentsOf(db: Q, linkUuid: string, questionUuid: string): Promise<Uint8Array | null> {
+export async function componentsOf(db: Executor, linkUuid: string, questionUuid: string): Promise<Uint8Array | null> {
   const row = await db
     .selectFrom("theme_builds")
     .select("components")
@@ -204,7 +207,7 @@ export async function componentsOf(db: Q, linkUuid: string, questionUuid: string
  * @param patch the answer's other columns; `themeUuid` null leaves the theme columns alone.
  */
 export async function updateAnalysedAnswer(
-  db: Q,
+  db: Executor,
   answerUuid: string,
   patch: Partial<Omit<Selectable<Database["answers"]>, "uuid">>,
   themeUuid: string | null,
@@ -223,7 +226,7 @@ export async function updateAnalysedAnswer(
 }
 
 /** The centres of a question's themes (those that have one). */
-export function centresOf(db: Q, linkUuid: string, questionUuid: string) {
+export function centresOf(db: Executor, linkUuid: string, questionUuid: string) {
   return db
     .selectFrom("themes")
     .select(["uuid", "centre"])
@@ -234,7 +237,7 @@ export function centresOf(db: Q, linkUuid: string, questionUuid: string) {
 }
 
 /** The link's themed questions' answers: total with text, assigned, not analysed yet. */
-export async function answerCounts(db: Q, linkUuid: string, questionUuids: string[]) {
+export async function answerCounts(db: Executor, linkUuid: string, questionUuids: string[]) {
   if (!questionUuids.length) return { total: 0, assigned: 0, pending: 0 };
   const r = await db
     .selectFrom("answers")
@@ -252,7 +255,7 @@ export async function answerCounts(db: Q, linkUuid: string, questionUuids: strin
 }
 
 /** Analysed answers of the link's themed questions in [since, until) (by answer creation): theme, sentiment, response. */
-export function answersInPeriod(db: Q, linkUuid: string, questionUuids: string[], since: string, until: string) {
+export function answersInPeriod(db: Executor, linkUuid: string, questionUuids: string[], since: string, until: string) {
   return db
     .selectFrom("answers")
     .innerJoin("responses", "responses.uuid", "answers.response_uuid")
@@ -266,7 +269,7 @@ export function answersInPeriod(db: Q, linkUuid: string, questionUuids: string[]
 }
 
 /** Completed responses of a link submitted in [since, until). */
-export async function countResponses(db: Q, linkUuid: string, since: string, until: string): Promise<number> {
+export async function countResponses(db: Executor, linkUuid: string, since: string, until: string): Promise<number> {
   const r = await db
     .selectFrom("responses")
     .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -279,7 +282,7 @@ export async function countResponses(db: Q, linkUuid: string, since: string, unt
 }
 
 /** Earliest answer date of each of these themes (for "new themes"). */
-export async function firstSeen(db: Q, themeUuids: string[]): Promise<Map<string, string>> {
+export async function firstSeen(db: Executor, themeUuids: string[]): Promise<Map<string, string>> {
   if (!themeUuids.length) return new Map();
   const rows = await db
     .selectFrom("answers")
@@ -291,19 +294,19 @@ export async function firstSeen(db: Q, themeUuids: string[]): Promise<Map<string
 }
 
 /** Distinct field keys of the workspace's open questions (the workspace export's theme columns). */
-export async function openFieldKeysOfWorkspace(db: Q, workspaceUuid: string): Promise<Set<string>> {
+export async function openFieldKeysOfWorkspace(db: Executor, workspaceUuid: string): Promise<Set<string>> {
   const rows = await db
     .selectFrom("questions")
     .innerJoin("links", "links.uuid", "questions.link_uuid")
     .where("links.workspace_uuid", "=", workspaceUuid)
-    .where("questions.type", "in", OPEN_TYPES)
+    .where("questions.type", "in", [...OPEN_TYPES])
     .select("questions.field_key")
     .execute();
   return new Set(rows.map((r) => r.field_key));
 }
 
 /** Themes whose stored quotes or examples name one of these answers (erasure). */
-export function themesNaming(db: Q, answerUuids: string[]) {
+export function themesNaming(db: Executor, answerUuids: string[]) {
   if (!answerUuids.length) return Promise.resolve([]);
   return db
     .selectFrom("themes")

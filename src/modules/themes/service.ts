@@ -9,36 +9,36 @@ import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
 import { nowIso } from "../../clock.ts";
-import type { Database } from "../../db/schema.ts";
+import type { Database, Executor } from "../../db/schema.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { isUuid } from "../../shared/uuid.ts";
 import * as linksRepo from "../links/repository.ts";
-import { isOpenType, queueRebuild } from "./engine.ts";
+import { queueRebuild } from "./engine.ts";
+import { isOpenType } from "../../shared/question-types.ts";
 import type { CreateThemeBody, PatchThemeBody, ThemeRecord, ThemeStatus } from "./model.ts";
 import { type RecordDeps, toThemeRecords } from "./records.ts";
 import * as repo from "./repository.ts";
 
-type Q = Kysely<Database> | Transaction<Database>;
 export type ThemeDeps = RecordDeps & { db: Kysely<Database>; auth: Authenticator };
 
 const themeNotFound = () => new AppError("THEME_NOT_FOUND", "Theme not found.");
 
 /** The link of the caller's workspace, or NOT_FOUND. */
-async function linkOf(db: Q, auth: AuthContext, linkUuid: string): Promise<linksRepo.LinkRow> {
+async function linkOf(db: Executor, auth: AuthContext, linkUuid: string): Promise<linksRepo.LinkRow> {
   const link = isUuid(linkUuid) ? await linksRepo.findLink(db, auth.workspaceUuid, linkUuid) : undefined;
   if (!link) throw notFound("Link");
   return link;
 }
 
 /** A theme of the link, or THEME_NOT_FOUND. */
-async function themeOf(db: Q, linkUuid: string, themeUuid: string): Promise<repo.ThemeRow> {
+async function themeOf(db: Executor, linkUuid: string, themeUuid: string): Promise<repo.ThemeRow> {
   const t = isUuid(themeUuid) ? await repo.findTheme(db, linkUuid, themeUuid.toLowerCase()) : undefined;
   if (!t) throw themeNotFound();
   return t;
 }
 
 /** The open questions of a link (uuid → type). */
-async function openQuestions(db: Q, linkUuid: string): Promise<Map<string, string>> {
+async function openQuestions(db: Executor, linkUuid: string): Promise<Map<string, string>> {
   const qs = await linksRepo.questionsOf(db, [linkUuid]);
   return new Map(qs.filter((q) => isOpenType(q.type)).map((q) => [q.uuid, q.type]));
 }
@@ -234,7 +234,7 @@ export async function themeStatus(deps: ThemeDeps, auth: AuthContext, linkUuid: 
 }
 
 /** uuid → label of the themes of these answers (for response records). */
-export function themeLabels(db: Q, themeUuids: string[]): Promise<Map<string, string>> {
+export function themeLabels(db: Executor, themeUuids: string[]): Promise<Map<string, string>> {
   return repo.labelsOf(db, [...new Set(themeUuids)]);
 }
 

@@ -9,7 +9,7 @@ import { nowIso } from "../../clock.ts";
 import { notFound } from "../../errors.ts";
 import { isUuid } from "../../shared/uuid.ts";
 import * as linksRepo from "../links/repository.ts";
-import { isOpenType } from "./engine.ts";
+import { isOpenType } from "../../shared/question-types.ts";
 import type { Summary, SummaryQuery } from "./model.ts";
 import { quotesOf, type StoredQuote } from "./records.ts";
 import * as repo from "./repository.ts";

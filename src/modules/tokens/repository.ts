@@ -2,14 +2,12 @@
  * @module tokens/repository
  * Kysely queries for API tokens. Only hashes are stored.
  */
-import type { Kysely, Transaction } from "kysely";
-import type { ApiTokenTable, Database } from "../../db/schema.ts";
+import type { ApiTokenTable, Executor } from "../../db/schema.ts";
 import { prepared } from "../../db/prepared.ts";
 
-type Q = Kysely<Database> | Transaction<Database>;
 export type TokenRow = ApiTokenTable;
 
-export function insertToken(db: Q, row: TokenRow) {
+export function insertToken(db: Executor, row: TokenRow) {
   return db.insertInto("api_tokens").values(row).execute();
 }
 
@@ -20,23 +18,23 @@ const activeTokenByHash = prepared(1, (db, keyHash: string) =>
 const activeTokenUuid = prepared(1, (db, uuid: string) => db.selectFrom("api_tokens").select("uuid").where("uuid", "=", uuid).where("revoked_at", "is", null));
 
 /** The unrevoked token with this key hash (authentication: one indexed read). */
-export async function findActiveTokenByHash(db: Q, keyHash: string): Promise<TokenRow | undefined> {
+export async function findActiveTokenByHash(db: Executor, keyHash: string): Promise<TokenRow | undefined> {
   return (await activeTokenByHash(db, keyHash))[0];
 }
 
-export function findToken(db: Q, workspaceUuid: string, uuid: string): Promise<TokenRow | undefined> {
+export function findToken(db: Executor, workspaceUuid: string, uuid: string): Promise<TokenRow | undefined> {
   return db.selectFrom("api_tokens").selectAll().where("workspace_uuid", "=", workspaceUuid).where("uuid", "=", uuid).executeTakeFirst();
 }
 
 /** True while the token is not revoked (the re-check before responding, DESIGN §5). */
-export async function isTokenActive(db: Q, uuid: string): Promise<boolean> {
+export async function isTokenActive(db: Executor, uuid: string): Promise<boolean> {
   return (await activeTokenUuid(db, uuid)).length > 0;
 }
 
 /** A token row with its creator's name and email (null when no user created it, or the user is gone). */
 export type TokenWithCreator = TokenRow & { creator_name: string | null; creator_email: string | null };
 
-export function listActiveTokens(db: Q, workspaceUuid: string, limit: number, offset: number): Promise<TokenWithCreator[]> {
+export function listActiveTokens(db: Executor, workspaceUuid: string, limit: number, offset: number): Promise<TokenWithCreator[]> {
   return db
     .selectFrom("api_tokens")
     .leftJoin("users", "users.uuid", "api_tokens.created_by_user_uuid")
@@ -51,13 +49,13 @@ export function listActiveTokens(db: Q, workspaceUuid: string, limit: number, of
 }
 
 /** The active tokens `userUuid` created in the workspace (every workspace when null). */
-export function listActiveTokensCreatedBy(db: Q, userUuid: string, workspaceUuid: string | null): Promise<TokenRow[]> {
+export function listActiveTokensCreatedBy(db: Executor, userUuid: string, workspaceUuid: string | null): Promise<TokenRow[]> {
   let q = db.selectFrom("api_tokens").selectAll().where("created_by_user_uuid", "=", userUuid).where("revoked_at", "is", null);
   if (workspaceUuid !== null) q = q.where("workspace_uuid", "=", workspaceUuid);
   return q.execute();
 }
 
-export async function countActiveTokens(db: Q, workspaceUuid: string): Promise<number> {
+export async function countActiveTokens(db: Executor, workspaceUuid: string): Promise<number> {
   const r = await db
     .selectFrom("api_tokens")
     .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -67,16 +65,25 @@ export async function countActiveTokens(db: Q, workspaceUuid: string): Promise<n
   return Number(r.n);
 }
 
-export function revokeToken(db: Q, uuid: string, at: string) {
+export function revokeToken(db: Executor, uuid: string, at: string) {
   return db.updateTable("api_tokens").set({ revoked_at: at }).where("uuid", "=", uuid).where("revoked_at", "is", null).executeTakeFirst();
 }
 
-export function touchToken(db: Q, uuid: string, at: string) {
+export function touchToken(db: Executor, uuid: string, at: string) {
   // Only forward: several nodes flush their usage in any order (DESIGN §11).
   return db
     .updateTable("api_tokens")
     .set({ last_used_at: at })
     .where("uuid", "=", uuid)
     .where((eb) => eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<", at)]))
+    .execute();
+}
+
+/** Counts a created key on its workspace (`workspaces.keys_created`, shown as usage). */
+export function incrementKeysCreated(db: Executor, uuid: string) {
+  return db
+    .updateTable("workspaces")
+    .set((eb) => ({ keys_created: eb("keys_created", "+", 1) }))
+    .where("uuid", "=", uuid)
     .execute();
 }

@@ -3,9 +3,9 @@
  * API token lifecycle (spec: API tokens, Authentication; DESIGN §5): create (the plain key is
  * returned once), list active tokens, revoke immediately.
  */
-import type { Kysely, Transaction } from "kysely";
+import type { Kysely } from "kysely";
 import { nowIso } from "../../clock.ts";
-import type { Database } from "../../db/schema.ts";
+import type { Database, Executor } from "../../db/schema.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { ALL_SCOPES, KEY_SCOPES, generateApiKey, hashApiKey, maskApiKey, type AnyScope } from "../../auth/keys.ts";
 import * as repo from "./repository.ts";
@@ -14,9 +14,6 @@ import type { tokenSchema } from "./model.ts";
 import type { UsageRecorder } from "../../auth/usage.ts";
 import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
 import { isUuid } from "../../shared/uuid.ts";
-import { incrementKeysCreated } from "../workspaces/repository.ts";
-
-type Q = Kysely<Database> | Transaction<Database>;
 
 /** The token record as returned by the API: the output of `tokenSchema` (model.ts). */
 export type TokenRecord = z.output<typeof tokenSchema>;
@@ -46,7 +43,7 @@ export function toTokenRecord(row: repo.TokenRow, creator: { name: string | null
  * @returns the record plus `key`, the plain API key (never retrievable again)
  */
 export async function createToken(
-  db: Q,
+  db: Executor,
   workspaceUuid: string,
   input: { name: string; scopes?: readonly AnyScope[]; createdBy?: { uuid: string; name: string; email: string } | null },
 ): Promise<TokenRecord & { key: string }> {
@@ -64,7 +61,7 @@ export async function createToken(
     created_by_user_uuid: input.createdBy?.uuid ?? null,
   };
   await repo.insertToken(db, row);
-  await incrementKeysCreated(db, workspaceUuid);
+  await repo.incrementKeysCreated(db, workspaceUuid);
   return { ...toTokenRecord(row, input.createdBy ?? null), key };
 }
 
@@ -94,7 +91,7 @@ export async function issueToken(
  * user who created the calling key (so a key minted by a key still goes with its user); null for
  * the operator's keys. Call inside the writing transaction.
  */
-export async function creatorOf(db: Q, auth: AuthContext): Promise<{ uuid: string; name: string; email: string } | null> {
+export async function creatorOf(db: Executor, auth: AuthContext): Promise<{ uuid: string; name: string; email: string } | null> {
   const userUuid = auth.sessionIdHash !== null ? auth.actor.uuid : (await repo.findToken(db, auth.workspaceUuid, auth.tokenUuid!))?.created_by_user_uuid;
   if (!userUuid) return null;
   const user = await db.selectFrom("users").select(["uuid", "name", "email"]).where("uuid", "=", userUuid).executeTakeFirst();
@@ -106,7 +103,12 @@ export async function creatorOf(db: Q, auth: AuthContext): Promise<{ uuid: strin
  * them, or with `keepScopes` only those holding a scope outside it (a demotion).
  * @returns the revoked rows
  */
-export async function revokeKeysCreatedBy(db: Q, userUuid: string, workspaceUuid: string | null, keepScopes?: ReadonlySet<string>): Promise<repo.TokenRow[]> {
+export async function revokeKeysCreatedBy(
+  db: Executor,
+  userUuid: string,
+  workspaceUuid: string | null,
+  keepScopes?: ReadonlySet<string>,
+): Promise<repo.TokenRow[]> {
   const rows = await repo.listActiveTokensCreatedBy(db, userUuid, workspaceUuid);
   const at = nowIso();
   const revoked: repo.TokenRow[] = [];
@@ -149,7 +151,7 @@ export function scopesForNewToken(requested: readonly AnyScope[] | undefined, cr
 }
 
 /** One page of the workspace's active tokens, newest first, and their total. */
-export async function listTokens(db: Q, workspaceUuid: string, limit: number, offset: number, usage?: Pick<UsageRecorder, "lastUsedAt">) {
+export async function listTokens(db: Executor, workspaceUuid: string, limit: number, offset: number, usage?: Pick<UsageRecorder, "lastUsedAt">) {
   const [rows, count] = await Promise.all([repo.listActiveTokens(db, workspaceUuid, limit, offset), repo.countActiveTokens(db, workspaceUuid)]);
   // `last_used_at` is written coalesced (DESIGN §5); the latest use may still be in memory.
   const results = rows.map((r) => toTokenRecord(r, { name: r.creator_name, email: r.creator_email }));
@@ -171,7 +173,7 @@ export async function revokeToken(db: Kysely<Database>, workspaceUuid: string, u
  * Revokes a token by uuid in any workspace (operator CLI).
  * @returns false when there was no active token with that uuid
  */
-export async function revokeTokenAnyWorkspace(db: Q, uuid: string): Promise<boolean> {
+export async function revokeTokenAnyWorkspace(db: Executor, uuid: string): Promise<boolean> {
   const r = await repo.revokeToken(db, uuid, nowIso());
   return Number(r.numUpdatedRows) > 0;
 }

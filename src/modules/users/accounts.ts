@@ -4,17 +4,14 @@
  * sessions (a fresh random id at every sign-in; only its hash is stored), the `Session` view, and
  * one-time tokens for setup, invites and password resets (hashes only; single use).
  */
-import type { Kysely, Transaction } from "kysely";
 import { isoAfter, nowIso } from "../../clock.ts";
-import type { Database } from "../../db/schema.ts";
+import type { Executor } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
 import { ROLE_SCOPES, type Role } from "../../auth/roles.ts";
 import { SESSION_ABSOLUTE_S, randomSecret, sha256Hex } from "../../auth/sessions.ts";
 import * as repo from "./repository.ts";
 import type { z } from "zod";
 import type { sessionSchema } from "./model.ts";
-
-type Q = Kysely<Database> | Transaction<Database>;
 
 /** Setup URLs last 24 h, invites 7 days, password resets 24 h. */
 export const ONE_TIME_TTL_S = { setup: 24 * 3600, invite: 7 * 24 * 3600, password_reset: 24 * 3600 } as const;
@@ -50,7 +47,7 @@ export async function verifyPassword(password: string, hash: string | null): Pro
  * Starts a session for a user (a new random id, never a caller-chosen one).
  * @returns the cookie value (shown only to the browser) and the stored hash
  */
-export async function startSession(db: Q, userUuid: string, workspaceUuid: string | null): Promise<{ cookie: string; idHash: string }> {
+export async function startSession(db: Executor, userUuid: string, workspaceUuid: string | null): Promise<{ cookie: string; idHash: string }> {
   const cookie = randomSecret();
   const now = nowIso();
   const idHash = sha256Hex(cookie);
@@ -71,7 +68,7 @@ export async function startSession(db: Q, userUuid: string, workspaceUuid: strin
  * session moves to the user's first remaining workspace (or none).
  * @throws AppError UNAUTHENTICATED when the session or the user is gone
  */
-export async function sessionView(db: Q, idHash: string): Promise<SessionView> {
+export async function sessionView(db: Executor, idHash: string): Promise<SessionView> {
   const session = await repo.findSession(db, idHash);
   const user = session && (await repo.findUserByUuid(db, session.user_uuid));
   if (!session || !user) throw new AppError("UNAUTHENTICATED", "The session has ended; sign in again.");
@@ -101,7 +98,7 @@ export async function sessionView(db: Q, idHash: string): Promise<SessionView> {
  * @returns the plain token (it goes into a URL once) and the row's uuid
  */
 export async function issueOneTimeToken(
-  db: Q,
+  db: Executor,
   purpose: keyof typeof ONE_TIME_TTL_S,
   fields: { workspaceUuid?: string | null; userUuid?: string | null; email?: string | null; role?: Role | null; createdByUserUuid?: string | null },
 ): Promise<{ token: string; uuid: string; date_created: string; expires_at: string }> {
@@ -127,7 +124,7 @@ export async function issueOneTimeToken(
  * A usable (unused, unexpired) one-time token of `purpose`.
  * @throws AppError NOT_FOUND for an unknown, used or expired token (one answer for all three)
  */
-export async function findUsableToken(db: Q, token: string, purpose: repo.OneTimeTokenRow["purpose"]): Promise<repo.OneTimeTokenRow> {
+export async function findUsableToken(db: Executor, token: string, purpose: repo.OneTimeTokenRow["purpose"]): Promise<repo.OneTimeTokenRow> {
   const row = typeof token === "string" && token.length <= 200 ? await repo.findOneTimeToken(db, sha256Hex(token)) : undefined;
   if (!row || row.purpose !== purpose || row.used_at || row.expires_at <= nowIso()) {
     throw new AppError("NOT_FOUND", "This link is unknown, already used or expired.");
@@ -139,7 +136,7 @@ export async function findUsableToken(db: Q, token: string, purpose: repo.OneTim
  * Uses a one-time token inside the caller's transaction, once.
  * @throws AppError NOT_FOUND when another request used it first
  */
-export async function consumeToken(db: Q, row: repo.OneTimeTokenRow): Promise<void> {
+export async function consumeToken(db: Executor, row: repo.OneTimeTokenRow): Promise<void> {
   if (!(await repo.useOneTimeToken(db, row.uuid, nowIso()))) throw new AppError("NOT_FOUND", "This link is unknown, already used or expired.");
 }
 
@@ -148,7 +145,7 @@ export async function consumeToken(db: Q, row: repo.OneTimeTokenRow): Promise<vo
  * password reset).
  * @throws AppError VALIDATION_ERROR (pointer `/email`) when the email has an account already
  */
-export async function insertNewUser(db: Q, input: { email: string; name: string; passwordHash: string | null }): Promise<repo.UserRow> {
+export async function insertNewUser(db: Executor, input: { email: string; name: string; passwordHash: string | null }): Promise<repo.UserRow> {
   if (await repo.findUserByEmailKey(db, emailKey(input.email))) {
     throw new AppError("VALIDATION_ERROR", "An account with this email exists already.", { errors: [{ pointer: "/email", message: "Already registered." }] });
   }

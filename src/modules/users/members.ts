@@ -6,7 +6,7 @@
  */
 import type { Kysely, Transaction } from "kysely";
 import { nowIso } from "../../clock.ts";
-import type { Database } from "../../db/schema.ts";
+import type { Database, Executor } from "../../db/schema.ts";
 import { AppError, notFound } from "../../errors.ts";
 import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
 import { ROLES, ROLE_SCOPES, type Role } from "../../auth/roles.ts";
@@ -17,8 +17,6 @@ import * as repo from "./repository.ts";
 import { creatorOf, revokeKeysCreatedBy } from "../tokens/service.ts";
 import type { z } from "zod";
 import type { inviteSchema, memberSchema } from "./model.ts";
-
-type Q = Kysely<Database> | Transaction<Database>;
 
 export type MembersDeps = { db: Kysely<Database>; auth: Authenticator; publicUrl: string };
 
@@ -56,7 +54,7 @@ export async function listMembers(db: Kysely<Database>, workspaceUuid: string, l
 }
 
 /** The member's membership and account, read in the caller's transaction. @throws AppError NOT_FOUND */
-async function findMember(db: Q, workspaceUuid: string, userUuid: string) {
+async function findMember(db: Executor, workspaceUuid: string, userUuid: string) {
   const membership = isUuid(userUuid) ? await repo.findMembership(db, userUuid, workspaceUuid) : undefined;
   const user = membership && (await repo.findUserByUuid(db, userUuid));
   if (!membership || !user) throw notFound("Member");

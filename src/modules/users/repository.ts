@@ -3,49 +3,47 @@
  * Kysely queries for operator accounts: users, memberships, console sessions and one-time tokens
  * (setup, invites, password resets). Secrets are stored only as SHA-256 hashes.
  */
-import type { Kysely, Transaction } from "kysely";
-import type { ConsoleSessionTable, Database, MembershipTable, OneTimeTokenTable, UserTable } from "../../db/schema.ts";
+import type { ConsoleSessionTable, MembershipTable, OneTimeTokenTable, UserTable, Executor } from "../../db/schema.ts";
 
-type Q = Kysely<Database> | Transaction<Database>;
 export type UserRow = Omit<UserTable, "disabled"> & { disabled: number };
 export type MembershipRow = MembershipTable;
 export type SessionRow = ConsoleSessionTable;
 export type OneTimeTokenRow = OneTimeTokenTable;
 
-export function insertUser(db: Q, row: UserRow) {
+export function insertUser(db: Executor, row: UserRow) {
   return db.insertInto("users").values(row).execute();
 }
 
-export function findUserByEmailKey(db: Q, emailKey: string): Promise<UserRow | undefined> {
+export function findUserByEmailKey(db: Executor, emailKey: string): Promise<UserRow | undefined> {
   return db.selectFrom("users").selectAll().where("email_key", "=", emailKey).executeTakeFirst();
 }
 
-export function findUserByUuid(db: Q, uuid: string): Promise<UserRow | undefined> {
+export function findUserByUuid(db: Executor, uuid: string): Promise<UserRow | undefined> {
   return db.selectFrom("users").selectAll().where("uuid", "=", uuid).executeTakeFirst();
 }
 
-export function updateUser(db: Q, uuid: string, patch: Partial<Pick<UserRow, "name" | "password_hash" | "last_login_at" | "disabled">>) {
+export function updateUser(db: Executor, uuid: string, patch: Partial<Pick<UserRow, "name" | "password_hash" | "last_login_at" | "disabled">>) {
   return db.updateTable("users").set(patch).where("uuid", "=", uuid).execute();
 }
 
-export function listAllUsers(db: Q): Promise<UserRow[]> {
+export function listAllUsers(db: Executor): Promise<UserRow[]> {
   return db.selectFrom("users").selectAll().orderBy("date_created").execute();
 }
 
-export function listAllMemberships(db: Q): Promise<MembershipRow[]> {
+export function listAllMemberships(db: Executor): Promise<MembershipRow[]> {
   return db.selectFrom("memberships").selectAll().orderBy("date_created").execute();
 }
 
-export function insertMembership(db: Q, row: MembershipRow) {
+export function insertMembership(db: Executor, row: MembershipRow) {
   return db.insertInto("memberships").values(row).execute();
 }
 
-export function findMembership(db: Q, userUuid: string, workspaceUuid: string): Promise<MembershipRow | undefined> {
+export function findMembership(db: Executor, userUuid: string, workspaceUuid: string): Promise<MembershipRow | undefined> {
   return db.selectFrom("memberships").selectAll().where("user_uuid", "=", userUuid).where("workspace_uuid", "=", workspaceUuid).executeTakeFirst();
 }
 
 /** A user's memberships with their workspaces' names and slugs, oldest first. */
-export function listUserMemberships(db: Q, userUuid: string) {
+export function listUserMemberships(db: Executor, userUuid: string) {
   return db
     .selectFrom("memberships")
     .innerJoin("workspaces", "workspaces.uuid", "memberships.workspace_uuid")
@@ -56,7 +54,7 @@ export function listUserMemberships(db: Q, userUuid: string) {
 }
 
 /** One page of a workspace's members with their accounts, oldest membership first. */
-export function listMembers(db: Q, workspaceUuid: string, limit: number, offset: number) {
+export function listMembers(db: Executor, workspaceUuid: string, limit: number, offset: number) {
   return db
     .selectFrom("memberships")
     .innerJoin("users", "users.uuid", "memberships.user_uuid")
@@ -69,7 +67,7 @@ export function listMembers(db: Q, workspaceUuid: string, limit: number, offset:
     .execute();
 }
 
-export async function countMembers(db: Q, workspaceUuid: string, role?: MembershipRow["role"]): Promise<number> {
+export async function countMembers(db: Executor, workspaceUuid: string, role?: MembershipRow["role"]): Promise<number> {
   let q = db
     .selectFrom("memberships")
     .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -78,54 +76,54 @@ export async function countMembers(db: Q, workspaceUuid: string, role?: Membersh
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
-export function updateRole(db: Q, userUuid: string, workspaceUuid: string, role: MembershipRow["role"]) {
+export function updateRole(db: Executor, userUuid: string, workspaceUuid: string, role: MembershipRow["role"]) {
   return db.updateTable("memberships").set({ role }).where("user_uuid", "=", userUuid).where("workspace_uuid", "=", workspaceUuid).execute();
 }
 
-export function deleteMembership(db: Q, userUuid: string, workspaceUuid: string) {
+export function deleteMembership(db: Executor, userUuid: string, workspaceUuid: string) {
   return db.deleteFrom("memberships").where("user_uuid", "=", userUuid).where("workspace_uuid", "=", workspaceUuid).execute();
 }
 
-export function insertSession(db: Q, row: SessionRow) {
+export function insertSession(db: Executor, row: SessionRow) {
   return db.insertInto("console_sessions").values(row).execute();
 }
 
-export function findSession(db: Q, idHash: string): Promise<SessionRow | undefined> {
+export function findSession(db: Executor, idHash: string): Promise<SessionRow | undefined> {
   return db.selectFrom("console_sessions").selectAll().where("id_hash", "=", idHash).executeTakeFirst();
 }
 
-export function touchSession(db: Q, idHash: string, at: string) {
+export function touchSession(db: Executor, idHash: string, at: string) {
   return db.updateTable("console_sessions").set({ last_seen_at: at }).where("id_hash", "=", idHash).execute();
 }
 
-export function setSessionWorkspace(db: Q, idHash: string, workspaceUuid: string | null) {
+export function setSessionWorkspace(db: Executor, idHash: string, workspaceUuid: string | null) {
   return db.updateTable("console_sessions").set({ workspace_uuid: workspaceUuid }).where("id_hash", "=", idHash).execute();
 }
 
-export function deleteSession(db: Q, idHash: string) {
+export function deleteSession(db: Executor, idHash: string) {
   return db.deleteFrom("console_sessions").where("id_hash", "=", idHash).execute();
 }
 
 /** Ends every session of a user, except `keepIdHash` when given. */
-export function deleteUserSessions(db: Q, userUuid: string, keepIdHash?: string) {
+export function deleteUserSessions(db: Executor, userUuid: string, keepIdHash?: string) {
   let q = db.deleteFrom("console_sessions").where("user_uuid", "=", userUuid);
   if (keepIdHash) q = q.where("id_hash", "!=", keepIdHash);
   return q.execute();
 }
 
 /** Drops sessions past their absolute end or idle since before `idleBefore`. */
-export function deleteExpiredSessions(db: Q, now: string, idleBefore: string) {
+export function deleteExpiredSessions(db: Executor, now: string, idleBefore: string) {
   return db
     .deleteFrom("console_sessions")
     .where((eb) => eb.or([eb("expires_at", "<=", now), eb("last_seen_at", "<=", idleBefore)]))
     .execute();
 }
 
-export function insertOneTimeToken(db: Q, row: OneTimeTokenRow) {
+export function insertOneTimeToken(db: Executor, row: OneTimeTokenRow) {
   return db.insertInto("one_time_tokens").values(row).execute();
 }
 
-export function findOneTimeToken(db: Q, tokenHash: string): Promise<OneTimeTokenRow | undefined> {
+export function findOneTimeToken(db: Executor, tokenHash: string): Promise<OneTimeTokenRow | undefined> {
   return db.selectFrom("one_time_tokens").selectAll().where("token_hash", "=", tokenHash).executeTakeFirst();
 }
 
@@ -133,7 +131,7 @@ export function findOneTimeToken(db: Q, tokenHash: string): Promise<OneTimeToken
  * Marks a one-time token used, once.
  * @returns true when this call used it (false when already used)
  */
-export async function useOneTimeToken(db: Q, uuid: string, at: string): Promise<boolean> {
+export async function useOneTimeToken(db: Executor, uuid: string, at: string): Promise<boolean> {
   const r = await db.updateTable("one_time_tokens").set({ used_at: at }).where("uuid", "=", uuid).where("used_at", "is", null).executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
@@ -144,7 +142,7 @@ export async function useOneTimeToken(db: Q, uuid: string, at: string): Promise<
  * @returns tokens marked
  */
 export async function useOutstandingTokens(
-  db: Q,
+  db: Executor,
   purpose: "password_reset" | "setup",
   owner: { userUuid: string } | { workspaceUuid: string },
   at: string,
@@ -156,7 +154,7 @@ export async function useOutstandingTokens(
 }
 
 /** Owners across every workspace (0: nobody can sign in to the console yet). */
-export async function countOwners(db: Q): Promise<number> {
+export async function countOwners(db: Executor): Promise<number> {
   const row = await db
     .selectFrom("memberships")
     .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -166,7 +164,7 @@ export async function countOwners(db: Q): Promise<number> {
 }
 
 /** One page of a workspace's pending invites (unused, unexpired), newest first. */
-export function listPendingInvites(db: Q, workspaceUuid: string, now: string, limit: number, offset: number): Promise<OneTimeTokenRow[]> {
+export function listPendingInvites(db: Executor, workspaceUuid: string, now: string, limit: number, offset: number): Promise<OneTimeTokenRow[]> {
   return db
     .selectFrom("one_time_tokens")
     .selectAll()
@@ -180,7 +178,7 @@ export function listPendingInvites(db: Q, workspaceUuid: string, now: string, li
     .execute();
 }
 
-export async function countPendingInvites(db: Q, workspaceUuid: string, now: string): Promise<number> {
+export async function countPendingInvites(db: Executor, workspaceUuid: string, now: string): Promise<number> {
   const r = await db
     .selectFrom("one_time_tokens")
     .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -193,7 +191,7 @@ export async function countPendingInvites(db: Q, workspaceUuid: string, now: str
 }
 
 /** Deletes a pending invite of the workspace. @returns true when one was deleted */
-export async function deleteInvite(db: Q, workspaceUuid: string, uuid: string): Promise<boolean> {
+export async function deleteInvite(db: Executor, workspaceUuid: string, uuid: string): Promise<boolean> {
   const r = await db
     .deleteFrom("one_time_tokens")
     .where("workspace_uuid", "=", workspaceUuid)
@@ -209,7 +207,7 @@ export async function deleteInvite(db: Q, workspaceUuid: string, uuid: string): 
  * null), or with `keepRoles` only those inviting to a role outside it.
  * @returns invites withdrawn
  */
-export async function withdrawInvitesIssuedBy(db: Q, userUuid: string, workspaceUuid: string | null, keepRoles?: readonly string[]): Promise<number> {
+export async function withdrawInvitesIssuedBy(db: Executor, userUuid: string, workspaceUuid: string | null, keepRoles?: readonly string[]): Promise<number> {
   let q = db.deleteFrom("one_time_tokens").where("purpose", "=", "invite").where("created_by_user_uuid", "=", userUuid).where("used_at", "is", null);
   if (workspaceUuid !== null) q = q.where("workspace_uuid", "=", workspaceUuid);
   if (keepRoles) q = q.where("role", "not in", keepRoles.length ? keepRoles : [""]);
@@ -222,7 +220,7 @@ export async function withdrawInvitesIssuedBy(db: Q, userUuid: string, workspace
  * `role`, still in that role (the re-check that makes a removed, demoted or disabled user stop
  * mid-request: the request was authorized for the role it started with).
  */
-export async function isSessionActive(db: Q, idHash: string, workspaceUuid: string, role?: MembershipRow["role"] | null): Promise<boolean> {
+export async function isSessionActive(db: Executor, idHash: string, workspaceUuid: string, role?: MembershipRow["role"] | null): Promise<boolean> {
   let q = db
     .selectFrom("console_sessions")
     .innerJoin("users", "users.uuid", "console_sessions.user_uuid")

@@ -4,9 +4,8 @@
  * event's `webhook-id`: a finished delivery gets a new delivery row (its own attempts and retry
  * schedule) for the same event; a delivery still waiting for a retry is simply made due now.
  */
-import type { Kysely, Transaction } from "kysely";
 import { nowIso } from "../../clock.ts";
-import type { Database } from "../../db/schema.ts";
+import type { Executor } from "../../db/schema.ts";
 import { AppError, notFound } from "../../errors.ts";
 import type { AuthContext } from "../../auth/authenticate.ts";
 import { enqueueEventForWebhook } from "../../outbox/enqueue.ts";
@@ -15,8 +14,6 @@ import { isUuid } from "../../shared/uuid.ts";
 import { TEST_EVENT, type Delivery, type DeliveryDetail } from "./model.ts";
 import * as repo from "./repository.ts";
 import { findOwnWebhook, type WebhookDeps } from "./service.ts";
-
-type Q = Kysely<Database> | Transaction<Database>;
 
 /** Maps a delivery-log row to the API's delivery record. */
 export function toDelivery(row: repo.DeliveryLogRow): Delivery {
@@ -36,7 +33,7 @@ export function toDelivery(row: repo.DeliveryLogRow): Delivery {
   };
 }
 
-async function findOwnDelivery(db: Q, auth: AuthContext, workspaceUuid: string, webhookUuid: string, uuid: string) {
+async function findOwnDelivery(db: Executor, auth: AuthContext, workspaceUuid: string, webhookUuid: string, uuid: string) {
   const hook = await findOwnWebhook(db, auth, workspaceUuid, webhookUuid);
   const row = isUuid(uuid) ? await repo.findDelivery(db, hook.uuid, uuid.toLowerCase()) : undefined;
   if (!row) throw notFound("Delivery");

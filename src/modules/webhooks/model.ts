@@ -5,12 +5,10 @@
  */
 import { z } from "zod";
 import { lazySchema } from "../../shared/lazy-schema.ts";
+import { TEST_EVENT, WEBHOOK_EVENTS, type WebhookEvent } from "../../shared/webhook-events.ts";
 
-/** Events a webhook can subscribe to (spec: Events). */
-export const WEBHOOK_EVENTS = ["response.started", "response.submitted"] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
-/** The event `POST …/test/` sends; not subscribable. */
-export const TEST_EVENT = "webhook.test" as const;
+// The event list lives in src/shared (the console's subscription form reads it too); the model re-exports it.
+export { TEST_EVENT, WEBHOOK_EVENTS, type WebhookEvent };
 
 /** True for an absolute https URL without credentials (spec: Limits, "Webhook url must be HTTPS"). */
 export function isHttpsUrl(v: string): boolean {

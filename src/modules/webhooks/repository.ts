@@ -2,34 +2,39 @@
  * @module webhooks/repository
  * Kysely queries for webhook endpoints and their delivery logs (DESIGN §8).
  */
-import type { Kysely, Selectable, Transaction } from "kysely";
+import type { Selectable } from "kysely";
 import { prepared } from "../../db/prepared.ts";
-import type { Database, WebhookAttemptTable, WebhookDeliveryTable, WebhookTable } from "../../db/schema.ts";
+import type { WebhookAttemptTable, WebhookDeliveryTable, WebhookTable, Executor } from "../../db/schema.ts";
 
-type Q = Kysely<Database> | Transaction<Database>;
 export type WebhookRow = WebhookTable;
 
-export function insertWebhook(db: Q, row: WebhookRow) {
+export function insertWebhook(db: Executor, row: WebhookRow) {
   return db.insertInto("webhooks").values(row).execute();
 }
 
-export function findWebhook(db: Q, workspaceUuid: string, uuid: string): Promise<WebhookRow | undefined> {
+export function findWebhook(db: Executor, workspaceUuid: string, uuid: string): Promise<WebhookRow | undefined> {
   return db.selectFrom("webhooks").selectAll().where("workspace_uuid", "=", workspaceUuid).where("uuid", "=", uuid).executeTakeFirst();
 }
 
-export function updateWebhook(db: Q, uuid: string, patch: Partial<Omit<WebhookRow, "uuid" | "workspace_uuid">>) {
+export function updateWebhook(db: Executor, uuid: string, patch: Partial<Omit<WebhookRow, "uuid" | "workspace_uuid">>) {
   return db.updateTable("webhooks").set(patch).where("uuid", "=", uuid).execute();
 }
 
-export function deleteWebhook(db: Q, uuid: string) {
+export function deleteWebhook(db: Executor, uuid: string) {
   return db.deleteFrom("webhooks").where("uuid", "=", uuid).execute();
 }
 
-export function deleteWebhooksOfLink(db: Q, linkUuid: string) {
+/** Whether the workspace has a link with this uuid (a webhook's `link_uuid` filter must name one). */
+export async function linkExists(db: Executor, workspaceUuid: string, linkUuid: string): Promise<boolean> {
+  const row = await db.selectFrom("links").select("uuid").where("workspace_uuid", "=", workspaceUuid).where("uuid", "=", linkUuid).executeTakeFirst();
+  return row !== undefined;
+}
+
+export function deleteWebhooksOfLink(db: Executor, linkUuid: string) {
   return db.deleteFrom("webhooks").where("link_uuid", "=", linkUuid).execute();
 }
 
-export async function listWebhooks(db: Q, workspaceUuid: string, limit: number, offset: number) {
+export async function listWebhooks(db: Executor, workspaceUuid: string, limit: number, offset: number) {
   const [rows, count] = await Promise.all([
     db.selectFrom("webhooks").selectAll().where("workspace_uuid", "=", workspaceUuid).orderBy("date_created", "desc").limit(limit).offset(offset).execute(),
     db
@@ -54,14 +59,14 @@ const subscribed = prepared(5, (db, workspaceUuid: string, enabled: number, link
 );
 
 /** Enabled webhooks of a workspace subscribed to `event`, for all links or for `linkUuid`. */
-export function subscribedWebhooks(db: Q, workspaceUuid: string, linkUuid: string, event: string): Promise<WebhookRow[]> {
+export function subscribedWebhooks(db: Executor, workspaceUuid: string, linkUuid: string, event: string): Promise<WebhookRow[]> {
   return subscribed(db, workspaceUuid, 1, linkUuid, event, `%${event}%`);
 }
 
 /** A delivery-log row: the delivery with its event's type, and when its response was erased (else null). */
 export type DeliveryLogRow = Selectable<WebhookDeliveryTable> & { event_type: string; event_erased_at: string | null };
 
-function deliveryLog(db: Q) {
+function deliveryLog(db: Executor) {
   return db
     .selectFrom("webhook_deliveries as d")
     .innerJoin("outbox_events as e", "e.uuid", "d.event_uuid")
@@ -70,7 +75,7 @@ function deliveryLog(db: Q) {
 }
 
 /** Deliveries of one webhook, newest first, optionally of one state. */
-export async function listDeliveries(db: Q, webhookUuid: string, state: WebhookDeliveryTable["state"] | undefined, limit: number, offset: number) {
+export async function listDeliveries(db: Executor, webhookUuid: string, state: WebhookDeliveryTable["state"] | undefined, limit: number, offset: number) {
   let rows = deliveryLog(db).where("d.webhook_uuid", "=", webhookUuid);
   let count = db
     .selectFrom("webhook_deliveries")
@@ -88,17 +93,17 @@ export async function listDeliveries(db: Q, webhookUuid: string, state: WebhookD
 }
 
 /** One delivery of a webhook. */
-export async function findDelivery(db: Q, webhookUuid: string, uuid: string): Promise<DeliveryLogRow | undefined> {
+export async function findDelivery(db: Executor, webhookUuid: string, uuid: string): Promise<DeliveryLogRow | undefined> {
   return deliveryLog(db).where("d.webhook_uuid", "=", webhookUuid).where("d.uuid", "=", uuid).executeTakeFirst();
 }
 
 /** The attempts of a delivery, first to last. */
-export function attemptsOf(db: Q, deliveryUuid: string): Promise<WebhookAttemptTable[]> {
+export function attemptsOf(db: Executor, deliveryUuid: string): Promise<WebhookAttemptTable[]> {
   return db.selectFrom("webhook_attempts").selectAll().where("delivery_uuid", "=", deliveryUuid).orderBy("attempt").execute();
 }
 
 /** Makes a pending delivery due now (redelivery of one that is still waiting for a retry). */
-export function makeDeliveryDueNow(db: Q, uuid: string, now: string) {
+export function makeDeliveryDueNow(db: Executor, uuid: string, now: string) {
   return db
     .updateTable("webhook_deliveries")
     .set({ next_attempt_at: now, date_updated: now })

@@ -5,20 +5,18 @@
  * forbidden address), and the per-link webhook that `on_finished.webhook_url` creates.
  */
 import { randomBytes } from "node:crypto";
-import type { Kysely, Transaction } from "kysely";
+import type { Kysely } from "kysely";
 import { isoAfter, nowIso } from "../../clock.ts";
-import type { Database } from "../../db/schema.ts";
+import type { Database, Executor } from "../../db/schema.ts";
 import { AppError, notFound } from "../../errors.ts";
 import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
 import { literalHostRefusal } from "../../outbox/url-guard.ts";
 import { isUuid } from "../../shared/uuid.ts";
 import { isHttpsUrl, WEBHOOK_EVENTS, type CreateWebhookInput, type PatchWebhookInput, type Webhook, type WebhookEvent } from "./model.ts";
 import * as repo from "./repository.ts";
-import { findLink } from "../links/repository.ts";
 
 export { WEBHOOK_EVENTS, type WebhookEvent };
 
-type Q = Kysely<Database> | Transaction<Database>;
 /** What the webhook services need. */
 export type WebhookDeps = { db: Kysely<Database>; auth: Authenticator; allowHosts: readonly string[]; nudgeOutbox: () => void };
 
@@ -78,7 +76,7 @@ export function assertOwnWorkspace(auth: AuthContext, workspaceUuid: string): vo
  * One webhook of the key's workspace.
  * @throws AppError NOT_FOUND (also for malformed or foreign uuids)
  */
-export async function findOwnWebhook(db: Q, auth: AuthContext, workspaceUuid: string, uuid: string): Promise<repo.WebhookRow> {
+export async function findOwnWebhook(db: Executor, auth: AuthContext, workspaceUuid: string, uuid: string): Promise<repo.WebhookRow> {
   assertOwnWorkspace(auth, workspaceUuid);
   const row = isUuid(uuid) ? await repo.findWebhook(db, auth.workspaceUuid, uuid.toLowerCase()) : undefined;
   if (!row) throw notFound("Webhook");
@@ -102,7 +100,7 @@ export async function createWebhook(deps: WebhookDeps, auth: AuthContext, worksp
   assertOwnWorkspace(auth, workspaceUuid);
   assertDeliverableUrl(input.url, deps.allowHosts, "/url");
   const linkUuid = input.link_uuid ?? null;
-  if (linkUuid !== null && !(await findLink(deps.db, auth.workspaceUuid, linkUuid))) {
+  if (linkUuid !== null && !(await repo.linkExists(deps.db, auth.workspaceUuid, linkUuid))) {
     throw new AppError("VALIDATION_ERROR", "The webhook's link filter names no link of this workspace.", {
       errors: [{ pointer: "/link_uuid", message: "No link of this workspace has this uuid." }],
     });
@@ -188,7 +186,7 @@ export async function rotateWebhookSecret(deps: WebhookDeps, auth: AuthContext, 
  * @throws AppError VALIDATION_ERROR when the url is not https or names a forbidden address
  */
 export async function createLinkWebhook(
-  db: Q,
+  db: Executor,
   workspaceUuid: string,
   linkUuid: string,
   url: string,
@@ -220,6 +218,6 @@ export async function createLinkWebhook(
 }
 
 /** Removes the webhooks that belong to one link (when the link is deleted). */
-export async function deleteWebhooksOfLink(db: Q, linkUuid: string): Promise<void> {
+export async function deleteWebhooksOfLink(db: Executor, linkUuid: string): Promise<void> {
   await repo.deleteWebhooksOfLink(db, linkUuid);
 }

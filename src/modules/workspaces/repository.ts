@@ -2,47 +2,45 @@
  * @module workspaces/repository
  * Kysely queries for workspaces and their daily API call counters.
  */
-import type { Kysely, Transaction } from "kysely";
-import type { Database, WorkspaceTable } from "../../db/schema.ts";
+import type { WorkspaceTable, Executor } from "../../db/schema.ts";
 import { prepared } from "../../db/prepared.ts";
 
-type Q = Kysely<Database> | Transaction<Database>;
 export type WorkspaceRow = Omit<WorkspaceTable, "keys_created"> & { keys_created: number };
 
-export function insertWorkspace(db: Q, row: Omit<WorkspaceRow, "keys_created">) {
+export function insertWorkspace(db: Executor, row: Omit<WorkspaceRow, "keys_created">) {
   return db.insertInto("workspaces").values(row).execute();
 }
 
 // Compiled once: authentication reads the key's workspace on every request (db/prepared.ts).
 const workspaceByUuid = prepared(1, (db, uuid: string) => db.selectFrom("workspaces").selectAll().where("uuid", "=", uuid));
 
-export async function findWorkspaceByUuid(db: Q, uuid: string): Promise<WorkspaceRow | undefined> {
+export async function findWorkspaceByUuid(db: Executor, uuid: string): Promise<WorkspaceRow | undefined> {
   return (await workspaceByUuid(db, uuid))[0];
 }
 
-export function findWorkspaceBySlug(db: Q, slug: string): Promise<WorkspaceRow | undefined> {
+export function findWorkspaceBySlug(db: Executor, slug: string): Promise<WorkspaceRow | undefined> {
   return db.selectFrom("workspaces").selectAll().where("slug", "=", slug).executeTakeFirst();
 }
 
-export function findWorkspaceByHost(db: Q, host: string): Promise<WorkspaceRow | undefined> {
+export function findWorkspaceByHost(db: Executor, host: string): Promise<WorkspaceRow | undefined> {
   return db.selectFrom("workspaces").selectAll().where("host", "=", host).executeTakeFirst();
 }
 
-export function listWorkspaces(db: Q): Promise<WorkspaceRow[]> {
+export function listWorkspaces(db: Executor): Promise<WorkspaceRow[]> {
   return db.selectFrom("workspaces").selectAll().orderBy("date_created").execute();
 }
 
 /** The workspaces that have a dedicated origin (`host`), oldest first. */
-export function listWorkspacesWithHost(db: Q): Promise<WorkspaceRow[]> {
+export function listWorkspacesWithHost(db: Executor): Promise<WorkspaceRow[]> {
   return db.selectFrom("workspaces").selectAll().where("host", "is not", null).orderBy("date_created").execute();
 }
 
-export async function workspaceSlugsLike(db: Q, base: string): Promise<string[]> {
+export async function workspaceSlugsLike(db: Executor, base: string): Promise<string[]> {
   const rows = await db.selectFrom("workspaces").select("slug").where("slug", "like", `${base}%`).execute();
   return rows.map((r) => r.slug);
 }
 
-export function countWorkspaces(db: Q): Promise<number> {
+export function countWorkspaces(db: Executor): Promise<number> {
   return db
     .selectFrom("workspaces")
     .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -50,16 +48,8 @@ export function countWorkspaces(db: Q): Promise<number> {
     .then((r) => Number(r.n));
 }
 
-export function incrementKeysCreated(db: Q, uuid: string) {
-  return db
-    .updateTable("workspaces")
-    .set((eb) => ({ keys_created: eb("keys_created", "+", 1) }))
-    .where("uuid", "=", uuid)
-    .execute();
-}
-
 /** Adds `n` API calls to the workspace's counter of `day` (`YYYY-MM-DD`), creating it at `n`. */
-export function addApiCalls(db: Q, workspaceUuid: string, day: string, n: number) {
+export function addApiCalls(db: Executor, workspaceUuid: string, day: string, n: number) {
   return db
     .insertInto("api_call_counters")
     .values({ workspace_uuid: workspaceUuid, day, calls: n })
@@ -67,15 +57,31 @@ export function addApiCalls(db: Q, workspaceUuid: string, day: string, n: number
     .execute();
 }
 
-export async function apiCallsOn(db: Q, workspaceUuid: string, day: string): Promise<number> {
+export async function apiCallsOn(db: Executor, workspaceUuid: string, day: string): Promise<number> {
   const row = await db.selectFrom("api_call_counters").select("calls").where("workspace_uuid", "=", workspaceUuid).where("day", "=", day).executeTakeFirst();
   return row?.calls ?? 0;
 }
 
 export function updateWorkspace(
-  db: Q,
+  db: Executor,
   uuid: string,
   patch: Partial<Pick<WorkspaceRow, "name" | "host" | "plan" | "links_limit" | "requests_per_minute" | "retention">>,
 ) {
   return db.updateTable("workspaces").set(patch).where("uuid", "=", uuid).execute();
+}
+
+/** The workspace's change counter (0 before its first change); raised by triggers (migration 2026-11-26T0100). */
+export async function workspaceVersion(db: Executor, workspaceUuid: string): Promise<number> {
+  const row = await db.selectFrom("workspace_changes").select("version").where("workspace_uuid", "=", workspaceUuid).executeTakeFirst();
+  return row?.version ?? 0;
+}
+
+/** How many links the workspace has (its usage, and the plan's link limit). */
+export async function countLinks(db: Executor, workspaceUuid: string): Promise<number> {
+  const r = await db
+    .selectFrom("links")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("workspace_uuid", "=", workspaceUuid)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
 }

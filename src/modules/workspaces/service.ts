@@ -10,7 +10,6 @@ import { AppError } from "../../errors.ts";
 import { SLUG_PATTERN, toSlug, uniqueVariant } from "../../slugs.ts";
 import { createToken } from "../tokens/service.ts";
 import { countActiveTokens } from "../tokens/repository.ts";
-import { countLinks } from "../links/repository.ts";
 import { UNLIMITED_LINKS, limitsFor, type Plan } from "./plans.ts";
 import * as repo from "./repository.ts";
 import type { UsageRecorder } from "../../auth/usage.ts";
@@ -121,7 +120,7 @@ export async function getWorkspaceView(
   const ws = await repo.findWorkspaceByUuid(db, uuid);
   if (!ws) throw new AppError("NOT_FOUND", "Workspace not found.");
   const day = utcDay();
-  const [links, stored, active] = await Promise.all([countLinks(db, uuid), repo.apiCallsOn(db, uuid, day), countActiveTokens(db, uuid)]);
+  const [links, stored, active] = await Promise.all([repo.countLinks(db, uuid), repo.apiCallsOn(db, uuid, day), countActiveTokens(db, uuid)]);
   const calls = stored + (usage?.pendingCalls(uuid, day) ?? 0);
   return {
     uuid: ws.uuid,

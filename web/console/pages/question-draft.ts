@@ -6,6 +6,7 @@
  */
 import type { ApiError } from "../api.ts";
 import type { Question, QuestionType } from "../types.ts";
+import { OPEN_TYPES } from "../../../src/shared/question-types.ts";
 
 export type Card = { id: string; label: string; media_url: string; media_type: "image" | "video" };
 
@@ -190,7 +191,7 @@ export function configurationOf(d: Draft): Record<string, unknown> {
 }
 
 /** Types whose answers can be probed with follow-up questions. */
-export const PROBE_TYPES: QuestionType[] = ["voice", "voice_text_fallback", "text"];
+export const PROBE_TYPES = OPEN_TYPES;
 
 /** The question as sent in `questions` of POST/PATCH links. */
 export function payloadOf(d: Draft, index: number, all: Draft[]): Record<string, unknown> {

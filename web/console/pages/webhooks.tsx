@@ -8,8 +8,7 @@ import { useState } from "preact/hooks";
 import { api, apiPath, paged, type ApiError, type ApiPath, type Page } from "../api.ts";
 import { ErrorNote, Loading, Notice, Pager, SecretField, Time, toApiError, useLoad, TableWrap } from "../components.tsx";
 import { can, session } from "../state.ts";
-
-export const EVENTS = ["response.started", "response.submitted"] as const;
+import { WEBHOOK_EVENTS as EVENTS } from "../../../src/shared/webhook-events.ts";
 
 export type Webhook = {
   uuid: string;

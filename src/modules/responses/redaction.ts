@@ -1,5 +1,5 @@
 /**
- * @module intake/redaction
+ * @module responses/redaction
  * The one gate a respondent's free text passes before it is stored when the link's
  * `settings.redact_pii` is on (issue 25; DESIGN §13; docs/privacy.md "Where redaction runs"):
  * typed answers and typed fallbacks (intake service), follow-up answers typed or transcribed and

@@ -1,6 +1,6 @@
 /**
- * @module ai/test-audio
- * Real audio for the tests of this folder: speech from espeak-ng, Ogg/Opus from opusenc, the
+ * @module test/helpers/audio-fixtures
+ * Real audio for the audio tests (src/ai, processing, integration): speech from espeak-ng, Ogg/Opus from opusenc, the
  * committed Chromium WebM recording, and synthetic WAVs written with wavefile. Needs the Debian
  * packages `espeak-ng` and `opus-tools` (CI installs them; tests install nothing).
  */
@@ -22,9 +22,9 @@ import {
 import { WaveFile } from "wavefile";
 
 // The fixtures are named once, in test/helpers/fixtures.ts.
-import { FIXTURE_ASR_MODEL, FIXTURE_MODELS_DIR, WEBM_FIXTURE_PATH } from "../../test/helpers/fixtures.ts";
+import { FIXTURE_ASR_MODEL, FIXTURE_MODELS_DIR, WEBM_FIXTURE_PATH } from "./fixtures.ts";
 
-export { FIXTURE_ASR_MODEL, FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT, WEBM_FIXTURE_DURATION_S, WEBM_FIXTURE_PATH } from "../../test/helpers/fixtures.ts";
+export { FIXTURE_ASR_MODEL, FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT, WEBM_FIXTURE_DURATION_S, WEBM_FIXTURE_PATH } from "./fixtures.ts";
 
 /**
  * A copy of the fixture Whisper whose generation config is multilingual (`lang_to_id`,

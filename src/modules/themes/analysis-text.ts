@@ -1,5 +1,5 @@
 /**
- * @module responses/analysis-text
+ * @module themes/analysis-text
  * The text the English engines read of an answer (issue 24): its English `translation` when
  * Whisper made one (a non-English voice answer), else its transcript or typed text, followed by
  * the answers to its follow-ups. Insights and the theme vector come from this one text, and a

@@ -1,5 +1,5 @@
 /**
- * @module model-store/test-hub
+ * @module test/helpers/model-hub
  * For tests: a local HTTP server in the hub's URL layout (`/{model id}/resolve/{revision}/{path}`)
  * serving files from a folder, with `Range` support (206 + Content-Range, 416), a request log,
  * and switches to cut a transfer short or serve altered bytes — so fetch, resume and
@@ -9,10 +9,10 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import type { Manifest } from "./manifest.ts";
+import type { Manifest } from "../../src/model-store/manifest.ts";
 
 /** The staged fixture models (shared/models/fixture). */
-import { FIXTURE_MODELS_DIR } from "../../test/helpers/fixtures.ts";
+import { FIXTURE_MODELS_DIR } from "./fixtures.ts";
 
 export { FIXTURE_MODELS_DIR };
 

@@ -1,5 +1,5 @@
 /**
- * The redaction gate (intake/redaction.ts; issue 25): which links redact, which phone countries a
+ * The redaction gate (responses/redaction.ts; issue 25): which links redact, which phone countries a
  * link's language gives, and Whisper's segments masked as one text so a value split across two
  * segments is still found. Pure functions over the real engine (src/ai/redact).
  */

@@ -1,0 +1,45 @@
+/**
+ * @module responses/submitted-event
+ * "The response is ready → queue its event" (DESIGN §8): `response.submitted` waits until a
+ * completed response has no answer left to transcribe or analyse, so the payload carries the
+ * transcripts and insights. Called by submission (intake) when nothing is left to process, and by
+ * the job that finishes a response's last answer (processing.ts), in that write's transaction.
+ */
+import type { Transaction } from "kysely";
+import { nowIso } from "../../clock.ts";
+import type { Database } from "../../db/schema.ts";
+import * as linksRepo from "../links/repository.ts";
+import { queueWebhookEvent as enqueueEvent } from "../webhooks/events.ts";
+import * as responsesRepo from "./repository.ts";
+import { type ResponseDeps, toResponseRecords } from "./service.ts";
+
+/**
+ * Queues `response.submitted` once a completed response has no answer left to transcribe or
+ * analyse (DESIGN §8), exactly once. Call inside the transaction that finished the last answer.
+ * @returns true when the event was queued now for at least one webhook (nudge the dispatcher)
+ */
+export async function queueSubmittedEventIfReady(
+  trx: Transaction<Database>,
+  deps: Pick<ResponseDeps, "publicUrl" | "signingSecret" | "audioUrlTtlS">,
+  responseUuid: string,
+): Promise<boolean> {
+  const r = await responsesRepo.findResponseByUuid(trx, responseUuid);
+  if (!r || r.status !== "completed" || r.submitted_event_at) return false;
+  if ((await responsesRepo.countUnprocessedAnswers(trx, responseUuid)) > 0) return false;
+  await responsesRepo.updateResponse(trx, responseUuid, { submitted_event_at: nowIso() });
+  const queued = await enqueueEvent(trx, {
+    workspaceUuid: r.workspace_uuid,
+    linkUuid: r.link_uuid,
+    type: "response.submitted",
+    data: async () => {
+      const link = await linksRepo.findLink(trx, r.workspace_uuid, r.link_uuid);
+      const [record] = await toResponseRecords(trx, deps, [r]);
+      return {
+        workspace_uuid: r.workspace_uuid,
+        link: link ? { uuid: link.uuid, name: link.name, slug: link.slug } : { uuid: r.link_uuid, name: null, slug: null },
+        response: { ...record, answers: record!.answers },
+      };
+    },
+  });
+  return queued !== null;
+}
