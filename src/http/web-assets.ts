@@ -10,6 +10,7 @@
 import path from "node:path";
 import { readEmbeddedWebAssets } from "../runtime/embedded.ts";
 import { CATALOGS, directionOf, pageText, SHIPPED_LANGUAGES } from "./intake-language.ts";
+import { buildEmbedScript, EMBED_ASSET_PATH } from "./embed-asset.ts";
 import { CONSOLE_PAGE_DIRECTIVES, INTAKE_PAGE_DIRECTIVES, metaContentSecurityPolicy } from "./security-headers.ts";
 
 /** One servable file. */
@@ -69,9 +70,10 @@ export async function buildWebAssets(): Promise<WebAssets> {
     ]),
   );
   const chartsVersion = new Bun.CryptoHasher("sha256").update(chartsJs).update(chartsCss).digest("hex").slice(0, 12);
-  const [intakeJs, consoleJs] = await Promise.all([
+  const [intakeJs, consoleJs, embedJs] = await Promise.all([
     bundle(path.join(WEB_DIR, "intake", "main.ts"), "intake"),
     bundle(path.join(WEB_DIR, "console", "main.tsx"), "console", { __CHARTS_VERSION__: JSON.stringify(chartsVersion) }),
+    buildEmbedScript(),
   ]);
   const [intakeCss, consoleCss] = await Promise.all([
     Bun.file(path.join(WEB_DIR, "intake", "intake.css")).bytes(),
@@ -84,6 +86,8 @@ export async function buildWebAssets(): Promise<WebAssets> {
     ["/assets/console.css", { body: consoleCss, contentType: CSS_CONTENT_TYPE }],
     ["/assets/console-charts.js", { body: chartsJs, contentType: JS_CONTENT_TYPE }],
     ["/assets/console-charts.css", { body: chartsCss, contentType: CSS_CONTENT_TYPE }],
+    // The embed kit's script, served at /embed.js too (modules/embed/routes.ts; issue 29).
+    [EMBED_ASSET_PATH, { body: embedJs, contentType: JS_CONTENT_TYPE }],
     // The intake page's other languages, fetched only when the respondent switches to one.
     ...Object.entries(CATALOGS).map(([lang, catalog]): [string, WebAsset] => [
       `/assets/intake/i18n/${lang}.json`,
@@ -164,6 +168,8 @@ ${body}
  * @param data.contentLanguage the translation to show the operator's texts in when it is not the
  *   page's language (http/intake-language.ts `contentLanguageOf`), or null
  * @param data.assetVersions content versions of intake.js and intake.css (`?v=`)
+ * @param data.frameOrigins the CSP sources allowed to frame the page (modules/embed/frame-ancestors.ts):
+ *   the page, framed, posts its events only to a parent they allow (issue 29)
  */
 export function renderIntakePage(data: {
   title: string;
@@ -173,6 +179,7 @@ export function renderIntakePage(data: {
   language?: string;
   contentLanguage?: string | null;
   assetVersions?: IntakeAssetVersions;
+  frameOrigins?: readonly string[];
 }): string {
   const lang = data.language ?? "en";
   const description = data.description?.trim() ? `<p class="description">${escapeHtml(data.description.trim())}</p>\n` : "";
@@ -187,7 +194,7 @@ ${description}</header>
 <p class="loading">${escapeHtml(pageText(lang, "page.loading"))}</p>
 <noscript><p>${escapeHtml(pageText(lang, "page.noscript"))}</p></noscript>
 </main>
-<script id="earshot-link" type="application/json">${jsonForScript({ api_base: data.apiBase, link: data.link, language: lang, content_language: data.contentLanguage ?? null, messages: CATALOGS[lang], languages: SHIPPED_LANGUAGES })}</script>`,
+<script id="earshot-link" type="application/json">${jsonForScript({ api_base: data.apiBase, link: data.link, language: lang, content_language: data.contentLanguage ?? null, messages: CATALOGS[lang], languages: SHIPPED_LANGUAGES, frame_origins: data.frameOrigins ?? [] })}</script>`,
     lang,
     data.assetVersions,
   );

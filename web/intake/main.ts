@@ -17,6 +17,7 @@ import { readHiddenValues } from "./hidden.ts";
 import type { EmbeddedLinkData, PublicLink, Session, SubmitResult } from "./types.ts";
 import { showMessage, showThankYou } from "./views.ts";
 import { askConsent, consentShown } from "./consent.ts";
+import { allowedParentOrigin, reportHeight, withEmbedEvents } from "./embed-bridge.ts";
 
 /** The respondent's choice of language, read by the server when it renders the page. */
 const LANGUAGE_COOKIE = "earshot_lang";
@@ -73,7 +74,11 @@ async function boot(root: HTMLElement, data: EmbeddedLinkData): Promise<void> {
   // A personal URL (`?inv=`, DESIGN §13): its session is remembered apart from the link's open one.
   const invitation = new URLSearchParams(location.search).get("inv");
   const storeKey = invitation ? `${link.uuid}:${invitation.split(".")[0]}` : link.uuid;
-  const api = preview ? createPreviewApi(link) : createIntakeApi(data.api_base, invitation, hidden);
+  // Framed by an allowed site (embed.js, issue 29): the session's start and submit are posted to it.
+  const api = withEmbedEvents(
+    preview ? createPreviewApi(link) : createIntakeApi(data.api_base, invitation, hidden),
+    allowedParentOrigin(data.frame_origins ?? []),
+  );
   const startAgain = () => {
     clearSessionId(storeKey);
     void boot(root, data);
@@ -188,6 +193,7 @@ if (appRoot && embedded) {
     note.textContent = t("page.preview");
     document.querySelector(".page-header")?.append(note);
   }
+  reportHeight(allowedParentOrigin(embedded.frame_origins ?? []));
   void boot(appRoot, embedded);
 } else if (appRoot) {
   show(() => showMessage(appRoot, t("screen.error.title"), t("screen.error.missingForm")));

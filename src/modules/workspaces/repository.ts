@@ -75,7 +75,7 @@ export async function apiCallsOn(db: Q, workspaceUuid: string, day: string): Pro
 export function updateWorkspace(
   db: Q,
   uuid: string,
-  patch: Partial<Pick<WorkspaceRow, "name" | "host" | "plan" | "links_limit" | "requests_per_minute" | "retention">>,
+  patch: Partial<Pick<WorkspaceRow, "name" | "host" | "plan" | "links_limit" | "requests_per_minute" | "retention" | "embed_origins">>,
 ) {
   return db.updateTable("workspaces").set(patch).where("uuid", "=", uuid).execute();
 }

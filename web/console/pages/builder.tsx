@@ -14,6 +14,7 @@ import { can } from "../state.ts";
 import type { Link, LinkStats } from "../types.ts";
 import { ClosingFields, EMPTY_CLOSING, closingFormOf, closingPayloadOf, type ClosingForm } from "./link-closing.tsx";
 import { Field, QuestionEditor } from "./question-editor.tsx";
+import { EmbedCard } from "./embed-card.tsx";
 import { blankDraft, draftOf, fieldErrorsOf, newKey, payloadOf, uniqueKeys, type Draft, type FieldErrors } from "./question-draft.ts";
 
 type LinkForm = {
@@ -356,6 +357,7 @@ export function BuilderPage() {
           </div>
         )}
       </form>
+      {link && <EmbedCard link={link} />}
       <ConfirmDialog
         open={removing !== null}
         title="Remove this question?"
