@@ -7,7 +7,7 @@
  * only from the iframe and the link's origin, and re-dispatched as DOM `CustomEvent`s on the
  * script element (they bubble to `document`), with `earshot:closed` when the visitor closes the
  * overlay. No third-party code; a classic script (IIFE) so `document.currentScript` is ours.
- * Styles go through a closed shadow root's constructed stylesheet, which a host page's CSP
+ * Styles go through a shadow root's constructed stylesheet, which a host page's CSP
  * (`style-src`) does not block and whose rules cannot leak into, or be hit by, the host's CSS.
  */
 import { EMBED_CSS } from "./styles.ts";
@@ -102,7 +102,7 @@ function mount(script: HTMLScriptElement): void {
   }
 
   const host = el("div", { "data-earshot-embed": mode });
-  const root = host.attachShadow({ mode: "closed" });
+  const root = host.attachShadow({ mode: "open" });
   // Old browsers without constructed stylesheets get a <style> (which a strict host CSP may block).
   if (typeof CSSStyleSheet === "function" && "replaceSync" in CSSStyleSheet.prototype) {
     const sheet = new CSSStyleSheet();
@@ -114,11 +114,12 @@ function mount(script: HTMLScriptElement): void {
   const close = el("button", { type: "button", class: "close", "aria-label": `Close ${title}` }, "×");
   const bar = el("div", { class: "bar" }, el("span", { class: "title" }, title), close);
   let isOpen = false;
-  let opener: (() => void) | null = null;
+  let opener: ((byVisitor: boolean) => void) | null = null;
   let closer: (() => void) | null = null;
 
   if (mode === "popup") {
-    const dialog = el("dialog", { class: "popup", "aria-label": title }, bar);
+    // autofocus: the dialog itself takes the focus (not the close button, which would wear a ring).
+    const dialog = el("dialog", { class: "popup", "aria-label": title, autofocus: "" }, bar);
     root.append(dialog);
     opener = () => {
       if (!frame) dialog.append(makeFrame());
@@ -137,37 +138,38 @@ function mount(script: HTMLScriptElement): void {
     const launcher = mode === "button" ? el("button", { type: "button", class: "launcher", "aria-expanded": "false" }, data.label || "Leave feedback") : null;
     if (launcher) {
       root.append(launcher);
-      launcher.addEventListener("click", () => (isOpen ? closer!() : open()));
+      launcher.addEventListener("click", () => (isOpen ? closer!() : open(true)));
     }
-    opener = () => {
+    opener = (byVisitor) => {
       if (!frame) panel.append(makeFrame());
       panel.hidden = false;
       launcher?.setAttribute("aria-expanded", "true");
-      close.focus();
+      // A panel the visitor opened takes the focus; one that slid in on its own does not steal it.
+      if (byVisitor) close.focus();
     };
     closer = () => {
       panel.hidden = true;
       launcher?.setAttribute("aria-expanded", "false");
       if (isOpen) emit("earshot:closed");
       isOpen = false;
-      launcher?.focus();
+      if (launcher) launcher.focus();
     };
     panel.addEventListener("keydown", (e) => e.key === "Escape" && closer!());
   }
   close.addEventListener("click", () => closer!());
-  const open = () => {
+  const open = (byVisitor: boolean) => {
     if (isOpen) return;
     isOpen = true;
-    opener!();
+    opener!(byVisitor);
   };
 
   if (mode === "button") return;
   // Popup and slide-in: on load (after data-delay seconds), or on a click of data-trigger's elements.
   if (data.trigger) {
     document.addEventListener("click", (e) => {
-      if (e.target instanceof Element && e.target.closest(data.trigger!)) open();
+      if (e.target instanceof Element && e.target.closest(data.trigger!)) open(true);
     });
-  } else setTimeout(open, Math.max(0, Number(data.delay) || 0) * 1000);
+  } else setTimeout(() => open(false), Math.max(0, Number(data.delay) || 0) * 1000);
 }
 
 const current = document.currentScript;

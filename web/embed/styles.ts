@@ -13,8 +13,9 @@ export const EMBED_CSS = `
 .close{flex:none;width:40px;height:40px;border:0;border-radius:8px;background:transparent;color:inherit;font:400 26px/1 system-ui,sans-serif;cursor:pointer}
 .close:hover{background:rgba(255,255,255,.16)}
 button:focus-visible{outline:3px solid #7dd6cb;outline-offset:2px}
-.popup{display:none;flex-direction:column;width:min(560px,calc(100vw - 32px));height:min(720px,calc(100vh - 48px));max-width:none;max-height:none;padding:0;border:0;border-radius:14px;overflow:hidden;background:#fff;box-shadow:0 24px 64px rgba(15,23,42,.35)}
+.popup{display:none;flex-direction:column;width:min(560px,calc(100vw - 32px));height:min(680px,calc(100vh - 48px));max-width:none;max-height:none;padding:0;border:0;border-radius:14px;overflow:hidden;background:#fff;box-shadow:0 24px 64px rgba(15,23,42,.35)}
 .popup[open]{display:flex}
+.popup:focus{outline:none}
 .popup::backdrop{background:rgba(15,23,42,.55)}
 .panel{position:fixed;z-index:2147483000;right:20px;bottom:20px;display:flex;flex-direction:column;width:min(400px,calc(100vw - 40px));height:min(620px,calc(100vh - 40px));border-radius:14px;overflow:hidden;background:#fff;box-shadow:0 16px 48px rgba(15,23,42,.32)}
 .panel[hidden]{display:none}

@@ -54,9 +54,14 @@ export function withEmbedEvents(api: IntakeApi, parentOrigin: string | null): In
   };
 }
 
-/** Posts the page's height to `parentOrigin` whenever it changes (an inline embed sizes its frame to it). */
-export function reportHeight(parentOrigin: string | null): void {
-  if (!parentOrigin || typeof ResizeObserver === "undefined") return;
+/**
+ * Marks the page as embedded (`<html class="embedded">`: less padding, intake.css) and posts its
+ * height to `parentOrigin` whenever it changes (an inline embed sizes its frame to it).
+ */
+export function setUpEmbedding(parentOrigin: string | null): void {
+  if (!parentOrigin) return;
+  document.documentElement.classList.add("embedded");
+  if (typeof ResizeObserver === "undefined") return;
   let last = 0;
   new ResizeObserver(() => {
     const height = Math.ceil(document.documentElement.scrollHeight);

@@ -17,7 +17,7 @@ import { readHiddenValues } from "./hidden.ts";
 import type { EmbeddedLinkData, PublicLink, Session, SubmitResult } from "./types.ts";
 import { showMessage, showThankYou } from "./views.ts";
 import { askConsent, consentShown } from "./consent.ts";
-import { allowedParentOrigin, reportHeight, withEmbedEvents } from "./embed-bridge.ts";
+import { allowedParentOrigin, setUpEmbedding, withEmbedEvents } from "./embed-bridge.ts";
 
 /** The respondent's choice of language, read by the server when it renders the page. */
 const LANGUAGE_COOKIE = "earshot_lang";
@@ -193,7 +193,7 @@ if (appRoot && embedded) {
     note.textContent = t("page.preview");
     document.querySelector(".page-header")?.append(note);
   }
-  reportHeight(allowedParentOrigin(embedded.frame_origins ?? []));
+  setUpEmbedding(allowedParentOrigin(embedded.frame_origins ?? []));
   void boot(appRoot, embedded);
 } else if (appRoot) {
   show(() => showMessage(appRoot, t("screen.error.title"), t("screen.error.missingForm")));

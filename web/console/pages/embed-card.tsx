@@ -13,7 +13,11 @@ type Mode = "inline" | "popup" | "slide-in" | "button";
 
 const MODES: { value: Mode; label: string; hint: string }[] = [
   { value: "inline", label: "Inline", hint: "The form in the page where the tag is, as tall as its content." },
-  { value: "popup", label: "Popup", hint: "A dialog over the page when it loads (data-delay=\"5\" waits 5 s; data-trigger=\"#feedback\" opens it on a click instead)." },
+  {
+    value: "popup",
+    label: "Popup",
+    hint: 'A dialog over the page when it loads (data-delay="5" waits 5 s; data-trigger="#feedback" opens it on a click instead).',
+  },
   { value: "slide-in", label: "Slide-in", hint: "A panel in the bottom corner when the page loads (data-delay, data-trigger as for the popup)." },
   { value: "button", label: "Button", hint: "A floating “Leave feedback” button that opens the panel (data-label changes its text)." },
 ];
@@ -41,8 +45,8 @@ export function EmbedCard({ link }: { link: Link }) {
     <section class="card stack embed-card" aria-labelledby="embed-title">
       <h2 id="embed-title">Share / Embed</h2>
       <p class="muted">
-        Paste one tag into your site. The site's origin must be listed under <a href="/console/settings/#embed-title">Settings › Embedding</a>; other
-        sites are refused.
+        Paste one tag into your site. The site's origin must be listed under <a href="/console/settings/#embed-title">Settings › Embedding</a>; other sites are
+        refused.
       </p>
       <fieldset class="embed-modes">
         <legend>Mode</legend>
@@ -59,8 +63,8 @@ export function EmbedCard({ link }: { link: Link }) {
           <CopyButton text={snippet} targetId="embed-snippet" />
         </div>
         <p class="hint" id="embed-hint">
-          {MODES.find((m) => m.value === mode)!.hint} Hidden fields: data-hidden-order-id="123" sends order_id. Events: earshot:started,
-          earshot:submitted, earshot:closed on the script element.
+          {MODES.find((m) => m.value === mode)!.hint} Hidden fields: data-hidden-order-id="123" sends order_id. Events: earshot:started, earshot:submitted,
+          earshot:closed on the script element.
         </p>
       </div>
       <iframe class="embed-preview" title="Embed preview" src={preview} key={preview} />
