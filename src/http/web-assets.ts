@@ -70,8 +70,9 @@ export async function buildWebAssets(): Promise<WebAssets> {
     ]),
   );
   const chartsVersion = new Bun.CryptoHasher("sha256").update(chartsJs).update(chartsCss).digest("hex").slice(0, 12);
-  const [intakeJs, consoleJs, embedJs] = await Promise.all([
+  const [intakeJs, intakeEmbedJs, consoleJs, embedJs] = await Promise.all([
     bundle(path.join(WEB_DIR, "intake", "main.ts"), "intake"),
+    bundle(path.join(WEB_DIR, "intake", "embed-bridge.ts"), "intake embed bridge"),
     bundle(path.join(WEB_DIR, "console", "main.tsx"), "console", { __CHARTS_VERSION__: JSON.stringify(chartsVersion) }),
     buildEmbedScript(),
   ]);
@@ -82,6 +83,8 @@ export async function buildWebAssets(): Promise<WebAssets> {
   return new Map([
     ["/assets/intake.js", { body: intakeJs, contentType: JS_CONTENT_TYPE }],
     ["/assets/intake.css", { body: intakeCss, contentType: CSS_CONTENT_TYPE }],
+    // Loaded only by intake pages some site may frame (issue 29; web/intake/embed-bridge.ts).
+    ["/assets/intake-embed.js", { body: intakeEmbedJs, contentType: JS_CONTENT_TYPE }],
     ["/assets/console.js", { body: consoleJs, contentType: JS_CONTENT_TYPE }],
     ["/assets/console.css", { body: consoleCss, contentType: CSS_CONTENT_TYPE }],
     ["/assets/console-charts.js", { body: chartsJs, contentType: JS_CONTENT_TYPE }],
@@ -132,7 +135,7 @@ const CONTENT_SECURITY_POLICY = metaContentSecurityPolicy(INTAKE_PAGE_DIRECTIVES
  * Content versions of the intake page's script and stylesheet, put on their URLs as `?v=` so a
  * browser may keep them a year (http/asset-delivery.ts); without them the URLs are plain.
  */
-export type IntakeAssetVersions = { js: string; css: string };
+export type IntakeAssetVersions = { js: string; css: string; embed?: string };
 
 const versioned = (url: string, version: string | undefined) => (version ? `${url}?v=${escapeHtml(version)}` : url);
 
@@ -169,7 +172,8 @@ ${body}
  *   page's language (http/intake-language.ts `contentLanguageOf`), or null
  * @param data.assetVersions content versions of intake.js and intake.css (`?v=`)
  * @param data.frameOrigins the CSP sources allowed to frame the page (modules/embed/frame-ancestors.ts):
- *   the page, framed, posts its events only to a parent they allow (issue 29)
+ *   when there are any, the page also loads `/assets/intake-embed.js`, which posts its events to a
+ *   parent they allow (issue 29)
  */
 export function renderIntakePage(data: {
   title: string;
@@ -186,7 +190,9 @@ export function renderIntakePage(data: {
   const meta = data.description?.trim() ? `<meta name="description" content="${escapeHtml(data.description.trim())}">\n` : "";
   return page(
     data.title,
-    `${meta}<script type="module" src="${versioned("/assets/intake.js", data.assetVersions?.js)}"></script>\n`,
+    `${meta}<script type="module" src="${versioned("/assets/intake.js", data.assetVersions?.js)}"></script>\n${
+      data.frameOrigins?.length ? `<script type="module" src="${versioned("/assets/intake-embed.js", data.assetVersions?.embed)}"></script>\n` : ""
+    }`,
     `<header class="page-header">
 <h1>${escapeHtml(data.title)}</h1>
 ${description}</header>

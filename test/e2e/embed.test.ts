@@ -125,6 +125,12 @@ for (const mode of MODES) {
       const page = await openSite(mode, 1280);
       try {
         const frame = await intakeFrame(page);
+        if (mode === "inline") {
+          // The inline frame takes the page's height as the page reports it (not the 640 px it starts with).
+          const content = await frame.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height));
+          await page.waitForFunction((h) => Math.abs(document.querySelector("iframe")!.getBoundingClientRect().height - h) <= 2, content, { timeout: STEP_MS });
+          expect(content).not.toBe(640);
+        }
         await shoot(page, `embed-${mode}-1280`);
         // The frame may use the microphone (allow="microphone"), and nothing else was delegated.
         const allow = await page.evaluate(() => {

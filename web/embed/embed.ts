@@ -118,12 +118,13 @@ function mount(script: HTMLScriptElement): void {
   let closer: (() => void) | null = null;
 
   if (mode === "popup") {
-    // autofocus: the dialog itself takes the focus (not the close button, which would wear a ring).
-    const dialog = el("dialog", { class: "popup", "aria-label": title, autofocus: "" }, bar);
+    // The dialog itself takes the focus (not the close button, which would wear a ring on opening).
+    const dialog = el("dialog", { class: "popup", "aria-label": title, tabindex: "-1" }, bar);
     root.append(dialog);
     opener = () => {
       if (!frame) dialog.append(makeFrame());
       dialog.showModal();
+      dialog.focus();
     };
     closer = () => dialog.close();
     // Escape and close() both end in "close".

@@ -1,13 +1,15 @@
 /**
  * @module web/intake/embed-bridge
- * The intake page inside an embed (issue 29; docs/embedding.md "Events"): when it is framed by a
- * parent whose origin the operator allows (the page's `frame_origins`, the same sources as its
- * CSP `frame-ancestors`), it posts `earshot:started` once the session starts, `earshot:submitted`
- * once the response is submitted, and `earshot:resize` with its height (an inline embed follows
- * it), each to that origin only. Not framed, or framed by anyone else: it posts nothing.
+ * The intake page inside an embed (issue 29; docs/embedding.md "Events"), served as
+ * `/assets/intake-embed.js` and loaded only by pages that some origin may frame (the server adds
+ * it when the page's `frame_origins` are not empty), so a page nobody embeds does not carry it.
+ * When the page is framed by a parent whose origin those sources allow (the same sources as its
+ * CSP `frame-ancestors`), it relays the page's `earshot:started` and `earshot:submitted` DOM
+ * events (main.ts) to that origin only with `postMessage`, posts `earshot:resize` with the page's
+ * height (an inline embed follows it) and marks `<html class="embedded">` (intake.css). Not
+ * framed, or framed by anyone else: it does nothing.
  */
 import { originAllowed } from "../../src/shared/frame-origins.ts";
-import type { IntakeApi } from "./api.ts";
 
 /**
  * The parent's origin when the page is framed and the parent is allowed, else null. The parent's
@@ -29,44 +31,28 @@ export function allowedParentOrigin(frameOrigins: readonly string[]): string | n
   return originAllowed(origin, frameOrigins, location.origin) ? origin : null;
 }
 
-function post(parentOrigin: string, type: string, extra: Record<string, unknown> = {}): void {
-  window.parent.postMessage({ earshot: 1, type, ...extra }, parentOrigin);
+function frameOriginsOfPage(): string[] {
+  try {
+    const data = JSON.parse(document.getElementById("earshot-link")?.textContent ?? "null") as { frame_origins?: unknown } | null;
+    return Array.isArray(data?.frame_origins) ? data.frame_origins.filter((o): o is string => typeof o === "string") : [];
+  } catch {
+    return [];
+  }
 }
 
-/**
- * The API with `earshot:started` after a session starts and `earshot:submitted` after a submit,
- * posted to `parentOrigin`; the API itself when there is no allowed parent.
- */
-export function withEmbedEvents(api: IntakeApi, parentOrigin: string | null): IntakeApi {
-  if (!parentOrigin) return api;
-  return {
-    ...api,
-    startSession: async (consent) => {
-      const session = await api.startSession(consent);
-      post(parentOrigin, "earshot:started");
-      return session;
-    },
-    submit: async (sessionId) => {
-      const result = await api.submit(sessionId);
-      post(parentOrigin, "earshot:submitted");
-      return result;
-    },
-  };
-}
-
-/**
- * Marks the page as embedded (`<html class="embedded">`: less padding, intake.css) and posts its
- * height to `parentOrigin` whenever it changes (an inline embed sizes its frame to it).
- */
-export function setUpEmbedding(parentOrigin: string | null): void {
-  if (!parentOrigin) return;
+const parentOrigin = allowedParentOrigin(frameOriginsOfPage());
+if (parentOrigin) {
+  const post = (type: string, extra: Record<string, unknown> = {}) => window.parent.postMessage({ earshot: 1, type, ...extra }, parentOrigin);
+  for (const type of ["earshot:started", "earshot:submitted"]) document.addEventListener(type, () => post(type));
   document.documentElement.classList.add("embedded");
-  if (typeof ResizeObserver === "undefined") return;
-  let last = 0;
-  new ResizeObserver(() => {
-    const height = Math.ceil(document.documentElement.scrollHeight);
-    if (height === last) return;
-    last = height;
-    post(parentOrigin, "earshot:resize", { height });
-  }).observe(document.body);
+  if (typeof ResizeObserver !== "undefined") {
+    let last = 0;
+    new ResizeObserver(() => {
+      // The body's own height: the document's scrollHeight never drops below the frame's height.
+      const height = Math.ceil(document.body.getBoundingClientRect().height);
+      if (height === last) return;
+      last = height;
+      post("earshot:resize", { height });
+    }).observe(document.body);
+  }
 }

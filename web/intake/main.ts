@@ -17,7 +17,6 @@ import { readHiddenValues } from "./hidden.ts";
 import type { EmbeddedLinkData, PublicLink, Session, SubmitResult } from "./types.ts";
 import { showMessage, showThankYou } from "./views.ts";
 import { askConsent, consentShown } from "./consent.ts";
-import { allowedParentOrigin, setUpEmbedding, withEmbedEvents } from "./embed-bridge.ts";
 
 /** The respondent's choice of language, read by the server when it renders the page. */
 const LANGUAGE_COOKIE = "earshot_lang";
@@ -60,6 +59,20 @@ function thankYouText(link: PublicLink, result?: SubmitResult): string {
   return translated || (own && own !== API_DEFAULT_THANK_YOU ? own : t("thanks.default"));
 }
 
+/**
+ * The API, plus `earshot:started` / `earshot:submitted` events on `document` once a session
+ * started / was submitted: embed-bridge.ts (loaded only where a site may frame the page, issue 29)
+ * relays them to an allowed parent.
+ */
+function withSignals(api: IntakeApi): IntakeApi {
+  const signal = <T>(type: string, value: T) => (document.dispatchEvent(new Event(type)), value);
+  return {
+    ...api,
+    startSession: (consent) => api.startSession(consent).then((s) => signal("earshot:started", s)),
+    submit: (id) => api.submit(id).then((r) => signal("earshot:submitted", r)),
+  };
+}
+
 function show(screen: () => void): void {
   redraw = screen;
   screen();
@@ -74,11 +87,7 @@ async function boot(root: HTMLElement, data: EmbeddedLinkData): Promise<void> {
   // A personal URL (`?inv=`, DESIGN §13): its session is remembered apart from the link's open one.
   const invitation = new URLSearchParams(location.search).get("inv");
   const storeKey = invitation ? `${link.uuid}:${invitation.split(".")[0]}` : link.uuid;
-  // Framed by an allowed site (embed.js, issue 29): the session's start and submit are posted to it.
-  const api = withEmbedEvents(
-    preview ? createPreviewApi(link) : createIntakeApi(data.api_base, invitation, hidden),
-    allowedParentOrigin(data.frame_origins ?? []),
-  );
+  const api = withSignals(preview ? createPreviewApi(link) : createIntakeApi(data.api_base, invitation, hidden));
   const startAgain = () => {
     clearSessionId(storeKey);
     void boot(root, data);
@@ -193,7 +202,6 @@ if (appRoot && embedded) {
     note.textContent = t("page.preview");
     document.querySelector(".page-header")?.append(note);
   }
-  setUpEmbedding(allowedParentOrigin(embedded.frame_origins ?? []));
   void boot(appRoot, embedded);
 } else if (appRoot) {
   show(() => showMessage(appRoot, t("screen.error.title"), t("screen.error.missingForm")));

@@ -33,14 +33,20 @@ async function intakePage(query = "", app = t.app) {
   const res = await app.handle(new Request(`${BASE}/w/${wsSlug()}/i/embedded${query}`));
   const html = await res.text();
   const data = JSON.parse(/<script id="earshot-link" type="application\/json">([^<]*)<\/script>/.exec(html)?.[1] ?? "null");
-  return { status: res.status, csp: res.headers.get("content-security-policy") ?? "", frameOrigins: data?.frame_origins as string[] | undefined };
+  return {
+    status: res.status,
+    csp: res.headers.get("content-security-policy") ?? "",
+    frameOrigins: data?.frame_origins as string[] | undefined,
+    // The script that posts to the parent, loaded only where some origin may frame the page.
+    hasBridge: html.includes('<script type="module" src="/assets/intake-embed.js'),
+  };
 }
 
 describe("allowed origins (workspace settings)", () => {
   test("none by default: the page is framed by nobody and posts to nobody", async () => {
     expect((await t.call("GET", "/api/v1/workspace/")).json.embed).toEqual({ allowed_origins: [] });
     const page = await intakePage();
-    expect([page.status, page.frameOrigins]).toEqual([200, []]);
+    expect([page.status, page.frameOrigins, page.hasBridge]).toEqual([200, [], false]);
     expect(page.csp).toContain("frame-ancestors 'none'");
     expect(page.csp).toContain("script-src 'self'");
   });
@@ -54,6 +60,7 @@ describe("allowed origins (workspace settings)", () => {
     const page = await intakePage();
     expect(page.csp).toContain("frame-ancestors https://shop.example.com http://127.0.0.1:8081 https://*.example.org;");
     expect(page.frameOrigins).toEqual(["https://shop.example.com", "http://127.0.0.1:8081", "https://*.example.org"]);
+    expect(page.hasBridge).toBe(true);
     // The console's preview (records nothing) may also be framed by the box's own pages.
     const preview = await intakePage("?preview=1");
     expect(preview.csp).toContain("frame-ancestors 'self' https://shop.example.com");
@@ -65,7 +72,8 @@ describe("allowed origins (workspace settings)", () => {
     // An empty list allows nobody again.
     const cleared = await owner.call("PATCH", "/api/v1/workspace/", { body: { embed: { allowed_origins: [] } } });
     expect(cleared.json.embed.allowed_origins).toEqual([]);
-    expect((await intakePage()).csp).toContain("frame-ancestors 'none'");
+    const after = await intakePage();
+    expect([after.csp.includes("frame-ancestors 'none'"), after.hasBridge]).toEqual([true, false]);
   });
 
   test("a bad origin is refused with a pointer at it, nothing saved", async () => {

@@ -67,7 +67,11 @@ export function intakeRoutes(deps: AppDeps) {
   const probing = { db: deps.db, blobs: deps.blobs, inference: deps.inference, log: deps.log, limiter };
   // Every web asset (intake and console): brotli/gzip, ETag, a year's caching of versioned URLs (http/asset-delivery.ts).
   const assets = createAssetServer(deps.webAssets);
-  const versions = { js: assets.versionOf("/assets/intake.js"), css: assets.versionOf("/assets/intake.css") };
+  const versions = {
+    js: assets.versionOf("/assets/intake.js"),
+    css: assets.versionOf("/assets/intake.css"),
+    embed: assets.versionOf("/assets/intake-embed.js"),
+  };
 
   /**
    * Admits an upload, reads its body within the smallest of the question's cap, what is left of
