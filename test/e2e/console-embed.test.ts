@@ -107,16 +107,22 @@ test(
     expect(await snippet.inputValue()).toBe(
       `<script src="${origin}/embed.js" data-earshot-link="${created.body.public_url}" data-mode="inline" async></script>`,
     );
+    expect(await page.locator('iframe[title="Embed preview"]').count()).toBe(0); // loaded on demand
+    await page.getByRole("button", { name: "Show preview" }).click();
     const inline = await previewedIntake();
     expect(await inline.locator(".preview-note").count()).toBe(1); // the page says nothing is recorded
     const card = page.locator(".embed-card");
     if (process.env.EARSHOT_SHOTS_DIR) await card.screenshot({ path: path.join(process.env.EARSHOT_SHOTS_DIR, "console-embed-inline-1280.png") });
 
     for (const mode of ["popup", "slide-in", "button"]) {
-      await page.getByRole("radio", { name: mode === "slide-in" ? "Slide-in" : mode[0]!.toUpperCase() + mode.slice(1) }).check();
+      const button = page
+        .getByRole("group", { name: "Mode" })
+        .getByRole("button", { name: mode === "slide-in" ? "Slide-in" : mode[0]!.toUpperCase() + mode.slice(1) });
+      await button.click();
+      expect(await button.getAttribute("aria-pressed")).toBe("true");
       expect(await snippet.inputValue()).toContain(`data-mode="${mode}"`);
     }
-    await page.getByRole("radio", { name: "Popup" }).check();
+    await page.getByRole("group", { name: "Mode" }).getByRole("button", { name: "Popup" }).click();
     const preview = page.frameLocator('iframe[title="Embed preview"]');
     await preview.getByRole("dialog", { name: "Feedback" }).waitFor();
     await previewedIntake();

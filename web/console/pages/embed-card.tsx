@@ -1,6 +1,6 @@
 /**
  * The "Share / Embed" card of a saved link (issue 29; docs/embedding.md): a mode switch (inline,
- * popup, slide-in, button), the one-tag snippet of that mode with "Copy", and a live preview — an
+ * popup, slide-in, button), the one-tag snippet of that mode with "Copy", and on "Show preview" a live preview — an
  * iframe of `/embed/preview/`, a stand-in for the operator's site that loads `/embed.js` with the
  * link in `?preview=1` mode (nothing is recorded), so the overlays open inside the preview.
  */
@@ -38,6 +38,8 @@ function localPath(link: Link): string {
 
 export function EmbedCard({ link }: { link: Link }) {
   const [mode, setMode] = useState<Mode>("inline");
+  // Loaded on demand: the builder stays light, and its tab order does not run through the preview's page.
+  const [previewing, setPreviewing] = useState(false);
   const box = session.value?.public_url ?? location.origin;
   const snippet = embedSnippet(box, link.public_url, mode);
   const preview = `/embed/preview/?link=${encodeURIComponent(localPath(link))}&mode=${mode}`;
@@ -48,14 +50,17 @@ export function EmbedCard({ link }: { link: Link }) {
         Paste one tag into your site. The site's origin must be listed under <a href="/console/settings/#embed-title">Settings › Embedding</a>; other sites are
         refused.
       </p>
-      <fieldset class="embed-modes">
-        <legend>Mode</legend>
+      {/* Toggle buttons, not radios: each mode is one Tab stop and reads as "pressed". */}
+      <div class="embed-modes" role="group" aria-labelledby="embed-mode-label">
+        <span id="embed-mode-label" class="embed-modes-label">
+          Mode
+        </span>
         {MODES.map((m) => (
-          <label class="check" key={m.value}>
-            <input type="radio" name="embed-mode" value={m.value} checked={mode === m.value} onChange={() => setMode(m.value)} /> {m.label}
-          </label>
+          <button type="button" key={m.value} class="button-secondary" aria-pressed={mode === m.value} onClick={() => setMode(m.value)}>
+            {m.label}
+          </button>
         ))}
-      </fieldset>
+      </div>
       <div class="field">
         <label for="embed-snippet">Embed snippet</label>
         <div class="copy-row">
@@ -67,7 +72,12 @@ export function EmbedCard({ link }: { link: Link }) {
           earshot:closed on the script element.
         </p>
       </div>
-      <iframe class="embed-preview" title="Embed preview" src={preview} key={preview} />
+      <div>
+        <button type="button" class="button-secondary" aria-expanded={previewing} onClick={() => setPreviewing(!previewing)}>
+          {previewing ? "Hide preview" : "Show preview"}
+        </button>
+      </div>
+      {previewing && <iframe class="embed-preview" title="Embed preview" src={preview} key={preview} />}
     </section>
   );
 }
