@@ -190,6 +190,7 @@ test(
         // Chromium shows its own error page instead of the refused frame: no form, no events.
         const frame = page.frames().find((f) => f !== page.mainFrame());
         expect(frame).toBeDefined();
+        expect([frame!.url(), frame!.url().startsWith(link.public_url)]).toEqual([frame!.url(), false]);
         expect(await frame!.getByRole("group", { name: VOICE_PROMPT }).count()).toBe(0);
         expect(await frame!.getByRole("button", { name: "Record" }).count()).toBe(0);
         expect(await events(page)).toEqual([]);
