@@ -12,6 +12,7 @@ import { errorToResponse, problemResponse } from "./http/problem.ts";
 import { intakeRoutes } from "./modules/intake/routes.ts";
 import { liveRoutes } from "./modules/intake/live.ts";
 import { consoleRoutes } from "./modules/console/routes.ts";
+import { embedRoutes } from "./modules/embed/routes.ts";
 import { linkRoutes } from "./modules/links/routes.ts";
 import { responseRoutes } from "./modules/responses/routes.ts";
 import { insightsRoutes } from "./modules/insights/routes.ts";
@@ -128,6 +129,7 @@ export function createApp(deps: AppDeps) {
     .use(webhookRoutes(deps))
     .use(intakeRoutes(deps))
     .use(liveRoutes(deps))
+    .use(embedRoutes(deps))
     .use(consoleRoutes(deps))
     .use(mcpRoutes(deps));
   servedRoutes = () => app.routes;

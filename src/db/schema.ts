@@ -18,6 +18,8 @@ export interface WorkspaceTable {
   keys_created: Generated<number>;
   /** JSON of the default retention policy (DESIGN §13; migration 2026-12-03T0500), or null/absent when none. */
   retention?: string | null;
+  /** JSON array of the origins allowed to embed the intake pages (issue 29; migration 2026-12-04T0100), or null/absent when none. */
+  embed_origins?: string | null;
   date_created: string;
 }
 

@@ -47,6 +47,8 @@ export const CONSOLE_PAGE_DIRECTIVES: CspDirectives = {
   ...PAGE_DIRECTIVES,
   "img-src": "'self' http: https: data:",
   "media-src": "'self' http: https:",
+  // The "Share / Embed" card's live preview (/embed/preview/, issue 29).
+  "frame-src": "'self'",
 };
 
 /**

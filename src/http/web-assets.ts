@@ -10,6 +10,7 @@
 import path from "node:path";
 import { readEmbeddedWebAssets } from "../runtime/embedded.ts";
 import { CATALOGS, directionOf, pageText, SHIPPED_LANGUAGES } from "./intake-language.ts";
+import { buildEmbedScript, EMBED_ASSET_PATH } from "./embed-asset.ts";
 import { CONSOLE_PAGE_DIRECTIVES, INTAKE_PAGE_DIRECTIVES, metaContentSecurityPolicy } from "./security-headers.ts";
 
 /** One servable file. */
@@ -69,9 +70,11 @@ export async function buildWebAssets(): Promise<WebAssets> {
     ]),
   );
   const chartsVersion = new Bun.CryptoHasher("sha256").update(chartsJs).update(chartsCss).digest("hex").slice(0, 12);
-  const [intakeJs, consoleJs] = await Promise.all([
+  const [intakeJs, intakeEmbedJs, consoleJs, embedJs] = await Promise.all([
     bundle(path.join(WEB_DIR, "intake", "main.ts"), "intake"),
+    bundle(path.join(WEB_DIR, "intake", "embed-bridge.ts"), "intake embed bridge"),
     bundle(path.join(WEB_DIR, "console", "main.tsx"), "console", { __CHARTS_VERSION__: JSON.stringify(chartsVersion) }),
+    buildEmbedScript(),
   ]);
   const [intakeCss, consoleCss] = await Promise.all([
     Bun.file(path.join(WEB_DIR, "intake", "intake.css")).bytes(),
@@ -80,10 +83,14 @@ export async function buildWebAssets(): Promise<WebAssets> {
   return new Map([
     ["/assets/intake.js", { body: intakeJs, contentType: JS_CONTENT_TYPE }],
     ["/assets/intake.css", { body: intakeCss, contentType: CSS_CONTENT_TYPE }],
+    // Loaded only by intake pages some site may frame (issue 29; web/intake/embed-bridge.ts).
+    ["/assets/intake-embed.js", { body: intakeEmbedJs, contentType: JS_CONTENT_TYPE }],
     ["/assets/console.js", { body: consoleJs, contentType: JS_CONTENT_TYPE }],
     ["/assets/console.css", { body: consoleCss, contentType: CSS_CONTENT_TYPE }],
     ["/assets/console-charts.js", { body: chartsJs, contentType: JS_CONTENT_TYPE }],
     ["/assets/console-charts.css", { body: chartsCss, contentType: CSS_CONTENT_TYPE }],
+    // The embed kit's script, served at /embed.js too (modules/embed/routes.ts; issue 29).
+    [EMBED_ASSET_PATH, { body: embedJs, contentType: JS_CONTENT_TYPE }],
     // The intake page's other languages, fetched only when the respondent switches to one.
     ...Object.entries(CATALOGS).map(([lang, catalog]): [string, WebAsset] => [
       `/assets/intake/i18n/${lang}.json`,
@@ -128,7 +135,7 @@ const CONTENT_SECURITY_POLICY = metaContentSecurityPolicy(INTAKE_PAGE_DIRECTIVES
  * Content versions of the intake page's script and stylesheet, put on their URLs as `?v=` so a
  * browser may keep them a year (http/asset-delivery.ts); without them the URLs are plain.
  */
-export type IntakeAssetVersions = { js: string; css: string };
+export type IntakeAssetVersions = { js: string; css: string; embed?: string };
 
 const versioned = (url: string, version: string | undefined) => (version ? `${url}?v=${escapeHtml(version)}` : url);
 
@@ -164,6 +171,9 @@ ${body}
  * @param data.contentLanguage the translation to show the operator's texts in when it is not the
  *   page's language (http/intake-language.ts `contentLanguageOf`), or null
  * @param data.assetVersions content versions of intake.js and intake.css (`?v=`)
+ * @param data.frameOrigins the CSP sources allowed to frame the page (modules/embed/frame-ancestors.ts):
+ *   when there are any, the page also loads `/assets/intake-embed.js`, which posts its events to a
+ *   parent they allow (issue 29)
  */
 export function renderIntakePage(data: {
   title: string;
@@ -173,13 +183,16 @@ export function renderIntakePage(data: {
   language?: string;
   contentLanguage?: string | null;
   assetVersions?: IntakeAssetVersions;
+  frameOrigins?: readonly string[];
 }): string {
   const lang = data.language ?? "en";
   const description = data.description?.trim() ? `<p class="description">${escapeHtml(data.description.trim())}</p>\n` : "";
   const meta = data.description?.trim() ? `<meta name="description" content="${escapeHtml(data.description.trim())}">\n` : "";
   return page(
     data.title,
-    `${meta}<script type="module" src="${versioned("/assets/intake.js", data.assetVersions?.js)}"></script>\n`,
+    `${meta}<script type="module" src="${versioned("/assets/intake.js", data.assetVersions?.js)}"></script>\n${
+      data.frameOrigins?.length ? `<script type="module" src="${versioned("/assets/intake-embed.js", data.assetVersions?.embed)}"></script>\n` : ""
+    }`,
     `<header class="page-header">
 <h1>${escapeHtml(data.title)}</h1>
 ${description}</header>
@@ -187,7 +200,7 @@ ${description}</header>
 <p class="loading">${escapeHtml(pageText(lang, "page.loading"))}</p>
 <noscript><p>${escapeHtml(pageText(lang, "page.noscript"))}</p></noscript>
 </main>
-<script id="earshot-link" type="application/json">${jsonForScript({ api_base: data.apiBase, link: data.link, language: lang, content_language: data.contentLanguage ?? null, messages: CATALOGS[lang], languages: SHIPPED_LANGUAGES })}</script>`,
+<script id="earshot-link" type="application/json">${jsonForScript({ api_base: data.apiBase, link: data.link, language: lang, content_language: data.contentLanguage ?? null, messages: CATALOGS[lang], languages: SHIPPED_LANGUAGES, frame_origins: data.frameOrigins ?? [] })}</script>`,
     lang,
     data.assetVersions,
   );

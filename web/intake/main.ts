@@ -66,6 +66,20 @@ function thankYouText(link: PublicLink, result?: SubmitResult): string {
   return translated || (own && own !== API_DEFAULT_THANK_YOU ? own : t("thanks.default"));
 }
 
+/**
+ * The API, plus `earshot:started` / `earshot:submitted` events on `document` once a session
+ * started / was submitted: embed-bridge.ts (loaded only where a site may frame the page, issue 29)
+ * relays them to an allowed parent.
+ */
+function withSignals(api: IntakeApi): IntakeApi {
+  const signal = <T>(type: string, value: T) => (document.dispatchEvent(new Event(type)), value);
+  return {
+    ...api,
+    startSession: (consent) => api.startSession(consent).then((s) => signal("earshot:started", s)),
+    submit: (id) => api.submit(id).then((r) => signal("earshot:submitted", r)),
+  };
+}
+
 function show(screen: () => void): void {
   redraw = screen;
   screen();
@@ -80,7 +94,7 @@ async function boot(root: HTMLElement, data: EmbeddedLinkData): Promise<void> {
   // A personal URL (`?inv=`, DESIGN §13): its session is remembered apart from the link's open one.
   const invitation = new URLSearchParams(location.search).get("inv");
   const storeKey = invitation ? `${link.uuid}:${invitation.split(".")[0]}` : link.uuid;
-  const api = preview ? createPreviewApi(link) : createIntakeApi(data.api_base, invitation, hidden);
+  const api = withSignals(preview ? createPreviewApi(link) : createIntakeApi(data.api_base, invitation, hidden));
   const startAgain = () => {
     clearSessionId(storeKey);
     void boot(root, data);

@@ -108,6 +108,8 @@ export interface EmbeddedLinkData {
   messages?: import("./i18n.ts").Catalog;
   /** Languages the respondent can switch to (shipped catalogs). */
   languages?: string[];
+  /** CSP sources allowed to frame the page: a framed page posts its events only to a parent they allow (issue 29). */
+  frame_origins?: string[];
 }
 
 /** Typed answer values accepted by `PUT …/answers/{question_uuid}/`. */

@@ -20,6 +20,8 @@ import { sniffAudioMime } from "../../http/media.ts";
 import { answerFollowUp, probeAnswer } from "./probing.ts";
 import { checkHiddenValues, hiddenFieldsOf } from "../links/hidden-fields.ts";
 import { createKioskExitChecker, refuseKioskResume } from "./kiosk.ts";
+
+import { intakeFrameAncestors, intakePagePolicy } from "../embed/frame-ancestors.ts";
 import { addressUploadBudgetSpent, audioCapBytes, clientAddress, fileCapBytes, intakeLimiterOf, MULTIPART_ALLOWANCE, storedUploadBytes } from "./limits.ts";
 
 /**
@@ -68,7 +70,11 @@ export function intakeRoutes(deps: AppDeps) {
   const probing = { db: deps.db, blobs: deps.blobs, inference: deps.inference, log: deps.log, limiter };
   // Every web asset (intake and console): brotli/gzip, ETag, a year's caching of versioned URLs (http/asset-delivery.ts).
   const assets = createAssetServer(deps.webAssets);
-  const versions = { js: assets.versionOf("/assets/intake.js"), css: assets.versionOf("/assets/intake.css") };
+  const versions = {
+    js: assets.versionOf("/assets/intake.js"),
+    css: assets.versionOf("/assets/intake.css"),
+    embed: assets.versionOf("/assets/intake-embed.js"),
+  };
 
   /**
    * Admits an upload, reads its body within the smallest of the question's cap, what is left of
@@ -141,13 +147,31 @@ export function intakeRoutes(deps: AppDeps) {
     return html(renderMessagePage(`${title} · ${pageText(lang, heading)}`, pageText(lang, text), lang, versions), refused.status, headers);
   }
 
-  async function page(wsSlug: string, linkSlug: string, headers: Headers, invitation: string | null = null): Promise<Response> {
+  /**
+   * A link's page with the workspace's `frame-ancestors` (issue 29, modules/embed/): a route's own
+   * `Content-Security-Policy` wins over the one app.ts sets before routing.
+   */
+  async function page(wsSlug: string, linkSlug: string, headers: Headers, query: URLSearchParams): Promise<Response> {
     let l: service.IntakeLink;
     try {
       l = await service.findIntakeLink(deps.db, wsSlug, linkSlug);
     } catch {
       return notFoundPage(headers);
     }
+    const frameOrigins = intakeFrameAncestors(deps.config.frameAncestors, l.ws, query.get("preview") === "1");
+    const res = await linkPage(l, wsSlug, linkSlug, headers, query.get("inv"), frameOrigins);
+    res.headers.set("content-security-policy", intakePagePolicy(frameOrigins));
+    return res;
+  }
+
+  async function linkPage(
+    l: service.IntakeLink,
+    wsSlug: string,
+    linkSlug: string,
+    headers: Headers,
+    invitation: string | null,
+    frameOrigins: string[],
+  ): Promise<Response> {
     const pub = service.toPublicLink(l, await closedReason(d, l));
     const linkLanguage = (pub.settings as { language?: string | null }).language;
     const lang = negotiateLanguage(headers, linkLanguage);
@@ -167,6 +191,7 @@ export function intakeRoutes(deps: AppDeps) {
         language: lang,
         contentLanguage,
         assetVersions: versions,
+        frameOrigins,
       }),
       200,
       headers,
@@ -177,13 +202,13 @@ export function intakeRoutes(deps: AppDeps) {
   for (const path of assets.paths) app.get(path, ({ request }) => assets.serve(path, request));
   return app
     .get("/w/:workspace_slug/i/:link_slug", ({ params, request }) =>
-      page(params.workspace_slug, params.link_slug, request.headers, new URL(request.url).searchParams.get("inv")),
+      page(params.workspace_slug, params.link_slug, request.headers, new URL(request.url).searchParams),
     )
     .get("/i/:link_slug", async ({ params, request }) => {
       // A workspace's dedicated origin serves its links at the root (DESIGN §3).
       const wsSlug = await workspaceSlugOfHost(deps.db, request.headers.get("host"));
       if (!wsSlug) return notFoundPage(request.headers);
-      return page(wsSlug, params.link_slug, request.headers, new URL(request.url).searchParams.get("inv"));
+      return page(wsSlug, params.link_slug, request.headers, new URL(request.url).searchParams);
     })
     .get(`${base}/`, async ({ params }) => {
       const l = await link(params);

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { lazySchema } from "../../shared/lazy-schema.ts";
 import { retentionPolicySchema, workspaceRetentionInputSchema } from "../retention/model.ts";
+import { embedSettingsInputSchema, embedSettingsSchema } from "../embed/model.ts";
 
 export const workspaceSchema = lazySchema(() =>
   z.object({
@@ -18,6 +19,7 @@ export const workspaceSchema = lazySchema(() =>
     retention: retentionPolicySchema.describe(
       'The default retention policy of the workspace\'s links (docs/privacy.md "Retention"); every rule off by default',
     ),
+    embed: embedSettingsSchema,
     date_created: z.string(),
   }),
 );
@@ -40,6 +42,7 @@ export const patchWorkspaceSchema = lazySchema(() =>
         .nullable()
         .optional()
         .describe("Replaces the workspace's retention policy as a whole (fields left out are off); null removes it"),
+      embed: embedSettingsInputSchema.optional().describe("The origins allowed to embed the intake pages (issue 29; docs/embedding.md)"),
     })
     .strict(),
 );

@@ -65,7 +65,7 @@ export async function apiCallsOn(db: Executor, workspaceUuid: string, day: strin
 export function updateWorkspace(
   db: Executor,
   uuid: string,
-  patch: Partial<Pick<WorkspaceRow, "name" | "host" | "plan" | "links_limit" | "requests_per_minute" | "retention">>,
+  patch: Partial<Pick<WorkspaceRow, "name" | "host" | "plan" | "links_limit" | "requests_per_minute" | "retention" | "embed_origins">>,
 ) {
   return db.updateTable("workspaces").set(patch).where("uuid", "=", uuid).execute();
 }

@@ -29,6 +29,7 @@ export function workspaceRoutes(deps: AppDeps) {
             linksLimit: input.limits?.links,
             requestsPerMinute: input.limits?.requests_per_minute,
             retention: input.retention,
+            embedOrigins: input.embed?.allowed_origins,
           },
           { publicUrl: deps.config.publicUrl, recheck: (trx) => deps.auth.assertActive(trx, auth) },
         );

@@ -16,6 +16,7 @@ import type { UsageRecorder } from "../../auth/usage.ts";
 import type { z } from "zod";
 import type { workspaceSchema } from "./model.ts";
 import { completePolicy, type RetentionPolicy } from "../retention/model.ts";
+import { embedOriginsOf } from "../embed/model.ts";
 
 /** The workspace as `GET workspace/` returns it: the output of `workspaceSchema` (model.ts). */
 export type WorkspaceView = z.output<typeof workspaceSchema>;
@@ -131,6 +132,7 @@ export async function getWorkspaceView(
     limits: limitsFor(ws),
     usage: { links, api_calls_today: calls, keys_created: ws.keys_created, keys_active: active },
     retention: completePolicy(ws.retention ? (JSON.parse(ws.retention) as Partial<RetentionPolicy>) : null),
+    embed: { allowed_origins: embedOriginsOf(ws) },
     date_created: ws.date_created,
   };
 }
@@ -144,6 +146,8 @@ export type WorkspaceUpdate = {
   requestsPerMinute?: number;
   /** Replaces the retention policy (null: none); issue 25. */
   retention?: Partial<RetentionPolicy> | null;
+  /** Replaces the origins allowed to embed the intake pages (normalised, embed/model.ts); issue 29. */
+  embedOrigins?: string[];
 };
 
 /**
@@ -187,6 +191,7 @@ export async function updateWorkspace(
   if (input.linksLimit !== undefined) patch.links_limit = input.linksLimit === null ? UNLIMITED_LINKS : input.linksLimit;
   if (input.requestsPerMinute !== undefined) patch.requests_per_minute = input.requestsPerMinute;
   if (input.retention !== undefined) patch.retention = input.retention === null ? null : JSON.stringify(completePolicy(input.retention));
+  if (input.embedOrigins !== undefined) patch.embed_origins = input.embedOrigins.length ? JSON.stringify(input.embedOrigins) : null;
   await db.transaction().execute(async (trx) => {
     await opts.recheck?.(trx);
     if (!(await repo.findWorkspaceByUuid(trx, uuid))) throw new AppError("NOT_FOUND", "Workspace not found.");

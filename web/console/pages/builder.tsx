@@ -15,6 +15,7 @@ import type { Link, LinkStats } from "../types.ts";
 import { ClosingFields, EMPTY_CLOSING, closingFormOf, closingPayloadOf, type ClosingForm } from "./link-closing.tsx";
 import { EMPTY_KIOSK, KioskFields, kioskFormOf, kioskPayloadOf, type KioskForm } from "./link-kiosk.tsx";
 import { Field, QuestionEditor } from "./question-editor.tsx";
+import { EmbedCard } from "./embed-card.tsx";
 import { blankDraft, draftOf, fieldErrorsOf, newKey, payloadOf, uniqueKeys, type Draft, type FieldErrors } from "./question-draft.ts";
 
 type LinkForm = {
@@ -362,6 +363,7 @@ export function BuilderPage() {
           </div>
         )}
       </form>
+      {link && <EmbedCard link={link} />}
       <ConfirmDialog
         open={removing !== null}
         title="Remove this question?"

@@ -11,6 +11,7 @@ import type { Workspace } from "./keys.tsx";
 import { MembersSection } from "./members.tsx";
 import { AuditSection } from "./audit.tsx";
 import { RetentionSection } from "./retention.tsx";
+import { EmbedOriginsSection } from "./embed-origins.tsx";
 
 function WorkspaceSection() {
   const ws = useLoad(() => api<Workspace>("GET", apiPath`workspace/`), []);
@@ -261,6 +262,7 @@ export function SettingsPage() {
       <nav class="toc" aria-label="Settings sections">
         <a href="#ws-title">Workspace</a>
         <a href="#retention-title">Retention</a>
+        <a href="#embed-title">Embedding</a>
         {can("members:read") && <a href="#members-title">Members</a>}
         {can("audit:read") && <a href="#audit-title">Audit log</a>}
         <a href="#models-title">Models</a>
@@ -268,6 +270,7 @@ export function SettingsPage() {
       </nav>
       <WorkspaceSection />
       <RetentionSection />
+      <EmbedOriginsSection />
       {can("members:read") && <MembersSection />}
       {can("audit:read") && <AuditSection />}
       <ModelsSection />
