@@ -33,25 +33,49 @@ const CSS_CONTENT_TYPE = "text/css; charset=utf-8";
 
 let built: Promise<WebAssets> | null = null;
 
+/** One bundled entrypoint: its script, and the chunks its dynamic `import()`s load (with splitting). */
+interface Bundle {
+  script: Uint8Array;
+  /** `[file name, body]` of each chunk, served beside the script under `/assets/`. */
+  chunks: [string, Uint8Array][];
+}
+
 /**
- * Bundles one browser entrypoint (minified ESM, one file, no output directory).
+ * Bundles one browser entrypoint (minified ESM, no output directory). With `splitting`, each
+ * dynamic `import()` becomes a chunk named `<chunkPrefix>-<hash>.js`, which the script loads
+ * relative to its own URL (so it must be served from the same folder, `/assets/`).
  * @throws Error listing the bundler's messages when the build fails
  */
-async function bundle(entry: string, label: string, define: Record<string, string> = {}): Promise<Uint8Array> {
+async function bundleWithChunks(entry: string, label: string, options: { define?: Record<string, string>; chunkPrefix?: string } = {}): Promise<Bundle> {
   const result = await Bun.build({
     entrypoints: [entry],
     target: "browser",
     format: "esm",
     minify: true,
+    splitting: options.chunkPrefix !== undefined,
+    naming: { chunk: `${options.chunkPrefix ?? "chunk"}-[hash].[ext]` },
     // Preact's development helpers are left out (process.env.NODE_ENV checks).
-    define: { "process.env.NODE_ENV": JSON.stringify("production"), ...define },
+    define: { "process.env.NODE_ENV": JSON.stringify("production"), ...options.define },
     throw: false, // failures are reported below with the bundler's messages
   });
   const script = result.outputs.find((o) => o.kind === "entry-point");
   if (!result.success || !script) {
     throw new Error(`Building the ${label} script failed:\n${result.logs.map(String).join("\n")}`);
   }
-  return new Uint8Array(await script.arrayBuffer());
+  const chunks = await Promise.all(
+    result.outputs
+      .filter((o) => o.kind === "chunk")
+      .map(async (o): Promise<[string, Uint8Array]> => [path.basename(o.path), new Uint8Array(await o.arrayBuffer())]),
+  );
+  return { script: new Uint8Array(await script.arrayBuffer()), chunks };
+}
+
+/**
+ * Bundles one browser entrypoint into one file (minified ESM, no output directory).
+ * @throws Error listing the bundler's messages when the build fails
+ */
+async function bundle(entry: string, label: string, define: Record<string, string> = {}): Promise<Uint8Array> {
+  return (await bundleWithChunks(entry, label, { define })).script;
 }
 
 /**
@@ -70,8 +94,9 @@ export async function buildWebAssets(): Promise<WebAssets> {
     ]),
   );
   const chartsVersion = new Bun.CryptoHasher("sha256").update(chartsJs).update(chartsCss).digest("hex").slice(0, 12);
-  const [intakeJs, intakeEmbedJs, consoleJs, embedJs] = await Promise.all([
-    bundle(path.join(WEB_DIR, "intake", "main.ts"), "intake"),
+  const [intake, intakeEmbedJs, consoleJs, embedJs] = await Promise.all([
+    // Kiosk mode (issue 29) is a chunk loaded only by kiosk links: the page's first load stays in its budget.
+    bundleWithChunks(path.join(WEB_DIR, "intake", "main.ts"), "intake", { chunkPrefix: "intake" }),
     bundle(path.join(WEB_DIR, "intake", "embed-bridge.ts"), "intake embed bridge"),
     bundle(path.join(WEB_DIR, "console", "main.tsx"), "console", { __CHARTS_VERSION__: JSON.stringify(chartsVersion) }),
     buildEmbedScript(),
@@ -81,7 +106,8 @@ export async function buildWebAssets(): Promise<WebAssets> {
     Bun.file(path.join(WEB_DIR, "console", "console.css")).bytes(),
   ]);
   return new Map([
-    ["/assets/intake.js", { body: intakeJs, contentType: JS_CONTENT_TYPE }],
+    ["/assets/intake.js", { body: intake.script, contentType: JS_CONTENT_TYPE }],
+    ...intake.chunks.map(([name, body]): [string, WebAsset] => [`/assets/${name}`, { body, contentType: JS_CONTENT_TYPE }]),
     ["/assets/intake.css", { body: intakeCss, contentType: CSS_CONTENT_TYPE }],
     // Loaded only by intake pages some site may frame (issue 29; web/intake/embed-bridge.ts).
     ["/assets/intake-embed.js", { body: intakeEmbedJs, contentType: JS_CONTENT_TYPE }],

@@ -4,8 +4,17 @@
  * PIN, checked by the server (`POST {api_base}kiosk/exit/`, which holds the PIN's hash and limits
  * attempts); the page never knows the PIN.
  */
-import { h, uniqueId } from "./dom.ts";
-import { t } from "./i18n.ts";
+import type * as Dom from "./dom.ts";
+import type * as I18n from "./i18n.ts";
+
+let h: typeof Dom.h;
+let uniqueId: typeof Dom.uniqueId;
+let t: typeof I18n.t;
+
+/** The page's modules, handed over through kiosk.ts `provideKit` (see there why). */
+export function provideToExit(kit: { h: typeof Dom.h; uniqueId: typeof Dom.uniqueId; t: typeof I18n.t }): void {
+  ({ h, uniqueId, t } = kit);
+}
 
 /**
  * Asks the server whether `pin` is the link's exit PIN.

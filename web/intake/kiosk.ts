@@ -7,12 +7,40 @@
  * quiet toolbar at the bottom offers full screen and leaving kiosk mode, behind the link's exit PIN when it has one
  * (checked by the server: the page never holds the PIN).
  */
-import { h, uniqueId } from "./dom.ts";
-import { askExitPin } from "./kiosk-exit.ts";
-import { t } from "./i18n.ts";
-import { keepMicrophoneOpen, releaseKeptMicrophone } from "./recorder.ts";
-import { stopSpeaking } from "./speech.ts";
+import type * as Dom from "./dom.ts";
+import type * as I18n from "./i18n.ts";
+import type * as Recorder from "./recorder.ts";
+import type * as Speech from "./speech.ts";
+import { askExitPin, provideToExit } from "./kiosk-exit.ts";
 import type { KioskSettings } from "../../src/modules/links/model.ts";
+
+/**
+ * What kiosk mode uses of the page's own modules, handed over by main.ts. Kiosk mode is a chunk
+ * that only kiosk links load (the page's first-load budget); importing these modules here would
+ * make the bundler move them into a chunk of their own, one more request on every page's first
+ * load. Handing them over keeps one instance of each (the recorder's kept stream, the language).
+ */
+export interface KioskKit {
+  h: typeof Dom.h;
+  uniqueId: typeof Dom.uniqueId;
+  t: typeof I18n.t;
+  keepMicrophoneOpen: typeof Recorder.keepMicrophoneOpen;
+  releaseKeptMicrophone: typeof Recorder.releaseKeptMicrophone;
+  stopSpeaking: typeof Speech.stopSpeaking;
+}
+
+let h: KioskKit["h"];
+let uniqueId: KioskKit["uniqueId"];
+let t: KioskKit["t"];
+let keepMicrophoneOpen: KioskKit["keepMicrophoneOpen"];
+let releaseKeptMicrophone: KioskKit["releaseKeptMicrophone"];
+let stopSpeaking: KioskKit["stopSpeaking"];
+
+/** Hands kiosk mode the page's modules; call once, before constructing {@link KioskMode}. */
+export function provideKit(kit: KioskKit): void {
+  ({ h, uniqueId, t, keepMicrophoneOpen, releaseKeptMicrophone, stopSpeaking } = kit);
+  provideToExit(kit);
+}
 
 /** Seconds the thank-you screen stays before the page starts over for the next person. */
 export const KIOSK_THANKS_S = 8;

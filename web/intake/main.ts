@@ -19,7 +19,10 @@ import { readHiddenValues } from "./hidden.ts";
 import type { EmbeddedLinkData, PublicLink, Session, SubmitResult } from "./types.ts";
 import { showMessage, showThankYou } from "./views.ts";
 import { askConsent, consentShown } from "./consent.ts";
-import { KioskMode } from "./kiosk.ts";
+import type { KioskMode } from "./kiosk.ts";
+import { h, uniqueId } from "./dom.ts";
+import { keepMicrophoneOpen, releaseKeptMicrophone } from "./recorder.ts";
+import { stopSpeaking } from "./speech.ts";
 
 /** The respondent's choice of language, read by the server when it renders the page. */
 const LANGUAGE_COOKIE = "earshot_lang";
@@ -239,15 +242,24 @@ if (appRoot && embedded) {
     note.textContent = t("page.preview");
     document.querySelector(".page-header")?.append(note);
   }
-  if (!isPreview() && embedded.link.settings.kiosk?.enabled) {
-    kiosk = new KioskMode(embedded.link.settings.kiosk, embedded.api_base, appRoot, () => {
-      currentFlow?.dispose();
-      currentFlow = null;
-      restoreLanguage(embedded);
-      void boot(appRoot, embedded);
-    });
+  const kioskSettings = isPreview() ? null : embedded.link.settings.kiosk;
+  if (kioskSettings?.enabled) {
+    // Kiosk mode is its own chunk (loaded by kiosk links only: the first load's budget).
+    void import("./kiosk.ts")
+      .then(({ KioskMode, provideKit }) => {
+        provideKit({ h, uniqueId, t, keepMicrophoneOpen, releaseKeptMicrophone, stopSpeaking });
+        kiosk = new KioskMode(kioskSettings, embedded.api_base, appRoot, () => {
+          currentFlow?.dispose();
+          currentFlow = null;
+          restoreLanguage(embedded);
+          void boot(appRoot, embedded);
+        });
+      })
+      .catch(() => show(() => showMessage(appRoot, t("screen.error.title"), t("screen.error.missingForm"))))
+      .then(() => boot(appRoot, embedded));
+  } else {
+    void boot(appRoot, embedded);
   }
-  void boot(appRoot, embedded);
 } else if (appRoot) {
   show(() => showMessage(appRoot, t("screen.error.title"), t("screen.error.missingForm")));
 }
