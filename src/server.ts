@@ -12,6 +12,7 @@ import { AppError } from "./errors.ts";
 import { problemResponse } from "./http/problem.ts";
 import type { Database } from "./db/schema.ts";
 import { startCheckpointer, type Checkpointer } from "./db/checkpointer.ts";
+import { engineOf } from "./db/engine.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { isModelInstalled } from "./modules/health/service.ts";
 import { createJobRunner, type JobRunner } from "./jobs/runner.ts";
@@ -182,7 +183,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     // collector to come back to it soon. ~2 MB of idle RSS, ~10 ms once, after the first requests.
     Bun.gc(true);
     // SQLite's WAL checkpoints from a worker thread instead of inside some request's commit (db/checkpointer.ts).
-    if (!config.databaseUrl) checkpointer = startCheckpointer(db, config.dbFile, { log });
+    // Per file, so per process by nature: only the engine that is one file has one.
+    if (engineOf(db).singleFile) checkpointer = startCheckpointer(db, config.dbFile, { log });
     if (!background) return;
     backgroundStarted = (async () => {
       if (!config.jobsPaused) await runner.start();

@@ -16,7 +16,7 @@
 import { randomUUID } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import { systemClock, type Clock } from "../clock.ts";
-import { isPostgres } from "../db/dialect.ts";
+import { engineOf } from "../db/engine.ts";
 import type { Database } from "../db/schema.ts";
 
 export const LOGIN_WINDOW_MS = 15 * 60_000;
@@ -54,7 +54,7 @@ export interface LocalLoginThrottle extends LoginThrottle {
 export function createLoginThrottle(): LocalLoginThrottle;
 export function createLoginThrottle(opts: { db: Kysely<Database>; clock?: Clock }): LoginThrottle;
 export function createLoginThrottle(opts?: { db: Kysely<Database>; clock?: Clock }): LoginThrottle {
-  return opts && isPostgres(opts.db) ? createSharedLoginThrottle(opts.db, opts.clock ?? systemClock) : createMemoryLoginThrottle();
+  return opts && !engineOf(opts.db).singleProcess ? createSharedLoginThrottle(opts.db, opts.clock ?? systemClock) : createMemoryLoginThrottle();
 }
 
 /**

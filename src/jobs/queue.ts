@@ -11,7 +11,7 @@ import type { Kysely, Transaction } from "kysely";
 import { systemClock, type Clock } from "../clock.ts";
 import type { Database, JobTable } from "../db/schema.ts";
 import { prepared } from "../db/prepared.ts";
-import { isPostgres } from "../db/dialect.ts";
+import { engineOf } from "../db/engine.ts";
 import { claimTransaction, exponentialBackoff, releaseLeases, renewLease, type QueueTable } from "../queue/durable-queue.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
@@ -129,7 +129,7 @@ export async function claimJob(db: Kysely<Database>, leaseS = JOB_LEASE_S, clock
       .orderBy("run_at")
       .orderBy("id")
       .limit(1)
-      .$if(isPostgres(q), (s) => s.forUpdate().skipLocked());
+      .$if(engineOf(q).rowLocks, (s) => s.forUpdate().skipLocked());
   const lease = (q: Q, id: number | ReturnType<typeof due>) =>
     q
       .updateTable("jobs")
@@ -137,7 +137,7 @@ export async function claimJob(db: Kysely<Database>, leaseS = JOB_LEASE_S, clock
       .where("id", "=", id)
       .returning(["id", "kind", "payload", "attempts", "max_attempts", "lease_until"])
       .executeTakeFirst();
-  if (!isPostgres(db)) {
+  if (!engineOf(db).rowLocks) {
     const row = await lease(db, due(db));
     return row ? toJob(row) : null;
   }

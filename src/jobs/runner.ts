@@ -13,7 +13,7 @@
  */
 import type { Kysely } from "kysely";
 import { systemClock, type Clock } from "../clock.ts";
-import { isPostgres } from "../db/dialect.ts";
+import { engineOf } from "../db/engine.ts";
 import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import { createPollingLoop } from "../queue/durable-queue.ts";
@@ -222,7 +222,7 @@ export function createJobRunner(opts: {
       started = true;
       // One SQLite process owns the queue: a lease left behind is a crashed run of this appliance.
       // On PostgreSQL other nodes may hold live leases; a dead node's expire by themselves.
-      if (!isPostgres(db)) {
+      if (engineOf(db).singleProcess) {
         const recovered = await recoverRunningJobs(db, clock);
         if (recovered) log.info("recovered interrupted jobs", { count: recovered });
       }

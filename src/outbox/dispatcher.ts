@@ -16,7 +16,7 @@ import { readFileSync } from "node:fs";
 import type { Kysely } from "kysely";
 import { systemClock, type Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import { isPostgres } from "../db/dialect.ts";
+import { engineOf } from "../db/engine.ts";
 import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import { createPollingLoop } from "../queue/durable-queue.ts";
@@ -199,7 +199,7 @@ export function createDispatcher(opts: {
       if (started) return;
       started = true;
       // One SQLite process owns the outbox; on PostgreSQL other nodes may hold live leases.
-      if (!isPostgres(db)) {
+      if (engineOf(db).singleProcess) {
         const released = await releaseLeases(db, false, clock);
         if (released) log.info("released webhook deliveries interrupted by a restart", { count: released });
       }

@@ -26,7 +26,7 @@
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/schema.ts";
-import { isPostgres } from "../db/dialect.ts";
+import { engineOf } from "../db/engine.ts";
 import type { Logger } from "../logger.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
@@ -49,12 +49,12 @@ export type QueueTable = {
  * the ordinary `BEGIN IMMEDIATE` transaction.
  */
 export function claimTransaction(db: Kysely<Database>) {
-  return isPostgres(db) ? db.transaction().setIsolationLevel("read committed") : db.transaction();
+  return engineOf(db).claimTransaction(db);
 }
 
 /** `FOR UPDATE SKIP LOCKED` on PostgreSQL, nothing on SQLite (where the claim holds the write lock). */
 export function skipLocked(db: Q) {
-  return isPostgres(db) ? sql` FOR UPDATE SKIP LOCKED` : sql``;
+  return engineOf(db).skipLocked;
 }
 
 /**

@@ -14,6 +14,7 @@ import path from "node:path";
 import type { ScheduledTask } from "node-cron";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.ts";
+import { engineOf } from "../../db/engine.ts";
 import type { BlobStore } from "../../blobs/store.ts";
 import type { Logger } from "../../logger.ts";
 import { formatMicros } from "../../clock.ts";
@@ -169,7 +170,7 @@ export async function purgeIntake(deps: PurgeDeps, opts: PurgeOptions): Promise<
   const now = opts.nowMs ?? Date.now();
   const cutoff = formatMicros(BigInt(Math.floor(now - opts.retentionDays * 86_400_000)) * 1000n);
   const s = await purgeAbandonedSessions(deps, cutoff);
-  const purgeBlobs = deps.blobs.kind === "postgres" ? purgeDatabaseBlobs : purgeBlobFiles;
+  const purgeBlobs = engineOf(deps.db).blobsInDatabase ? purgeDatabaseBlobs : purgeBlobFiles;
   const f = await purgeBlobs(deps, opts.orphansBeforeMs ?? now - PURGE_GRACE_MS, opts.tmpBeforeMs ?? now - PURGE_GRACE_MS);
   return { ...s, ...f };
 }
