@@ -19,7 +19,8 @@
  *   owns the database alone, so it releases every lease at once ({@link releaseLeases}); on
  *   PostgreSQL other nodes may hold live leases, so only expiry frees them.
  * - **The polling loop** ({@link createPollingLoop}): one loop per queue, polling every `pollMs`
- *   and nudged when new work commits, plus periodic upkeep (pruning) on the same loop.
+ *   and nudged when new work commits, plus this node's upkeep on the same loop (cluster-wide
+ *   periodic work is jobs, src/jobs/scheduler.ts).
  * - **Backoff** ({@link BackoffPolicy}): exponential for jobs, a fixed schedule with jitter for
  *   webhook deliveries; both answer "how long until the next attempt, or give up".
  */
@@ -103,8 +104,11 @@ export function scheduledBackoff(scheduleS: readonly number[], jitter: number, r
   };
 }
 
-/** A periodic upkeep task run by a polling loop (e.g. pruning finished rows). */
-export type PeriodicTask = { name: string; everyMs: number; run: () => Promise<unknown> };
+/**
+ * Upkeep of this node run by its polling loop (e.g. resuming parked jobs once this node's model
+ * files appear). Cluster-wide periodic work is a job of the scheduler instead (src/jobs/scheduler.ts).
+ */
+export type UpkeepTask = { name: string; everyMs: number; run: () => Promise<unknown> };
 
 export interface PollingLoop {
   /** Starts the loop. */
@@ -130,7 +134,7 @@ export function createPollingLoop(opts: {
   log: Logger;
   clock: Clock;
   step: () => Promise<boolean>;
-  periodic?: PeriodicTask[];
+  periodic?: UpkeepTask[];
 }): PollingLoop {
   let running = false;
   let signaled = false;
