@@ -50,7 +50,10 @@ export interface Engine {
    * ({@link poolStats}) and the backends waiting for a lock ({@link lockWaits}).
    */
   readonly connectionPool: boolean;
-  /** The transaction a claim runs in (see {@link rowLocks}): `.execute(fn)` it. */
+  /**
+   * The transaction a claim runs in (see {@link rowLocks}), and any write that is safe under
+   * concurrency by construction (row or keyed locks): `.execute(fn)` it.
+   */
   claimTransaction<DB>(db: Kysely<DB>): ReturnType<Kysely<DB>["transaction"]>;
   /** ` FOR UPDATE SKIP LOCKED` after a claim's SELECT, or nothing (see {@link rowLocks}). */
   readonly skipLocked: RawBuilder<unknown>;
@@ -64,6 +67,12 @@ export interface Engine {
    * @param key a 48-bit integer naming the lock
    */
   transactionLock(trx: Transaction<any>, key: number): Promise<void>;
+  /**
+   * Takes a lock on (`space`, `key`) held until the transaction ends: writers of one key queue,
+   * writers of other keys do not; nothing on SQLite (one writer at a time already).
+   * @param space a 32-bit integer naming the kind of key
+   */
+  keyedLock(trx: Transaction<any>, space: number, key: string): Promise<void>;
   /**
    * Runs `fn` in a transaction whose commit may be lost in a database crash (counters that are
    * approximate anyway): on PostgreSQL READ COMMITTED without waiting for the WAL flush; on SQLite
@@ -89,6 +98,7 @@ const sqlite: Engine = {
   skipLockedOf: () => "",
   placeholders: (text) => text,
   transactionLock: async () => {},
+  keyedLock: async () => {},
   lossyTransaction: (db, fn) => db.transaction().execute(fn),
   poolStats: () => null,
   lockWaits: async () => 0,
@@ -112,6 +122,9 @@ const postgres: Engine = {
   },
   transactionLock: async (trx, key) => {
     await sql`SELECT pg_advisory_xact_lock(${key})`.execute(trx);
+  },
+  keyedLock: async (trx, space, key) => {
+    await sql`SELECT pg_advisory_xact_lock(${space}, hashtext(${key}))`.execute(trx);
   },
   lossyTransaction: (db, fn) =>
     db
