@@ -9,7 +9,7 @@ import "./runtime/preload.ts";
 import { Command, InvalidArgumentError } from "commander";
 import { EARSHOT_VERSION, loadConfig, type Config, type ConfigOverrides } from "./config.ts";
 import { migrateToLatest, openDatabase, type Db } from "./db/client.ts";
-import { isPostgresUrl } from "./db/dialect.ts";
+import { isDatabaseUrl } from "./db/engine.ts";
 import { AppError } from "./errors.ts";
 import { ALL_SCOPES, KEY_SCOPES, type AnyScope } from "./auth/keys.ts";
 import { PLANS, type Plan } from "./modules/workspaces/plans.ts";
@@ -32,7 +32,7 @@ const program = new Command("earshot")
   .description("Self-hosted voice and text feedback links with local transcription.")
   .option("--data <dir>", "data directory (EARSHOT_DATA_DIR, default ./data)")
   .option("--database-url <url>", "PostgreSQL instead of the SQLite file: postgres://user:pass@host:port/db (EARSHOT_DATABASE_URL)", (v: string) => {
-    if (!isPostgresUrl(v)) throw new InvalidArgumentError("a postgres:// or postgresql:// URL");
+    if (!isDatabaseUrl(v)) throw new InvalidArgumentError("a postgres:// or postgresql:// URL");
     return v;
   })
   .version(EARSHOT_VERSION, "-V, --version", "print the version")

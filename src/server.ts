@@ -12,13 +12,14 @@ import { AppError } from "./errors.ts";
 import { problemResponse } from "./http/problem.ts";
 import type { Database } from "./db/schema.ts";
 import { startCheckpointer, type Checkpointer } from "./db/checkpointer.ts";
+import { engineOf } from "./db/engine.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { isModelInstalled } from "./modules/health/service.ts";
 import { createJobRunner, type JobRunner } from "./jobs/runner.ts";
 import { createDispatcher, type Dispatcher } from "./outbox/dispatcher.ts";
-import { startIntakeHousekeeping } from "./modules/intake/purge.ts";
-import { startAuditHousekeeping } from "./modules/audit/housekeeping.ts";
-import { startRetentionHousekeeping } from "./modules/retention/housekeeping.ts";
+import { createScheduler } from "./jobs/scheduler.ts";
+import { purgeIntakeAtStart } from "./modules/intake/purge.ts";
+import { periodicTasks } from "./periodic.ts";
 import { analyseAnswer, giveUpOnAnswer, transcribeAnswer } from "./modules/responses/processing.ts";
 import { rebuildThemes } from "./modules/themes/engine.ts";
 import { countWorkspaces } from "./modules/workspaces/repository.ts";
@@ -133,6 +134,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   }
   dispatcher = createDispatcher({ db, log, config, clock: appDeps.clock });
   const processing = processingDepsOf(appDeps);
+  // Periodic work is jobs, queued once per period per cluster (jobs/scheduler.ts, periodic.ts).
+  const scheduler = createScheduler({ db, clock: appDeps.clock, log, tasks: periodicTasks(appDeps, log) });
   runner = createJobRunner({
     db,
     log,
@@ -142,6 +145,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       transcribe: (job) => transcribeAnswer(processing, job),
       analyse: (job) => analyseAnswer(processing, job),
       themes: (job) => rebuildThemes(processing, job),
+      periodic: scheduler.handler,
     },
     onGiveUp: (job, error) => giveUpOnAnswer(processing, job, error),
     // Transcriptions parked while the model was missing resume once its files appear (issue 12).
@@ -167,14 +171,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
   }
   // Jobs and deliveries run on `all` and `worker` nodes; an `api` node only queues them (the
   // workers poll, so nothing waits for a nudge that goes nowhere). They start just after listening,
-  // with the housekeeping (cron schedules, the start-up purge of abandoned sessions and .tmp files):
+  // with the housekeeping (the scheduler of periodic jobs, the start-up purge of abandoned sessions and .tmp files):
   // the first requests need none of it — releasing leases and recovering interrupted jobs was ~13 %
   // of the start, housekeeping ~30 ms (bench/startup.ts) — and queued work waits for it either way.
   if (background && config.jobsPaused) log.warn("job processing is paused (EARSHOT_JOBS_PAUSED); jobs are queued but not run");
-  let intakeHousekeeping: { stop(): Promise<void> } | null = null;
+  let startPurge: Promise<void> = Promise.resolve();
   let checkpointer: Checkpointer | null = null;
-  let auditHousekeeping: { stop(): Promise<void> } | null = null;
-  let retentionHousekeeping: { stop(): Promise<void> } | null = null;
   let backgroundStarted: Promise<void> = Promise.resolve();
   const housekeepingTimer = setTimeout(() => {
     // One full collection of what the start left behind (module evaluation, Elysia's compiled
@@ -182,15 +184,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
     // collector to come back to it soon. ~2 MB of idle RSS, ~10 ms once, after the first requests.
     Bun.gc(true);
     // SQLite's WAL checkpoints from a worker thread instead of inside some request's commit (db/checkpointer.ts).
-    if (!config.databaseUrl) checkpointer = startCheckpointer(db, config.dbFile, { log });
+    // Per file, so per process by nature: only the engine that is one file has one.
+    if (engineOf(db).singleFile) checkpointer = startCheckpointer(db, config.dbFile, { log });
     if (!background) return;
     backgroundStarted = (async () => {
       if (!config.jobsPaused) await runner.start();
       await dispatcher.start();
-    })().catch((err) => log.error("starting the job runner or the webhook dispatcher failed", { error: String(err) }));
-    intakeHousekeeping = startIntakeHousekeeping({ db, blobs, log, blobsDir: config.blobsDir }, config.sessionRetentionDays);
-    auditHousekeeping = startAuditHousekeeping({ db, log });
-    retentionHousekeeping = startRetentionHousekeeping({ db, blobs, log, clock: appDeps.clock });
+      await scheduler.start();
+    })().catch((err) => log.error("starting the job runner, the webhook dispatcher or the scheduler failed", { error: String(err) }));
+    startPurge = purgeIntakeAtStart({ db, blobs, log, blobsDir: config.blobsDir }, config.sessionRetentionDays);
   }, HOUSEKEEPING_DELAY_MS);
   const url = `${tls ? "https" : "http"}://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
   log.info("listening", { url, public_url: config.publicUrl, data_dir: config.dataDir, role: config.role });
@@ -211,9 +213,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await appDeps.auth.usage.stop();
       clearTimeout(housekeepingTimer);
       await backgroundStarted;
-      await intakeHousekeeping?.stop();
-      await auditHousekeeping?.stop();
-      await retentionHousekeeping?.stop();
+      await scheduler.stop();
+      await startPurge;
       await dispatcher.stop();
       await runner.stop();
       log.info("stopping: jobs and deliveries drained", { ms: since() });

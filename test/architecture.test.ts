@@ -219,6 +219,14 @@ describe("architecture", () => {
     expect(pairs).toEqual([]);
   });
 
+  test("no engine check outside src/db: engine differences are named capabilities of db/engine.ts", () => {
+    // `isPostgres`, the dialect, the adapters, or a branch on whether the configuration names a database URL.
+    const check = /\b(isPostgres\w*|dialectOf|(Postgres|Sqlite)Adapter)\b|\.databaseUrl\s*(\?(?!\?)|\)|&&|\|\|)/;
+    const offenders = FILES.filter((f) => !f.startsWith("src/db/") && check.test(fs.readFileSync(path.join(ROOT, f), "utf8")));
+    const dialectImports = EDGES.filter((e) => !e.from.startsWith("src/db/") && e.to === "src/db/dialect.ts").map((e) => e.from);
+    expect([...offenders, ...dialectImports]).toEqual([]);
+  });
+
   test("no run-time import cycles", () => {
     expect(runTimeCycles(EDGES)).toEqual([]);
   });

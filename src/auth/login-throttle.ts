@@ -14,9 +14,9 @@
  * guesses get 5 checks, not 40.
  */
 import { randomUUID } from "node:crypto";
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import { systemClock, type Clock } from "../clock.ts";
-import { isPostgres } from "../db/dialect.ts";
+import { engineOf } from "../db/engine.ts";
 import type { Database } from "../db/schema.ts";
 
 export const LOGIN_WINDOW_MS = 15 * 60_000;
@@ -54,7 +54,7 @@ export interface LocalLoginThrottle extends LoginThrottle {
 export function createLoginThrottle(): LocalLoginThrottle;
 export function createLoginThrottle(opts: { db: Kysely<Database>; clock?: Clock }): LoginThrottle;
 export function createLoginThrottle(opts?: { db: Kysely<Database>; clock?: Clock }): LoginThrottle {
-  return opts && isPostgres(opts.db) ? createSharedLoginThrottle(opts.db, opts.clock ?? systemClock) : createMemoryLoginThrottle();
+  return opts && !engineOf(opts.db).singleProcess ? createSharedLoginThrottle(opts.db, opts.clock ?? systemClock) : createMemoryLoginThrottle();
 }
 
 /**
@@ -150,22 +150,20 @@ function createSharedLoginThrottle(db: Kysely<Database>, clock: Clock): LoginThr
       const accountKey = `a:${account}`;
       const addressKey = `ip:${address ?? "unknown"}`;
       const ids = { account: randomUUID(), address: randomUUID() };
-      const retryAfterS = await db
-        .transaction()
-        .setIsolationLevel("read committed")
-        .execute(async (trx) => {
-          for (const key of [accountKey, addressKey]) await sql`SELECT pg_advisory_xact_lock(${THROTTLE_LOCK_SPACE}, hashtext(${key}))`.execute(trx);
-          const wait = Math.max(await waitOf(trx, accountKey, MAX_FAILURES_PER_ACCOUNT, nowMs), await waitOf(trx, addressKey, MAX_FAILURES_PER_ADDRESS, nowMs));
-          if (wait > 0) return wait;
-          await trx
-            .insertInto("login_failures")
-            .values([
-              { id: ids.account, key: accountKey, at_ms: nowMs },
-              { id: ids.address, key: addressKey, at_ms: nowMs },
-            ])
-            .execute();
-          return 0;
-        });
+      const engine = engineOf(db);
+      const retryAfterS = await engine.claimTransaction(db).execute(async (trx) => {
+        for (const key of [accountKey, addressKey]) await engine.keyedLock(trx, THROTTLE_LOCK_SPACE, key);
+        const wait = Math.max(await waitOf(trx, accountKey, MAX_FAILURES_PER_ACCOUNT, nowMs), await waitOf(trx, addressKey, MAX_FAILURES_PER_ADDRESS, nowMs));
+        if (wait > 0) return wait;
+        await trx
+          .insertInto("login_failures")
+          .values([
+            { id: ids.account, key: accountKey, at_ms: nowMs },
+            { id: ids.address, key: addressKey, at_ms: nowMs },
+          ])
+          .execute();
+        return 0;
+      });
       if (retryAfterS > 0) return { retryAfterS };
       return {
         attempt: {

@@ -15,7 +15,7 @@
  */
 import { sql, type Kysely } from "kysely";
 import { systemClock, type Clock } from "../clock.ts";
-import { isPostgres } from "../db/dialect.ts";
+import { engineOf } from "../db/engine.ts";
 import type { Database } from "../db/schema.ts";
 
 const WINDOW_MS = 60_000;
@@ -58,7 +58,7 @@ export function createRateLimiter(opts?: { clock?: Clock }): LocalRateLimiter;
 export function createRateLimiter(opts: { db: Kysely<Database>; clock?: Clock }): RateLimiter;
 export function createRateLimiter(opts: { db?: Kysely<Database>; clock?: Clock } = {}): RateLimiter {
   const clock = opts.clock ?? systemClock;
-  return opts.db && isPostgres(opts.db) ? createSharedRateLimiter(opts.db, clock) : createMemoryRateLimiter(clock);
+  return opts.db && !engineOf(opts.db).singleProcess ? createSharedRateLimiter(opts.db, clock) : createMemoryRateLimiter(clock);
 }
 
 /** The in-memory store (one process). Only allowed requests count, so a refused burst does not extend the wait. */

@@ -13,8 +13,8 @@
  * COMMITTED without the global write lock (it is safe by construction), rows in key order so two
  * nodes' flushes cannot deadlock.
  */
-import { sql, type Kysely } from "kysely";
-import { isPostgres } from "../db/dialect.ts";
+import type { Kysely } from "kysely";
+import { engineOf } from "../db/engine.ts";
 import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import { touchToken } from "../modules/tokens/repository.ts";
@@ -86,11 +86,9 @@ export function createUsageRecorder(db: Kysely<Database>, opts: { flushIntervalM
     pending = empty();
     writing = batch;
     try {
-      const tx = isPostgres(db) ? db.transaction().setIsolationLevel("read committed") : db.transaction();
-      await tx.execute(async (trx) => {
-        // Counts may lose their last moments in a database crash anyway (module comment), so on
-        // PostgreSQL the commit does not wait for the WAL flush.
-        if (isPostgres(db)) await sql`SET LOCAL synchronous_commit = off`.execute(trx);
+      // Counts may lose their last moments in a database crash anyway (module comment), so the
+      // commit need not wait for the WAL flush.
+      await engineOf(db).lossyTransaction(db, async (trx) => {
         for (const [uuid, at] of [...batch.lastUsed].sort(([a], [b]) => (a < b ? -1 : 1))) await touchToken(trx, uuid, at);
         for (const [, c] of [...batch.calls].sort(([a], [b]) => (a < b ? -1 : 1))) await addApiCalls(trx, c.workspaceUuid, c.day, c.n);
       });

@@ -9,7 +9,7 @@ import fs from "node:fs/promises";
 import { createWriteStream } from "node:fs";
 import path from "node:path";
 import type { Kysely } from "kysely";
-import { isPostgres } from "../db/dialect.ts";
+import { engineOf } from "../db/engine.ts";
 import { createPostgresBlobStore } from "./postgres.ts";
 import { type ByteSource, chunksOf, KEY_PATTERN } from "./bytes.ts";
 import { removeBlobFile } from "./hold.ts";
@@ -45,7 +45,7 @@ export interface BlobStore {
  * `blobsDir` (`<data_dir>/blobs`).
  */
 export function createBlobStore(db: Kysely<any>, blobsDir: string, opts: { sync?: boolean } = {}): BlobStore {
-  return isPostgres(db) ? createPostgresBlobStore(db) : createLocalBlobStore(blobsDir, opts);
+  return engineOf(db).blobsInDatabase ? createPostgresBlobStore(db) : createLocalBlobStore(blobsDir, opts);
 }
 
 /** Syncs a directory's entries (a new or renamed file in it) to disk. */

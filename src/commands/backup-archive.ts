@@ -25,7 +25,7 @@ import { once } from "node:events";
 import tar from "tar-stream";
 import { nowIso } from "../clock.ts";
 import type { Db } from "../db/client.ts";
-import { isPostgres } from "../db/dialect.ts";
+import { engineOf } from "../db/engine.ts";
 import { isBlobReferenced, POSTGRES_BACKUP_ADVICE, snapshotBlobKeys, snapshotCounts, snapshotDatabase, snapshotMigration } from "../db/backup.ts";
 import { heldPath, startHold } from "../blobs/hold.ts";
 import { ARCHIVE_FORMAT, blobEntry, DATABASE_ENTRY, EARSHOT_VERSION, type Manifest, MANIFEST_ENTRY } from "./backup-manifest.ts";
@@ -83,7 +83,7 @@ async function addEntry(pack: tar.Pack, name: string, handle: fsp.FileHandle, si
  *   backup runs, or when a blob the snapshot references is missing while still referenced
  */
 export async function writeBackup(db: Db, blobsDir: string, file: string, onProgress: (p: BackupProgress) => void = () => {}): Promise<BackupReport> {
-  if (isPostgres(db)) throw new Error(POSTGRES_BACKUP_ADVICE);
+  if (!engineOf(db).singleFile) throw new Error(POSTGRES_BACKUP_ADVICE);
   const target = path.resolve(file);
   const partial = `${target}.partial`;
   for (const f of [target, partial]) if (fs.existsSync(f)) throw new Error(`${f} already exists; choose a new file name.`);

@@ -9,6 +9,7 @@
 import type { Command } from "commander";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
+import { engineNamedBy } from "../db/engine.ts";
 import type { Manifest } from "./backup-manifest.ts";
 
 type WithDb = <T>(fn: (db: Db, cfg: Config) => Promise<T>) => Promise<T>;
@@ -56,7 +57,8 @@ export function registerBackupCommands(program: Command, config: () => Config, w
         process.stdout.write(`${file} is a sound Earshot backup: ${describe(manifest)}.\n`);
         return;
       }
-      if (config().databaseUrl) throw new Error((await import("../db/backup.ts")).POSTGRES_BACKUP_ADVICE);
+      const target = config();
+      if (!engineNamedBy(target.databaseUrl ?? target.dbFile).singleFile) throw new Error((await import("../db/backup.ts")).POSTGRES_BACKUP_ADVICE);
       const { writeBackup } = await import("./backup-archive.ts");
       const bar = await progressBar("backup");
       const report = await withDb((db, cfg) =>
@@ -78,7 +80,8 @@ export function registerBackupCommands(program: Command, config: () => Config, w
     .action(async (file: string) => {
       const { restoreBackup } = await import("./backup-restore.ts");
       const cfg = config();
-      if (cfg.databaseUrl) throw new Error("earshot restore restores an appliance's SQLite data directory; on PostgreSQL use pg_restore (docs/operations.md).");
+      if (!engineNamedBy(cfg.databaseUrl ?? cfg.dbFile).singleFile)
+        throw new Error("earshot restore restores an appliance's SQLite data directory; on PostgreSQL use pg_restore (docs/operations.md).");
       const bar = await progressBar("restore");
       const manifest = await restoreBackup(file, cfg.dataDir, (read, total) => bar.update(read, total)).finally(() => bar.stop());
       process.stdout.write(`Restored into ${cfg.dataDir}: ${describe(manifest)}. Start it with: earshot serve --data ${cfg.dataDir}\n`);

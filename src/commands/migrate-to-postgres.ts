@@ -25,7 +25,7 @@ import type { Command } from "commander";
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { Config } from "../config.ts";
 import { migrateToLatest, openDatabase, type Db } from "../db/client.ts";
-import { isPostgresUrl } from "../db/dialect.ts";
+import { isDatabaseUrl } from "../db/engine.ts";
 import { AppError } from "../errors.ts";
 import { createLocalBlobStore } from "../blobs/store.ts";
 import { createPostgresBlobStore, storedBlobSize, writeBlob } from "../blobs/postgres.ts";
@@ -373,7 +373,7 @@ export function registerMigrateToPostgresCommand(program: Command, config: () =>
     .requiredOption("--to <url>", "the PostgreSQL database: postgres://user:pass@host:port/db")
     .option("--json", "print the per-table counts as one JSON object")
     .action(async (o: { to: string; json?: boolean }) => {
-      if (!isPostgresUrl(o.to)) throw new AppError("VALIDATION_ERROR", "--to must be a postgres:// URL.");
+      if (!isDatabaseUrl(o.to)) throw new AppError("VALIDATION_ERROR", "--to must be a postgres:// URL.");
       const cfg = config();
       const started = performance.now();
       const source = openDatabase(cfg.dbFile, { synchronous: cfg.sqliteSynchronous });

@@ -201,8 +201,11 @@ export interface ThemeBuildTable {
 
 export interface JobTable {
   id: Generated<number>;
-  /** `themes`: rebuild one question's themes (payload `{link_uuid, question_uuid}`). */
-  kind: "transcribe" | "analyse" | "themes";
+  /**
+   * `themes`: rebuild one question's themes (payload `{link_uuid, question_uuid}`); `periodic`: one
+   * run of a scheduled task (payload `{task, period}`, src/jobs/scheduler.ts).
+   */
+  kind: "transcribe" | "analyse" | "themes" | "periodic";
   /** JSON payload, e.g. `{"answer_uuid": "..."}`. */
   payload: string;
   /** `waiting`: parked until something outside is fixed (the ASR model installed); no attempt is used. */
@@ -215,6 +218,8 @@ export interface JobTable {
   last_error: string | null;
   date_created: string;
   date_updated: string;
+  /** Unique across the table when set (a periodic run: `task@period`); null for every other job. */
+  unique_key: Generated<string | null>;
 }
 
 export interface WebhookTable {

@@ -11,7 +11,7 @@ import type { Kysely } from "kysely";
 import { systemClock, type Clock } from "../clock.ts";
 import type { Database, JobTable, Executor } from "../db/schema.ts";
 import { prepared } from "../db/prepared.ts";
-import { isPostgres } from "../db/dialect.ts";
+import { engineOf } from "../db/engine.ts";
 import { claimTransaction, exponentialBackoff, releaseLeases, renewLease, type QueueTable } from "../queue/durable-queue.ts";
 
 export type JobKind = JobTable["kind"];
@@ -71,9 +71,10 @@ export const JOB_RETENTION_DAYS = { done: 1, failed: 30 } as const;
  * while one transcription can take seconds, and a response's `response.submitted` waits for its
  * analyses. So one workspace's backlog of recordings cannot hold another's typed answers (and
  * their webhook events) for minutes (issue 9 soak: p99 submit → event was 30 s behind 65 queued
- * transcriptions).
+ * transcriptions). A periodic run (housekeeping, src/jobs/scheduler.ts) goes first: it is due on
+ * the hour and bounded, and a backlog of recordings must not hold retention back.
  */
-const DEFAULT_PRIORITY: Record<JobKind, number> = { analyse: 1, transcribe: 0, themes: 0 };
+const DEFAULT_PRIORITY: Record<JobKind, number> = { analyse: 1, transcribe: 0, themes: 0, periodic: 2 };
 
 /**
  * Queues a job; call with the transaction of the change that causes it.
@@ -88,6 +89,40 @@ export async function enqueueJob(
 ): Promise<void> {
   const now = clock.nowIso();
   await insertJob(db, kind, JSON.stringify(payload), "queued", priority, now, now, now);
+}
+
+/**
+ * Queues a job under a key unique across the jobs table (a periodic run, src/jobs/scheduler.ts):
+ * when a job with `uniqueKey` exists already — queued, running, done or failed, from this node or
+ * another — nothing is inserted. Safe on several nodes at once (the unique index decides).
+ * @param runAt when it is due (ISO-8601 UTC)
+ * @returns true when this call inserted the job
+ */
+export async function enqueueUniqueJob(
+  db: Executor,
+  kind: JobKind,
+  payload: Record<string, unknown>,
+  uniqueKey: string,
+  runAt: string,
+  clock: Clock = systemClock,
+): Promise<boolean> {
+  const now = clock.nowIso();
+  const r = await db
+    .insertInto("jobs")
+    .values({
+      kind,
+      payload: JSON.stringify(payload),
+      state: "queued",
+      priority: DEFAULT_PRIORITY[kind],
+      run_at: runAt,
+      unique_key: uniqueKey,
+      date_created: now,
+      date_updated: now,
+    })
+    .onConflict((oc) => oc.column("unique_key").doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  return r !== undefined;
 }
 
 // Compiled once: every intake submission queues its analyses with it (db/prepared.ts; bench/intake.ts).
@@ -128,7 +163,7 @@ export async function claimJob(db: Kysely<Database>, leaseS = JOB_LEASE_S, clock
       .orderBy("run_at")
       .orderBy("id")
       .limit(1)
-      .$if(isPostgres(q), (s) => s.forUpdate().skipLocked());
+      .$if(engineOf(q).rowLocks, (s) => s.forUpdate().skipLocked());
   const lease = (q: Executor, id: number | ReturnType<typeof due>) =>
     q
       .updateTable("jobs")
@@ -136,7 +171,7 @@ export async function claimJob(db: Kysely<Database>, leaseS = JOB_LEASE_S, clock
       .where("id", "=", id)
       .returning(["id", "kind", "payload", "attempts", "max_attempts", "lease_until"])
       .executeTakeFirst();
-  if (!isPostgres(db)) {
+  if (!engineOf(db).rowLocks) {
     const row = await lease(db, due(db));
     return row ? toJob(row) : null;
   }

@@ -9,11 +9,11 @@
  * runner's `resume.ready()` holds, then it is queued again by itself. The loop, the lease and
  * the backoff are the shared queue skeleton's (src/queue/durable-queue.ts): while a handler runs,
  * its lease is renewed every third of {@link JOB_LEASE_S}; the outcome is recorded only while the
- * lease is still ours. Finished jobs are pruned every hour from the same loop.
+ * lease is still ours. Finished jobs are pruned by a periodic job (src/jobs/scheduler.ts, src/periodic.ts).
  */
 import type { Kysely } from "kysely";
 import { systemClock, type Clock } from "../clock.ts";
-import { isPostgres } from "../db/dialect.ts";
+import { engineOf } from "../db/engine.ts";
 import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import { createPollingLoop } from "../queue/durable-queue.ts";
@@ -26,7 +26,6 @@ import {
   JOB_LEASE_S,
   LeaseLostError,
   parkJob,
-  pruneJobs,
   recoverRunningJobs,
   renewJobLease,
   resumeWaitingJobs,
@@ -67,8 +66,10 @@ export interface JobRunner {
   lastTurnMs(): number | null;
 }
 
-/** How often the loop prunes finished jobs. */
-export const JOB_PRUNE_EVERY_MS = 3_600_000;
+/** A job of a kind this runner has no handler for (a periodic run on a runner without a scheduler). */
+const noHandler: JobHandler = async (job) => {
+  throw new PermanentJobError(`No handler for jobs of kind ${job.kind} here.`);
+};
 
 /**
  * Builds the runner.
@@ -81,7 +82,8 @@ export function createJobRunner(opts: {
   db: Kysely<Database>;
   log: Logger;
   pollMs: number;
-  handlers: Record<JobKind, JobHandler>;
+  /** One handler per job kind; `periodic` only where a scheduler queues its runs (src/jobs/scheduler.ts). */
+  handlers: Record<Exclude<JobKind, "periodic">, JobHandler> & { periodic?: JobHandler };
   onGiveUp: JobGiveUp;
   /**
    * Parked jobs of `kind` are queued again when `ready()` turns true (checked at start and every
@@ -148,7 +150,7 @@ export function createJobRunner(opts: {
     try {
       await withHeartbeat(
         claimed,
-        () => opts.handlers[claimed.kind](claimed),
+        () => (opts.handlers[claimed.kind] ?? noHandler)(claimed),
         (j) => (job = j),
       );
       const completed = await completeJob(db, job, clock);
@@ -202,17 +204,7 @@ export function createJobRunner(opts: {
       await runOne(job);
       return true;
     },
-    periodic: [
-      ...(opts.resume ? [{ name: "resume waiting jobs", everyMs: opts.resume.everyMs, run: resumeIfReady }] : []),
-      {
-        name: "prune finished jobs",
-        everyMs: JOB_PRUNE_EVERY_MS,
-        run: async () => {
-          const n = await pruneJobs(db, undefined, clock);
-          if (n) log.info("pruned finished jobs", { count: n });
-        },
-      },
-    ],
+    periodic: [...(opts.resume ? [{ name: "resume waiting jobs", everyMs: opts.resume.everyMs, run: resumeIfReady }] : [])],
   });
   let started = false;
 
@@ -222,7 +214,7 @@ export function createJobRunner(opts: {
       started = true;
       // One SQLite process owns the queue: a lease left behind is a crashed run of this appliance.
       // On PostgreSQL other nodes may hold live leases; a dead node's expire by themselves.
-      if (!isPostgres(db)) {
+      if (engineOf(db).singleProcess) {
         const recovered = await recoverRunningJobs(db, clock);
         if (recovered) log.info("recovered interrupted jobs", { count: recovered });
       }

@@ -9,12 +9,11 @@
 import fs from "node:fs";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
-import { isPostgres } from "../db/dialect.ts";
+import { engineOf } from "../db/engine.ts";
 import { lastCheckpoint } from "../db/checkpointer.ts";
-import { postgresPoolOf } from "../db/postgres.ts";
 import { Gauge, Registry, type RegistryT } from "./client.ts";
 import { registry, startProcessMetrics } from "./instruments.ts";
-import { deliveryBacklog, jobBacklog, postgresLockWaits } from "./repository.ts";
+import { deliveryBacklog, jobBacklog } from "./repository.ts";
 
 /** The `Content-Type` of the exposition (Prometheus text format 0.0.4). */
 export const METRICS_CONTENT_TYPE = registry.contentType;
@@ -26,7 +25,7 @@ function gauge(reg: RegistryT, name: string, help: string, labelNames: string[] 
 }
 
 /** Fills the scrape's registry with the gauges that need the database. */
-async function databaseGauges(reg: RegistryT, db: Kysely<Database>, sqliteFile: string | null): Promise<void> {
+async function databaseGauges(reg: RegistryT, db: Kysely<Database>, dbFile: string): Promise<void> {
   const nowMs = Date.now();
   const depth = gauge(reg, "earshot_jobs", "Jobs by kind and state (queued, running, waiting for the model); counted up to 100,000.", ["kind", "state"]);
   const oldest = gauge(reg, "earshot_jobs_oldest_age_seconds", "Age of the oldest queued job of each kind (0 when none).", ["kind"]);
@@ -39,17 +38,18 @@ async function databaseGauges(reg: RegistryT, db: Kysely<Database>, sqliteFile: 
   gauge(reg, "earshot_webhook_deliveries_oldest_age_seconds", "Age of the oldest unfinished webhook delivery (0 when none).").set(
     ageS(deliveries.oldest, nowMs),
   );
-  if (isPostgres(db)) {
-    const pool = postgresPoolOf(db);
+  const engine = engineOf(db);
+  if (engine.connectionPool) {
+    const pool = engine.poolStats(db);
     const conns = gauge(reg, "earshot_postgres_pool_connections", "PostgreSQL pool connections by state (idle, busy) and queries waiting for one (waiting).", [
       "state",
     ]);
-    conns.labels("idle").set(pool?.idleCount ?? 0);
-    conns.labels("busy").set(pool ? pool.totalCount - pool.idleCount : 0);
-    conns.labels("waiting").set(pool?.waitingCount ?? 0);
-    gauge(reg, "earshot_postgres_lock_waits", "Backends of this database waiting for a lock.").set(await postgresLockWaits(db));
-  } else if (sqliteFile) {
-    const wal = fs.statSync(`${sqliteFile}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+    conns.labels("idle").set(pool?.idle ?? 0);
+    conns.labels("busy").set(pool ? pool.total - pool.idle : 0);
+    conns.labels("waiting").set(pool?.waiting ?? 0);
+    gauge(reg, "earshot_postgres_lock_waits", "Backends of this database waiting for a lock.").set(await engine.lockWaits(db));
+  } else if (engine.singleFile) {
+    const wal = fs.statSync(`${dbFile}-wal`, { throwIfNoEntry: false })?.size ?? 0;
     gauge(reg, "earshot_sqlite_wal_bytes", "Size of the SQLite WAL file (its high-water mark since it was last emptied).").set(wal);
     const last = lastCheckpoint();
     gauge(reg, "earshot_sqlite_checkpoint_lag_frames", "WAL frames the last background checkpoint could not copy yet (readers held them).").set(
@@ -65,12 +65,12 @@ async function databaseGauges(reg: RegistryT, db: Kysely<Database>, sqliteFile: 
 
 /**
  * The exposition text.
- * @param sqliteFile the SQLite file (its WAL is measured), or null on PostgreSQL
+ * @param dbFile `config.dbFile`: its WAL is measured when the engine is that one file (SQLite)
  * @throws whatever the database throws (the route answers 503 when it is unreachable)
  */
-export async function scrapeMetrics(db: Kysely<Database>, sqliteFile: string | null): Promise<string> {
+export async function scrapeMetrics(db: Kysely<Database>, dbFile: string): Promise<string> {
   await startProcessMetrics();
   const scrape = new Registry();
-  await databaseGauges(scrape, db, sqliteFile);
+  await databaseGauges(scrape, db, dbFile);
   return Registry.merge([registry, scrape]).metrics();
 }

@@ -4,7 +4,7 @@
  * {@link SCAN_CAP} rows of one indexed state, so a scrape stays cheap however deep a backlog grows
  * (a depth at the cap means "at least").
  */
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 
 /** Rows one backlog query reads at most. */
@@ -42,12 +42,4 @@ export async function deliveryBacklog(db: Kysely<Database>): Promise<Backlog> {
     .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.min<string | null>("date_created").as("oldest")])
     .executeTakeFirst();
   return backlogOf(row);
-}
-
-/** PostgreSQL: backends of this database waiting for a lock now. */
-export async function postgresLockWaits(db: Kysely<Database>): Promise<number> {
-  const { rows } = await sql<{
-    n: number | string;
-  }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(db);
-  return Number(rows[0]?.n ?? 0);
 }

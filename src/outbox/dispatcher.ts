@@ -9,14 +9,14 @@
  * (src/queue/durable-queue.ts): on SQLite it releases at start every lease a crashed process left
  * behind; on PostgreSQL (several nodes) a dead node's leases expire after {@link DELIVERY_LEASE_S}
  * and the claim takes them. Delivery is at-least-once and every attempt of an event carries the
- * same `webhook-id`. The same loop prunes delivery logs older than
- * `EARSHOT_DELIVERY_LOG_RETENTION_DAYS` every hour.
+ * same `webhook-id`. Delivery logs older than `EARSHOT_DELIVERY_LOG_RETENTION_DAYS` are pruned
+ * every hour by a periodic job (src/periodic.ts).
  */
 import { readFileSync } from "node:fs";
 import type { Kysely } from "kysely";
 import { systemClock, type Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import { isPostgres } from "../db/dialect.ts";
+import { engineOf } from "../db/engine.ts";
 import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import { createPollingLoop } from "../queue/durable-queue.ts";
@@ -25,7 +25,6 @@ import {
   failWithoutAttempt,
   PER_WEBHOOK_IN_FLIGHT,
   PER_WORKSPACE_IN_FLIGHT,
-  pruneDeliveryLogs,
   recordAttemptAndClaim,
   releaseLeases,
   type ClaimedDelivery,
@@ -45,13 +44,10 @@ export const DISPATCH_CONCURRENCY = 32;
  * lease expires, and another node sends its deliveries again within half a minute.
  */
 export const DELIVERY_LEASE_S = 30;
-/** How often the loop prunes old delivery logs. */
-export const DELIVERY_PRUNE_EVERY_MS = 3_600_000;
 /** Event types that reach a webhook even while it is disabled (so an operator can check it). */
 const DELIVERED_WHEN_DISABLED = new Set(["webhook.test"]);
 
-export type DispatcherConfig = Pick<Config, "webhookAllowHosts" | "webhookCaFile" | "webhookRetryScheduleS" | "webhookDisableAfterS" | "outboxPollMs"> &
-  Partial<Pick<Config, "deliveryLogRetentionDays">>;
+export type DispatcherConfig = Pick<Config, "webhookAllowHosts" | "webhookCaFile" | "webhookRetryScheduleS" | "webhookDisableAfterS" | "outboxPollMs">;
 
 export interface Dispatcher {
   /** Starts the loop (on SQLite, first releasing the leases a crashed process left). */
@@ -179,19 +175,6 @@ export function createDispatcher(opts: {
       await claimInto(free, async () => ({ claimed: await claimDueDeliveries(db, { limit: free, perWebhook, perWorkspace }, leaseS, clock) }));
       return false;
     },
-    periodic:
-      config.deliveryLogRetentionDays === undefined
-        ? []
-        : [
-            {
-              name: "prune delivery logs",
-              everyMs: DELIVERY_PRUNE_EVERY_MS,
-              run: async () => {
-                const n = await pruneDeliveryLogs(db, config.deliveryLogRetentionDays!, clock);
-                if (n) log.info("pruned webhook delivery logs", { count: n, retention_days: config.deliveryLogRetentionDays });
-              },
-            },
-          ],
   });
 
   return {
@@ -199,7 +182,7 @@ export function createDispatcher(opts: {
       if (started) return;
       started = true;
       // One SQLite process owns the outbox; on PostgreSQL other nodes may hold live leases.
-      if (!isPostgres(db)) {
+      if (engineOf(db).singleProcess) {
         const released = await releaseLeases(db, false, clock);
         if (released) log.info("released webhook deliveries interrupted by a restart", { count: released });
       }

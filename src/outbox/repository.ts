@@ -6,9 +6,9 @@
  * (`webhook_attempts`), as in Svix. The lease mechanics are the shared queue skeleton's
  * (src/queue/durable-queue.ts); the fair choice of what to claim is the outbox's own.
  */
-import { CompiledQuery, sql, type Kysely, type Transaction } from "kysely";
+import { CompiledQuery, sql, type Kysely, type RawBuilder, type Transaction } from "kysely";
 import { systemClock, type Clock } from "../clock.ts";
-import { isPostgres } from "../db/dialect.ts";
+import { engineOf, type Engine } from "../db/engine.ts";
 import type { Database, WebhookDeliveryTable, Executor } from "../db/schema.ts";
 import { claimTransaction, releaseLeases as releaseQueueLeases, type QueueTable } from "../queue/durable-queue.ts";
 import { chooseFairly, type ClaimLimits, type QueueRow } from "../queue/fair-choice.ts";
@@ -73,9 +73,8 @@ type SendRow = {
  * claim. PostgreSQL would test such a subquery on every due row of the webhook instead, so there
  * the bounds are a materialised CTE joined to the deliveries (SQLite ran that form in ~30 µs).
  */
-const HEADS_SQL = (pg: boolean) =>
-  pg
-    ? `WITH cut AS MATERIALIZED (
+const HEADS_SQL: Record<Engine["name"], string> = {
+  postgres: `WITH cut AS MATERIALIZED (
     SELECT w.uuid, w.workspace_uuid, (
       SELECT MAX(h.t) FROM (
         SELECT z.next_attempt_at AS t FROM webhook_deliveries z
@@ -91,8 +90,8 @@ const HEADS_SQL = (pg: boolean) =>
   UNION ALL
   SELECT d.uuid, d.webhook_uuid, w.workspace_uuid, d.state, d.next_attempt_at, d.lease_until
   FROM webhook_deliveries d JOIN webhooks w ON w.uuid = d.webhook_uuid
-  WHERE d.state = 'delivering'`
-    : `SELECT d.uuid, d.webhook_uuid, w.workspace_uuid, d.state, d.next_attempt_at, NULL AS lease_until
+  WHERE d.state = 'delivering'`,
+  sqlite: `SELECT d.uuid, d.webhook_uuid, w.workspace_uuid, d.state, d.next_attempt_at, NULL AS lease_until
   FROM webhooks w CROSS JOIN webhook_deliveries d INDEXED BY webhook_deliveries_webhook_due
   WHERE d.webhook_uuid = w.uuid AND d.state = 'pending' AND d.next_attempt_at <= COALESCE((
     SELECT z.next_attempt_at FROM webhook_deliveries z INDEXED BY webhook_deliveries_webhook_due
@@ -102,7 +101,8 @@ const HEADS_SQL = (pg: boolean) =>
   UNION ALL
   SELECT d.uuid, d.webhook_uuid, w.workspace_uuid, d.state, d.next_attempt_at, d.lease_until
   FROM webhook_deliveries d INDEXED BY webhook_deliveries_due JOIN webhooks w ON w.uuid = d.webhook_uuid
-  WHERE d.state = 'delivering'`;
+  WHERE d.state = 'delivering'`,
+};
 
 /**
  * What sending the chosen deliveries needs, re-checking that each is still claimable; on
@@ -112,22 +112,21 @@ const HEADS_SQL = (pg: boolean) =>
  * through `webhook_deliveries_due`). Parameters: now, now, then the n uuids.
  */
 const SEND_SQL = (
-  pg: boolean,
+  e: Engine,
   n: number,
 ) => `SELECT d.uuid, d.attempts, e.uuid AS event_uuid, e.type, e.payload, w.uuid AS webhook_uuid, w.url, w.enabled, w.secret,
     w.previous_secret, w.previous_secret_expires_at, w.failing_since
   FROM webhook_deliveries d JOIN outbox_events e ON e.uuid = d.event_uuid JOIN webhooks w ON w.uuid = d.webhook_uuid
   WHERE CASE d.state WHEN 'pending' THEN d.next_attempt_at <= ? WHEN 'delivering' THEN d.lease_until < ? ELSE FALSE END
-    AND d.uuid IN (${Array.from({ length: n }, () => "?").join(", ")})${pg ? " FOR UPDATE OF d SKIP LOCKED" : ""}`;
+    AND d.uuid IN (${Array.from({ length: n }, () => "?").join(", ")})${e.skipLockedOf("d")}`;
 
 /** A statement's text with `?` (SQLite) or `$n` (PostgreSQL) placeholders, built once per engine and key. */
 const claimTexts = new Map<string, string>();
-function claimStatement(pg: boolean, key: string, build: () => string, params: unknown[]): CompiledQuery {
-  const k = `${pg} ${key}`;
+function claimStatement(e: Engine, key: string, build: () => string, params: unknown[]): CompiledQuery {
+  const k = `${e.name} ${key}`;
   let text = claimTexts.get(k);
   if (!text) {
-    let i = 0;
-    text = pg ? build().replace(/\?/g, () => `$${++i}`) : build();
+    text = e.placeholders(build());
     claimTexts.set(k, text);
   }
   return CompiledQuery.raw(text, params);
@@ -167,16 +166,16 @@ async function claimIn(trx: Transaction<Database>, caps: ClaimLimits, leaseS: nu
   if (caps.limit <= 0) return [];
   const now = clock.nowIso();
   const leaseUntil = clock.isoAfter(leaseS);
-  const pg = isPostgres(trx);
-  if (pg) await sql`SELECT pg_advisory_xact_lock(${OUTBOX_CLAIM_LOCK})`.execute(trx);
-  const heads = await trx.executeQuery<QueueRow>(claimStatement(pg, "heads", () => HEADS_SQL(pg), [now, caps.perWebhook]));
+  const engine = engineOf(trx);
+  await engine.transactionLock(trx, OUTBOX_CLAIM_LOCK);
+  const heads = await trx.executeQuery<QueueRow>(claimStatement(engine, "heads", () => HEADS_SQL[engine.name], [now, caps.perWebhook]));
   const uuids = chooseFairly(heads.rows, now, caps);
   if (!uuids.length) return [];
-  const send = await trx.executeQuery<SendRow>(claimStatement(pg, `send ${uuids.length}`, () => SEND_SQL(pg, uuids.length), [now, now, ...uuids]));
+  const send = await trx.executeQuery<SendRow>(claimStatement(engine, `send ${uuids.length}`, () => SEND_SQL(engine, uuids.length), [now, now, ...uuids]));
   if (!send.rows.length) return [];
   const byUuid = new Map(send.rows.map((r) => [r.uuid, r]));
   const chosen = uuids.flatMap((u) => byUuid.get(u) ?? []);
-  await trx.executeQuery(leaseStatement(pg, chosen.length, [leaseUntil, now, ...chosen.map((r) => r.uuid)]));
+  await trx.executeQuery(leaseStatement(engine, chosen.length, [leaseUntil, now, ...chosen.map((r) => r.uuid)]));
   return chosen.map((r) => ({
     uuid: r.uuid,
     attempts: Number(r.attempts),
@@ -196,13 +195,12 @@ async function claimIn(trx: Transaction<Database>, caps: ClaimLimits, leaseS: nu
 
 /** `UPDATE … SET state = 'delivering', lease_until, date_updated WHERE uuid IN (n uuids)`, its text built once per engine and size. */
 const leaseTexts = new Map<string, string>();
-function leaseStatement(pg: boolean, n: number, params: unknown[]): CompiledQuery {
-  const key = `${pg} ${n}`;
+function leaseStatement(e: Engine, n: number, params: unknown[]): CompiledQuery {
+  const key = `${e.name} ${n}`;
   let text = leaseTexts.get(key);
   if (!text) {
-    const mark = (i: number) => (pg ? `$${i}` : "?");
-    const ins = Array.from({ length: n }, (_, i) => mark(i + 3)).join(", ");
-    text = `UPDATE webhook_deliveries SET state = 'delivering', lease_until = ${mark(1)}, date_updated = ${mark(2)} WHERE uuid IN (${ins})`;
+    const ins = Array.from({ length: n }, () => "?").join(", ");
+    text = e.placeholders(`UPDATE webhook_deliveries SET state = 'delivering', lease_until = ?, date_updated = ? WHERE uuid IN (${ins})`);
     leaseTexts.set(key, text);
   }
   return CompiledQuery.raw(text, params);
@@ -244,7 +242,7 @@ export async function recordAttemptAndClaim(
   next: { limits: ClaimLimits; leaseS: number } | null,
   clock: Clock = systemClock,
 ): Promise<{ recorded: boolean; claimed: ClaimedDelivery[] }> {
-  if (isPostgres(db) || !next) {
+  if (engineOf(db).rowLocks || !next) {
     const recorded = await recordAttempt(db, d, a, clock);
     return { recorded, claimed: next ? await claimDueDeliveries(db, next.limits, next.leaseS, clock) : [] };
   }
@@ -262,21 +260,21 @@ export async function recordAttemptAndClaim(
 
 /** The statements of {@link recordAttempt} inside the caller's transaction. */
 async function recordIn(trx: Transaction<Database>, d: ClaimedDelivery, a: AttemptRecord, clock: Clock): Promise<boolean> {
-  const pg = isPostgres(trx);
+  const engine = engineOf(trx);
   const now = clock.nowIso();
   const attempt = d.attempts + 1;
   // Only while the lease is ours: one conditional update instead of a read and a write. The
   // statements are prebuilt: they run once per delivery (bench/webhooks.ts).
   const updated = await trx.executeQuery(
-    recordStatement(pg, "delivery", [a.state, attempt, a.nextAttemptAt, a.statusCode, a.excerpt, a.durationMs, a.error, now, d.uuid, d.leaseUntil]),
+    recordStatement(engine, "delivery", [a.state, attempt, a.nextAttemptAt, a.statusCode, a.excerpt, a.durationMs, a.error, now, d.uuid, d.leaseUntil]),
   );
   if (Number(updated.numAffectedRows ?? 0) === 0) return false;
-  await trx.executeQuery(recordStatement(pg, "attempt", [crypto.randomUUID(), d.uuid, attempt, a.statusCode, a.excerpt, a.durationMs, a.error, now]));
+  await trx.executeQuery(recordStatement(engine, "attempt", [crypto.randomUUID(), d.uuid, attempt, a.statusCode, a.excerpt, a.durationMs, a.error, now]));
   const ok = a.state === "succeeded";
   if (a.disableReason) {
-    await trx.executeQuery(recordStatement(pg, "disable", [now, a.statusCode, ok ? null : now, a.disableReason, now, d.webhookUuid]));
+    await trx.executeQuery(recordStatement(engine, "disable", [now, a.statusCode, ok ? null : now, a.disableReason, now, d.webhookUuid]));
   } else {
-    await trx.executeQuery(recordStatement(pg, "webhook", [now, a.statusCode, ok ? null : now, d.webhookUuid]));
+    await trx.executeQuery(recordStatement(engine, "webhook", [now, a.statusCode, ok ? null : now, d.webhookUuid]));
   }
   return true;
 }
@@ -294,12 +292,11 @@ const RECORD_SQL = {
     "UPDATE webhooks SET last_delivery_at = ?, last_delivery_status = ?, failing_since = CASE WHEN CAST(? AS text) IS NULL THEN NULL ELSE COALESCE(failing_since, ?) END, enabled = 0, disabled_reason = ?, date_updated = ? WHERE uuid = ?",
 } as const;
 const recordTexts = new Map<string, string>();
-function recordStatement(pg: boolean, which: keyof typeof RECORD_SQL, params: unknown[]): CompiledQuery {
-  const key = `${pg} ${which}`;
+function recordStatement(e: Engine, which: keyof typeof RECORD_SQL, params: unknown[]): CompiledQuery {
+  const key = `${e.name} ${which}`;
   let text = recordTexts.get(key);
   if (!text) {
-    let i = 0;
-    text = pg ? RECORD_SQL[which].replace(/\?/g, () => `$${++i}`) : RECORD_SQL[which];
+    text = e.placeholders(RECORD_SQL[which]);
     recordTexts.set(key, text);
   }
   // The failing_since CASE reads its value twice.
@@ -362,6 +359,12 @@ export async function insertDelivery(db: Executor, eventUuid: string, webhookUui
 /** `last_error` of a delivery cancelled because its response was erased. */
 export const ERASED_DELIVERY_ERROR = "The response was erased.";
 
+/** The stub payload of an erased event, built from the row's own columns, per engine. */
+const ERASED_PAYLOAD: Record<Engine["name"], RawBuilder<string>> = {
+  sqlite: sql<string>`json_object('type', type, 'erased', json('true'), 'data', json_object('workspace_uuid', workspace_uuid, 'response', json_object('uuid', response_uuid)))`,
+  postgres: sql<string>`json_build_object('type', type, 'erased', true, 'data', json_build_object('workspace_uuid', workspace_uuid, 'response', json_build_object('uuid', response_uuid)))::text`,
+};
+
 /**
  * The outbox's part of erasing a response (docs/webhooks.md, "Erased responses"); call inside the
  * erasing transaction. Every event about the response keeps its id and type but its payload
@@ -386,9 +389,7 @@ export async function eraseResponseEvents(trx: Executor, responseUuid: string): 
   const r = await trx
     .updateTable("outbox_events")
     .set({
-      payload: isPostgres(trx)
-        ? sql<string>`json_build_object('type', type, 'erased', true, 'data', json_build_object('workspace_uuid', workspace_uuid, 'response', json_build_object('uuid', response_uuid)))::text`
-        : sql<string>`json_object('type', type, 'erased', json('true'), 'data', json_object('workspace_uuid', workspace_uuid, 'response', json_object('uuid', response_uuid)))`,
+      payload: ERASED_PAYLOAD[engineOf(trx).name],
       erased_at: now,
     })
     .where("response_uuid", "=", responseUuid)

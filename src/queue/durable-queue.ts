@@ -19,14 +19,15 @@
  *   owns the database alone, so it releases every lease at once ({@link releaseLeases}); on
  *   PostgreSQL other nodes may hold live leases, so only expiry frees them.
  * - **The polling loop** ({@link createPollingLoop}): one loop per queue, polling every `pollMs`
- *   and nudged when new work commits, plus periodic upkeep (pruning) on the same loop.
+ *   and nudged when new work commits, plus this node's upkeep on the same loop (cluster-wide
+ *   periodic work is jobs, src/jobs/scheduler.ts).
  * - **Backoff** ({@link BackoffPolicy}): exponential for jobs, a fixed schedule with jitter for
  *   webhook deliveries; both answer "how long until the next attempt, or give up".
  */
 import { sql, type Kysely } from "kysely";
 import type { Clock } from "../clock.ts";
 import type { Database, Executor } from "../db/schema.ts";
-import { isPostgres } from "../db/dialect.ts";
+import { engineOf } from "../db/engine.ts";
 import type { Logger } from "../logger.ts";
 
 /** Where a queue keeps its rows: the table, its key, and the names of its queue columns and states. */
@@ -47,12 +48,12 @@ export type QueueTable = {
  * the ordinary `BEGIN IMMEDIATE` transaction.
  */
 export function claimTransaction(db: Kysely<Database>) {
-  return isPostgres(db) ? db.transaction().setIsolationLevel("read committed") : db.transaction();
+  return engineOf(db).claimTransaction(db);
 }
 
 /** `FOR UPDATE SKIP LOCKED` on PostgreSQL, nothing on SQLite (where the claim holds the write lock). */
 export function skipLocked(db: Executor) {
-  return isPostgres(db) ? sql` FOR UPDATE SKIP LOCKED` : sql``;
+  return engineOf(db).skipLocked;
 }
 
 /**
@@ -101,8 +102,11 @@ export function scheduledBackoff(scheduleS: readonly number[], jitter: number, r
   };
 }
 
-/** A periodic upkeep task run by a polling loop (e.g. pruning finished rows). */
-export type PeriodicTask = { name: string; everyMs: number; run: () => Promise<unknown> };
+/**
+ * Upkeep of this node run by its polling loop (e.g. resuming parked jobs once this node's model
+ * files appear). Cluster-wide periodic work is a job of the scheduler instead (src/jobs/scheduler.ts).
+ */
+export type UpkeepTask = { name: string; everyMs: number; run: () => Promise<unknown> };
 
 export interface PollingLoop {
   /** Starts the loop. */
@@ -128,7 +132,7 @@ export function createPollingLoop(opts: {
   log: Logger;
   clock: Clock;
   step: () => Promise<boolean>;
-  periodic?: PeriodicTask[];
+  periodic?: UpkeepTask[];
 }): PollingLoop {
   let running = false;
   let signaled = false;

@@ -34,5 +34,5 @@ export async function isIntakeHost(deps: Pick<AppDeps, "db">, request: Request):
  * @throws what the database throws (unreachable: the error handler answers 503)
  */
 export function metricsText(deps: Pick<AppDeps, "db" | "config">): Promise<string> {
-  return scrapeMetrics(deps.db, deps.config.databaseUrl ? null : deps.config.dbFile);
+  return scrapeMetrics(deps.db, deps.config.dbFile);
 }

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.ts";
-import { dialectOf, type Dialect } from "../../db/dialect.ts";
+import { engineOf, type Engine } from "../../db/engine.ts";
 import { isDatabaseUnavailable } from "../../db/availability.ts";
 import { jobCounts, type JobCounts } from "./repository.ts";
 import { EARSHOT_VERSION } from "../../config.ts";
@@ -28,7 +28,7 @@ export type HealthReport = {
   status: "ok" | "unavailable";
   /** This build's version (DESIGN §14). */
   version: string;
-  database: { kind: Dialect; reachable: boolean };
+  database: { kind: Engine["name"]; reachable: boolean };
   models: { asr: ModelStatus; sentiment: ModelStatus };
   jobs: JobCounts | null;
 };
@@ -51,7 +51,7 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
 export async function healthReport(db: Kysely<Database>, models: { modelsDir: string; asrModel: string; sentimentModel: string }): Promise<HealthReport> {
   const status = (id: string): ModelStatus => ({ id, status: isModelInstalled(models.modelsDir, id) ? "installed" : "missing" });
   const base = { version: EARSHOT_VERSION, models: { asr: status(models.asrModel), sentiment: status(models.sentimentModel) } };
-  const kind = dialectOf(db);
+  const kind = engineOf(db).name;
   try {
     const jobs = await withTimeout(jobCounts(db), DATABASE_TIMEOUT_MS);
     return { status: "ok", database: { kind, reachable: true }, ...base, jobs };

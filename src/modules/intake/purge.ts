@@ -7,15 +7,16 @@
  *   transaction failed, a crash between writing a blob and recording it), once older than an hour;
  * - `.tmp` files a crash mid-upload leaves, once older than an hour (at start-up: any from before
  *   the process started).
- * Runs at start-up and every hour (node-cron), next to the outbox housekeeping.
+ * Runs at start-up (in this process) and every hour, as a periodic job (src/periodic.ts).
  */
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { ScheduledTask } from "node-cron";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.ts";
+import { engineOf } from "../../db/engine.ts";
 import type { BlobStore } from "../../blobs/store.ts";
 import type { Logger } from "../../logger.ts";
+import type { PeriodicTask } from "../../jobs/scheduler.ts";
 import { formatMicros } from "../../clock.ts";
 import { eraseResponseEvents } from "../../outbox/repository.ts";
 import * as responsesRepo from "../responses/repository.ts";
@@ -23,7 +24,6 @@ import { blobsOfAnswer } from "../responses/service.ts";
 import { blobsBefore } from "../../blobs/postgres.ts";
 import { releaseStaleHold } from "../../blobs/hold.ts";
 
-export const INTAKE_PURGE_CRON = "23 * * * *";
 /** Orphaned blobs and `.tmp` files younger than this are left alone (an upload may be in flight). */
 export const PURGE_GRACE_MS = 60 * 60 * 1000;
 const BATCH = 100;
@@ -169,34 +169,29 @@ export async function purgeIntake(deps: PurgeDeps, opts: PurgeOptions): Promise<
   const now = opts.nowMs ?? Date.now();
   const cutoff = formatMicros(BigInt(Math.floor(now - opts.retentionDays * 86_400_000)) * 1000n);
   const s = await purgeAbandonedSessions(deps, cutoff);
-  const purgeBlobs = deps.blobs.kind === "postgres" ? purgeDatabaseBlobs : purgeBlobFiles;
+  const purgeBlobs = engineOf(deps.db).blobsInDatabase ? purgeDatabaseBlobs : purgeBlobFiles;
   const f = await purgeBlobs(deps, opts.orphansBeforeMs ?? now - PURGE_GRACE_MS, opts.tmpBeforeMs ?? now - PURGE_GRACE_MS);
   return { ...s, ...f };
 }
 
-export interface IntakeHousekeeping {
-  stop(): Promise<void>;
+const MINUTE_MS = 60_000;
+
+/** One logged purge. */
+async function purgeAndLog(deps: PurgeDeps, retentionDays: number, opts: Omit<PurgeOptions, "retentionDays">): Promise<void> {
+  const r = await purgeIntake(deps, { retentionDays, ...opts });
+  if (r.sessions || r.orphans || r.tmp) deps.log.info("purged abandoned intake sessions and stray blobs", { ...r, retention_days: retentionDays });
 }
 
 /**
- * Runs a purge now (in the background: `.tmp` files from before this start are deleted at once)
- * and then every hour.
+ * The purge at start-up, in this process: `.tmp` files from before this start are deleted at once
+ * (a crash of this appliance left them; no upload of this process can be writing them).
+ * @returns when it is done; never rejects (a failure is logged)
  */
-export function startIntakeHousekeeping(deps: PurgeDeps, retentionDays: number): IntakeHousekeeping {
-  const run = async (opts: Omit<PurgeOptions, "retentionDays">) => {
-    const r = await purgeIntake(deps, { retentionDays, ...opts });
-    if (r.sessions || r.orphans || r.tmp) deps.log.info("purged abandoned intake sessions and stray blobs", { ...r, retention_days: retentionDays });
-  };
-  const startedMs = Date.now();
-  const first = run({ tmpBeforeMs: startedMs }).catch((err) => deps.log.error("intake purge failed", { error: String(err) }));
-  // node-cron loads when the schedules start (after listening), not at every start of the server (bench/startup.ts).
-  const cron: typeof import("node-cron") = require("node-cron");
-  const task: ScheduledTask = cron.schedule(INTAKE_PURGE_CRON, () => run({}), { name: "intake-purge", noOverlap: true });
-  task.on("execution:failed", (ctx) => deps.log.error("intake purge failed", { error: String(ctx.execution?.error) }));
-  return {
-    async stop() {
-      await task.destroy();
-      await first;
-    },
-  };
+export function purgeIntakeAtStart(deps: PurgeDeps, retentionDays: number): Promise<void> {
+  return purgeAndLog(deps, retentionDays, { tmpBeforeMs: Date.now() }).catch((err) => deps.log.error("intake purge failed", { error: String(err) }));
+}
+
+/** The hourly purge's task (minute 23), a periodic job of the one scheduler (src/periodic.ts). */
+export function intakePurgeTask(deps: PurgeDeps, retentionDays: number): PeriodicTask {
+  return { name: "intake-purge", everyMs: 60 * MINUTE_MS, offsetMs: 23 * MINUTE_MS, run: () => purgeAndLog(deps, retentionDays, {}) };
 }

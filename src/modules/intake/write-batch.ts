@@ -24,7 +24,7 @@
  * `total_changes()` tells whether the failed unit had written.
  */
 import { CompiledQuery, type Kysely, type Transaction } from "kysely";
-import { isPostgres } from "../../db/dialect.ts";
+import { engineOf } from "../../db/engine.ts";
 import type { Database } from "../../db/schema.ts";
 
 type Unit = { fn: (trx: Transaction<Database>) => Promise<unknown>; resolve: (v: unknown) => void; reject: (e: unknown) => void };
@@ -49,7 +49,7 @@ export type WriteBatcher = {
 export function createWriteBatcher(db: Kysely<Database>): WriteBatcher {
   // PostgreSQL: a savepoint per unit (cheap there), so a failed unit is undone alone. SQLite: no
   // savepoints (FTS5 flushes its pending index segment at each one), see runBatch.
-  const savepoints = isPostgres(db);
+  const savepoints = engineOf(db).cheapSavepoints;
   let queue: Unit[] = [];
   let draining = false;
 

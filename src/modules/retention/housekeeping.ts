@@ -1,30 +1,16 @@
 /**
  * @module retention/housekeeping
- * Schedules retention (issue 25; docs/privacy.md "Retention") with the other housekeeping
- * (node-cron, hourly at `RETENTION_CRON`, and once shortly after start). On several nodes the
- * run lease in `settings` lets one node run at a time; the others skip that hour's run.
+ * Retention's periodic run (issue 25; docs/privacy.md "Retention"): hourly at minute 47, as a
+ * periodic job of the one scheduler (src/jobs/scheduler.ts, listed in src/periodic.ts), so on
+ * several nodes one node runs each hour's run; the run lease in `settings` still keeps two runs
+ * from overlapping (a slow run past the next hour).
  */
-import type { ScheduledTask } from "node-cron";
-import type { Logger } from "../../logger.ts";
+import type { PeriodicTask } from "../../jobs/scheduler.ts";
 import { runRetention, type RetentionDeps } from "./service.ts";
 
-export const RETENTION_CRON = "47 * * * *";
+const MINUTE_MS = 60_000;
 
-/** Starts the hourly run (and one now, in the background). @returns `stop()`, which waits for a run in progress */
-export function startRetentionHousekeeping(deps: RetentionDeps & { log: Logger }): { stop(): Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve();
-  const run = () => {
-    running = runRetention(deps).catch((err) => deps.log.error("retention failed", { error: String(err) }));
-    return running;
-  };
-  run();
-  // node-cron loads when the schedules start (after listening), not at every start of the server (bench/startup.ts).
-  const cron: typeof import("node-cron") = require("node-cron");
-  const task: ScheduledTask = cron.schedule(RETENTION_CRON, () => run(), { name: "retention", noOverlap: true });
-  return {
-    async stop() {
-      await task.destroy();
-      await running;
-    },
-  };
+/** Retention's task: every hour, at minute 47. A failed run is retried by the queue. */
+export function retentionTask(deps: RetentionDeps): PeriodicTask {
+  return { name: "retention", everyMs: 60 * MINUTE_MS, offsetMs: 47 * MINUTE_MS, run: () => runRetention(deps) };
 }
