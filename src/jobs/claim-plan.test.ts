@@ -41,8 +41,14 @@ async function backlog(queued: number): Promise<void> {
   });
   for (let i = 0; i < queued; i += 500) {
     const n = Math.min(500, queued - i);
-    await db.insertInto("jobs").values(Array.from({ length: n }, (_, k) => row(i + k, "queued"))).execute();
-    await db.insertInto("jobs").values(Array.from({ length: n }, (_, k) => row(i + k, "done"))).execute();
+    await db
+      .insertInto("jobs")
+      .values(Array.from({ length: n }, (_, k) => row(i + k, "queued")))
+      .execute();
+    await db
+      .insertInto("jobs")
+      .values(Array.from({ length: n }, (_, k) => row(i + k, "done")))
+      .execute();
   }
 }
 

@@ -32,6 +32,7 @@ import * as responseConsent from "./2026-12-03T0200-response-consent.ts";
 import * as invitations from "./2026-12-03T0300-invitations.ts";
 import * as retention from "./2026-12-03T0500-retention.ts";
 import * as jobsClaimIndexes from "./2026-12-03T0600-jobs-claim-indexes.ts";
+import * as followUpVectors from "./2026-12-03T0601-follow-up-vectors.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21T0000-initial": initial,
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-03T0300-invitations": invitations,
   "2026-12-03T0500-retention": retention,
   "2026-12-03T0600-jobs-claim-indexes": jobsClaimIndexes,
+  "2026-12-03T0601-follow-up-vectors": followUpVectors,
 };

@@ -15,7 +15,8 @@ type Q = Kysely<Database> | Transaction<Database>;
 /** What signing audio URLs needs. */
 export type RecordDeps = { publicUrl: string; signingSecret: string; audioUrlTtlS: number };
 type Segment = { start_s: number; end_s: number; text: string };
-export type StoredQuote = { answer_uuid: string; text: string };
+/** A stored quote; `follow_up`: it is that follow-up answer of the answer (index in `follow_ups`). */
+export type StoredQuote = { answer_uuid: string; text: string; follow_up?: number };
 
 /** Monday (UTC) of the ISO week of a stored timestamp, YYYY-MM-DD. */
 export function weekStart(timestamp: string): string {
@@ -57,6 +58,13 @@ export async function quotesOf(db: Q, m: RecordDeps, quotes: StoredQuote[]): Pro
   return quotes.flatMap((q) => {
     const a = sources.get(q.answer_uuid);
     if (!a) return [];
+    if (q.follow_up !== undefined) {
+      // A follow-up answer is quoted whole: its own recording (no segments are kept for it), never the answer's.
+      const f = (JSON.parse(a.follow_ups) as { audio_blob?: string | null }[])[q.follow_up];
+      const path = `/api/v1/responses/${a.response_uuid}/answers/${a.uuid}/follow-ups/${q.follow_up}/audio/`;
+      const url = f?.audio_blob ? m.publicUrl + signedPath(m.signingSecret, path, m.audioUrlTtlS) : null;
+      return [{ answer_uuid: a.uuid, response_uuid: a.response_uuid, text: q.text, start_s: null, end_s: null, audio_url: url }];
+    }
     const span = a.audio_blob ? quoteSpan(a.segments ? (JSON.parse(a.segments) as Segment[]) : null, q.text) : null;
     const path = `/api/v1/responses/${a.response_uuid}/answers/${a.uuid}/audio/`;
     const url = a.audio_blob ? m.publicUrl + signedPath(m.signingSecret, path, m.audioUrlTtlS) + (span ? `#t=${span.start_s},${span.end_s}` : "") : null;
