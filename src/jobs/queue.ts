@@ -203,6 +203,9 @@ const exhaustedQuery = prepared(2, (db, now: string, limit: number) =>
     .where("state", "in", [sql.lit<"queued">("queued"), sql.lit<"running">("running")])
     .where((eb) => eb.or([eb("state", "=", sql.lit("queued")), eb("lease_until", "<", now)]))
     .whereRef("attempts", ">=", "max_attempts")
+    // The index's order: PostgreSQL would otherwise walk the primary key for `ORDER BY id`
+    // (it cannot estimate `attempts >= max_attempts`), filtering every job.
+    .orderBy("state")
     .orderBy("id")
     .limit(limit),
 );
