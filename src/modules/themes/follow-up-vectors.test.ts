@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApi, type TestApi } from "../../../test/helpers/api.ts";
 import { startProcessing, waitFor } from "../../../test/helpers/processing.ts";
 import type { InferenceClient } from "../../ai/inference-client.ts";
+import { WEBM_FIXTURE_PATH } from "../../../test/helpers/fixtures.ts";
 import { bytesVector, bytesVectors } from "./codec.ts";
+import { quotesOf } from "./records.ts";
 
 const SHIPPING = [
   "Shipping cost was way too high for such a small order.",
@@ -146,5 +148,30 @@ describe("follow-up answers' own vectors", () => {
       "follow-up vector stored again",
     );
     expect(Buffer.from(after.follow_up_embeddings!).equals(Buffer.from(before.follow_up_embeddings!))).toBe(true);
+  }, 120_000);
+
+  test("a spoken follow-up quoted plays its own recording, whole (0 to its stored length), never the answer's", async () => {
+    const base = `/api/v1/intake/${api.ws.workspace_slug}/${link.slug}`;
+    const sid = (await api.call("POST", `${base}/sessions/`, { key: null, body: {} })).json.session_id as string;
+    expect((await api.call("PUT", `${base}/sessions/${sid}/answers/${qid}/`, { key: null, body: { value: "Perhaps." } })).status).toBe(200);
+    expect((await api.call("POST", `${base}/sessions/${sid}/answers/${qid}/probe/`, { key: null, body: {} })).json.follow_up?.index).toBe(0);
+    const webm = new Uint8Array(await Bun.file(WEBM_FIXTURE_PATH).arrayBuffer());
+    const up = await api.call("POST", `${base}/sessions/${sid}/answers/${qid}/follow-ups/0/audio/`, {
+      key: null,
+      raw: webm,
+      headers: { "content-type": "audio/webm" },
+    });
+    expect(up.status).toBe(200);
+    expect((await api.call("POST", `${base}/sessions/${sid}/submit/`, { key: null, body: {} })).status).toBe(200);
+    const a = (await rowsOf()).find((x) => x.text === "Perhaps.")!;
+    const stored = JSON.parse(a.follow_ups)[0];
+    expect(stored.duration_s).toBeGreaterThan(0);
+    const m = { publicUrl: api.deps.config.publicUrl, signingSecret: api.deps.signingSecret, audioUrlTtlS: api.deps.config.audioUrlTtlS };
+    const [q] = await quotesOf(api.db, m, [{ answer_uuid: a.uuid, text: stored.answer, follow_up: 0 }]);
+    expect([q!.start_s, q!.end_s]).toEqual([0, stored.duration_s]);
+    expect(q!.audio_url).toContain(`/answers/${a.uuid}/follow-ups/0/audio/`);
+    expect(q!.audio_url).toContain(`#t=0,${stored.duration_s}`);
+    const audio = await api.call("GET", q!.audio_url!.replace(api.deps.config.publicUrl, "").split("#")[0]!, { key: null });
+    expect(audio.status).toBe(200);
   }, 120_000);
 });
