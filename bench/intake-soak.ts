@@ -12,6 +12,9 @@
  * (throughput in that interval, WAL now and its peak in the interval, RSS). After the load it
  * watches the WAL for `--after-s` seconds (does it shrink?). Then: totals, peak WAL, peak RSS, the
  * kernel's RSS high-water mark, and whether every acknowledged submission is stored completed.
+ * Each row and each after-load sample also give the analysis jobs queued and the answers analysed
+ * per second since the last one (a read-only connection to the database, beside the server): does
+ * analysis keep its pace as its queue grows (issue 24)?
  * Prints figures; asserts nothing about time. Not run by CI.
  *
  *   npx bun bench/intake-soak.ts [--duration-s 300] [--respondents 6] [--report-s 15] [--after-s 20]
@@ -25,6 +28,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { Database as SqliteReader } from "bun:sqlite";
 import { openDatabase } from "../src/db/client.ts";
 import { createTestCertificates, startHttpsReceiver } from "../test/helpers/https-receiver.ts";
 import { runCli, startServer } from "../test/helpers/process.ts";
@@ -146,7 +150,35 @@ const MiB = 1024 * 1024;
 const acknowledged: string[] = [];
 let failures = 0;
 let firstFailure = "";
-type Row = { t_s: number; submissions_per_s: number; wal_mib: number; wal_peak_mib: number; rss_mib: number };
+type Row = {
+  t_s: number;
+  submissions_per_s: number;
+  wal_mib: number;
+  wal_peak_mib: number;
+  rss_mib: number;
+  analyses_queued: number | null;
+  analysed_per_s: number | null;
+};
+
+/** Analysis jobs queued, and finished per second since the last call (null: the database could not be read). */
+let lastAnalysed: { done: number; atMs: number } | null = null;
+function analysisPace(): { queued: number; perS: number | null } | null {
+  try {
+    const reader = new SqliteReader(path.join(dataDir, "earshot.db"), { readonly: true });
+    try {
+      const rows = reader.query("SELECT state, count(*) AS n FROM jobs WHERE kind = 'analyse' GROUP BY state").all() as { state: string; n: number }[];
+      const n = (state: string) => rows.find((r) => r.state === state)?.n ?? 0;
+      const now = { done: n("done") + n("failed"), atMs: Date.now() };
+      const perS = lastAnalysed ? ((now.done - lastAnalysed.done) * 1000) / (now.atMs - lastAnalysed.atMs) : null;
+      lastAnalysed = now;
+      return { queued: n("queued"), perS };
+    } finally {
+      reader.close();
+    }
+  } catch {
+    return null;
+  }
+}
 const rows: Row[] = [];
 let walPeak = 0;
 let walPeakInterval = 0;
@@ -160,12 +192,15 @@ const sampler = setInterval(() => {
   rssPeak = Math.max(rssPeak, rssMiB());
   const t = Math.round((Date.now() - t0) / 1000);
   if (t > 0 && t % reportS === 0 && t !== rows.at(-1)?.t_s && t <= durationS) {
+    const pace = analysisPace();
     const row = {
       t_s: t,
       submissions_per_s: (acknowledged.length - lastAcks) / reportS,
       wal_mib: w / MiB,
       wal_peak_mib: walPeakInterval / MiB,
       rss_mib: rssMiB(),
+      analyses_queued: pace?.queued ?? null,
+      analysed_per_s: pace?.perS ?? null,
     };
     rows.push(row);
     lastAcks = acknowledged.length;
@@ -207,10 +242,11 @@ await Promise.all(
 );
 const loadS = (Date.now() - t0) / 1000;
 const loadAfter = os.loadavg();
-const after: { t_s: number; wal_mib: number }[] = [];
+const after: { t_s: number; wal_mib: number; analyses_queued: number | null; analysed_per_s: number | null }[] = [];
 for (const t of [1, 2, 5, 10, 20, 30, 60, 120].filter((x) => x <= afterS)) {
   await Bun.sleep(Math.max(0, t0 + loadS * 1000 + t * 1000 - Date.now()));
-  after.push({ t_s: t, wal_mib: walBytes() / MiB });
+  const pace = analysisPace();
+  after.push({ t_s: t, wal_mib: walBytes() / MiB, analyses_queued: pace?.queued ?? null, analysed_per_s: pace?.perS ?? null });
 }
 clearInterval(sampler);
 const hwmMiB = kib(serverPid, "VmHWM") / 1024;
@@ -257,9 +293,16 @@ else {
     `${report.submissions} submissions (${f(report.submissions_per_s)}/s), ${failures} failed${firstFailure ? ` (first: ${firstFailure})` : ""}, ${lost} acknowledged but not stored; ${report.webhooks_received} webhooks received`,
   );
   console.log(`WAL peak ${f(report.wal_peak_mib)} MiB; server RSS peak ${f(rssPeak, 0)} MiB (sampled, with children), high-water mark ${f(hwmMiB, 0)} MiB\n`);
-  console.log("| t (s) | submissions/s | WAL (MiB) | WAL peak in interval (MiB) | RSS (MiB) |");
-  console.log("| ---: | ---: | ---: | ---: | ---: |");
-  for (const r of rows) console.log(`| ${r.t_s} | ${f(r.submissions_per_s)} | ${f(r.wal_mib)} | ${f(r.wal_peak_mib)} | ${f(r.rss_mib, 0)} |`);
+  const g = (x: number | null, digits = 0) => (x === null ? "–" : f(x, digits));
+  console.log("| t (s) | submissions/s | WAL (MiB) | WAL peak in interval (MiB) | RSS (MiB) | analyses queued | analysed/s |");
+  console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  for (const r of rows)
+    console.log(
+      `| ${r.t_s} | ${f(r.submissions_per_s)} | ${f(r.wal_mib)} | ${f(r.wal_peak_mib)} | ${f(r.rss_mib, 0)} | ${g(r.analyses_queued)} | ${g(r.analysed_per_s)} |`,
+    );
   console.log(`\nWAL after the load stopped: ${after.map((a) => `+${a.t_s} s ${f(a.wal_mib)} MiB`).join(", ")}`);
+  console.log(
+    `Analysis after the load stopped (queued, analysed/s): ${after.map((a) => `+${a.t_s} s ${g(a.analyses_queued)}, ${g(a.analysed_per_s)}`).join("; ")}`,
+  );
 }
 if (lost || failures) process.exitCode = 1;

@@ -88,12 +88,18 @@ export type InferenceClient = {
    * `enableDynamicProbing` and clarity < threshold), custom_fields, engine: { sentiment
    * ("transformer:<id>" or "lexicon:vader"), text, llm } }`.
    * @param options the question's `evaluatorConfig`, `enableDynamicProbing` and `prompt`.
-   * @param opts `priority` as for `transcribe` (default "batch").
+   * @param opts `priority` as for `transcribe` (default "batch"); `embed`: also the text's theme
+   *   vector (`embedding`), and with `embedFollowUps` one vector per follow-up answer text
+   *   (`embedding.followUps`, same engine, same request).
    * @throws InferenceError WORKER_DIED, CLOSED or INTERNAL; ordinary text never fails (the
    *   engine falls back to local results); LANGUAGE_UNSUPPORTED when `opts.language` is one no
    *   installed engine knows (ai/insights-languages.ts).
    */
-  analyse(text: string, options?: AnalyseOptions, opts?: { priority?: Priority; language?: string | null; embed?: boolean }): Promise<AnalyseReply>;
+  analyse(
+    text: string,
+    options?: AnalyseOptions,
+    opts?: { priority?: Priority; language?: string | null; embed?: boolean; embedFollowUps?: string[] },
+  ): Promise<AnalyseReply>;
   /**
    * Builds one question's themes in the worker (ai/themes/stored.ts `buildFromStored`, the
    * worker's embedder): `inputs` carry the answers' stored vectors and engines; those of another
@@ -212,6 +218,7 @@ export function createInferenceClient(opts: InferenceClientOptions): InferenceCl
         options,
         language: requestOpts.language ?? null,
         ...(requestOpts.embed ? { embed: true } : {}),
+        ...(requestOpts.embed && requestOpts.embedFollowUps?.length ? { embedFollowUps: requestOpts.embedFollowUps } : {}),
       }));
     },
 

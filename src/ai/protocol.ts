@@ -66,8 +66,11 @@ export type TranscribeResult = {
 /** Whisper's segments of the transcript (ai/asr.ts `segmentsOf`). */
 export type { TranscriptSegment };
 
-/** The answer's theme vector (issue 24): the embedder's id and its unit-length vector. */
-export type AnswerEmbedding = { engine: string; vector: Float32Array };
+/**
+ * The answer's theme vector (issue 24): the embedder's id and its unit-length vector, and
+ * `followUps`, one vector per follow-up text asked for (`embedFollowUps`), in that order.
+ */
+export type AnswerEmbedding = { engine: string; vector: Float32Array; followUps?: Float32Array[] };
 
 /** An analysis with, when asked (`embed`), the answer's theme vector. */
 export type AnalyseReply = AnalysisResult & { embedding?: AnswerEmbedding };
@@ -77,9 +80,15 @@ export type { BuildOptions, ThemeBuild, ThemeInput };
 /**
  * One answer of a theme build as stored: its vector and the engine that made it (null: none
  * yet), and `embedText`, the text its vector is made from (the analysed text: the answer with its
- * follow-ups, or its translation) — embedded again when `engine` is not the worker's.
+ * follow-ups, or its translation) — embedded again when `engine` is not the worker's; and its
+ * answered follow-ups with their stored vectors (null: none stored, e.g. analysed before
+ * migration 2026-12-03T0601), embedded again with the answer or when missing.
  */
-export type StoredThemeInput = ThemeInput & { engine: string | null; embedText: string };
+export type StoredThemeInput = Omit<ThemeInput, "followUps"> & {
+  engine: string | null;
+  embedText: string;
+  followUps?: { index: number; text: string; vector: Float32Array | null }[];
+};
 
 /** An operator's theme in a themes request: its examples are input ids (their vectors are the worker's). */
 export type StoredSeed = Omit<SeedTheme, "examples"> & { exampleIds: string[] };
@@ -89,9 +98,13 @@ export type StoredBuildOptions = Omit<BuildOptions, "seeds"> & { seeds?: StoredS
 
 /**
  * A build from stored vectors: `engine` is the worker's embedder id, and `embedded` the fresh
- * vectors of the inputs it embedded again (store them with that engine id).
+ * vectors of the inputs it embedded again (store them with that engine id), and
+ * `embeddedFollowUps` the follow-up answers it embedded (input id, follow-up index, vector).
  */
-export type StoredThemeBuild = ThemeBuild & { embedded: { id: string; vector: Float32Array }[] };
+export type StoredThemeBuild = ThemeBuild & {
+  embedded: { id: string; vector: Float32Array }[];
+  embeddedFollowUps: { id: string; index: number; vector: Float32Array }[];
+};
 
 /** Machine-readable failure classes, so callers can tell "retry later" from "never works". */
 export type InferenceErrorCode =
@@ -124,9 +137,19 @@ export type WorkerRequest =
    * Insights of one answer (sentiment, topics, summary, clarity, follow-ups, custom fields).
    * `language`: the answer's BCP 47 tag (null: unknown, analysed as English); one no installed
    * engine knows is refused with LANGUAGE_UNSUPPORTED (ai/insights-languages.ts). `embed`: also
-   * return the text's theme vector (the worker's embedder, `embeddingModel`).
+   * return the text's theme vector (the worker's embedder, `embeddingModel`), and with
+   * `embedFollowUps` one vector per of those texts (the answer's follow-up answers), same engine.
    */
-  | { type: "analyse"; id: number; priority: Priority; text: string; options: AnalyseOptions; language?: string | null; embed?: boolean }
+  | {
+      type: "analyse";
+      id: number;
+      priority: Priority;
+      text: string;
+      options: AnalyseOptions;
+      language?: string | null;
+      embed?: boolean;
+      embedFollowUps?: string[];
+    }
   /**
    * Builds one question's themes (ai/themes `buildThemes`) with the worker's embedder; inputs
    * whose vector is of another engine (or absent) are embedded again from their `embedText`.

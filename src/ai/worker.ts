@@ -74,8 +74,11 @@ async function run(job: Job): Promise<void> {
       const result = await engine.analyse(job.text, job.options);
       if (job.embed) {
         const e = await loadEmbedder(config);
-        const vector = e.embed ? e.embed(job.text) : (await e.embedBatch([job.text]))[0]!;
-        reply({ type: "result", id: job.id, kind: "analyse", result: { ...result, embedding: { engine: e.id, vector } } });
+        // The answer's vector and its follow-up answers' (issue 24), in one batch for a model.
+        const texts = [job.text, ...(job.embedFollowUps ?? [])];
+        const [vector, ...followUps] = e.embed ? texts.map((t) => e.embed!(t)) : await e.embedBatch(texts);
+        const embedding = { engine: e.id, vector: vector!, ...(job.embedFollowUps ? { followUps } : {}) };
+        reply({ type: "result", id: job.id, kind: "analyse", result: { ...result, embedding } });
       } else reply({ type: "result", id: job.id, kind: "analyse", result });
       return;
     }

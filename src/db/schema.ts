@@ -139,6 +139,11 @@ export interface AnswerTable {
   audio_deleted_at?: string | null;
   /** The answer's theme vector (little-endian Float32 bytes; migration 2026-12-02T0000); null until analysed. */
   embedding?: Uint8Array | null;
+  /**
+   * One vector per entry of `follow_ups`, in order, concatenated (zeros for an unanswered one),
+   * by the engine of `embedding` (migration 2026-12-03T0601); null until analysed or without follow-ups.
+   */
+  follow_up_embeddings?: Uint8Array | null;
   /** The embedder id of `embedding` (`sif-wink-100d`). */
   embedding_engine?: string | null;
   /** The answer's theme (DESIGN §12), or null. */

@@ -7,7 +7,7 @@
  * counts an attempt, so a job that keeps crashing the process is given up after `max_attempts`
  * like any other. Finished jobs are pruned ({@link pruneJobs}).
  */
-import type { Kysely } from "kysely";
+import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import { systemClock, type Clock } from "../clock.ts";
 import type { Database, JobTable, Executor } from "../db/schema.ts";
 import { prepared } from "../db/prepared.ts";
@@ -45,9 +45,12 @@ export class LeaseLostError extends Error {
  * @returns false when the job was finished, failed or claimed again meanwhile
  */
 export async function isClaimStillOurs(db: Executor, job: Pick<Job, "id" | "attempts">): Promise<boolean> {
-  const row = await db.selectFrom("jobs").select(["state", "attempts"]).where("id", "=", job.id).executeTakeFirst();
+  const [row] = await claimStateOf(db, job.id);
   return !row || (row.state === "running" && Number(row.attempts) === job.attempts);
 }
+
+// Compiled once (db/prepared.ts): every job's final write checks its claim with it.
+const claimStateOf = prepared(1, (db, id: number) => db.selectFrom("jobs").select(["state", "attempts"]).where("id", "=", id));
 
 export const JOBS_QUEUE: QueueTable = { table: "jobs", key: "id", waiting: "queued", leased: "running", dueAt: "run_at" };
 
@@ -145,42 +148,73 @@ const toJob = (row: JobRow): Job => ({
 /**
  * Claims the most urgent due job (queued and due, or running with an expired lease) that has
  * attempts left, taking a lease of `leaseS` seconds and counting the attempt. A job whose runs
- * were all used up by interruptions is never claimed: see {@link exhaustedJobs}. On PostgreSQL
- * the choice is `FOR UPDATE SKIP LOCKED` in a READ COMMITTED transaction, so nodes claiming at
- * once take different jobs; on SQLite one `UPDATE … WHERE id = (SELECT …)`.
+ * were all used up by interruptions is never claimed: see {@link exhaustedJobs}. Each of the two
+ * kinds of due job is found by walking the `jobs_claim` index in the claim's order (priority
+ * DESC, run_at, id) to its first row, and the better of the two is taken — no scan or sort of the
+ * queue, however deep (docs/decisions/job-claim-indexes.md). On PostgreSQL both are chosen with
+ * `FOR UPDATE SKIP LOCKED` in a READ COMMITTED transaction, so nodes claiming at once take
+ * different jobs; on SQLite one `UPDATE … WHERE id = (SELECT …)`.
  * @returns the job with `attempts` including this one, or null when nothing is due
  */
 export async function claimJob(db: Kysely<Database>, leaseS = JOB_LEASE_S, clock: Clock = systemClock): Promise<Job | null> {
   const now = clock.nowIso();
   const leaseUntil = clock.isoAfter(leaseS);
-  const due = (q: Executor) =>
-    q
-      .selectFrom("jobs")
-      .select("id")
-      .where((eb) => eb.or([eb.and([eb("state", "=", "queued"), eb("run_at", "<=", now)]), eb.and([eb("state", "=", "running"), eb("lease_until", "<", now)])]))
-      .whereRef("attempts", "<", "max_attempts")
-      .orderBy("priority", "desc")
-      .orderBy("run_at")
-      .orderBy("id")
-      .limit(1)
-      .$if(engineOf(q).rowLocks, (s) => s.forUpdate().skipLocked());
-  const lease = (q: Executor, id: number | ReturnType<typeof due>) =>
-    q
-      .updateTable("jobs")
-      .set((eb) => ({ state: "running", lease_until: leaseUntil, attempts: eb("attempts", "+", 1), date_updated: now }))
-      .where("id", "=", id)
-      .returning(["id", "kind", "payload", "attempts", "max_attempts", "lease_until"])
-      .executeTakeFirst();
   if (!engineOf(db).rowLocks) {
-    const row = await lease(db, due(db));
+    const [row] = await claimOnSqlite(db, leaseUntil, now, now, now);
     return row ? toJob(row) : null;
   }
   const row = await claimTransaction(db).execute(async (trx) => {
-    const id = (await due(trx).executeTakeFirst())?.id;
-    return id === undefined ? undefined : lease(trx, Number(id));
+    // The rare one first (a dead node's job), then the queue's head; the one not taken stays
+    // locked only until this short transaction commits.
+    const expired = (await firstDue(trx, "running", now).forUpdate().skipLocked().executeTakeFirst()) ?? null;
+    const queued = (await firstDue(trx, "queued", now).forUpdate().skipLocked().executeTakeFirst()) ?? null;
+    const best = [expired, queued].filter((r) => r !== null).sort(claimOrder)[0];
+    return best ? leaseJob(trx, leaseUntil, now, Number(best.id)).executeTakeFirst() : undefined;
   });
   return row ? toJob(row) : null;
 }
+
+type Due = { id: number; priority: number; run_at: string };
+/** The claim's order: priority DESC, run_at, id. */
+const claimOrder = (a: Due, b: Due) =>
+  Number(b.priority) - Number(a.priority) || (a.run_at < b.run_at ? -1 : a.run_at > b.run_at ? 1 : 0) || Number(a.id) - Number(b.id);
+
+/**
+ * The most urgent due job in one state with attempts left: `queued` and due by `now`, or `running`
+ * with a lease expired by `now`. A walk of `jobs_claim` stopping at its first matching row.
+ */
+function firstDue(q: Executor, state: "queued" | "running", now: string) {
+  return q
+    .selectFrom("jobs")
+    .select(["id", "priority", "run_at"])
+    .where("state", "=", sql.lit(state))
+    .where(state === "queued" ? "run_at" : "lease_until", state === "queued" ? "<=" : "<", now)
+    .whereRef("attempts", "<", "max_attempts")
+    .orderBy("priority", "desc")
+    .orderBy("run_at")
+    .orderBy("id")
+    .limit(sql.lit(1));
+}
+
+/** Takes the lease on job `id` (a number, or the subquery choosing it) and counts the attempt. */
+function leaseJob(q: Executor, leaseUntil: string, now: string, id: number | SelectQueryBuilder<any, any, { id: number }>) {
+  // Constants as literals: the compiled-once statement binds only its four parameters.
+  return q
+    .updateTable("jobs")
+    .set({ state: sql.lit("running"), lease_until: leaseUntil, attempts: sql<number>`attempts + 1`, date_updated: now })
+    .where("id", "=", id)
+    .returning(["id", "kind", "payload", "attempts", "max_attempts", "lease_until"]);
+}
+
+// SQLite: one statement, compiled once (db/prepared.ts); the better of the two halves' heads.
+const claimOnSqlite = prepared(4, (db, leaseUntil: string, now: string, queuedBy: string, expiredBy: string) => {
+  const heads = db
+    .selectFrom(firstDue(db, "queued", queuedBy).as("queued_head"))
+    .selectAll()
+    .unionAll(db.selectFrom(firstDue(db, "running", expiredBy).as("expired_head")).selectAll());
+  const best = db.selectFrom(heads.as("heads")).select("id").orderBy("priority", "desc").orderBy("run_at").orderBy("id").limit(sql.lit(1));
+  return leaseJob(db, leaseUntil, now, best);
+});
 
 /**
  * Due jobs with no attempt left: every attempt was claimed and the last one never finished (the
@@ -189,17 +223,26 @@ export async function claimJob(db: Kysely<Database>, leaseS = JOB_LEASE_S, clock
  * @returns at most `limit` jobs; `attempts` equals `maxAttempts`
  */
 export async function exhaustedJobs(db: Executor, limit = 10, clock: Clock = systemClock): Promise<Job[]> {
-  const now = clock.nowIso();
-  const rows = await db
+  return (await exhaustedQuery(db, clock.nowIso(), limit)).map(toJob);
+}
+
+// Run before every claim, so compiled once (db/prepared.ts); the states are literals.
+const exhaustedQuery = prepared(2, (db, now: string, limit: number) =>
+  db
     .selectFrom("jobs")
     .select(["id", "kind", "payload", "attempts", "max_attempts", "lease_until"])
-    .where((eb) => eb.or([eb("state", "=", "queued"), eb.and([eb("state", "=", "running"), eb("lease_until", "<", now)])]))
+    // Shaped for the partial index `jobs_exhausted` (only rows with no attempt left): the same
+    // rows as `queued OR (running AND lease expired)`, but an OR of states would make SQLite walk
+    // `jobs_claim` through every queued job instead (docs/decisions/job-claim-indexes.md).
+    .where("state", "in", [sql.lit<"queued">("queued"), sql.lit<"running">("running")])
+    .where((eb) => eb.or([eb("state", "=", sql.lit("queued")), eb("lease_until", "<", now)]))
     .whereRef("attempts", ">=", "max_attempts")
+    // The index's order: PostgreSQL would otherwise walk the primary key for `ORDER BY id`
+    // (it cannot estimate `attempts >= max_attempts`), filtering every job.
+    .orderBy("state")
     .orderBy("id")
-    .limit(limit)
-    .execute();
-  return rows.map(toJob);
-}
+    .limit(limit),
+);
 
 /** Restricts an update to a job we still lease (when the job carries a lease token). */
 function stillOurs<T extends { where: (...a: any[]) => T }>(q: T, job: Pick<Job, "id" | "leaseUntil">): T {
@@ -212,12 +255,23 @@ function stillOurs<T extends { where: (...a: any[]) => T }>(q: T, job: Pick<Job,
  * @returns false when the lease was lost (another claimer has the job now; nothing is changed)
  */
 export async function completeJob(db: Executor, job: Pick<Job, "id" | "leaseUntil">, clock: Clock = systemClock): Promise<boolean> {
+  if (job.leaseUntil) return (await completeLeased(db, clock.nowIso(), job.id, job.leaseUntil)).length > 0;
   const r = await stillOurs(
     db.updateTable("jobs").set({ state: "done", lease_until: null, last_error: null, date_updated: clock.nowIso() }),
     job,
   ).executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
+
+// Every job ends here: compiled once (db/prepared.ts); RETURNING tells whether the lease held.
+const completeLeased = prepared(3, (db, now: string, id: number, leaseUntil: string) =>
+  db
+    .updateTable("jobs")
+    .set({ state: sql.lit("done"), lease_until: sql.lit(null), last_error: sql.lit(null), date_updated: now })
+    .where("id", "=", id)
+    .where("lease_until", "=", leaseUntil)
+    .returning("id"),
+);
 
 /**
  * Records a failure: schedules a retry after {@link JOB_BACKOFF}, or marks the job failed when it

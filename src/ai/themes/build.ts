@@ -17,11 +17,15 @@ import type { Embedder } from "./embedder.ts";
 /** What the build needs of the engine that made the vectors (see {@link buildThemes}). */
 export type EngineInfo = Pick<Embedder, "id" | "dimensions"> & { embed?: Embedder["embed"] };
 
-/** One answer of the question: caller's id, text, and its embedder vector (unit length). */
+/**
+ * One answer of the question: caller's id, text, and its embedder vector (unit length);
+ * `followUps`: its answered follow-ups with their own vectors (same engine), quote candidates.
+ */
 export interface ThemeInput {
   id: string;
   text: string;
   vector: Float32Array;
+  followUps?: { index: number; text: string; vector: Float32Array }[];
 }
 
 /** An operator's theme (codebook entry) that the build keeps and that attracts nearby answers. */
@@ -202,13 +206,16 @@ export function buildThemes(inputs: ThemeInput[], embedder: EngineInfo, options:
   const sentenceEmbed = embedder.embed;
   const embed = sentenceEmbed ? (text: string) => project(sentenceEmbed(text)) : null;
   const texts = inputs.map((a) => a.text);
+  const followUps = inputs.map((a) =>
+    a.followUps?.filter((f) => f.vector.length === dims && dot(f.vector, f.vector) > 0).map((f) => ({ ...f, vector: project(f.vector) })),
+  );
   const themes: BuiltTheme[] = members.map((m, k) => ({
     key: k < seeds.length ? seeds[k]!.key : "",
     label: k < seeds.length ? seeds[k]!.label : labelFrom(keyphrases[k]!),
     keyphrases: keyphrases[k]!.map((p) => p.text),
     seeded: k < seeds.length,
     members: m,
-    quotes: m.length > 0 ? pickQuotes(m, texts, vectors, centres[k]!, embed) : [],
+    quotes: m.length > 0 ? pickQuotes(m, texts, vectors, centres[k]!, embed, followUps) : [],
     centre: centres[k]!,
   }));
   const ranked = themes.filter((t) => t.seeded || t.members.length > 0).sort((a, b) => b.members.length - a.members.length || a.members[0]! - b.members[0]!);

@@ -31,6 +31,8 @@ import * as themeCentresVersion from "./2026-12-03T0100-theme-centres-version.ts
 import * as responseConsent from "./2026-12-03T0200-response-consent.ts";
 import * as invitations from "./2026-12-03T0300-invitations.ts";
 import * as retention from "./2026-12-03T0500-retention.ts";
+import * as jobsClaimIndexes from "./2026-12-03T0600-jobs-claim-indexes.ts";
+import * as followUpVectors from "./2026-12-03T0601-follow-up-vectors.ts";
 import * as jobUniqueKey from "./2026-12-04T0000-job-unique-key.ts";
 import * as embedOrigins from "./2026-12-04T0100-embed-origins.ts";
 
@@ -62,6 +64,8 @@ export const migrations: Record<string, Migration> = {
   "2026-12-03T0200-response-consent": responseConsent,
   "2026-12-03T0300-invitations": invitations,
   "2026-12-03T0500-retention": retention,
+  "2026-12-03T0600-jobs-claim-indexes": jobsClaimIndexes,
+  "2026-12-03T0601-follow-up-vectors": followUpVectors,
   "2026-12-04T0000-job-unique-key": jobUniqueKey,
   "2026-12-04T0100-embed-origins": embedOrigins,
 };

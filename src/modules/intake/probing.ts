@@ -64,8 +64,17 @@ function transcribeOnce(
   return running;
 }
 
-/** A follow-up as stored in `answers.follow_ups` (the blob key never leaves the server). */
-export type StoredFollowUp = { question: string; answer: string | null; transcription?: string | null; audio_blob?: string | null };
+/**
+ * A follow-up as stored in `answers.follow_ups` (the blob key never leaves the server);
+ * `duration_s`: the recording's length (spoken answers since issue 24: a theme quote of it plays 0..duration).
+ */
+export type StoredFollowUp = {
+  question: string;
+  answer: string | null;
+  transcription?: string | null;
+  audio_blob?: string | null;
+  duration_s?: number | null;
+};
 
 const DEFAULT_MAX_FOLLOW_UPS = 1;
 
@@ -213,7 +222,7 @@ export async function answerFollowUp(
     const t = await transcribeForRespondent(deps.inference, input.audio, q, linkLanguage(l));
     const masked = maskText(t.text, policy);
     const key = await deps.blobs.put("audio", input.audio);
-    updated = { question: target.question, answer: masked, transcription: masked, audio_blob: key };
+    updated = { question: target.question, answer: masked, transcription: masked, audio_blob: key, duration_s: t.durationS };
   }
   let replaced: string | null | undefined;
   let next: StoredFollowUp[];

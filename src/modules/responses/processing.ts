@@ -25,8 +25,8 @@ import { analysisDuration, transcriptionDuration, transcriptionRealTimeFactor } 
 import { rebuildGivenUp, themeOfNewAnswer } from "../themes/engine.ts";
 import { isOpenType } from "../../shared/question-types.ts";
 import { updateAnalysedAnswer } from "../themes/repository.ts";
-import { vectorBytes } from "../themes/codec.ts";
-import { analysisTextOf } from "../themes/analysis-text.ts";
+import { vectorBytes, vectorsBytes } from "../themes/codec.ts";
+import { analysisTextOf, followUpAnswersOf } from "../themes/analysis-text.ts";
 
 /** `transcription_error` of an answer waiting for the ASR model (`waiting_for_model`). */
 export const WAITING_FOR_MODEL = "The speech recognition model is not installed; this answer is transcribed once it is (earshot models fetch).";
@@ -223,12 +223,26 @@ async function analyseDefinitionOf(db: Kysely<Database>, response: repo.Response
   return value;
 }
 
+/**
+ * The stored form of an answer's follow-up vectors (`answers.follow_up_embeddings`): one vector
+ * per entry of `follow_ups`, zeros for one left unanswered; null when none was answered.
+ */
+function followUpVectorsBytes(stored: string, answered: { index: number }[], e: { vector: Float32Array; followUps?: Float32Array[] }) {
+  if (answered.length === 0 || e.followUps?.length !== answered.length) return null;
+  const all: Float32Array[] = Array.from({ length: (JSON.parse(stored) as unknown[]).length }, () => new Float32Array(e.vector.length));
+  answered.forEach((f, i) => {
+    all[f.index] = e.followUps![i]!;
+  });
+  return vectorsBytes(all);
+}
+
 /** Handles an `analyse` job: ai_insights, clarity-driven follow-ups and custom fields. */
 export async function analyseAnswer(deps: ProcessingDeps, job: Job): Promise<void> {
   const answer = await repo.findAnswer(deps.db, answerUuidOf(job));
   if (!answer) return;
   // The English engines read the translation of a non-English voice answer when there is one.
   const text = analysisTextOf(answer);
+  const followUps = followUpAnswersOf(answer);
   const response = await repo.findResponseByUuid(deps.db, answer.response_uuid);
   const definition = response ? await analyseDefinitionOf(deps.db, response) : null;
   const q = definition?.questions.find((x) => x.uuid === answer.question_uuid);
@@ -251,7 +265,8 @@ export async function analyseAnswer(deps: ProcessingDeps, job: Job): Promise<voi
         },
         // The theme vector comes from the same text (answer and follow-ups), in the same request;
         // a translation is English whatever the answer's own language.
-        { language: answer.translation ? "en" : language, embed: true },
+        // The follow-up answers get their own vectors in the same request (issue 24).
+        { language: answer.translation ? "en" : language, embed: true, embedFollowUps: followUps.map((f) => f.text) },
       );
       endTimer();
     } catch (err) {
@@ -273,7 +288,13 @@ export async function analyseAnswer(deps: ProcessingDeps, job: Job): Promise<voi
       custom_fields: JSON.stringify(r.custom_fields ?? {}),
       analysis_engine: JSON.stringify({ ...r.engine, clarity: r.clarity }),
       analysis_status: "completed",
-      ...(r.embedding ? { embedding: vectorBytes(r.embedding.vector), embedding_engine: r.embedding.engine } : {}),
+      ...(r.embedding
+        ? {
+            embedding: vectorBytes(r.embedding.vector),
+            embedding_engine: r.embedding.engine,
+            follow_up_embeddings: followUpVectorsBytes(answer.follow_ups, followUps, r.embedding),
+          }
+        : {}),
     };
     embedding = r.embedding ?? null;
   }

@@ -17,6 +17,17 @@ export function analysisTextOf(a: AnalysedAnswer): string {
   const own = (a.translation || a.transcription || a.text || "").trim();
   if (own === "") return "";
   // Follow-up answers given during the session count as part of the answer.
-  const followUps = (JSON.parse(a.follow_ups) as { answer?: string | null }[]).map((f) => f.answer).filter(Boolean);
-  return [own, ...followUps].join("\n");
+  return [own, ...followUpAnswersOf(a).map((f) => f.text)].join("\n");
+}
+
+/**
+ * The answered follow-ups of an answer (issue 24: each gets its own vector and may be a theme's
+ * quote; docs/insights.md "Follow-up answers").
+ * @returns `{ index, text }` per follow-up with a non-empty answer; `index` is its place in `follow_ups`.
+ */
+export function followUpAnswersOf(a: Pick<AnalysedAnswer, "follow_ups">): { index: number; text: string }[] {
+  return (JSON.parse(a.follow_ups) as { answer?: string | null }[]).flatMap((f, index) => {
+    const text = (f.answer ?? "").trim();
+    return text ? [{ index, text }] : [];
+  });
 }

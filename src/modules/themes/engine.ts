@@ -29,6 +29,7 @@ import { llmLabelsOf, type LlmEndpoint } from "./llm-relabel.ts";
 import { bytesVector, bytesVectors, vectorBytes, vectorsBytes } from "./codec.ts";
 import { cachedModel, storeModel } from "./model-cache.ts";
 import * as repo from "./repository.ts";
+import { followUpInputs, storeFollowUpVectors } from "./follow-ups.ts";
 
 /** Fewest analysed answers since the last build that trigger an automatic rebuild. */
 export const REBUILD_MIN_NEW = 10;
@@ -160,6 +161,7 @@ export async function rebuildThemes(deps: ThemeEngineDeps, job: Job): Promise<vo
     vector: bytesVector(r.embedding!),
     engine: r.embedding_engine ?? null,
     embedText: analysisTextOf(r),
+    followUps: followUpInputs(r),
   }));
   const built = inputs.length > 0 ? await deps.inference.buildThemes(inputs, options) : null;
   const engine = built?.engine ?? before.engine;
@@ -180,6 +182,7 @@ export async function rebuildThemes(deps: ThemeEngineDeps, job: Job): Promise<vo
     const now = nowIso();
     // The vectors embedded again with the current engine replace the old engine's.
     for (const e of built?.embedded ?? []) await repo.storeEmbedding(trx, e.id, vectorBytes(e.vector), engine!);
+    await storeFollowUpVectors(trx, new Map(answers.map((r) => [r.uuid, r])), built?.embeddedFollowUps ?? []);
     const current = new Map((await repo.themesOf(trx, linkUuid, questionUuid)).map((t) => [t.uuid, t]));
     const autoBefore = existing.filter((t) => t.operator === 0 && current.has(t.uuid));
     const found = built?.themes.filter((t) => !t.seeded) ?? [];
@@ -193,7 +196,10 @@ export async function rebuildThemes(deps: ThemeEngineDeps, job: Job): Promise<vo
       return llm ? { label: llm, label_source: "llm" as const } : { label: t.label, label_source: "auto" as const };
     };
     for (const t of built?.themes ?? []) {
-      const quotes = JSON.stringify(t.quotes.map((q) => ({ answer_uuid: inputs[q.answer]!.id, text: q.text })));
+      // A quote from a follow-up answer names it (`follow_up`: its index), for its own recording.
+      const quotes = JSON.stringify(
+        t.quotes.map((q) => ({ answer_uuid: inputs[q.answer]!.id, text: q.text, ...(q.followUp === undefined ? {} : { follow_up: q.followUp }) })),
+      );
       const common = { keyphrases: JSON.stringify(t.keyphrases), quotes, centre: vectorBytes(t.centre), date_updated: now };
       let uuid: string;
       if (t.seeded) {

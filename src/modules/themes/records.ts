@@ -13,7 +13,8 @@ import * as repo from "./repository.ts";
 /** What signing audio URLs needs. */
 export type RecordDeps = { publicUrl: string; signingSecret: string; audioUrlTtlS: number };
 type Segment = { start_s: number; end_s: number; text: string };
-export type StoredQuote = { answer_uuid: string; text: string };
+/** A stored quote; `follow_up`: it is that follow-up answer of the answer (index in `follow_ups`). */
+export type StoredQuote = { answer_uuid: string; text: string; follow_up?: number };
 
 /** Monday (UTC) of the ISO week of a stored timestamp, YYYY-MM-DD. */
 export function weekStart(timestamp: string): string {
@@ -55,6 +56,17 @@ export async function quotesOf(db: Executor, m: RecordDeps, quotes: StoredQuote[
   return quotes.flatMap((q) => {
     const a = sources.get(q.answer_uuid);
     if (!a) return [];
+    if (q.follow_up !== undefined) {
+      // A follow-up answer is quoted whole: its own recording from 0 to its length (no segments
+      // are kept for it), never the answer's. Recorded before its length was stored: no span.
+      const f = (JSON.parse(a.follow_ups) as { audio_blob?: string | null; duration_s?: number | null }[])[q.follow_up];
+      const path = `/api/v1/responses/${a.response_uuid}/answers/${a.uuid}/follow-ups/${q.follow_up}/audio/`;
+      const span = f?.audio_blob && typeof f.duration_s === "number" && f.duration_s > 0 ? { start_s: 0, end_s: f.duration_s } : null;
+      const url = f?.audio_blob ? m.publicUrl + signedPath(m.signingSecret, path, m.audioUrlTtlS) + (span ? `#t=0,${span.end_s}` : "") : null;
+      return [
+        { answer_uuid: a.uuid, response_uuid: a.response_uuid, text: q.text, start_s: span?.start_s ?? null, end_s: span?.end_s ?? null, audio_url: url },
+      ];
+    }
     const span = a.audio_blob ? quoteSpan(a.segments ? (JSON.parse(a.segments) as Segment[]) : null, q.text) : null;
     const path = `/api/v1/responses/${a.response_uuid}/answers/${a.uuid}/audio/`;
     const url = a.audio_blob ? m.publicUrl + signedPath(m.signingSecret, path, m.audioUrlTtlS) + (span ? `#t=${span.start_s},${span.end_s}` : "") : null;

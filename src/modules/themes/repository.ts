@@ -80,7 +80,7 @@ export function quoteSources(db: Executor, answerUuids: string[]) {
   if (!answerUuids.length) return Promise.resolve([]);
   return db
     .selectFrom("answers")
-    .select(["uuid", "response_uuid", "audio_blob", "segments", "transcription", "text"])
+    .select(["uuid", "response_uuid", "audio_blob", "segments", "transcription", "text", "follow_ups"])
     .where("uuid", "in", answerUuids)
     .execute();
 }
@@ -138,7 +138,18 @@ export async function reassignTheme(db: Executor, from: string, to: string | nul
 export function embeddedAnswers(db: Executor, questionUuid: string) {
   return db
     .selectFrom("answers")
-    .select(["uuid", "text", "transcription", "translation", "follow_ups", "embedding", "embedding_engine", "theme_uuid", "theme_source"])
+    .select([
+      "uuid",
+      "text",
+      "transcription",
+      "translation",
+      "follow_ups",
+      "embedding",
+      "follow_up_embeddings",
+      "embedding_engine",
+      "theme_uuid",
+      "theme_source",
+    ])
     .where("question_uuid", "=", questionUuid)
     .where("embedding", "is not", null)
     .orderBy("date_created")
