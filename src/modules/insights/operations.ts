@@ -1,8 +1,8 @@
 /**
  * @module insights/operations
- * OpenAPI operations of the insights module (collected by src/http/operations.ts).
+ * OpenAPI operations of the insights module (collected by src/api/operations.ts).
  */
-import type { Operation } from "../../http/openapi.ts";
+import type { Operation } from "../../http/operation.ts";
 import { correctedInsightsSchema, correctInsightsSchema } from "./model.ts";
 
 const WRITE = ["UNAUTHENTICATED", "HTTPS_REQUIRED", "RATE_LIMITED", "INVALID_JSON", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"];

@@ -4,8 +4,8 @@
  */
 import { z } from "zod";
 import { lazySchema } from "../../shared/lazy-schema.ts";
-import type { Operation } from "../../http/openapi.ts";
-import { publicLinkSchema } from "../../http/openapi-components.ts";
+import type { Operation } from "../../http/operation.ts";
+import { publicLinkSchema } from "../links/question-doc.ts";
 import {
   consentGivenSchema,
   answerStateSchema as answerState,

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { lazySchema } from "../../shared/lazy-schema.ts";
-import { envelopeOf, pagedQuery, type Operation } from "../../http/openapi.ts";
+import { envelopeOf, pagedQuery, type Operation } from "../../http/operation.ts";
 import { createdInvitationsSchema, createInvitationsSchema, invitationSchema, listInvitationsQuerySchema } from "./model.ts";
 
 const BASE = "/api/v1/links/:link_uuid/invitations/";

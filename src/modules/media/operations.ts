@@ -3,7 +3,7 @@
  * The OpenAPI entries of `media/images/` (issue 26; docs/api.md "Images").
  */
 import { z } from "zod";
-import type { Operation } from "../../http/openapi.ts";
+import type { Operation } from "../../http/operation.ts";
 import { lazySchema } from "../../shared/lazy-schema.ts";
 import { IMAGE_TYPES } from "./images.ts";
 

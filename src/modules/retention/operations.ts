@@ -2,7 +2,7 @@
  * @module retention/operations
  * The OpenAPI entries of the retention dry runs (issue 25; docs/api.md "Retention").
  */
-import type { Operation } from "../../http/openapi.ts";
+import type { Operation } from "../../http/operation.ts";
 import { linkPreviewInputSchema, retentionPreviewSchema, workspacePreviewInputSchema } from "./model.ts";
 
 const ERRORS = [

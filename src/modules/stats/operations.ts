@@ -2,7 +2,7 @@
  * @module stats/operations
  * OpenAPI entries of the dashboard endpoint (`http/operations.ts` lists them).
  */
-import type { Operation } from "../../http/openapi.ts";
+import type { Operation } from "../../http/operation.ts";
 import { linkStatsSchema, statsQuerySchema } from "./model.ts";
 
 const AUTH = ["UNAUTHENTICATED", "HTTPS_REQUIRED", "RATE_LIMITED"];

@@ -1,8 +1,8 @@
 /**
  * @module themes/operations
- * OpenAPI entries of the themes endpoints (DESIGN §12; collected by src/http/operations.ts).
+ * OpenAPI entries of the themes endpoints (DESIGN §12; collected by src/api/operations.ts).
  */
-import { envelopeOf, pagedQuery, type Operation } from "../../http/openapi.ts";
+import { envelopeOf, pagedQuery, type Operation } from "../../http/operation.ts";
 import {
   createThemeSchema,
   listThemesQuerySchema,

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { lazySchema } from "../../shared/lazy-schema.ts";
-import { envelopeOf, pagedQuery, type Operation } from "../../http/openapi.ts";
+import { envelopeOf, pagedQuery, type Operation } from "../../http/operation.ts";
 import { pageQuerySchema } from "../../http/pagination.ts";
 import {
   createWebhookSchema,

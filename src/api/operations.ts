@@ -1,10 +1,10 @@
 /**
- * @module http/operations
+ * @module api/operations
  * The catalogue of API operations for the OpenAPI document. A test checks that every route the
  * server answers is listed here and the other way round.
  */
 import { z } from "zod";
-import { envelopeOf, pagedQuery, type Operation } from "./openapi.ts";
+import { envelopeOf, pagedQuery, type Operation } from "../http/operation.ts";
 import { lazySchema } from "../shared/lazy-schema.ts";
 import { createLinkSchema, linkSchema, listLinksQuerySchema, patchLinkSchema } from "../modules/links/model.ts";
 import { exportQuerySchema, listResponsesQuerySchema, reprocessedSchema, responseSchema, workspaceExportQuerySchema } from "../modules/responses/model.ts";
