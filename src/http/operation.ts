@@ -59,4 +59,3 @@ export function envelopeOf(item: z.ZodType) {
 export function pagedQuery(query?: z.ZodObject): z.ZodObject {
   return query ? lazySchema(() => pageQuerySchema.extend(query.shape)) : pageQuerySchema;
 }
-
