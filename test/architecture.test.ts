@@ -143,7 +143,7 @@ const RULES: Rule[] = [
   {
     name: "repositories hold Kysely only: no service, route, HTTP or auth code",
     from: /\/repository\.ts$/,
-    allowed: /^(src\/db\/|src\/queue\/|src\/modules\/[a-z-]+\/repository\.ts|src\/outbox\/repository\.ts|pkg:kysely$)/,
+    allowed: /^(src\/db\/|src\/queue\/|src\/(modules\/[a-z-]+|auth)\/repository\.ts|src\/outbox\/repository\.ts|pkg:kysely$)/,
   },
   {
     name: "zod models (model.ts) know no database, service or route",

@@ -10,7 +10,8 @@
  * every outcome (problems included: Elysia merges `set.headers` into error responses), and the
  * handler receives a typed `auth: AuthContext`. After it (`afterHandle`): the key, session, user
  * or membership is re-checked, so a revocation that raced the request answers 401 instead of the
- * data; then a successful audited action is recorded (audit/hook.ts) — in that order.
+ * data; then a successful audited action is recorded (`deps.audit`: audit/hook.ts, wired by
+ * app-deps.ts) — in that order.
  * `{ scope, recheckBeforeResponding: false }` is only for revoking one's own key or session,
  * where the revocation is the request's whole effect; `{ scope: null }` accepts any valid key.
  *
@@ -23,7 +24,6 @@ import { isSecureTransport, type AuthContext } from "../auth/authenticate.ts";
 import type { AnyScope } from "../auth/keys.ts";
 import { assertSameOrigin } from "../auth/sessions.ts";
 import { AppError } from "../errors.ts";
-import { auditAfterHandle } from "../modules/audit/hook.ts";
 import { authOfRequest, peerOf, type AppDeps } from "./context.ts";
 
 /** What a route declares: the scope it needs, or the scope with options. */
@@ -53,7 +53,6 @@ let lastAppId = 0;
 /** The named plugin carrying the `auth` macro, over one app's dependencies. */
 export function authPlugin(deps: AppDeps) {
   if (!appIds.has(deps)) appIds.set(deps, ++lastAppId);
-  const audit = auditAfterHandle(deps.db, deps.log);
   return new Elysia({ name: "earshot-auth", seed: appIds.get(deps) }).macro({
     session: {
       async resolve({ request, server }) {
@@ -79,7 +78,7 @@ export function authPlugin(deps: AppDeps) {
         async afterHandle({ request, response }) {
           const auth = authOfRequest.get(request);
           if (recheck && auth) await deps.auth.assertActive(deps.db, auth);
-          await audit({ request, response });
+          await deps.audit({ request, response });
         },
       };
     },

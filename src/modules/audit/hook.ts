@@ -8,14 +8,12 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.ts";
 import type { Logger } from "../../logger.ts";
-import { authOfRequest } from "../../http/context.ts";
+import { authOfRequest, type AuditedContext } from "../../http/context.ts";
 import { matchRoute, routePattern } from "../../http/route-pattern.ts";
 import { recordByAuth, type AuditAction, type AuditTarget } from "./service.ts";
 
 type Body = Record<string, unknown> | null;
 
-/** What the hook reads of a request's context after its handler. */
-export type AuditedContext = { request: Request; response: unknown };
 type Rule = { action: AuditAction; target: (params: Record<string, string>, body: Body) => AuditTarget };
 
 const WEBHOOK = "/api/v1/workspaces/:workspace_uuid/webhooks/:webhook_uuid/";

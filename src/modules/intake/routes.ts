@@ -11,7 +11,7 @@ import { AppError } from "../../errors.ts";
 import { renderIntakePage, renderMessagePage } from "../../http/web-assets.ts";
 import { compressedPage, createAssetServer } from "../../http/asset-delivery.ts";
 import { contentLanguageOf, negotiateLanguage, pageText } from "../../http/intake-language.ts";
-import { linkText } from "../../../web/intake/content.ts";
+import { translatedText } from "../../shared/translations.ts";
 import { workspaceSlugOfHost } from "../workspaces/service.ts";
 import * as service from "./service.ts";
 import { closedReason } from "./closing.ts";
@@ -151,11 +151,11 @@ export function intakeRoutes(deps: AppDeps) {
     const lang = negotiateLanguage(headers, linkLanguage);
     const translated = [...new Set([...Object.keys(pub.translations ?? {}), ...pub.questions.flatMap((q) => Object.keys(q.translations ?? {}))])];
     const contentLanguage = contentLanguageOf(headers, linkLanguage, translated, lang);
-    const title = linkText(pub.translations, contentLanguage ?? lang, "name") || l.link.name;
+    const title = translatedText(pub.translations, contentLanguage ?? lang, "name") || l.link.name;
     if (l.link.status !== "active") return html(renderMessagePage(title, pageText(lang, "page.paused.text"), lang, versions), 200, headers);
     const refused = await invitationPage(l, invitation, title, lang, headers);
     if (refused) return refused;
-    const description = linkText(pub.translations, contentLanguage ?? lang, "description") || pub.settings.description;
+    const description = translatedText(pub.translations, contentLanguage ?? lang, "description") || pub.settings.description;
     return html(
       renderIntakePage({
         title,

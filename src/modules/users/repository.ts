@@ -4,12 +4,23 @@
  * (setup, invites, password resets). Secrets are stored only as SHA-256 hashes.
  */
 import type { Kysely, Transaction } from "kysely";
-import type { ConsoleSessionTable, Database, MembershipTable, OneTimeTokenTable, UserTable } from "../../db/schema.ts";
+import type { Database, OneTimeTokenTable } from "../../db/schema.ts";
+import type { MembershipRow, SessionRow, UserRow } from "../../auth/repository.ts";
+
+// The reads authentication makes live in auth/repository.ts (src/auth/ imports no feature).
+export {
+  deleteSession,
+  findMembership,
+  findSession,
+  findUserByUuid,
+  isSessionActive,
+  touchSession,
+  type MembershipRow,
+  type SessionRow,
+  type UserRow,
+} from "../../auth/repository.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
-export type UserRow = Omit<UserTable, "disabled"> & { disabled: number };
-export type MembershipRow = MembershipTable;
-export type SessionRow = ConsoleSessionTable;
 export type OneTimeTokenRow = OneTimeTokenTable;
 
 export function insertUser(db: Q, row: UserRow) {
@@ -18,10 +29,6 @@ export function insertUser(db: Q, row: UserRow) {
 
 export function findUserByEmailKey(db: Q, emailKey: string): Promise<UserRow | undefined> {
   return db.selectFrom("users").selectAll().where("email_key", "=", emailKey).executeTakeFirst();
-}
-
-export function findUserByUuid(db: Q, uuid: string): Promise<UserRow | undefined> {
-  return db.selectFrom("users").selectAll().where("uuid", "=", uuid).executeTakeFirst();
 }
 
 export function updateUser(db: Q, uuid: string, patch: Partial<Pick<UserRow, "name" | "password_hash" | "last_login_at" | "disabled">>) {
@@ -38,10 +45,6 @@ export function listAllMemberships(db: Q): Promise<MembershipRow[]> {
 
 export function insertMembership(db: Q, row: MembershipRow) {
   return db.insertInto("memberships").values(row).execute();
-}
-
-export function findMembership(db: Q, userUuid: string, workspaceUuid: string): Promise<MembershipRow | undefined> {
-  return db.selectFrom("memberships").selectAll().where("user_uuid", "=", userUuid).where("workspace_uuid", "=", workspaceUuid).executeTakeFirst();
 }
 
 /** A user's memberships with their workspaces' names and slugs, oldest first. */
@@ -90,20 +93,8 @@ export function insertSession(db: Q, row: SessionRow) {
   return db.insertInto("console_sessions").values(row).execute();
 }
 
-export function findSession(db: Q, idHash: string): Promise<SessionRow | undefined> {
-  return db.selectFrom("console_sessions").selectAll().where("id_hash", "=", idHash).executeTakeFirst();
-}
-
-export function touchSession(db: Q, idHash: string, at: string) {
-  return db.updateTable("console_sessions").set({ last_seen_at: at }).where("id_hash", "=", idHash).execute();
-}
-
 export function setSessionWorkspace(db: Q, idHash: string, workspaceUuid: string | null) {
   return db.updateTable("console_sessions").set({ workspace_uuid: workspaceUuid }).where("id_hash", "=", idHash).execute();
-}
-
-export function deleteSession(db: Q, idHash: string) {
-  return db.deleteFrom("console_sessions").where("id_hash", "=", idHash).execute();
 }
 
 /** Ends every session of a user, except `keepIdHash` when given. */
@@ -215,21 +206,4 @@ export async function withdrawInvitesIssuedBy(db: Q, userUuid: string, workspace
   if (keepRoles) q = q.where("role", "not in", keepRoles.length ? keepRoles : [""]);
   const r = await q.executeTakeFirst();
   return Number(r.numDeletedRows);
-}
-
-/**
- * True while the session exists, its user is enabled and still a member of `workspaceUuid` — with
- * `role`, still in that role (the re-check that makes a removed, demoted or disabled user stop
- * mid-request: the request was authorized for the role it started with).
- */
-export async function isSessionActive(db: Q, idHash: string, workspaceUuid: string, role?: MembershipRow["role"] | null): Promise<boolean> {
-  let q = db
-    .selectFrom("console_sessions")
-    .innerJoin("users", "users.uuid", "console_sessions.user_uuid")
-    .innerJoin("memberships", (j) => j.onRef("memberships.user_uuid", "=", "users.uuid").on("memberships.workspace_uuid", "=", workspaceUuid))
-    .select("console_sessions.id_hash")
-    .where("console_sessions.id_hash", "=", idHash)
-    .where("users.disabled", "=", 0);
-  if (role) q = q.where("memberships.role", "=", role);
-  return (await q.executeTakeFirst()) !== undefined;
 }

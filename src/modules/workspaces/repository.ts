@@ -3,21 +3,16 @@
  * Kysely queries for workspaces and their daily API call counters.
  */
 import type { Kysely, Transaction } from "kysely";
-import type { Database, WorkspaceTable } from "../../db/schema.ts";
-import { prepared } from "../../db/prepared.ts";
+import type { Database } from "../../db/schema.ts";
+import type { WorkspaceRow } from "../../auth/repository.ts";
+
+// The reads authentication makes live in auth/repository.ts (src/auth/ imports no feature).
+export { addApiCalls, findWorkspaceByUuid, type WorkspaceRow } from "../../auth/repository.ts";
 
 type Q = Kysely<Database> | Transaction<Database>;
-export type WorkspaceRow = Omit<WorkspaceTable, "keys_created"> & { keys_created: number };
 
 export function insertWorkspace(db: Q, row: Omit<WorkspaceRow, "keys_created">) {
   return db.insertInto("workspaces").values(row).execute();
-}
-
-// Compiled once: authentication reads the key's workspace on every request (db/prepared.ts).
-const workspaceByUuid = prepared(1, (db, uuid: string) => db.selectFrom("workspaces").selectAll().where("uuid", "=", uuid));
-
-export async function findWorkspaceByUuid(db: Q, uuid: string): Promise<WorkspaceRow | undefined> {
-  return (await workspaceByUuid(db, uuid))[0];
 }
 
 export function findWorkspaceBySlug(db: Q, slug: string): Promise<WorkspaceRow | undefined> {
@@ -55,15 +50,6 @@ export function incrementKeysCreated(db: Q, uuid: string) {
     .updateTable("workspaces")
     .set((eb) => ({ keys_created: eb("keys_created", "+", 1) }))
     .where("uuid", "=", uuid)
-    .execute();
-}
-
-/** Adds `n` API calls to the workspace's counter of `day` (`YYYY-MM-DD`), creating it at `n`. */
-export function addApiCalls(db: Q, workspaceUuid: string, day: string, n: number) {
-  return db
-    .insertInto("api_call_counters")
-    .values({ workspace_uuid: workspaceUuid, day, calls: n })
-    .onConflict((oc) => oc.columns(["workspace_uuid", "day"]).doUpdateSet((eb) => ({ calls: eb("api_call_counters.calls", "+", eb.ref("excluded.calls")) })))
     .execute();
 }
 
