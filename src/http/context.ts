@@ -13,6 +13,7 @@ import type { AuthContext, Authenticator } from "../auth/authenticate.ts";
 import type { InferenceClient } from "../ai/inference-client.ts";
 import type { Clock } from "../clock.ts";
 import type { WebAssets } from "./web-assets.ts";
+import type { AuditTarget } from "./operation.ts";
 
 /**
  * The background worker of this node: `ok` (its loops turn), `starting` (not started yet, just
@@ -21,9 +22,6 @@ import type { WebAssets } from "./web-assets.ts";
  * app built without one, as in tests).
  */
 export type WorkerState = "ok" | "starting" | "stalled" | "paused" | "not_run_here";
-
-/** What the hook after an audited route's handler reads: the request and the handler's answer. */
-export type AuditedContext = { request: Request; response: unknown };
 
 /** Everything the routes need; no globals. */
 export type AppDeps = {
@@ -44,10 +42,11 @@ export type AppDeps = {
   /** This node's background worker state for `GET /healthz/ready` (server.ts); absent: none runs here. */
   workerState?: () => WorkerState;
   /**
-   * Records a successful audited action (modules/audit/hook.ts, wired by src/app-deps.ts); the
-   * auth plugin calls it after the re-check, so the HTTP layer imports no feature.
+   * Records a successful audited action (modules/audit/hook.ts, wired by src/app-deps.ts): the
+   * auth plugin calls it after the re-check for a route whose declaration has `audit`, so the
+   * HTTP layer imports no feature. Never throws.
    */
-  audit: (ctx: AuditedContext) => Promise<void>;
+  audit: (auth: AuthContext, action: string, target: AuditTarget) => Promise<void>;
 };
 
 /** Peer address of the request (null inside `app.handle` tests). */

@@ -9,6 +9,7 @@
  * Live transcripts are only shown to the respondent; the uploaded recording is what is stored.
  * They are not masked under `settings.redact_pii` (never stored or logged; docs/privacy.md).
  */
+import { intakeOps } from "./operations.ts";
 import { Elysia } from "elysia";
 import type { AppDeps } from "../../http/context.ts";
 import { AppError, notFound } from "../../errors.ts";
@@ -82,7 +83,7 @@ export function liveRoutes(deps: LiveDeps) {
   // What `admit` found, per upgrade request, for `open` (Elysia does not pass it along).
   const limits = new WeakMap<Request, Admitted>();
   const intervalMs = deps.liveIntervalMs ?? LIVE_INTERVAL_MS;
-  const path = "/api/v1/intake/:workspace_slug/:link_slug/sessions/:session_id/live/";
+  const path = intakeOps.live.path;
   return (
     new Elysia({ name: "intake-live" })
       // A plain GET (no Upgrade header) is told what this URL is, after the same checks.

@@ -4,6 +4,7 @@
  * session API the page calls. No API key; the session id is the respondent's credential.
  */
 import { Elysia } from "elysia";
+import { intakeOps } from "./operations.ts";
 import { peerOf, type AppDeps } from "../../http/context.ts";
 import { requireJsonBody } from "../../http/validation.ts";
 import { PendingBody, filePartOf, parseMultipart, payloadTooLarge } from "../../http/body.ts";
@@ -61,7 +62,6 @@ type UploadParams = { workspace_slug: string; link_slug: string; session_id: str
 export function intakeRoutes(deps: AppDeps) {
   const d: service.IntakeDeps = service.intakeDepsOf(deps);
   const link = (p: { workspace_slug: string; link_slug: string }) => service.findIntakeLink(deps.db, p.workspace_slug, p.link_slug);
-  const base = "/api/v1/intake/:workspace_slug/:link_slug";
   const limiter = intakeLimiterOf(deps);
   const probing = { db: deps.db, blobs: deps.blobs, inference: deps.inference, log: deps.log, limiter };
   // Every web asset (intake and console): brotli/gzip, ETag, a year's caching of versioned URLs (http/asset-delivery.ts).
@@ -183,11 +183,11 @@ export function intakeRoutes(deps: AppDeps) {
       if (!wsSlug) return notFoundPage(request.headers);
       return page(wsSlug, params.link_slug, request.headers, new URL(request.url).searchParams.get("inv"));
     })
-    .get(`${base}/`, async ({ params }) => {
+    .get(intakeOps.link.path, async ({ params }) => {
       const l = await link(params);
       return { link: service.toPublicLink(l, await closedReason(d, l)) };
     })
-    .post(`${base}/sessions/`, async ({ params, set, request, server, body }) => {
+    .post(intakeOps.start.path, async ({ params, set, request, server, body }) => {
       // The body is optional ({} or none; DESIGN §13): `hidden` holds the intake URL's hidden-field
       // values, `invitation` the personal URL's `inv` token, `consent` agrees to a
       // `required_before: "start"` consent text. As before issue 25, a body that is not JSON is ignored.
@@ -210,12 +210,12 @@ export function intakeRoutes(deps: AppDeps) {
       set.status = resumed ? 200 : 201;
       return s;
     })
-    .get(`${base}/sessions/:session_id/`, async ({ params }) => service.getSession(d, await link(params), params.session_id))
-    .post(`${base}/sessions/:session_id/consent/`, async ({ params, request, body }) => {
+    .get(intakeOps.session.path, async ({ params }) => service.getSession(d, await link(params), params.session_id))
+    .post(intakeOps.consent.path, async ({ params, request, body }) => {
       const raw = request.headers.get("content-type") ? requireJsonBody(request, body) : {};
       return service.giveConsent(d, await link(params), params.session_id, consentLanguageOf(raw));
     })
-    .put(`${base}/sessions/:session_id/answers/:question_uuid/`, async ({ params, request, body }) => {
+    .put(intakeOps.answer.path, async ({ params, request, body }) => {
       const raw = requireJsonBody(request, body) as { value?: unknown };
       if (typeof raw !== "object" || raw === null || Array.isArray(raw) || !("value" in raw)) {
         throw new AppError("VALIDATION_ERROR", 'Send {"value": …}.', { errors: [{ pointer: "/value", message: "Required." }] });
@@ -223,7 +223,7 @@ export function intakeRoutes(deps: AppDeps) {
       refuseUnknownMembers(raw, ["value"]);
       return service.saveAnswer(d, await link(params), params.session_id, params.question_uuid, raw.value);
     })
-    .post(`${base}/sessions/:session_id/answers/:question_uuid/audio/`, async (ctx) =>
+    .post(intakeOps.audio.path, async (ctx) =>
       withUpload(ctx, "audio", async (upload) => {
         const { params, query } = ctx;
         const bytes = recordingOf(upload.bytes);
@@ -232,29 +232,27 @@ export function intakeRoutes(deps: AppDeps) {
         return service.saveAudio(d, upload.l, params.session_id, params.question_uuid, bytes, mime, duration);
       }),
     )
-    .post(`${base}/sessions/:session_id/answers/:question_uuid/file/`, async (ctx) =>
+    .post(intakeOps.file.path, async (ctx) =>
       withUpload(ctx, "file", async (upload) => {
         const form = await parseMultipart(upload.bytes, upload.pending!.request.headers.get("content-type") ?? "");
         const { file, name } = filePartOf(form);
         return service.saveFile(d, upload.l, ctx.params.session_id, ctx.params.question_uuid, file, name);
       }),
     )
-    .post(`${base}/sessions/:session_id/answers/:question_uuid/probe/`, async ({ params }) =>
-      probeAnswer(probing, await link(params), params.session_id, params.question_uuid),
-    )
-    .put(`${base}/sessions/:session_id/answers/:question_uuid/follow-ups/:index/`, async ({ params, request, body }) => {
+    .post(intakeOps.probe.path, async ({ params }) => probeAnswer(probing, await link(params), params.session_id, params.question_uuid))
+    .put(intakeOps.followUp.path, async ({ params, request, body }) => {
       const raw = requireJsonBody(request, body) as { value?: unknown };
       if (typeof raw?.value !== "string")
         throw new AppError("VALIDATION_ERROR", 'Send {"value": "…"}.', { errors: [{ pointer: "/value", message: "Expected text." }] });
       refuseUnknownMembers(raw, ["value"]);
       return answerFollowUp(probing, await link(params), params.session_id, params.question_uuid, followUpIndex(params.index), { text: raw.value });
     })
-    .post(`${base}/sessions/:session_id/answers/:question_uuid/follow-ups/:index/audio/`, async (ctx) => {
+    .post(intakeOps.followUpAudio.path, async (ctx) => {
       const { params } = ctx;
       const index = followUpIndex(params.index);
       return withUpload(ctx, "follow-up", (upload) =>
         answerFollowUp(probing, upload.l, params.session_id, params.question_uuid, index, { audio: recordingOf(upload.bytes) }),
       );
     })
-    .post(`${base}/sessions/:session_id/submit/`, async ({ params }) => service.submitSession(d, await link(params), params.session_id));
+    .post(intakeOps.submit.path, async ({ params }) => service.submitSession(d, await link(params), params.session_id));
 }
