@@ -5,7 +5,7 @@
  * question as a union on its type (built from `CONFIGURATION_SCHEMAS`, the schemas that validate
  * `configuration`), the webhook event payloads, and the formats of well-known field names.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { lazySchema } from "../shared/lazy-schema.ts";
 import { QUESTION_TYPES } from "../modules/links/question-model.ts";
 import {
@@ -18,6 +18,7 @@ import {
 } from "../modules/links/question-doc.ts";
 import { completeSettings, linkSchema, settingsSchema } from "../modules/links/model.ts";
 import { answerSchema, reprocessedSchema, responseSchema } from "../modules/responses/model.ts";
+import { eventLinkSchema, responseStartedEventSchema, responseSubmittedEventSchema, testEventSchema } from "../modules/webhooks/event-schemas.ts";
 import { attemptSchema, deliveryDetailSchema, deliverySchema, webhookSchema, webhookWithSecretSchema } from "../modules/webhooks/model.ts";
 import { createdTokenSchema, tokenSchema } from "../modules/tokens/model.ts";
 import { workspaceSchema } from "../modules/workspaces/model.ts";
@@ -28,33 +29,6 @@ import { summarySchema, themeSchema, themeStatusSchema } from "../modules/themes
 
 /** `FooBar` from `foo_bar`. */
 const pascal = (s: string) => s.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
-
-/** `data.link` of a response event. */
-const eventLinkSchema = lazySchema(() => z.object({ uuid: z.string().uuid(), name: z.string(), slug: z.string() }));
-
-/** The body of a `response.started` / `response.submitted` delivery (docs/webhooks.md). */
-function responseEventSchema(type: "response.started" | "response.submitted") {
-  return lazySchema(() =>
-    z.object({
-      type: z.literal(type),
-      timestamp: z.string().describe("When the event happened (ISO 8601, UTC)"),
-      data: z.object({
-        workspace_uuid: z.string().uuid(),
-        link: eventLinkSchema,
-        response: responseSchema.describe("The response record of GET responses/{uuid}/; its audio_urls are signed"),
-      }),
-    }),
-  );
-}
-export const responseStartedEventSchema = responseEventSchema("response.started");
-export const responseSubmittedEventSchema = responseEventSchema("response.submitted");
-export const testEventSchema = lazySchema(() =>
-  z.object({
-    type: z.literal("webhook.test"),
-    timestamp: z.string(),
-    data: z.object({ workspace_uuid: z.string().uuid(), webhook_uuid: z.string().uuid(), message: z.string() }),
-  }),
-);
 
 let componentNames: ReadonlyArray<readonly [z.ZodType, string]> | null = null;
 /** Component names, in document order (built at the first call). Page envelopes of these get `<Name>Page`. */

@@ -13,15 +13,8 @@ import { envelopeOf, type Operation } from "../http/operation.ts";
 import { questionInputSchema, questionSchema } from "../modules/links/question-model.ts";
 import { settingsInputSchema } from "../modules/links/model.ts";
 import { questionDocSchema, questionInputDocSchema } from "../modules/links/question-doc.ts";
-import {
-  addFieldFormats,
-  annotateComponents,
-  namedComponents,
-  addSettingsDefaults,
-  responseStartedEventSchema,
-  responseSubmittedEventSchema,
-  testEventSchema,
-} from "./openapi-components.ts";
+import { addFieldFormats, annotateComponents, namedComponents, addSettingsDefaults } from "./openapi-components.ts";
+import { responseStartedEventSchema, responseSubmittedEventSchema, testEventSchema } from "../modules/webhooks/event-schemas.ts";
 
 const ERROR_CODE_NAMES = Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES, ...(keyof typeof ERROR_CODES)[]];
 

@@ -144,7 +144,7 @@ async function sessionView(db: Kysely<Database> | Transaction<Database>, r: resp
 async function eventData(trx: Transaction<Database>, deps: IntakeDeps, l: IntakeLink, responseUuid: string) {
   const row = await responsesRepo.findResponseByUuid(trx, responseUuid);
   const [record] = await toResponseRecords(trx, deps, [row!]);
-  return { workspace_uuid: l.ws.uuid, link: { uuid: l.link.uuid, name: l.link.name, slug: l.link.slug }, response: record };
+  return { workspace_uuid: l.ws.uuid, link: { uuid: l.link.uuid, name: l.link.name, slug: l.link.slug }, response: record! };
 }
 
 /**
@@ -521,7 +521,7 @@ export async function queueSubmittedEventIfReady(
       return {
         workspace_uuid: r.workspace_uuid,
         link: link ? { uuid: link.uuid, name: link.name, slug: link.slug } : { uuid: r.link_uuid, name: null, slug: null },
-        response: { ...record, answers: record!.answers },
+        response: { ...record!, answers: record!.answers },
       };
     },
   });

@@ -8,21 +8,22 @@ import type { Transaction } from "kysely";
 import type { Database } from "../../db/schema.ts";
 import { enqueueEvent } from "../../outbox/enqueue.ts";
 import { subscribedWebhooks } from "./repository.ts";
+import type { WebhookEventData, WebhookEventType } from "./event-schemas.ts";
 
 /**
  * Queues `type` for every webhook of the workspace (or of `linkUuid`) subscribed to it, inside the
  * caller's transaction.
- * @param e.data the event's data, or a function building it — called only when someone is
+ * @param e.data the event's data (typed by the schema the document publishes for `type`), or a function building it — called only when someone is
  *   subscribed, so an event nobody receives costs one query (the intake's hot path, bench/intake.ts)
  * @returns the event id (`msg_…`), or null when nobody is subscribed (nothing is stored)
  */
-export async function queueWebhookEvent(
+export async function queueWebhookEvent<T extends WebhookEventType>(
   trx: Transaction<Database>,
-  e: { workspaceUuid: string; linkUuid: string; type: string; data: Record<string, unknown> | (() => Promise<Record<string, unknown>>) },
+  e: { workspaceUuid: string; linkUuid: string; type: T; data: WebhookEventData<T> | (() => Promise<WebhookEventData<T>>) },
 ): Promise<string | null> {
   const hooks = await subscribedWebhooks(trx, e.workspaceUuid, e.linkUuid, e.type);
   const matching = hooks.filter((h) => h.events.split(" ").includes(e.type));
   if (!matching.length) return null;
   const data = typeof e.data === "function" ? await e.data() : e.data;
-  return enqueueEvent(trx, { workspaceUuid: e.workspaceUuid, type: e.type, data, webhookUuids: matching.map((h) => h.uuid) });
+  return enqueueEvent(trx, { workspaceUuid: e.workspaceUuid, type: e.type, data: data as Record<string, unknown>, webhookUuids: matching.map((h) => h.uuid) });
 }
