@@ -83,15 +83,14 @@ export function liveRoutes(deps: LiveDeps) {
   // What `admit` found, per upgrade request, for `open` (Elysia does not pass it along).
   const limits = new WeakMap<Request, Admitted>();
   const intervalMs = deps.liveIntervalMs ?? LIVE_INTERVAL_MS;
-  const path = intakeOps.live.path;
   return (
     new Elysia({ name: "intake-live" })
       // A plain GET (no Upgrade header) is told what this URL is, after the same checks.
-      .get(path, async ({ params, query }) => {
+      .get(intakeOps.live.path, async ({ params, query }) => {
         await admit(deps, params, query.question_uuid);
         throw new AppError("VALIDATION_ERROR", "Open this URL as a WebSocket (Upgrade: websocket).");
       })
-      .ws(path, {
+      .ws(intakeOps.live.path, {
         async beforeHandle({ params, query, request, server }) {
           guard.check(params.session_id, request, server);
           limits.set(request, await admit(deps, params, query.question_uuid));
