@@ -32,6 +32,7 @@ export async function isTokenActive(db: Q, uuid: string): Promise<boolean> {
   return (await activeTokenUuid(db, uuid)).length > 0;
 }
 
+/** Moves the key's `last_used_at` forward to `at` (ISO), never back (the usage flush, auth/usage.ts). */
 export function touchToken(db: Q, uuid: string, at: string) {
   // Only forward: several nodes flush their usage in any order (DESIGN §11).
   return db
@@ -45,6 +46,7 @@ export function touchToken(db: Q, uuid: string, at: string) {
 // Compiled once: authentication reads the key's workspace on every request (db/prepared.ts).
 const workspaceByUuid = prepared(1, (db, uuid: string) => db.selectFrom("workspaces").selectAll().where("uuid", "=", uuid));
 
+/** The workspace with this uuid (the key's or session's workspace on every request). */
 export async function findWorkspaceByUuid(db: Q, uuid: string): Promise<WorkspaceRow | undefined> {
   return (await workspaceByUuid(db, uuid))[0];
 }
@@ -58,22 +60,27 @@ export function addApiCalls(db: Q, workspaceUuid: string, day: string, n: number
     .execute();
 }
 
+/** The console user with this uuid, disabled or not. */
 export function findUserByUuid(db: Q, uuid: string): Promise<UserRow | undefined> {
   return db.selectFrom("users").selectAll().where("uuid", "=", uuid).executeTakeFirst();
 }
 
+/** The user's membership (role) in the workspace, if any. */
 export function findMembership(db: Q, userUuid: string, workspaceUuid: string): Promise<MembershipRow | undefined> {
   return db.selectFrom("memberships").selectAll().where("user_uuid", "=", userUuid).where("workspace_uuid", "=", workspaceUuid).executeTakeFirst();
 }
 
+/** The console session with this id hash (SHA-256 of the cookie), expired or not. */
 export function findSession(db: Q, idHash: string): Promise<SessionRow | undefined> {
   return db.selectFrom("console_sessions").selectAll().where("id_hash", "=", idHash).executeTakeFirst();
 }
 
+/** Records activity on the session at `at` (ISO): its idle expiry counts from there. */
 export function touchSession(db: Q, idHash: string, at: string) {
   return db.updateTable("console_sessions").set({ last_seen_at: at }).where("id_hash", "=", idHash).execute();
 }
 
+/** Ends the session (sign-out, or found expired). */
 export function deleteSession(db: Q, idHash: string) {
   return db.deleteFrom("console_sessions").where("id_hash", "=", idHash).execute();
 }
