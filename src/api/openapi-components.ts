@@ -6,7 +6,6 @@
  * `configuration`), the webhook event payloads, and the formats of well-known field names.
  */
 import type { z } from "zod";
-import { lazySchema } from "../shared/lazy-schema.ts";
 import { QUESTION_TYPES } from "../modules/links/question-model.ts";
 import {
   configurationObject,

@@ -13,8 +13,6 @@ import { parseWith, requireJsonBody } from "../../http/validation.ts";
 import { listInvitationsQuerySchema } from "./model.ts";
 import * as service from "./service.ts";
 
-export const INVITATIONS_PATH = "/api/v1/links/:link_uuid/invitations/";
-
 /** The invitation routes of a link. */
 export function invitationRoutes(deps: AppDeps) {
   const d: service.InvitationDeps = { db: deps.db, auth: deps.auth, publicUrl: deps.config.publicUrl, signingSecret: deps.signingSecret };

@@ -25,8 +25,6 @@ export function themeRoutes(deps: AppDeps) {
     signingSecret: deps.signingSecret,
     audioUrlTtlS: deps.config.audioUrlTtlS,
   };
-  const THEMES = "/api/v1/links/:link_uuid/themes/";
-  const THEME = `${THEMES}:theme_uuid/`;
   return new Elysia({ name: "themes" })
     .use(authPlugin(deps))
     .get(

@@ -14,9 +14,6 @@ import { listDeliveriesQuerySchema } from "./model.ts";
 import * as deliveries from "./deliveries.ts";
 import * as service from "./service.ts";
 
-const BASE = "/api/v1/workspaces/:workspace_uuid/webhooks/";
-const ONE = `${BASE}:webhook_uuid/`;
-
 /** The webhook management and delivery-log routes. */
 export function webhookRoutes(deps: AppDeps) {
   const d: service.WebhookDeps = { db: deps.db, auth: deps.auth, allowHosts: deps.config.webhookAllowHosts, nudgeOutbox: () => deps.nudgeOutbox() };
