@@ -21,6 +21,7 @@ import type { AppDeps } from "./http/context.ts";
 import { loadWebAssets, type WebAssets } from "./http/web-assets.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import type { ProcessingDeps } from "./modules/responses/processing.ts";
+import { auditRecorder } from "./modules/audit/hook.ts";
 
 /**
  * The HMAC key for signed URLs: `EARSHOT_SIGNING_SECRET`, else one generated on first start
@@ -108,6 +109,8 @@ export async function createAppDeps(config: Config, opts: AppDepsOptions = {}): 
     nudgeJobs: opts.nudgeJobs ?? (() => {}),
     nudgeOutbox: opts.nudgeOutbox ?? (() => {}),
     ...(opts.workerState ? { workerState: opts.workerState } : {}),
+    // The auth plugin runs it after the re-check; passed in so src/http/ imports no feature.
+    audit: auditRecorder(db, log),
   };
   const app = createApp(deps);
   let closed: Promise<void> | null = null;

@@ -12,7 +12,7 @@ import { migrateToLatest, openDatabase, type Db } from "./db/client.ts";
 import { isDatabaseUrl } from "./db/engine.ts";
 import { AppError } from "./errors.ts";
 import { ALL_SCOPES, KEY_SCOPES, type AnyScope } from "./auth/keys.ts";
-import { PLANS, type Plan } from "./modules/workspaces/plans.ts";
+import { PLANS, type Plan } from "./auth/plans.ts";
 import { listWorkspaces } from "./modules/workspaces/repository.ts";
 import { createWorkspace, workspaceHost } from "./modules/workspaces/service.ts";
 import { createToken, listTokens, revokeTokenAnyWorkspace } from "./modules/tokens/service.ts";

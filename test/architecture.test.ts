@@ -109,6 +109,26 @@ const RULES: Rule[] = [
     basics: false,
   },
   {
+    name: "the request primitives (src/http) import no feature and not the API surface above them",
+    from: /^src\/http\//,
+    forbidden: /^(src\/modules\/|src\/api\/)/,
+  },
+  {
+    name: "authentication (src/auth) imports no feature: it reads identity through its own repository",
+    from: /^src\/auth\//,
+    forbidden: /^(src\/modules\/|src\/api\/)/,
+  },
+  {
+    name: "the API surface (src/api) sits above the features: no feature imports it",
+    from: /^src\/modules\//,
+    forbidden: /^src\/api\//,
+  },
+  {
+    name: "the server imports no page code (web/): JSON data only",
+    from: /^src\//,
+    forbidden: /^web\/(?!.*\.json$)/,
+  },
+  {
     name: "routes import no repository, no Kysely and no database module",
     from: ROUTE_FILE,
     forbidden: /(\/repository\.ts$|^src\/db\/|^pkg:(kysely|pg|bun:sqlite)$)/,
@@ -128,7 +148,7 @@ const RULES: Rule[] = [
   {
     name: "repositories hold Kysely only: no service, route, HTTP or auth code",
     from: /\/repository\.ts$/,
-    allowed: /^(src\/db\/|src\/queue\/|src\/modules\/[a-z-]+\/repository\.ts|src\/outbox\/repository\.ts|pkg:kysely$)/,
+    allowed: /^(src\/db\/|src\/queue\/|src\/(modules\/[a-z-]+|auth)\/repository\.ts|src\/outbox\/repository\.ts|pkg:kysely$)/,
   },
   {
     name: "zod models (model.ts) know no database, service or route",

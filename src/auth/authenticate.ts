@@ -11,24 +11,27 @@ import { isoAfter, nowIso } from "../clock.ts";
 import type { Database, Executor } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
 import { createDefinitionCache, definitionVersion } from "../db/definition-cache.ts";
-import { findActiveTokenByHash, isTokenActive, type TokenRow } from "../modules/tokens/repository.ts";
-import { findWorkspaceByUuid, type WorkspaceRow } from "../modules/workspaces/repository.ts";
-import { limitsFor } from "../modules/workspaces/plans.ts";
+import {
+  deleteSession,
+  findActiveTokenByHash,
+  findMembership,
+  findSession,
+  findUserByUuid,
+  findWorkspaceByUuid,
+  isSessionActive,
+  isTokenActive,
+  touchSession,
+  type SessionRow,
+  type TokenRow,
+  type UserRow,
+  type WorkspaceRow,
+} from "./repository.ts";
+import { limitsFor } from "./plans.ts";
 import { hashApiKey, isWellFormedApiKey, type AnyScope } from "./keys.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import { createUsageRecorder, type UsageRecorder } from "./usage.ts";
 import { ROLE_SCOPES, type Role } from "./roles.ts";
 import { SESSION_IDLE_S, SESSION_TOUCH_S, assertSameOrigin, clientAddress, isStateChanging, readCookie, safeEqual, sha256Hex } from "./sessions.ts";
-import {
-  deleteSession,
-  findMembership,
-  findSession,
-  findUserByUuid,
-  isSessionActive,
-  touchSession,
-  type SessionRow,
-  type UserRow,
-} from "../modules/users/repository.ts";
 import { rateLimitRefusals } from "../metrics/instruments.ts";
 
 /** Who acted, for the audit log: a key (uuid + name) or a console user (uuid + name). */

@@ -17,8 +17,7 @@ import type { Kysely } from "kysely";
 import { engineOf } from "../db/engine.ts";
 import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
-import { touchToken } from "../modules/tokens/repository.ts";
-import { addApiCalls } from "../modules/workspaces/repository.ts";
+import { addApiCalls, touchToken } from "./repository.ts";
 
 /** Longest time a recorded use stays in memory only, in ms (DESIGN §5: at least once a second). */
 export const FLUSH_INTERVAL_MS = 500;

@@ -6,7 +6,7 @@ import { InvalidArgumentError, type Command } from "commander";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { isRole, ROLES, type Role } from "../auth/roles.ts";
-import { PLANS, type Plan } from "../modules/workspaces/plans.ts";
+import { PLANS, type Plan } from "../auth/plans.ts";
 import { findWorkspaceByUuid } from "../modules/workspaces/repository.ts";
 import { getWorkspaceView, updateWorkspace } from "../modules/workspaces/service.ts";
 import { recordAudit } from "../modules/audit/service.ts";

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createTestApi, type TestApi } from "../../test/helpers/api.ts";
-import { apiOperations } from "./operations.ts";
+import { apiOperations } from "../api/operations.ts";
 
 let api: TestApi;
 let keyWith: Record<"links:read" | "responses:read", string>;

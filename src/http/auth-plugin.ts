@@ -10,7 +10,8 @@
  * every outcome (problems included: Elysia merges `set.headers` into error responses), and the
  * handler receives a typed `auth: AuthContext`. After it (`afterHandle`): the key, session, user
  * or membership is re-checked, so a revocation that raced the request answers 401 instead of the
- * data; then a successful audited action is recorded (audit/hook.ts) — in that order.
+ * data; then, when the route's declaration has `audit`, the action is recorded (`deps.audit`:
+ * audit/hook.ts, wired by app-deps.ts) — in that order.
  * `{ scope, recheckBeforeResponding: false }` is only for revoking one's own key or session,
  * where the revocation is the request's whole effect; `{ scope: null }` accepts any valid key.
  *
@@ -23,11 +24,39 @@ import { isSecureTransport, type AuthContext } from "../auth/authenticate.ts";
 import type { AnyScope } from "../auth/keys.ts";
 import { assertSameOrigin } from "../auth/sessions.ts";
 import { AppError } from "../errors.ts";
-import { auditAfterHandle } from "../modules/audit/hook.ts";
 import { authOfRequest, peerOf, type AppDeps } from "./context.ts";
+import type { AuditDeclaration, Operation } from "./operation.ts";
+import { matchRoute, routePattern, type RoutePattern } from "./route-pattern.ts";
 
-/** What a route declares: the scope it needs, or the scope with options. */
-export type AuthOption = AnyScope | { scope: AnyScope | null; recheckBeforeResponding?: boolean };
+/** An audited route: what to record, and its path pattern (to read the path parameters from the request). */
+type AuditOption = { declaration: AuditDeclaration; pattern: RoutePattern };
+
+/** What a route declares: the scope it needs, or the scope with options (from its declaration: {@link routeOptions}). */
+export type AuthOption = AnyScope | { scope: AnyScope | null; recheckBeforeResponding?: boolean; audit?: AuditOption };
+
+/**
+ * The route options of a keyed endpoint's declaration: the `auth` macro with its scope, whether
+ * it re-checks before responding, and what it records in the audit log.
+ *   .post(linkOps.create.path, handler, routeOptions(linkOps.create))
+ * @throws Error for a public declaration (it has no key to check): a programming error
+ */
+export function routeOptions(op: Operation): { auth: AuthOption } {
+  if (op.scope === "public") throw new Error(`${op.method.toUpperCase()} ${op.path} is public: it takes no auth macro`);
+  return {
+    auth: {
+      scope: op.scope,
+      ...(op.recheck === false ? { recheckBeforeResponding: false } : {}),
+      ...(op.audit ? { audit: { declaration: op.audit, pattern: routePattern(op.path) } } : {}),
+    },
+  };
+}
+
+/** Records an audited route's success: its target from the path parameters and the handler's JSON answer. */
+async function recordAudit(deps: AppDeps, audit: AuditOption, auth: AuthContext, request: Request, response: unknown): Promise<void> {
+  const params = matchRoute(audit.pattern, new URL(request.url).pathname) ?? {};
+  const body = response && typeof response === "object" && !(response instanceof Response) ? (response as Record<string, unknown>) : null;
+  await deps.audit(auth, audit.declaration.action, audit.declaration.target(params, body));
+}
 
 /**
  * Authenticates `request` for `scope`, puts the RateLimit-* headers on `set`, and remembers the
@@ -53,7 +82,6 @@ let lastAppId = 0;
 /** The named plugin carrying the `auth` macro, over one app's dependencies. */
 export function authPlugin(deps: AppDeps) {
   if (!appIds.has(deps)) appIds.set(deps, ++lastAppId);
-  const audit = auditAfterHandle(deps.db, deps.log);
   return new Elysia({ name: "earshot-auth", seed: appIds.get(deps) }).macro({
     session: {
       async resolve({ request, server }) {
@@ -70,6 +98,7 @@ export function authPlugin(deps: AppDeps) {
     auth(option: AuthOption) {
       const scope = typeof option === "string" ? option : option.scope;
       const recheck = typeof option === "string" || option.recheckBeforeResponding !== false;
+      const audit = typeof option === "string" ? undefined : option.audit;
       return {
         async resolve({ request, server, set }) {
           return { auth: await authenticateRequest(deps, { request, server, set }, scope) };
@@ -79,7 +108,7 @@ export function authPlugin(deps: AppDeps) {
         async afterHandle({ request, response }) {
           const auth = authOfRequest.get(request);
           if (recheck && auth) await deps.auth.assertActive(deps.db, auth);
-          await audit({ request, response });
+          if (audit && auth) await recordAudit(deps, audit, auth, request, response);
         },
       };
     },

@@ -19,8 +19,7 @@ import { hashApiKey, isWellFormedApiKey } from "../auth/keys.ts";
 import { isSecureTransport } from "../auth/authenticate.ts";
 import { SESSION_IDLE_S, readCookie, sha256Hex } from "../auth/sessions.ts";
 import { isoAfter, nowIso } from "../clock.ts";
-import { findSession } from "../modules/users/repository.ts";
-import { findActiveTokenByHash } from "../modules/tokens/repository.ts";
+import { findActiveTokenByHash, findSession } from "../auth/repository.ts";
 
 /** JSON bodies (and every body of a route that is not an upload) above this answer 413. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;

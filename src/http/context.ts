@@ -13,7 +13,15 @@ import type { AuthContext, Authenticator } from "../auth/authenticate.ts";
 import type { InferenceClient } from "../ai/inference-client.ts";
 import type { Clock } from "../clock.ts";
 import type { WebAssets } from "./web-assets.ts";
-import type { WorkerState } from "../modules/health/readiness.ts";
+import type { AuditTarget } from "./operation.ts";
+
+/**
+ * The background worker of this node: `ok` (its loops turn), `starting` (not started yet, just
+ * after listening), `stalled` (a loop has not turned for health/readiness.ts's `WORKER_STALL_MS`),
+ * `paused` (`EARSHOT_JOBS_PAUSED`: deliveries run, jobs wait), `not_run_here` (`--role api`, or an
+ * app built without one, as in tests).
+ */
+export type WorkerState = "ok" | "starting" | "stalled" | "paused" | "not_run_here";
 
 /** Everything the routes need; no globals. */
 export type AppDeps = {
@@ -33,6 +41,12 @@ export type AppDeps = {
   nudgeOutbox: () => void;
   /** This node's background worker state for `GET /healthz/ready` (server.ts); absent: none runs here. */
   workerState?: () => WorkerState;
+  /**
+   * Records a successful audited action (modules/audit/hook.ts, wired by src/app-deps.ts): the
+   * auth plugin calls it after the re-check for a route whose declaration has `audit`, so the
+   * HTTP layer imports no feature. Never throws.
+   */
+  audit: (auth: AuthContext, action: string, target: AuditTarget) => Promise<void>;
 };
 
 /** Peer address of the request (null inside `app.handle` tests). */

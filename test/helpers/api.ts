@@ -12,7 +12,7 @@ import { createAppDeps, type AppWiring } from "../../src/app-deps.ts";
 import { loadConfig, type Config } from "../../src/config.ts";
 import type { Db } from "../../src/db/client.ts";
 import { createWorkspace, type CreatedWorkspace } from "../../src/modules/workspaces/service.ts";
-import type { Plan } from "../../src/modules/workspaces/plans.ts";
+import type { Plan } from "../../src/auth/plans.ts";
 import { createInferenceClient } from "../../src/ai/inference-client.ts";
 import { outputChecker } from "./openapi-check.ts";
 import type { Clock } from "../../src/clock.ts";

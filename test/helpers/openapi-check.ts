@@ -6,8 +6,8 @@
  */
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { buildOpenApiDocument } from "../../src/http/openapi.ts";
-import { apiOperations } from "../../src/http/operations.ts";
+import { buildOpenApiDocument } from "../../src/api/openapi.ts";
+import { apiOperations } from "../../src/api/operations.ts";
 
 type Doc = {
   paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>;

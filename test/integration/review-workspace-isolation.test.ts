@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createTestApi, type TestApi } from "../helpers/api.ts";
-import { apiOperations } from "../../src/http/operations.ts";
+import { apiOperations } from "../../src/api/operations.ts";
 
 let api: TestApi;
 let ids: Record<string, string>;

@@ -3,9 +3,10 @@
  * The operator's texts in the page's language (issue 17, docs/api.md "Translations"): a link or
  * question may carry `translations` per BCP 47 language; the page shows the one matching its
  * language (exactly, else by primary language: a `de-AT` translation on a `de` page), else the
- * source text. Values saved stay the source's (an option's text, a card's id). Pure functions,
- * also used by the server for the page's title and description.
+ * source text. Values saved stay the source's (an option's text, a card's id). The pick itself is
+ * src/shared/translations.ts, which the server uses for the page's title and description.
  */
+import { translationIn } from "../../src/shared/translations.ts";
 import type { ImageCard, LinkTranslation, PublicQuestion, QuestionTranslation } from "./types.ts";
 
 /**
@@ -24,14 +25,6 @@ export function setContentLanguage(tag: string | null): void {
  */
 export function translationFor<T>(translations: Record<string, T> | undefined, lang: string): T | undefined {
   return translationIn(translations, lang) ?? (contentLanguage ? translationIn(translations, contentLanguage) : undefined);
-}
-
-function translationIn<T>(translations: Record<string, T> | undefined, lang: string): T | undefined {
-  if (!translations) return undefined;
-  if (translations[lang]) return translations[lang];
-  const primary = lang.split("-")[0]!.toLowerCase();
-  const key = Object.keys(translations).find((k) => k.split("-")[0]!.toLowerCase() === primary);
-  return key === undefined ? undefined : translations[key];
 }
 
 /** A link's name, description or thank-you text in `lang`, when translated. */

@@ -4,8 +4,9 @@
  * filters `action` (exact, or a prefix ending in "."), `actor`, `since`, `until`.
  */
 import { Elysia } from "elysia";
+import { auditOps } from "./operations.ts";
 import type { AppDeps } from "../../http/context.ts";
-import { authPlugin } from "../../http/auth-plugin.ts";
+import { authPlugin, routeOptions } from "../../http/auth-plugin.ts";
 import { envelope, readPage } from "../../http/pagination.ts";
 import { parseWith } from "../../http/validation.ts";
 import { auditQuerySchema, listAuditEntries } from "./service.ts";
@@ -13,7 +14,7 @@ import { auditQuerySchema, listAuditEntries } from "./service.ts";
 /** The audit log route. */
 export function auditRoutes(deps: AppDeps) {
   return new Elysia({ name: "audit" }).use(authPlugin(deps)).get(
-    "/api/v1/audit/",
+    auditOps.log.path,
     async ({ request, query, auth }) => {
       const page = readPage(query);
       // An empty filter (a cleared form field) means no filter.
@@ -25,6 +26,6 @@ export function auditRoutes(deps: AppDeps) {
       const { count, results } = await listAuditEntries(deps.db, auth.workspaceUuid, q, page.pageSize, page.offset);
       return envelope(request.url, deps.config.publicUrl, page, count, results);
     },
-    { auth: "audit:read" },
+    routeOptions(auditOps.log),
   );
 }

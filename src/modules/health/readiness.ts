@@ -11,13 +11,9 @@ import type { Database } from "../../db/schema.ts";
 import { migrationsUpToDate } from "../../db/client.ts";
 import { isDatabaseUnavailable } from "../../db/availability.ts";
 
-/**
- * The background worker of this node: `ok` (its loops turn), `starting` (not started yet, just
- * after listening), `stalled` (a loop has not turned for {@link WORKER_STALL_MS}), `paused`
- * (`EARSHOT_JOBS_PAUSED`: deliveries run, jobs wait), `not_run_here` (`--role api`, or an app
- * built without one, as in tests).
- */
-export type WorkerState = "ok" | "starting" | "stalled" | "paused" | "not_run_here";
+// The worker's state is part of what the app is built from (http/context.ts); readiness reports it.
+import type { WorkerState } from "../../http/context.ts";
+export type { WorkerState };
 
 /** A loop that has not begun a turn for this long is stalled (longer than any one job or delivery round). */
 export const WORKER_STALL_MS = 10 * 60_000;

@@ -4,10 +4,10 @@
  * sentiment and actionable flag (scope `responses:write`; docs/insights.md "Corrections").
  */
 import { Elysia } from "elysia";
+import { parseBody } from "../../http/operation.ts";
+import { insightsOps } from "./operations.ts";
 import type { AppDeps } from "../../http/context.ts";
-import { authPlugin } from "../../http/auth-plugin.ts";
-import { parseWith } from "../../http/validation.ts";
-import { correctInsightsSchema } from "./model.ts";
+import { authPlugin, routeOptions } from "../../http/auth-plugin.ts";
 import { correctInsights } from "./service.ts";
 
 /** The insights-correction route. */
@@ -15,11 +15,11 @@ export function insightsRoutes(deps: AppDeps) {
   return new Elysia({ name: "insights" })
     .use(authPlugin(deps))
     .patch(
-      "/api/v1/responses/:response_uuid/answers/:answer_uuid/insights/",
+      insightsOps.correct.path,
       ({ params, body, auth }) =>
-        correctInsights(deps.db, auth, params.response_uuid, params.answer_uuid, parseWith(correctInsightsSchema, body ?? {}, "body"), (trx) =>
+        correctInsights(deps.db, auth, params.response_uuid, params.answer_uuid, parseBody(insightsOps.correct, body ?? {}, "body"), (trx) =>
           deps.auth.assertActive(trx, auth),
         ),
-      { auth: "responses:write" },
+      routeOptions(insightsOps.correct),
     );
 }

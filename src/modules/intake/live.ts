@@ -9,6 +9,7 @@
  * Live transcripts are only shown to the respondent; the uploaded recording is what is stored.
  * They are not masked under `settings.redact_pii` (never stored or logged; docs/privacy.md).
  */
+import { intakeOps } from "./operations.ts";
 import { Elysia } from "elysia";
 import type { AppDeps } from "../../http/context.ts";
 import { AppError, notFound } from "../../errors.ts";
@@ -82,15 +83,14 @@ export function liveRoutes(deps: LiveDeps) {
   // What `admit` found, per upgrade request, for `open` (Elysia does not pass it along).
   const limits = new WeakMap<Request, Admitted>();
   const intervalMs = deps.liveIntervalMs ?? LIVE_INTERVAL_MS;
-  const path = "/api/v1/intake/:workspace_slug/:link_slug/sessions/:session_id/live/";
   return (
     new Elysia({ name: "intake-live" })
       // A plain GET (no Upgrade header) is told what this URL is, after the same checks.
-      .get(path, async ({ params, query }) => {
+      .get(intakeOps.live.path, async ({ params, query }) => {
         await admit(deps, params, query.question_uuid);
         throw new AppError("VALIDATION_ERROR", "Open this URL as a WebSocket (Upgrade: websocket).");
       })
-      .ws(path, {
+      .ws(intakeOps.live.path, {
         async beforeHandle({ params, query, request, server }) {
           guard.check(params.session_id, request, server);
           limits.set(request, await admit(deps, params, query.question_uuid));

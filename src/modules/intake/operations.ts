@@ -4,8 +4,8 @@
  */
 import { z } from "zod";
 import { lazySchema } from "../../shared/lazy-schema.ts";
-import type { Operation } from "../../http/openapi.ts";
-import { publicLinkSchema } from "../../http/openapi-components.ts";
+import { operation, type Operation } from "../../http/operation.ts";
+import { publicLinkSchema } from "../links/question-doc.ts";
 import {
   consentGivenSchema,
   answerStateSchema as answerState,
@@ -17,8 +17,9 @@ import { MAX_HIDDEN_MEMBERS, MAX_HIDDEN_VALUE_CHARS } from "../links/hidden-fiel
 const BASE = "/api/v1/intake/:workspace_slug/:link_slug";
 const tag = "intake";
 
-export const intakeOperations: Operation[] = [
-  {
+/** The public intake endpoints, one declaration each: route and document entry (no key). */
+export const intakeOps = {
+  link: operation({
     method: "get",
     path: `${BASE}/`,
     summary: "A link's public definition",
@@ -26,8 +27,8 @@ export const intakeOperations: Operation[] = [
     scope: "public",
     success: { status: 200, schema: lazySchema(() => z.object({ link: publicLinkSchema })), description: "Public link" },
     errors: ["NOT_FOUND"],
-  },
-  {
+  }),
+  start: operation({
     method: "post",
     path: `${BASE}/sessions/`,
     body: lazySchema(() =>
@@ -64,8 +65,8 @@ export const intakeOperations: Operation[] = [
       "INVITATION_EXPIRED",
       "INVITATION_REVOKED",
     ],
-  },
-  {
+  }),
+  consent: operation({
     method: "post",
     path: `${BASE}/sessions/:session_id/consent/`,
     summary: "Agree to the link's consent text (settings.consent) before recording",
@@ -79,8 +80,8 @@ export const intakeOperations: Operation[] = [
     bodyOptional: true,
     success: { status: 200, schema: consentGivenSchema, description: "The consent the response now records" },
     errors: ["NOT_FOUND", "VALIDATION_ERROR", "INVALID_JSON", "LINK_PAUSED", "ALREADY_SUBMITTED"],
-  },
-  {
+  }),
+  session: operation({
     method: "get",
     path: `${BASE}/sessions/:session_id/`,
     summary: "Resume a session",
@@ -88,8 +89,8 @@ export const intakeOperations: Operation[] = [
     scope: "public",
     success: { status: 200, schema: session, description: "Session" },
     errors: ["NOT_FOUND", "KIOSK_NO_RESUME"],
-  },
-  {
+  }),
+  kioskExit: operation({
     method: "post",
     path: `${BASE}/kiosk/exit/`,
     summary: "Check the kiosk exit PIN (settings.kiosk; issue 29) before the page leaves kiosk mode",
@@ -98,8 +99,8 @@ export const intakeOperations: Operation[] = [
     body: lazySchema(() => z.object({ pin: z.string().describe("The PIN typed on the device (4 to 12 digits)") })),
     success: { status: 200, schema: lazySchema(() => z.object({ exited: z.literal(true) })), description: "The PIN is right" },
     errors: ["NOT_FOUND", "VALIDATION_ERROR", "INVALID_JSON", "UNSUPPORTED_MEDIA_TYPE", "KIOSK_PIN_INVALID", "RATE_LIMITED"],
-  },
-  {
+  }),
+  answer: operation({
     method: "put",
     path: `${BASE}/sessions/:session_id/answers/:question_uuid/`,
     summary: "Save a typed answer",
@@ -108,8 +109,8 @@ export const intakeOperations: Operation[] = [
     body: lazySchema(() => z.object({ value: z.unknown() })),
     success: { status: 200, schema: answerState, description: "Answer state" },
     errors: ["NOT_FOUND", "VALIDATION_ERROR", "INVALID_JSON", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "LINK_PAUSED", "ALREADY_SUBMITTED"],
-  },
-  {
+  }),
+  audio: operation({
     method: "post",
     path: `${BASE}/sessions/:session_id/answers/:question_uuid/audio/`,
     summary: "Upload a recording (WebM/Opus, Ogg/Opus or WAV)",
@@ -127,8 +128,8 @@ export const intakeOperations: Operation[] = [
       "LINK_PAUSED",
       "ALREADY_SUBMITTED",
     ],
-  },
-  {
+  }),
+  file: operation({
     method: "post",
     path: `${BASE}/sessions/:session_id/answers/:question_uuid/file/`,
     summary: "Upload a file (multipart/form-data, part `file`)",
@@ -137,8 +138,8 @@ export const intakeOperations: Operation[] = [
     rawBody: ["multipart/form-data"],
     success: { status: 200, schema: answerState, description: "Answer state" },
     errors: ["NOT_FOUND", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RATE_LIMITED", "LINK_PAUSED", "ALREADY_SUBMITTED"],
-  },
-  {
+  }),
+  probe: operation({
     method: "post",
     path: `${BASE}/sessions/:session_id/answers/:question_uuid/probe/`,
     emptyBody: true,
@@ -147,8 +148,8 @@ export const intakeOperations: Operation[] = [
     scope: "public",
     success: { status: 200, schema: probeResult, description: "Clarity and the follow-up to ask, or null" },
     errors: ["NOT_FOUND", "VALIDATION_ERROR", "AUDIO_TOO_LONG", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "LINK_PAUSED", "ALREADY_SUBMITTED"],
-  },
-  {
+  }),
+  followUp: operation({
     method: "put",
     path: `${BASE}/sessions/:session_id/answers/:question_uuid/follow-ups/:index/`,
     summary: "Answer a follow-up question by text",
@@ -157,8 +158,8 @@ export const intakeOperations: Operation[] = [
     body: lazySchema(() => z.object({ value: z.string() })),
     success: { status: 200, schema: lazySchema(() => z.object({ follow_ups: z.array(followUp) })), description: "Follow-ups" },
     errors: ["NOT_FOUND", "VALIDATION_ERROR", "INVALID_JSON", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "LINK_PAUSED", "ALREADY_SUBMITTED"],
-  },
-  {
+  }),
+  followUpAudio: operation({
     method: "post",
     path: `${BASE}/sessions/:session_id/answers/:question_uuid/follow-ups/:index/audio/`,
     summary: "Answer a follow-up question by voice (transcribed at once)",
@@ -176,8 +177,8 @@ export const intakeOperations: Operation[] = [
       "LINK_PAUSED",
       "ALREADY_SUBMITTED",
     ],
-  },
-  {
+  }),
+  live: operation({
     method: "get",
     path: `${BASE}/sessions/:session_id/live/`,
     summary:
@@ -187,8 +188,8 @@ export const intakeOperations: Operation[] = [
     query: lazySchema(() => z.object({ question_uuid: z.string().optional() })),
     success: { status: 101, description: "Switching protocols to WebSocket" },
     errors: ["NOT_FOUND", "VALIDATION_ERROR", "RATE_LIMITED", "LINK_PAUSED", "ALREADY_SUBMITTED"],
-  },
-  {
+  }),
+  submit: operation({
     method: "post",
     path: `${BASE}/sessions/:session_id/submit/`,
     emptyBody: true,
@@ -201,5 +202,8 @@ export const intakeOperations: Operation[] = [
       description: "Submitted",
     },
     errors: ["NOT_FOUND", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "LINK_PAUSED", "ALREADY_SUBMITTED", "INVITATION_REVOKED"],
-  },
-];
+  }),
+};
+
+/** In document order (collected by src/api/operations.ts). */
+export const intakeOperations: Operation[] = Object.values(intakeOps);

@@ -4,6 +4,7 @@
  * session API the page calls. No API key; the session id is the respondent's credential.
  */
 import { Elysia } from "elysia";
+import { intakeOps } from "./operations.ts";
 import { peerOf, type AppDeps } from "../../http/context.ts";
 import { requireJsonBody } from "../../http/validation.ts";
 import { PendingBody, filePartOf, parseMultipart, payloadTooLarge } from "../../http/body.ts";
@@ -11,7 +12,7 @@ import { AppError } from "../../errors.ts";
 import { renderIntakePage, renderMessagePage } from "../../http/web-assets.ts";
 import { compressedPage, createAssetServer } from "../../http/asset-delivery.ts";
 import { contentLanguageOf, negotiateLanguage, pageText } from "../../http/intake-language.ts";
-import { linkText } from "../../../web/intake/content.ts";
+import { translatedText } from "../../shared/translations.ts";
 import { workspaceSlugOfHost } from "../workspaces/service.ts";
 import * as service from "./service.ts";
 import { closedReason } from "./closing.ts";
@@ -64,7 +65,6 @@ type UploadParams = { workspace_slug: string; link_slug: string; session_id: str
 export function intakeRoutes(deps: AppDeps) {
   const d: service.IntakeDeps = service.intakeDepsOf(deps);
   const link = (p: { workspace_slug: string; link_slug: string }) => service.findIntakeLink(deps.db, p.workspace_slug, p.link_slug);
-  const base = "/api/v1/intake/:workspace_slug/:link_slug";
   const limiter = intakeLimiterOf(deps);
   const checkKioskExit = createKioskExitChecker(deps.db);
   const probing = { db: deps.db, blobs: deps.blobs, inference: deps.inference, log: deps.log, limiter };
@@ -177,11 +177,11 @@ export function intakeRoutes(deps: AppDeps) {
     const lang = negotiateLanguage(headers, linkLanguage);
     const translated = [...new Set([...Object.keys(pub.translations ?? {}), ...pub.questions.flatMap((q) => Object.keys(q.translations ?? {}))])];
     const contentLanguage = contentLanguageOf(headers, linkLanguage, translated, lang);
-    const title = linkText(pub.translations, contentLanguage ?? lang, "name") || l.link.name;
+    const title = translatedText(pub.translations, contentLanguage ?? lang, "name") || l.link.name;
     if (l.link.status !== "active") return html(renderMessagePage(title, pageText(lang, "page.paused.text"), lang, versions), 200, headers);
     const refused = await invitationPage(l, invitation, title, lang, headers);
     if (refused) return refused;
-    const description = linkText(pub.translations, contentLanguage ?? lang, "description") || pub.settings.description;
+    const description = translatedText(pub.translations, contentLanguage ?? lang, "description") || pub.settings.description;
     return html(
       renderIntakePage({
         title,
@@ -210,11 +210,11 @@ export function intakeRoutes(deps: AppDeps) {
       if (!wsSlug) return notFoundPage(request.headers);
       return page(wsSlug, params.link_slug, request.headers, new URL(request.url).searchParams);
     })
-    .get(`${base}/`, async ({ params }) => {
+    .get(intakeOps.link.path, async ({ params }) => {
       const l = await link(params);
       return { link: service.toPublicLink(l, await closedReason(d, l)) };
     })
-    .post(`${base}/sessions/`, async ({ params, set, request, server, body }) => {
+    .post(intakeOps.start.path, async ({ params, set, request, server, body }) => {
       // The body is optional ({} or none; DESIGN §13): `hidden` holds the intake URL's hidden-field
       // values, `invitation` the personal URL's `inv` token, `consent` agrees to a
       // `required_before: "start"` consent text. As before issue 25, a body that is not JSON is ignored.
@@ -237,23 +237,23 @@ export function intakeRoutes(deps: AppDeps) {
       set.status = resumed ? 200 : 201;
       return s;
     })
-    .get(`${base}/sessions/:session_id/`, async ({ params }) => {
+    .get(intakeOps.session.path, async ({ params }) => {
       const l = await link(params);
       refuseKioskResume(l);
       return service.getSession(d, l, params.session_id);
     })
-    .post(`${base}/kiosk/exit/`, async ({ params, request, server, body }) => {
+    .post(intakeOps.kioskExit.path, async ({ params, request, server, body }) => {
       const raw = requireJsonBody(request, body) as { pin?: unknown };
       if (typeof raw !== "object" || raw === null || Array.isArray(raw))
         throw new AppError("VALIDATION_ERROR", 'Send {"pin": "…"}.', { errors: [{ pointer: "", message: "Expected an object." }] });
       refuseUnknownMembers(raw, ["pin"]);
       return checkKioskExit(await link(params), clientAddress(request, peerOf({ request, server }), deps.config.trustedProxies), raw.pin);
     })
-    .post(`${base}/sessions/:session_id/consent/`, async ({ params, request, body }) => {
+    .post(intakeOps.consent.path, async ({ params, request, body }) => {
       const raw = request.headers.get("content-type") ? requireJsonBody(request, body) : {};
       return service.giveConsent(d, await link(params), params.session_id, consentLanguageOf(raw));
     })
-    .put(`${base}/sessions/:session_id/answers/:question_uuid/`, async ({ params, request, body }) => {
+    .put(intakeOps.answer.path, async ({ params, request, body }) => {
       const raw = requireJsonBody(request, body) as { value?: unknown };
       if (typeof raw !== "object" || raw === null || Array.isArray(raw) || !("value" in raw)) {
         throw new AppError("VALIDATION_ERROR", 'Send {"value": …}.', { errors: [{ pointer: "/value", message: "Required." }] });
@@ -261,7 +261,7 @@ export function intakeRoutes(deps: AppDeps) {
       refuseUnknownMembers(raw, ["value"]);
       return service.saveAnswer(d, await link(params), params.session_id, params.question_uuid, raw.value);
     })
-    .post(`${base}/sessions/:session_id/answers/:question_uuid/audio/`, async (ctx) =>
+    .post(intakeOps.audio.path, async (ctx) =>
       withUpload(ctx, "audio", async (upload) => {
         const { params, query } = ctx;
         const bytes = recordingOf(upload.bytes);
@@ -270,29 +270,27 @@ export function intakeRoutes(deps: AppDeps) {
         return service.saveAudio(d, upload.l, params.session_id, params.question_uuid, bytes, mime, duration);
       }),
     )
-    .post(`${base}/sessions/:session_id/answers/:question_uuid/file/`, async (ctx) =>
+    .post(intakeOps.file.path, async (ctx) =>
       withUpload(ctx, "file", async (upload) => {
         const form = await parseMultipart(upload.bytes, upload.pending!.request.headers.get("content-type") ?? "");
         const { file, name } = filePartOf(form);
         return service.saveFile(d, upload.l, ctx.params.session_id, ctx.params.question_uuid, file, name);
       }),
     )
-    .post(`${base}/sessions/:session_id/answers/:question_uuid/probe/`, async ({ params }) =>
-      probeAnswer(probing, await link(params), params.session_id, params.question_uuid),
-    )
-    .put(`${base}/sessions/:session_id/answers/:question_uuid/follow-ups/:index/`, async ({ params, request, body }) => {
+    .post(intakeOps.probe.path, async ({ params }) => probeAnswer(probing, await link(params), params.session_id, params.question_uuid))
+    .put(intakeOps.followUp.path, async ({ params, request, body }) => {
       const raw = requireJsonBody(request, body) as { value?: unknown };
       if (typeof raw?.value !== "string")
         throw new AppError("VALIDATION_ERROR", 'Send {"value": "…"}.', { errors: [{ pointer: "/value", message: "Expected text." }] });
       refuseUnknownMembers(raw, ["value"]);
       return answerFollowUp(probing, await link(params), params.session_id, params.question_uuid, followUpIndex(params.index), { text: raw.value });
     })
-    .post(`${base}/sessions/:session_id/answers/:question_uuid/follow-ups/:index/audio/`, async (ctx) => {
+    .post(intakeOps.followUpAudio.path, async (ctx) => {
       const { params } = ctx;
       const index = followUpIndex(params.index);
       return withUpload(ctx, "follow-up", (upload) =>
         answerFollowUp(probing, upload.l, params.session_id, params.question_uuid, index, { audio: recordingOf(upload.bytes) }),
       );
     })
-    .post(`${base}/sessions/:session_id/submit/`, async ({ params }) => service.submitSession(d, await link(params), params.session_id));
+    .post(intakeOps.submit.path, async ({ params }) => service.submitSession(d, await link(params), params.session_id));
 }

@@ -8,7 +8,7 @@ import type { Transaction } from "kysely";
 import { nowIso } from "../../clock.ts";
 import type { Database } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
-import { queueWebhookEvent as enqueueEvent } from "../webhooks/events.ts";
+import { queueResponseEvent as enqueueEvent } from "../responses/events.ts";
 import type { Settings } from "../links/model.ts";
 import * as responsesRepo from "../responses/repository.ts";
 import { toResponseRecords } from "../responses/service.ts";
@@ -25,7 +25,7 @@ import { findSession, type IntakeDeps, type IntakeLink, newRowUuid, openSession,
 async function eventData(trx: Transaction<Database>, deps: IntakeDeps, l: IntakeLink, responseUuid: string) {
   const row = await responsesRepo.findResponseByUuid(trx, responseUuid);
   const [record] = await toResponseRecords(trx, deps, [row!]);
-  return { workspace_uuid: l.ws.uuid, link: { uuid: l.link.uuid, name: l.link.name, slug: l.link.slug }, response: record };
+  return { workspace_uuid: l.ws.uuid, link: { uuid: l.link.uuid, name: l.link.name, slug: l.link.slug }, response: record! };
 }
 
 /**

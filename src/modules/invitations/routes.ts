@@ -4,14 +4,14 @@
  * revoke. Thin: parse, call one service function. `links:write` mints and revokes, `links:read` lists.
  */
 import { Elysia } from "elysia";
+import { parseBody } from "../../http/operation.ts";
+import { invitationOps } from "./operations.ts";
 import type { AppDeps } from "../../http/context.ts";
-import { authPlugin } from "../../http/auth-plugin.ts";
+import { authPlugin, routeOptions } from "../../http/auth-plugin.ts";
 import { envelope, readPage } from "../../http/pagination.ts";
 import { parseWith, requireJsonBody } from "../../http/validation.ts";
-import { createInvitationsSchema, listInvitationsQuerySchema } from "./model.ts";
+import { listInvitationsQuerySchema } from "./model.ts";
 import * as service from "./service.ts";
-
-export const INVITATIONS_PATH = "/api/v1/links/:link_uuid/invitations/";
 
 /** The invitation routes of a link. */
 export function invitationRoutes(deps: AppDeps) {
@@ -19,30 +19,30 @@ export function invitationRoutes(deps: AppDeps) {
   return new Elysia({ name: "invitations" })
     .use(authPlugin(deps))
     .post(
-      INVITATIONS_PATH,
+      invitationOps.create.path,
       async ({ request, body, params, set, auth }) => {
-        const created = await service.createInvitations(d, auth, params.link_uuid, parseWith(createInvitationsSchema, requireJsonBody(request, body)));
+        const created = await service.createInvitations(d, auth, params.link_uuid, parseBody(invitationOps.create, requireJsonBody(request, body)));
         set.status = 201;
         return created;
       },
-      { auth: "links:write" },
+      routeOptions(invitationOps.create),
     )
     .get(
-      INVITATIONS_PATH,
+      invitationOps.list.path,
       async ({ request, query, params, auth }) => {
         const page = readPage(query);
         const q = parseWith(listInvitationsQuerySchema, { state: query.state }, "query");
         const { count, results } = await service.listInvitations(d, auth, params.link_uuid, q.state, page.pageSize, page.offset);
         return envelope(request.url, deps.config.publicUrl, page, count, results);
       },
-      { auth: "links:read" },
+      routeOptions(invitationOps.list),
     )
     .delete(
-      `${INVITATIONS_PATH}:invitation_uuid/`,
+      invitationOps.revoke.path,
       async ({ params, auth }) => {
         await service.revokeInvitation(d, auth, params.link_uuid, params.invitation_uuid);
         return { message: "Invitation revoked." };
       },
-      { auth: "links:write" },
+      routeOptions(invitationOps.revoke),
     );
 }

@@ -4,12 +4,14 @@
  */
 import { Elysia } from "elysia";
 import type { AppDeps } from "../../http/context.ts";
-import { authPlugin } from "../../http/auth-plugin.ts";
+import { authPlugin, routeOptions } from "../../http/auth-plugin.ts";
 import { envelope, readPage } from "../../http/pagination.ts";
 import { parseWith, requireJsonBody } from "../../http/validation.ts";
+import { parseBody } from "../../http/operation.ts";
 import { AppError } from "../../errors.ts";
 import { isBlankText } from "./blank.ts";
-import { createLinkSchema, listLinksQuerySchema, patchLinkSchema } from "./model.ts";
+import { listLinksQuerySchema } from "./model.ts";
+import { linkOps } from "./operations.ts";
 import * as service from "./service.ts";
 
 /**
@@ -30,18 +32,18 @@ export function linkRoutes(deps: AppDeps) {
   return new Elysia({ name: "links" })
     .use(authPlugin(deps))
     .post(
-      "/api/v1/links/",
+      linkOps.create.path,
       async ({ request, body, set, auth }) => {
         const raw = requireJsonBody(request, body);
         assertName(raw, true);
-        const link = await service.createLink(d, auth, parseWith(createLinkSchema, raw));
+        const link = await service.createLink(d, auth, parseBody(linkOps.create, raw));
         set.status = 201;
         return link;
       },
-      { auth: "links:write" },
+      routeOptions(linkOps.create),
     )
     .get(
-      "/api/v1/links/",
+      linkOps.list.path,
       async ({ request, query, auth }) => {
         const page = readPage(query);
         const q = parseWith(listLinksQuerySchema, query, "query");
@@ -55,24 +57,24 @@ export function linkRoutes(deps: AppDeps) {
         );
         return envelope(request.url, deps.config.publicUrl, page, count, results);
       },
-      { auth: "links:read" },
+      routeOptions(linkOps.list),
     )
-    .get("/api/v1/links/:link_uuid/", ({ params, auth }) => service.getLink(d, auth, params.link_uuid), { auth: "links:read" })
+    .get(linkOps.get.path, ({ params, auth }) => service.getLink(d, auth, params.link_uuid), routeOptions(linkOps.get))
     .patch(
-      "/api/v1/links/:link_uuid/",
+      linkOps.update.path,
       async ({ params, request, body, auth }) => {
         const raw = requireJsonBody(request, body);
         assertName(raw, false);
-        return service.patchLink(d, auth, params.link_uuid, parseWith(patchLinkSchema, raw));
+        return service.patchLink(d, auth, params.link_uuid, parseBody(linkOps.update, raw));
       },
-      { auth: "links:write" },
+      routeOptions(linkOps.update),
     )
     .delete(
-      "/api/v1/links/:link_uuid/",
+      linkOps.delete.path,
       async ({ params, auth }) => {
         await service.deleteLink(d, auth, params.link_uuid);
         return { message: "Link deleted." };
       },
-      { auth: "links:write" },
+      routeOptions(linkOps.delete),
     );
 }

@@ -11,7 +11,7 @@ import { AppError, notFound, type FieldError } from "../../errors.ts";
 import { toSlug, uniqueVariant } from "../../slugs.ts";
 import { isUuid } from "../../shared/uuid.ts";
 import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
-import { limitsFor } from "../workspaces/plans.ts";
+import { limitsFor } from "../../auth/plans.ts";
 import { workspaceHost } from "../workspaces/service.ts";
 import { countLinks } from "../workspaces/repository.ts";
 import { createLinkWebhook, deleteWebhooksOfLink } from "../webhooks/service.ts";

@@ -3,7 +3,7 @@
  * The OpenAPI entries of `media/images/` (issue 26; docs/api.md "Images").
  */
 import { z } from "zod";
-import type { Operation } from "../../http/openapi.ts";
+import { operation, type Operation } from "../../http/operation.ts";
 import { lazySchema } from "../../shared/lazy-schema.ts";
 import { IMAGE_TYPES } from "./images.ts";
 
@@ -17,8 +17,9 @@ const uploadedImageSchema = lazySchema(() =>
   }),
 );
 
-export const mediaOperations: Operation[] = [
-  {
+/** The media endpoints, one declaration each: route, document entry and scope. */
+export const mediaOps = {
+  upload: operation({
     method: "post",
     path: "/api/v1/media/images/",
     summary: "Upload an image for image-choice cards (PNG, JPEG, WebP or GIF by its bytes; at most 5 MiB; never SVG)",
@@ -27,8 +28,8 @@ export const mediaOperations: Operation[] = [
     rawBody: [...IMAGE_TYPES],
     success: { status: 201, schema: uploadedImageSchema, description: "Stored image and its public URL" },
     errors: ["UNAUTHENTICATED", "HTTPS_REQUIRED", "RATE_LIMITED", "INSUFFICIENT_SCOPE", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"],
-  },
-  {
+  }),
+  image: operation({
     method: "get",
     path: "/api/v1/media/images/:image_uuid/",
     summary: "An uploaded image (public: the intake page shows it to respondents)",
@@ -36,5 +37,8 @@ export const mediaOperations: Operation[] = [
     scope: "public",
     success: { status: 200, description: "The image's bytes, with the type judged at upload", mediaTypes: [...IMAGE_TYPES], schema: z.string() },
     errors: ["NOT_FOUND"],
-  },
-];
+  }),
+};
+
+/** In document order (collected by src/api/operations.ts). */
+export const mediaOperations: Operation[] = Object.values(mediaOps);

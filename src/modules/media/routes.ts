@@ -4,8 +4,9 @@
  * `links:write`, so the console and any key holder alike), and its public delivery.
  */
 import { Elysia } from "elysia";
+import { mediaOps } from "./operations.ts";
 import type { AppDeps } from "../../http/context.ts";
-import { authPlugin } from "../../http/auth-plugin.ts";
+import { authPlugin, routeOptions } from "../../http/auth-plugin.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { findImage, storeImage } from "./images.ts";
 
@@ -25,7 +26,7 @@ export function mediaRoutes(deps: AppDeps) {
   return new Elysia({ name: "media" })
     .use(authPlugin(deps))
     .post(
-      "/api/v1/media/images/",
+      mediaOps.upload.path,
       async ({ body, set, auth }) => {
         // Binary bodies arrive as an ArrayBuffer (http/body.ts); JSON, text or multipart are not an image.
         if (!(body instanceof ArrayBuffer))
@@ -34,9 +35,9 @@ export function mediaRoutes(deps: AppDeps) {
         set.status = 201;
         return image;
       },
-      { auth: "links:write" },
+      routeOptions(mediaOps.upload),
     )
-    .get("/api/v1/media/images/:image_uuid/", async ({ params }) => {
+    .get(mediaOps.image.path, async ({ params }) => {
       const image = await findImage(deps.db, params.image_uuid);
       if (!image) throw notFound("Image");
       return new Response(image.bytes as BodyInit, { headers: imageHeaders(image.content_type, image.bytes.byteLength) });

@@ -4,13 +4,15 @@
  * single, erasure, and the recordings behind `audio_url`.
  */
 import { Elysia } from "elysia";
+import { responseOps } from "./operations.ts";
 import contentDisposition from "content-disposition";
 import type { AppDeps } from "../../http/context.ts";
-import { authenticateRequest, authPlugin } from "../../http/auth-plugin.ts";
+import { authenticateRequest, authPlugin, routeOptions } from "../../http/auth-plugin.ts";
 import { envelope, readPage } from "../../http/pagination.ts";
 import { parseWith } from "../../http/validation.ts";
 import { verifySignedPath } from "../../auth/signed-url.ts";
 import type { AuthContext } from "../../auth/authenticate.ts";
+import type { AnyScope } from "../../auth/keys.ts";
 import { exportQuerySchema, listResponsesQuerySchema, workspaceExportQuerySchema } from "./model.ts";
 import { conditional } from "../../http/conditional.ts";
 import { changeTag } from "../workspaces/change-tag.ts";
@@ -73,7 +75,7 @@ export function responseRoutes(deps: AppDeps) {
     conditional(request, set, await changeTag(deps, auth), auth.rateHeaders, () => service.getResponse(d, auth, responseUuid, linkUuid));
 
   /**
-   * Streams a recording to a Bearer key with responses:read, or to anyone holding a valid
+   * Streams a recording to a Bearer key with the declaration's scope (responses:read), or to anyone holding a valid
    * signature of this exact path (`audio_url`, DESIGN §7).
    */
   const recording = async (
@@ -86,6 +88,7 @@ export function responseRoutes(deps: AppDeps) {
     responseUuid: string,
     answerUuid: string,
     which: downloads.RecordingRef,
+    scope: AnyScope,
   ): Promise<Response> => {
     const { request, query } = ctx;
     const answer = (workspaceUuid: string | null, headers: Record<string, string>) =>
@@ -96,7 +99,7 @@ export function responseRoutes(deps: AppDeps) {
       return answer(await downloads.workspaceOfResponse(d, responseUuid), {});
     }
     // As the auth macro does: authenticate, answer, re-check the key before responding.
-    const auth = await authenticateRequest(deps, ctx, "responses:read");
+    const auth = await authenticateRequest(deps, ctx, scope);
     const response = await answer(auth.workspaceUuid, auth.rateHeaders);
     await deps.auth.assertActive(deps.db, auth);
     return response;
@@ -104,49 +107,51 @@ export function responseRoutes(deps: AppDeps) {
 
   return new Elysia({ name: "responses" })
     .use(authPlugin(deps))
-    .get("/api/v1/links/:link_uuid/responses/", ({ request, query, set, params, auth }) => list(request, query, set, auth, params.link_uuid, true), {
-      auth: "responses:read",
-    })
     .get(
-      "/api/v1/links/:link_uuid/responses/export/",
+      responseOps.listOfLink.path,
+      ({ request, query, set, params, auth }) => list(request, query, set, auth, params.link_uuid, true),
+      routeOptions(responseOps.listOfLink),
+    )
+    .get(
+      responseOps.exportOfLink.path,
       async ({ params, query, auth }) => {
         const { format, ...filters } = parseWith(exportQuerySchema, query, "query");
         const hidden = hiddenFiltersOf(query);
         return exportResponse(await downloads.exportLinkResponses(exportDeps, auth, params.link_uuid, format, { ...filters, hidden }), auth);
       },
-      { auth: "responses:read" },
+      routeOptions(responseOps.exportOfLink),
     )
     .get(
-      "/api/v1/responses/export/",
+      responseOps.export.path,
       async ({ query, auth }) => {
         const { format, link, ...filters } = parseWith(workspaceExportQuerySchema, query, "query");
         const hidden = hiddenFiltersOf(query);
         return exportResponse(await downloads.exportWorkspaceResponses(exportDeps, auth, link, format, { ...filters, hidden }), auth);
       },
-      { auth: "responses:read" },
+      routeOptions(responseOps.export),
     )
     .get(
-      "/api/v1/links/:link_uuid/responses/:response_uuid/",
+      responseOps.getOfLink.path,
       ({ request, set, params, auth }) => one(request, set, auth, params.response_uuid, params.link_uuid),
-      { auth: "responses:read" },
+      routeOptions(responseOps.getOfLink),
     )
-    .get("/api/v1/responses/", ({ request, query, set, auth }) => list(request, query, set, auth, undefined, false), { auth: "responses:read" })
-    .get("/api/v1/responses/:response_uuid/", ({ request, set, params, auth }) => one(request, set, auth, params.response_uuid), { auth: "responses:read" })
+    .get(responseOps.list.path, ({ request, query, set, auth }) => list(request, query, set, auth, undefined, false), routeOptions(responseOps.list))
+    .get(responseOps.get.path, ({ request, set, params, auth }) => one(request, set, auth, params.response_uuid), routeOptions(responseOps.get))
     .delete(
-      "/api/v1/responses/:response_uuid/",
+      responseOps.erase.path,
       async ({ params, auth }) => {
         await service.deleteResponse(d, auth, params.response_uuid);
         return { message: "Response deleted." };
       },
-      { auth: "responses:write" },
+      routeOptions(responseOps.erase),
     )
     .post(
-      "/api/v1/responses/:response_uuid/reprocess/",
+      responseOps.reprocess.path,
       ({ params, auth }) => reprocessResponse({ db: deps.db, auth: deps.auth, nudgeJobs: deps.nudgeJobs }, auth, params.response_uuid),
-      { auth: "responses:write" },
+      routeOptions(responseOps.reprocess),
     )
     .get(
-      "/api/v1/responses/:response_uuid/answers/:answer_uuid/file/",
+      responseOps.file.path,
       async ({ params, auth }) => {
         const file = await downloads.answerFile(d, auth, params.response_uuid, params.answer_uuid);
         return new Response(file.body, {
@@ -158,12 +163,10 @@ export function responseRoutes(deps: AppDeps) {
           },
         });
       },
-      { auth: "responses:read" },
+      routeOptions(responseOps.file),
     )
-    .get("/api/v1/responses/:response_uuid/answers/:answer_uuid/audio/", (ctx) =>
-      recording(ctx, ctx.params.response_uuid, ctx.params.answer_uuid, { kind: "answer" }),
-    )
-    .get("/api/v1/responses/:response_uuid/answers/:answer_uuid/follow-ups/:index/audio/", (ctx) =>
-      recording(ctx, ctx.params.response_uuid, ctx.params.answer_uuid, { kind: "follow_up", index: Number(ctx.params.index) }),
+    .get(responseOps.audio.path, (ctx) => recording(ctx, ctx.params.response_uuid, ctx.params.answer_uuid, { kind: "answer" }, responseOps.audio.scope))
+    .get(responseOps.followUpAudio.path, (ctx) =>
+      recording(ctx, ctx.params.response_uuid, ctx.params.answer_uuid, { kind: "follow_up", index: Number(ctx.params.index) }, responseOps.followUpAudio.scope),
     );
 }

@@ -9,7 +9,7 @@ import type { Transaction } from "kysely";
 import { nowIso } from "../../clock.ts";
 import type { Database } from "../../db/schema.ts";
 import * as linksRepo from "../links/repository.ts";
-import { queueWebhookEvent as enqueueEvent } from "../webhooks/events.ts";
+import { queueResponseEvent as enqueueEvent } from "./events.ts";
 import * as responsesRepo from "./repository.ts";
 import { type ResponseDeps, toResponseRecords } from "./service.ts";
 
@@ -37,7 +37,7 @@ export async function queueSubmittedEventIfReady(
       return {
         workspace_uuid: r.workspace_uuid,
         link: link ? { uuid: link.uuid, name: link.name, slug: link.slug } : { uuid: r.link_uuid, name: null, slug: null },
-        response: { ...record, answers: record!.answers },
+        response: { ...record!, answers: record!.answers },
       };
     },
   });

@@ -2,7 +2,7 @@
  * @module retention/operations
  * The OpenAPI entries of the retention dry runs (issue 25; docs/api.md "Retention").
  */
-import type { Operation } from "../../http/openapi.ts";
+import { operation, type Operation } from "../../http/operation.ts";
 import { linkPreviewInputSchema, retentionPreviewSchema, workspacePreviewInputSchema } from "./model.ts";
 
 const ERRORS = [
@@ -16,8 +16,9 @@ const ERRORS = [
   "INSUFFICIENT_SCOPE",
 ];
 
-export const retentionOperations: Operation[] = [
-  {
+/** The retention endpoints, one declaration each: route, document entry and scope. */
+export const retentionOps = {
+  previewLink: operation({
     method: "post",
     path: "/api/v1/links/:link_uuid/retention/preview/",
     summary: "Dry run: what a link's retention override (or its saved one) would delete now; nothing is saved or deleted",
@@ -26,8 +27,8 @@ export const retentionOperations: Operation[] = [
     body: linkPreviewInputSchema,
     success: { status: 200, schema: retentionPreviewSchema, description: "The effective policy and the counts" },
     errors: [...ERRORS, "NOT_FOUND"],
-  },
-  {
+  }),
+  previewWorkspace: operation({
     method: "post",
     path: "/api/v1/workspace/retention/preview/",
     summary: "Dry run: what a workspace retention policy (or the saved one) would delete now, with the links' overrides; nothing is saved or deleted",
@@ -36,5 +37,8 @@ export const retentionOperations: Operation[] = [
     body: workspacePreviewInputSchema,
     success: { status: 200, schema: retentionPreviewSchema, description: "The policy and the counts" },
     errors: ERRORS,
-  },
-];
+  }),
+};
+
+/** In document order (collected by src/api/operations.ts). */
+export const retentionOperations: Operation[] = Object.values(retentionOps);

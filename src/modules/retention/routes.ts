@@ -5,24 +5,25 @@
  * (scope `workspace:write`, the scope that saves the workspace's policy). Nothing is saved or deleted.
  */
 import { Elysia } from "elysia";
+import { parseBody } from "../../http/operation.ts";
+import { retentionOps } from "./operations.ts";
 import type { AppDeps } from "../../http/context.ts";
-import { authPlugin } from "../../http/auth-plugin.ts";
-import { parseWith, requireJsonBody } from "../../http/validation.ts";
-import { linkPreviewInputSchema, workspacePreviewInputSchema } from "./model.ts";
+import { authPlugin, routeOptions } from "../../http/auth-plugin.ts";
+import { requireJsonBody } from "../../http/validation.ts";
 import { previewLinkRetention, previewWorkspaceRetention } from "./preview.ts";
 
 export function retentionRoutes(deps: AppDeps) {
   return new Elysia({ name: "retention" })
     .use(authPlugin(deps))
     .post(
-      "/api/v1/links/:link_uuid/retention/preview/",
+      retentionOps.previewLink.path,
       ({ request, body, params, auth }) =>
-        previewLinkRetention(deps, auth, params.link_uuid, parseWith(linkPreviewInputSchema, requireJsonBody(request, body))),
-      { auth: "links:write" },
+        previewLinkRetention(deps, auth, params.link_uuid, parseBody(retentionOps.previewLink, requireJsonBody(request, body))),
+      routeOptions(retentionOps.previewLink),
     )
     .post(
-      "/api/v1/workspace/retention/preview/",
-      ({ request, body, auth }) => previewWorkspaceRetention(deps, auth, parseWith(workspacePreviewInputSchema, requireJsonBody(request, body))),
-      { auth: "workspace:write" },
+      retentionOps.previewWorkspace.path,
+      ({ request, body, auth }) => previewWorkspaceRetention(deps, auth, parseBody(retentionOps.previewWorkspace, requireJsonBody(request, body))),
+      routeOptions(retentionOps.previewWorkspace),
     );
 }

@@ -1,14 +1,15 @@
 /**
  * @module stats/operations
- * OpenAPI entries of the dashboard endpoint (`http/operations.ts` lists them).
+ * OpenAPI entries of the dashboard endpoint (`src/api/operations.ts` lists them).
  */
-import type { Operation } from "../../http/openapi.ts";
+import { operation, type Operation } from "../../http/operation.ts";
 import { linkStatsSchema, statsQuerySchema } from "./model.ts";
 
 const AUTH = ["UNAUTHENTICATED", "HTTPS_REQUIRED", "RATE_LIMITED"];
 
-export const statsOperations: Operation[] = [
-  {
+/** The stats endpoint's declaration: route, document entry and scope. */
+export const statsOps = {
+  linkStats: operation({
     method: "get",
     path: "/api/v1/links/:link_uuid/stats/",
     summary:
@@ -19,5 +20,8 @@ export const statsOperations: Operation[] = [
     success: { status: 200, schema: linkStatsSchema, description: "LinkStats" },
     errors: [...AUTH, "VALIDATION_ERROR", "NOT_FOUND", "INSUFFICIENT_SCOPE"],
     conditional: true,
-  },
-];
+  }),
+};
+
+/** In document order (collected by src/api/operations.ts). */
+export const statsOperations: Operation[] = Object.values(statsOps);

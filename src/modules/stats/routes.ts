@@ -4,8 +4,9 @@
  * (issue 11), with an `ETag` from the workspace's change counter (304 when nothing changed).
  */
 import { Elysia } from "elysia";
+import { statsOps } from "./operations.ts";
 import type { AppDeps } from "../../http/context.ts";
-import { authPlugin } from "../../http/auth-plugin.ts";
+import { authPlugin, routeOptions } from "../../http/auth-plugin.ts";
 import { conditional } from "../../http/conditional.ts";
 import { parseWith } from "../../http/validation.ts";
 import { statsQuerySchema } from "./model.ts";
@@ -17,12 +18,12 @@ export function statsRoutes(deps: AppDeps) {
   const d = { db: deps.db };
   const cache: StatsCache = new Map();
   return new Elysia({ name: "stats" }).use(authPlugin(deps)).get(
-    "/api/v1/links/:link_uuid/stats/",
+    statsOps.linkStats.path,
     async ({ params, query, request, set, auth }) => {
       const q = parseWith(statsQuerySchema, query, "query");
       const version = await changeVersion(d, auth.workspaceUuid);
       return conditional(request, set, etagFor(auth, version), auth.rateHeaders, () => cachedLinkStats(cache, version, d, auth, params.link_uuid, q));
     },
-    { auth: "responses:read" },
+    routeOptions(statsOps.linkStats),
   );
 }

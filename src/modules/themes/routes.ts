@@ -6,11 +6,13 @@
  * audited by the central hook (audit/hook.ts).
  */
 import { Elysia } from "elysia";
+import { parseBody } from "../../http/operation.ts";
+import { themeOps } from "./operations.ts";
 import type { AppDeps } from "../../http/context.ts";
-import { authPlugin } from "../../http/auth-plugin.ts";
+import { authPlugin, routeOptions } from "../../http/auth-plugin.ts";
 import { envelope, readPage } from "../../http/pagination.ts";
 import { parseWith } from "../../http/validation.ts";
-import { createThemeSchema, listThemesQuerySchema, mergeThemeSchema, patchThemeSchema, summaryQuerySchema } from "./model.ts";
+import { listThemesQuerySchema, summaryQuerySchema } from "./model.ts";
 import * as service from "./service.ts";
 import { linkSummary } from "./summary.ts";
 
@@ -23,62 +25,60 @@ export function themeRoutes(deps: AppDeps) {
     signingSecret: deps.signingSecret,
     audioUrlTtlS: deps.config.audioUrlTtlS,
   };
-  const THEMES = "/api/v1/links/:link_uuid/themes/";
-  const THEME = `${THEMES}:theme_uuid/`;
   return new Elysia({ name: "themes" })
     .use(authPlugin(deps))
     .get(
-      THEMES,
+      themeOps.list.path,
       async ({ params, query, request, auth }) => {
         const page = readPage(query);
         const q = parseWith(listThemesQuerySchema, query, "query");
         const { count, results } = await service.listThemes(d, auth, params.link_uuid, q.question, page.pageSize, page.offset);
         return envelope(request.url, deps.config.publicUrl, page, count, results);
       },
-      { auth: "responses:read" },
+      routeOptions(themeOps.list),
     )
     .post(
-      THEMES,
+      themeOps.create.path,
       async ({ params, body, set, auth }) => {
-        const theme = await service.createTheme(d, auth, params.link_uuid, parseWith(createThemeSchema, body ?? {}, "body"));
+        const theme = await service.createTheme(d, auth, params.link_uuid, parseBody(themeOps.create, body ?? {}, "body"));
         set.status = 201;
         return theme;
       },
-      { auth: "responses:write" },
+      routeOptions(themeOps.create),
     )
-    .get(`${THEMES}status/`, ({ params, auth }) => service.themeStatus(d, auth, params.link_uuid), { auth: "responses:read" })
+    .get(themeOps.status.path, ({ params, auth }) => service.themeStatus(d, auth, params.link_uuid), routeOptions(themeOps.status))
     .post(
-      `${THEMES}rebuild/`,
+      themeOps.rebuild.path,
       async ({ params, set, auth }) => {
         const status = await service.requestRebuild(d, auth, params.link_uuid);
         deps.nudgeJobs();
         set.status = 202;
         return status;
       },
-      { auth: "responses:write" },
+      routeOptions(themeOps.rebuild),
     )
-    .get(THEME, ({ params, auth }) => service.getTheme(d, auth, params.link_uuid, params.theme_uuid), { auth: "responses:read" })
+    .get(themeOps.get.path, ({ params, auth }) => service.getTheme(d, auth, params.link_uuid, params.theme_uuid), routeOptions(themeOps.get))
     .patch(
-      THEME,
-      ({ params, body, auth }) => service.patchTheme(d, auth, params.link_uuid, params.theme_uuid, parseWith(patchThemeSchema, body ?? {}, "body")),
-      { auth: "responses:write" },
+      themeOps.update.path,
+      ({ params, body, auth }) => service.patchTheme(d, auth, params.link_uuid, params.theme_uuid, parseBody(themeOps.update, body ?? {}, "body")),
+      routeOptions(themeOps.update),
     )
     .delete(
-      THEME,
+      themeOps.delete.path,
       async ({ params, auth }) => {
         await service.deleteTheme(d, auth, params.link_uuid, params.theme_uuid);
         return { message: "Theme deleted." };
       },
-      { auth: "responses:write" },
+      routeOptions(themeOps.delete),
     )
     .post(
-      `${THEME}merge/`,
-      ({ params, body, auth }) => service.mergeTheme(d, auth, params.link_uuid, params.theme_uuid, parseWith(mergeThemeSchema, body ?? {}, "body").into),
-      { auth: "responses:write" },
+      themeOps.merge.path,
+      ({ params, body, auth }) => service.mergeTheme(d, auth, params.link_uuid, params.theme_uuid, parseBody(themeOps.merge, body ?? {}, "body").into),
+      routeOptions(themeOps.merge),
     )
     .get(
-      "/api/v1/links/:link_uuid/summary/",
+      themeOps.summary.path,
       ({ params, query, auth }) => linkSummary(d, auth, params.link_uuid, parseWith(summaryQuerySchema, query, "query")),
-      { auth: "responses:read" },
+      routeOptions(themeOps.summary),
     );
 }

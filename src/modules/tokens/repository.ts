@@ -2,33 +2,18 @@
  * @module tokens/repository
  * Kysely queries for API tokens. Only hashes are stored.
  */
-import type { ApiTokenTable, Executor } from "../../db/schema.ts";
-import { prepared } from "../../db/prepared.ts";
+import type { Executor } from "../../db/schema.ts";
+import type { TokenRow } from "../../auth/repository.ts";
 
-export type TokenRow = ApiTokenTable;
+// The reads authentication makes live in auth/repository.ts (src/auth/ imports no feature).
+export { findActiveTokenByHash, isTokenActive, touchToken, type TokenRow } from "../../auth/repository.ts";
 
 export function insertToken(db: Executor, row: TokenRow) {
   return db.insertInto("api_tokens").values(row).execute();
 }
 
-// Compiled once: both run on every authenticated request (db/prepared.ts).
-const activeTokenByHash = prepared(1, (db, keyHash: string) =>
-  db.selectFrom("api_tokens").selectAll().where("key_hash", "=", keyHash).where("revoked_at", "is", null),
-);
-const activeTokenUuid = prepared(1, (db, uuid: string) => db.selectFrom("api_tokens").select("uuid").where("uuid", "=", uuid).where("revoked_at", "is", null));
-
-/** The unrevoked token with this key hash (authentication: one indexed read). */
-export async function findActiveTokenByHash(db: Executor, keyHash: string): Promise<TokenRow | undefined> {
-  return (await activeTokenByHash(db, keyHash))[0];
-}
-
 export function findToken(db: Executor, workspaceUuid: string, uuid: string): Promise<TokenRow | undefined> {
   return db.selectFrom("api_tokens").selectAll().where("workspace_uuid", "=", workspaceUuid).where("uuid", "=", uuid).executeTakeFirst();
-}
-
-/** True while the token is not revoked (the re-check before responding, DESIGN §5). */
-export async function isTokenActive(db: Executor, uuid: string): Promise<boolean> {
-  return (await activeTokenUuid(db, uuid)).length > 0;
 }
 
 /** A token row with its creator's name and email (null when no user created it, or the user is gone). */
@@ -68,17 +53,6 @@ export async function countActiveTokens(db: Executor, workspaceUuid: string): Pr
 export function revokeToken(db: Executor, uuid: string, at: string) {
   return db.updateTable("api_tokens").set({ revoked_at: at }).where("uuid", "=", uuid).where("revoked_at", "is", null).executeTakeFirst();
 }
-
-export function touchToken(db: Executor, uuid: string, at: string) {
-  // Only forward: several nodes flush their usage in any order (DESIGN §11).
-  return db
-    .updateTable("api_tokens")
-    .set({ last_used_at: at })
-    .where("uuid", "=", uuid)
-    .where((eb) => eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<", at)]))
-    .execute();
-}
-
 /** Counts a created key on its workspace (`workspaces.keys_created`, shown as usage). */
 export function incrementKeysCreated(db: Executor, uuid: string) {
   return db

@@ -4,11 +4,12 @@
  * `members:write`; the owner role needs `workspace:write` besides.
  */
 import { Elysia } from "elysia";
+import { parseBody } from "../../http/operation.ts";
+import { accountOps } from "./operations.ts";
 import type { AppDeps } from "../../http/context.ts";
-import { authPlugin } from "../../http/auth-plugin.ts";
+import { authPlugin, routeOptions } from "../../http/auth-plugin.ts";
 import { envelope, readPage } from "../../http/pagination.ts";
-import { parseWith, requireJsonBody } from "../../http/validation.ts";
-import { createInviteSchema, patchMemberSchema } from "./model.ts";
+import { requireJsonBody } from "../../http/validation.ts";
 import * as members from "./members.ts";
 
 /** Members and invites of the caller's workspace. */
@@ -18,52 +19,52 @@ export function memberRoutes(deps: AppDeps) {
   return new Elysia({ name: "members" })
     .use(authPlugin(deps))
     .get(
-      "/api/v1/members/",
+      accountOps.listMembers.path,
       async ({ request, query, auth }) => {
         const page = readPage(query);
         const { count, results } = await members.listMembers(deps.db, auth.workspaceUuid, page.pageSize, page.offset);
         return envelope(request.url, publicUrl, page, count, results);
       },
-      { auth: "members:read" },
+      routeOptions(accountOps.listMembers),
     )
     .patch(
-      "/api/v1/members/:user_uuid/",
-      ({ request, body, params, auth }) => members.changeRole(d, auth, params.user_uuid, parseWith(patchMemberSchema, requireJsonBody(request, body)).role),
-      // Re-checked inside the transaction; a member changing their own role is no longer in the role they started with.
-      { auth: { scope: "members:write", recheckBeforeResponding: false } },
+      accountOps.updateMember.path,
+      ({ request, body, params, auth }) =>
+        members.changeRole(d, auth, params.user_uuid, parseBody(accountOps.updateMember, requireJsonBody(request, body)).role),
+      routeOptions(accountOps.updateMember),
     )
     .delete(
-      "/api/v1/members/:user_uuid/",
+      accountOps.removeMember.path,
       async ({ params, auth }) => {
         await members.removeMember(d, auth, params.user_uuid);
         return { message: "Member removed." };
       },
-      { auth: { scope: "members:write", recheckBeforeResponding: false } },
+      routeOptions(accountOps.removeMember),
     )
     .post(
-      "/api/v1/invites/",
+      accountOps.createInvite.path,
       async ({ request, body, set, auth }) => {
-        const invite = await members.createInvite(d, auth, parseWith(createInviteSchema, requireJsonBody(request, body)));
+        const invite = await members.createInvite(d, auth, parseBody(accountOps.createInvite, requireJsonBody(request, body)));
         set.status = 201;
         return invite;
       },
-      { auth: "members:write" },
+      routeOptions(accountOps.createInvite),
     )
     .get(
-      "/api/v1/invites/",
+      accountOps.listInvites.path,
       async ({ request, query, auth }) => {
         const page = readPage(query);
         const { count, results } = await members.listInvites(deps.db, auth.workspaceUuid, page.pageSize, page.offset);
         return envelope(request.url, publicUrl, page, count, results);
       },
-      { auth: "members:read" },
+      routeOptions(accountOps.listInvites),
     )
     .delete(
-      "/api/v1/invites/:invite_uuid/",
+      accountOps.revokeInvite.path,
       async ({ params, auth }) => {
         await members.revokeInvite(d, auth, params.invite_uuid);
         return { message: "Invite withdrawn." };
       },
-      { auth: "members:write" },
+      routeOptions(accountOps.revokeInvite),
     );
 }

@@ -3,11 +3,22 @@
  * Kysely queries for operator accounts: users, memberships, console sessions and one-time tokens
  * (setup, invites, password resets). Secrets are stored only as SHA-256 hashes.
  */
-import type { ConsoleSessionTable, MembershipTable, OneTimeTokenTable, UserTable, Executor } from "../../db/schema.ts";
+import type { OneTimeTokenTable, Executor } from "../../db/schema.ts";
+import type { MembershipRow, SessionRow, UserRow } from "../../auth/repository.ts";
 
-export type UserRow = Omit<UserTable, "disabled"> & { disabled: number };
-export type MembershipRow = MembershipTable;
-export type SessionRow = ConsoleSessionTable;
+// The reads authentication makes live in auth/repository.ts (src/auth/ imports no feature).
+export {
+  deleteSession,
+  findMembership,
+  findSession,
+  findUserByUuid,
+  isSessionActive,
+  touchSession,
+  type MembershipRow,
+  type SessionRow,
+  type UserRow,
+} from "../../auth/repository.ts";
+
 export type OneTimeTokenRow = OneTimeTokenTable;
 
 export function insertUser(db: Executor, row: UserRow) {
@@ -16,10 +27,6 @@ export function insertUser(db: Executor, row: UserRow) {
 
 export function findUserByEmailKey(db: Executor, emailKey: string): Promise<UserRow | undefined> {
   return db.selectFrom("users").selectAll().where("email_key", "=", emailKey).executeTakeFirst();
-}
-
-export function findUserByUuid(db: Executor, uuid: string): Promise<UserRow | undefined> {
-  return db.selectFrom("users").selectAll().where("uuid", "=", uuid).executeTakeFirst();
 }
 
 export function updateUser(db: Executor, uuid: string, patch: Partial<Pick<UserRow, "name" | "password_hash" | "last_login_at" | "disabled">>) {
@@ -36,10 +43,6 @@ export function listAllMemberships(db: Executor): Promise<MembershipRow[]> {
 
 export function insertMembership(db: Executor, row: MembershipRow) {
   return db.insertInto("memberships").values(row).execute();
-}
-
-export function findMembership(db: Executor, userUuid: string, workspaceUuid: string): Promise<MembershipRow | undefined> {
-  return db.selectFrom("memberships").selectAll().where("user_uuid", "=", userUuid).where("workspace_uuid", "=", workspaceUuid).executeTakeFirst();
 }
 
 /** A user's memberships with their workspaces' names and slugs, oldest first. */
@@ -88,20 +91,8 @@ export function insertSession(db: Executor, row: SessionRow) {
   return db.insertInto("console_sessions").values(row).execute();
 }
 
-export function findSession(db: Executor, idHash: string): Promise<SessionRow | undefined> {
-  return db.selectFrom("console_sessions").selectAll().where("id_hash", "=", idHash).executeTakeFirst();
-}
-
-export function touchSession(db: Executor, idHash: string, at: string) {
-  return db.updateTable("console_sessions").set({ last_seen_at: at }).where("id_hash", "=", idHash).execute();
-}
-
 export function setSessionWorkspace(db: Executor, idHash: string, workspaceUuid: string | null) {
   return db.updateTable("console_sessions").set({ workspace_uuid: workspaceUuid }).where("id_hash", "=", idHash).execute();
-}
-
-export function deleteSession(db: Executor, idHash: string) {
-  return db.deleteFrom("console_sessions").where("id_hash", "=", idHash).execute();
 }
 
 /** Ends every session of a user, except `keepIdHash` when given. */
@@ -213,21 +204,4 @@ export async function withdrawInvitesIssuedBy(db: Executor, userUuid: string, wo
   if (keepRoles) q = q.where("role", "not in", keepRoles.length ? keepRoles : [""]);
   const r = await q.executeTakeFirst();
   return Number(r.numDeletedRows);
-}
-
-/**
- * True while the session exists, its user is enabled and still a member of `workspaceUuid` — with
- * `role`, still in that role (the re-check that makes a removed, demoted or disabled user stop
- * mid-request: the request was authorized for the role it started with).
- */
-export async function isSessionActive(db: Executor, idHash: string, workspaceUuid: string, role?: MembershipRow["role"] | null): Promise<boolean> {
-  let q = db
-    .selectFrom("console_sessions")
-    .innerJoin("users", "users.uuid", "console_sessions.user_uuid")
-    .innerJoin("memberships", (j) => j.onRef("memberships.user_uuid", "=", "users.uuid").on("memberships.workspace_uuid", "=", workspaceUuid))
-    .select("console_sessions.id_hash")
-    .where("console_sessions.id_hash", "=", idHash)
-    .where("users.disabled", "=", 0);
-  if (role) q = q.where("memberships.role", "=", role);
-  return (await q.executeTakeFirst()) !== undefined;
 }

@@ -5,13 +5,15 @@
  * Thin: parse, call one service function, set the cookie.
  */
 import { Elysia } from "elysia";
+import type { z } from "zod";
 import { createLoginThrottle } from "../../auth/login-throttle.ts";
 import { cameOverHttps, clientAddress, readCookie, sessionCookie, sha256Hex } from "../../auth/sessions.ts";
 import { authPlugin } from "../../http/auth-plugin.ts";
 import { peerOf, type AppDeps } from "../../http/context.ts";
-import { parseWith, requireJsonBody } from "../../http/validation.ts";
+import { requireJsonBody } from "../../http/validation.ts";
+import { parseBody } from "../../http/operation.ts";
 import { sessionView, type SessionView } from "./accounts.ts";
-import { acceptInviteSchema, changePasswordSchema, loginSchema, passwordResetSchema, patchMeSchema, setupSchema, switchWorkspaceSchema } from "./model.ts";
+import { accountOps } from "./operations.ts";
 import * as service from "./service.ts";
 
 /** What the helpers below read of a request's context. */
@@ -31,14 +33,15 @@ export function authRoutes(deps: AppDeps) {
   const setCookie = (ctx: Ctx, value: string | null) => {
     ctx.set.headers["set-cookie"] = sessionCookie(value, cameOverHttps(ctx.request, peerOf(ctx), deps.config));
   };
-  const body = <S extends Parameters<typeof parseWith>[0]>(schema: S, ctx: Ctx) => parseWith(schema, requireJsonBody(ctx.request, ctx.body));
+  // Every body is parsed with the schema its declaration publishes (operations.ts).
+  const body = <S extends z.ZodType>(op: { body: S }, ctx: Ctx) => parseBody(op, requireJsonBody(ctx.request, ctx.body));
 
   return new Elysia({ name: "auth" })
     .use(authPlugin(deps))
     .post(
-      "/api/v1/auth/login/",
+      accountOps.login.path,
       async (ctx) => {
-        const input = body(loginSchema, ctx);
+        const input = body(accountOps.login, ctx);
         const previous = readCookie(ctx.request);
         const started = await service.login(d, input, address(ctx), previous ? sha256Hex(previous) : null);
         setCookie(ctx, started.cookie);
@@ -47,7 +50,7 @@ export function authRoutes(deps: AppDeps) {
       { signIn: true },
     )
     .post(
-      "/api/v1/auth/logout/",
+      accountOps.logout.path,
       async (ctx) => {
         await service.logout(deps.db, ctx.session.idHash);
         setCookie(ctx, null);
@@ -55,29 +58,29 @@ export function authRoutes(deps: AppDeps) {
       },
       { session: true },
     )
-    .get("/api/v1/auth/session/", ({ session }) => withPublicUrl(sessionView(deps.db, session.idHash)), { session: true })
+    .get(accountOps.session.path, ({ session }) => withPublicUrl(sessionView(deps.db, session.idHash)), { session: true })
     .post(
-      "/api/v1/auth/session/workspace/",
-      (ctx) => withPublicUrl(service.switchWorkspace(deps.db, ctx.session, body(switchWorkspaceSchema, ctx).workspace_uuid)),
+      accountOps.switchWorkspace.path,
+      (ctx) => withPublicUrl(service.switchWorkspace(deps.db, ctx.session, body(accountOps.switchWorkspace, ctx).workspace_uuid)),
       {
         session: true,
       },
     )
     .post(
-      "/api/v1/auth/setup/",
+      accountOps.setup.path,
       async (ctx) => {
-        const started = await service.setup(d, body(setupSchema, ctx), address(ctx));
+        const started = await service.setup(d, body(accountOps.setup, ctx), address(ctx));
         setCookie(ctx, started.cookie);
         ctx.set.status = 201;
         return withPublicUrl(started.view);
       },
       { signIn: true },
     )
-    .get("/api/v1/auth/invites/:token/", ({ params }) => service.describeInvite(deps.db, params.token))
+    .get(accountOps.invite.path, ({ params }) => service.describeInvite(deps.db, params.token))
     .post(
-      "/api/v1/auth/invites/:token/accept/",
+      accountOps.acceptInvite.path,
       async (ctx) => {
-        const started = await service.acceptInvite(d, ctx.params.token, body(acceptInviteSchema, ctx), address(ctx));
+        const started = await service.acceptInvite(d, ctx.params.token, body(accountOps.acceptInvite, ctx), address(ctx));
         setCookie(ctx, started.cookie);
         ctx.set.status = 201;
         return withPublicUrl(started.view);
@@ -85,18 +88,18 @@ export function authRoutes(deps: AppDeps) {
       { signIn: true },
     )
     .post(
-      "/api/v1/auth/password-reset/",
+      accountOps.passwordReset.path,
       async (ctx) => {
-        await service.resetPassword(d, body(passwordResetSchema, ctx), address(ctx));
+        await service.resetPassword(d, body(accountOps.passwordReset, ctx), address(ctx));
         return { message: "Password set; every session of this account has ended. Sign in with the new password." };
       },
       { signIn: true },
     )
-    .patch("/api/v1/auth/me/", (ctx) => withPublicUrl(service.updateMe(deps.db, ctx.session, body(patchMeSchema, ctx).name)), { session: true })
+    .patch(accountOps.updateMe.path, (ctx) => withPublicUrl(service.updateMe(deps.db, ctx.session, body(accountOps.updateMe, ctx).name)), { session: true })
     .post(
-      "/api/v1/auth/me/password/",
+      accountOps.changePassword.path,
       async (ctx) => {
-        await service.changePassword(d, ctx.session, body(changePasswordSchema, ctx), address(ctx));
+        await service.changePassword(d, ctx.session, body(accountOps.changePassword, ctx), address(ctx));
         return { message: "Password changed; your other sessions have ended." };
       },
       { session: true },

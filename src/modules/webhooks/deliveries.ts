@@ -12,6 +12,7 @@ import { enqueueEventForWebhook } from "../../outbox/enqueue.ts";
 import { insertDelivery } from "../../outbox/repository.ts";
 import { isUuid } from "../../shared/uuid.ts";
 import { TEST_EVENT, type Delivery, type DeliveryDetail } from "./model.ts";
+import type { WebhookEventData } from "./event-schemas.ts";
 import * as repo from "./repository.ts";
 import { findOwnWebhook, type WebhookDeps } from "./service.ts";
 
@@ -105,6 +106,11 @@ export async function redeliver(deps: WebhookDeps, auth: AuthContext, workspaceU
   return toDelivery((await repo.findDelivery(deps.db, webhookUuid.toLowerCase(), deliveryUuid))!);
 }
 
+/** The `data` of a `webhook.test` event, typed by the schema the document publishes. */
+function testEventData(workspaceUuid: string, webhookUuid: string): WebhookEventData<"webhook.test"> {
+  return { workspace_uuid: workspaceUuid, webhook_uuid: webhookUuid, message: "This is a test event from Earshot." };
+}
+
 /**
  * Queues a signed `webhook.test` event for this webhook only (sent even while it is disabled).
  * @returns the new delivery
@@ -117,7 +123,7 @@ export async function sendTestEvent(deps: WebhookDeps, auth: AuthContext, worksp
       workspaceUuid: auth.workspaceUuid,
       webhookUuid: hook.uuid,
       type: TEST_EVENT,
-      data: { workspace_uuid: auth.workspaceUuid, webhook_uuid: hook.uuid, message: "This is a test event from Earshot." },
+      data: testEventData(auth.workspaceUuid, hook.uuid),
     });
     await deps.auth.assertActive(trx, auth);
     return deliveryUuid;

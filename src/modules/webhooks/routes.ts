@@ -4,16 +4,15 @@
  * call one service function. Reads need `webhooks:read`, everything else `webhooks:write`.
  */
 import { Elysia } from "elysia";
+import { parseBody } from "../../http/operation.ts";
+import { webhookOps } from "./operations.ts";
 import type { AppDeps } from "../../http/context.ts";
-import { authPlugin } from "../../http/auth-plugin.ts";
+import { authPlugin, routeOptions } from "../../http/auth-plugin.ts";
 import { envelope, readPage } from "../../http/pagination.ts";
 import { parseWith, requireJsonBody } from "../../http/validation.ts";
-import { createWebhookSchema, listDeliveriesQuerySchema, patchWebhookSchema } from "./model.ts";
+import { listDeliveriesQuerySchema } from "./model.ts";
 import * as deliveries from "./deliveries.ts";
 import * as service from "./service.ts";
-
-const BASE = "/api/v1/workspaces/:workspace_uuid/webhooks/";
-const ONE = `${BASE}:webhook_uuid/`;
 
 /** The webhook management and delivery-log routes. */
 export function webhookRoutes(deps: AppDeps) {
@@ -22,77 +21,81 @@ export function webhookRoutes(deps: AppDeps) {
   return new Elysia({ name: "webhooks" })
     .use(authPlugin(deps))
     .get(
-      BASE,
+      webhookOps.list.path,
       async ({ request, query, params, auth }) => {
         const page = readPage(query);
         const { count, results } = await service.listWebhooks(d, auth, params.workspace_uuid, page.pageSize, page.offset);
         return envelope(request.url, publicUrl, page, count, results);
       },
-      { auth: "webhooks:read" },
+      routeOptions(webhookOps.list),
     )
     .post(
-      BASE,
+      webhookOps.create.path,
       async ({ request, body, params, set, auth }) => {
         service.assertOwnWorkspace(auth, params.workspace_uuid);
-        const created = await service.createWebhook(d, auth, params.workspace_uuid, parseWith(createWebhookSchema, requireJsonBody(request, body)));
+        const created = await service.createWebhook(d, auth, params.workspace_uuid, parseBody(webhookOps.create, requireJsonBody(request, body)));
         set.status = 201;
         return created;
       },
-      { auth: "webhooks:write" },
+      routeOptions(webhookOps.create),
     )
-    .get(ONE, async ({ params, auth }) => service.toWebhook(await service.findOwnWebhook(deps.db, auth, params.workspace_uuid, params.webhook_uuid)), {
-      auth: "webhooks:read",
-    })
+    .get(
+      webhookOps.get.path,
+      async ({ params, auth }) => service.toWebhook(await service.findOwnWebhook(deps.db, auth, params.workspace_uuid, params.webhook_uuid)),
+      routeOptions(webhookOps.get),
+    )
     .patch(
-      ONE,
+      webhookOps.update.path,
       async ({ request, body, params, auth }) => {
         await service.findOwnWebhook(deps.db, auth, params.workspace_uuid, params.webhook_uuid);
-        return service.patchWebhook(d, auth, params.workspace_uuid, params.webhook_uuid, parseWith(patchWebhookSchema, requireJsonBody(request, body)));
+        return service.patchWebhook(d, auth, params.workspace_uuid, params.webhook_uuid, parseBody(webhookOps.update, requireJsonBody(request, body)));
       },
-      { auth: "webhooks:write" },
+      routeOptions(webhookOps.update),
     )
     .delete(
-      ONE,
+      webhookOps.delete.path,
       async ({ params, auth }) => {
         await service.deleteWebhook(d, auth, params.workspace_uuid, params.webhook_uuid);
         return { message: "Webhook deleted." };
       },
-      { auth: "webhooks:write" },
+      routeOptions(webhookOps.delete),
     )
-    .post(`${ONE}rotate-secret/`, ({ params, auth }) => service.rotateWebhookSecret(d, auth, params.workspace_uuid, params.webhook_uuid), {
-      auth: "webhooks:write",
-    })
     .post(
-      `${ONE}test/`,
+      webhookOps.rotateSecret.path,
+      ({ params, auth }) => service.rotateWebhookSecret(d, auth, params.workspace_uuid, params.webhook_uuid),
+      routeOptions(webhookOps.rotateSecret),
+    )
+    .post(
+      webhookOps.test.path,
       async ({ params, set, auth }) => {
         const delivery = await deliveries.sendTestEvent(d, auth, params.workspace_uuid, params.webhook_uuid);
         set.status = 202;
         return delivery;
       },
-      { auth: "webhooks:write" },
+      routeOptions(webhookOps.test),
     )
     .get(
-      `${ONE}deliveries/`,
+      webhookOps.deliveries.path,
       async ({ request, query, params, auth }) => {
         const page = readPage(query);
         const q = parseWith(listDeliveriesQuerySchema, { state: query.state }, "query");
         const { count, results } = await deliveries.listDeliveries(d, auth, params.workspace_uuid, params.webhook_uuid, q.state, page.pageSize, page.offset);
         return envelope(request.url, publicUrl, page, count, results);
       },
-      { auth: "webhooks:read" },
+      routeOptions(webhookOps.deliveries),
     )
     .get(
-      `${ONE}deliveries/:delivery_uuid/`,
+      webhookOps.delivery.path,
       ({ params, auth }) => deliveries.getDelivery(d, auth, params.workspace_uuid, params.webhook_uuid, params.delivery_uuid),
-      { auth: "webhooks:read" },
+      routeOptions(webhookOps.delivery),
     )
     .post(
-      `${ONE}deliveries/:delivery_uuid/redeliver/`,
+      webhookOps.redeliver.path,
       async ({ params, set, auth }) => {
         const delivery = await deliveries.redeliver(d, auth, params.workspace_uuid, params.webhook_uuid, params.delivery_uuid);
         set.status = 202;
         return delivery;
       },
-      { auth: "webhooks:write" },
+      routeOptions(webhookOps.redeliver),
     );
 }

@@ -2,20 +2,14 @@
  * @module workspaces/repository
  * Kysely queries for workspaces and their daily API call counters.
  */
-import type { WorkspaceTable, Executor } from "../../db/schema.ts";
-import { prepared } from "../../db/prepared.ts";
+import type { Executor } from "../../db/schema.ts";
+import type { WorkspaceRow } from "../../auth/repository.ts";
 
-export type WorkspaceRow = Omit<WorkspaceTable, "keys_created"> & { keys_created: number };
+// The reads authentication makes live in auth/repository.ts (src/auth/ imports no feature).
+export { addApiCalls, findWorkspaceByUuid, type WorkspaceRow } from "../../auth/repository.ts";
 
 export function insertWorkspace(db: Executor, row: Omit<WorkspaceRow, "keys_created">) {
   return db.insertInto("workspaces").values(row).execute();
-}
-
-// Compiled once: authentication reads the key's workspace on every request (db/prepared.ts).
-const workspaceByUuid = prepared(1, (db, uuid: string) => db.selectFrom("workspaces").selectAll().where("uuid", "=", uuid));
-
-export async function findWorkspaceByUuid(db: Executor, uuid: string): Promise<WorkspaceRow | undefined> {
-  return (await workspaceByUuid(db, uuid))[0];
 }
 
 export function findWorkspaceBySlug(db: Executor, slug: string): Promise<WorkspaceRow | undefined> {
@@ -46,15 +40,6 @@ export function countWorkspaces(db: Executor): Promise<number> {
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .executeTakeFirstOrThrow()
     .then((r) => Number(r.n));
-}
-
-/** Adds `n` API calls to the workspace's counter of `day` (`YYYY-MM-DD`), creating it at `n`. */
-export function addApiCalls(db: Executor, workspaceUuid: string, day: string, n: number) {
-  return db
-    .insertInto("api_call_counters")
-    .values({ workspace_uuid: workspaceUuid, day, calls: n })
-    .onConflict((oc) => oc.columns(["workspace_uuid", "day"]).doUpdateSet((eb) => ({ calls: eb("api_call_counters.calls", "+", eb.ref("excluded.calls")) })))
-    .execute();
 }
 
 export async function apiCallsOn(db: Executor, workspaceUuid: string, day: string): Promise<number> {

@@ -5,20 +5,25 @@
  */
 import { Elysia } from "elysia";
 import type { AppDeps } from "../../http/context.ts";
-import { authPlugin } from "../../http/auth-plugin.ts";
-import { parseWith, requireJsonBody } from "../../http/validation.ts";
-import { patchWorkspaceSchema } from "./model.ts";
+import { authPlugin, routeOptions } from "../../http/auth-plugin.ts";
+import { requireJsonBody } from "../../http/validation.ts";
+import { parseBody } from "../../http/operation.ts";
+import { workspaceOps } from "./operations.ts";
 import { getWorkspaceView, updateWorkspace } from "./service.ts";
 
 /** `GET workspace/` for any valid key (DESIGN §3); `PATCH workspace/` with `workspace:write`. */
 export function workspaceRoutes(deps: AppDeps) {
   return new Elysia({ name: "workspaces" })
     .use(authPlugin(deps))
-    .get("/api/v1/workspace/", ({ auth }) => getWorkspaceView(deps.db, deps.config.publicUrl, auth.workspaceUuid, deps.auth.usage), { auth: { scope: null } })
+    .get(
+      workspaceOps.get.path,
+      ({ auth }) => getWorkspaceView(deps.db, deps.config.publicUrl, auth.workspaceUuid, deps.auth.usage),
+      routeOptions(workspaceOps.get),
+    )
     .patch(
-      "/api/v1/workspace/",
+      workspaceOps.update.path,
       async ({ request, body, auth }) => {
-        const input = parseWith(patchWorkspaceSchema, requireJsonBody(request, body));
+        const input = parseBody(workspaceOps.update, requireJsonBody(request, body));
         await updateWorkspace(
           deps.db,
           auth.workspaceUuid,
@@ -35,6 +40,6 @@ export function workspaceRoutes(deps: AppDeps) {
         );
         return getWorkspaceView(deps.db, deps.config.publicUrl, auth.workspaceUuid, deps.auth.usage);
       },
-      { auth: "workspace:write" },
+      routeOptions(workspaceOps.update),
     );
 }

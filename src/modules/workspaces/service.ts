@@ -10,7 +10,7 @@ import { AppError } from "../../errors.ts";
 import { SLUG_PATTERN, toSlug, uniqueVariant } from "../../slugs.ts";
 import { createToken } from "../tokens/service.ts";
 import { countActiveTokens } from "../tokens/repository.ts";
-import { UNLIMITED_LINKS, limitsFor, type Plan } from "./plans.ts";
+import { UNLIMITED_LINKS, limitsFor, type Plan } from "../../auth/plans.ts";
 import * as repo from "./repository.ts";
 import type { UsageRecorder } from "../../auth/usage.ts";
 import type { z } from "zod";

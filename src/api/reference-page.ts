@@ -1,5 +1,5 @@
 /**
- * @module http/reference-page
+ * @module api/reference-page
  * The API reference at `/api/docs/`, rendered on the server from the OpenAPI document: a table of
  * contents by tag, and per operation its scope, parameters and body as field tables (type,
  * required, default, allowed values, description), the answers it gives, and examples (a `curl`

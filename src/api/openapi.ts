@@ -1,5 +1,5 @@
 /**
- * @module http/openapi
+ * @module api/openapi
  * The OpenAPI 3.1 document at `/api/v1/openapi.json`, generated from the same zod schemas that
  * validate requests (one source of truth). Each feature lists its operations in an
  * `operations.ts`; this module turns them into paths, named components (`Link`, `Question`, …,
@@ -8,47 +8,14 @@
 import { z } from "zod";
 import { lazySchema } from "../shared/lazy-schema.ts";
 import { ERROR_CODES } from "../errors.ts";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageQuerySchema } from "./pagination.ts";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../http/pagination.ts";
+import { envelopeOf, type Operation } from "../http/operation.ts";
 import { questionInputSchema, questionSchema } from "../modules/links/question-model.ts";
 import { settingsInputSchema } from "../modules/links/model.ts";
-import {
-  addFieldFormats,
-  annotateComponents,
-  namedComponents,
-  addSettingsDefaults,
-  questionDocSchema,
-  questionInputDocSchema,
-  responseStartedEventSchema,
-  responseSubmittedEventSchema,
-  testEventSchema,
-} from "./openapi-components.ts";
-
-/** One API operation as documented. */
-export type Operation = {
-  method: "get" | "post" | "patch" | "put" | "delete";
-  /** Elysia path, e.g. `/api/v1/links/:link_uuid/`. */
-  path: string;
-  summary: string;
-  tag: string;
-  /** Scope the key needs; null for any valid key; "public" for no key (intake). */
-  scope: string | null;
-  body?: z.ZodType;
-  /** The body may be left out (the route then reads `{}`). */
-  bodyOptional?: true;
-  /** Non-JSON request body media types: raw bytes (e.g. audio), or `multipart/form-data` with a part `file`. */
-  rawBody?: string[];
-  /** The operation takes the empty JSON object `{}` (or no body). */
-  emptyBody?: true;
-  query?: z.ZodObject;
-  /** Also reachable with a signed URL's `exp` and `sig` query instead of a key (recordings). */
-  signedUrl?: true;
-  success: { status: number; schema?: z.ZodType; description: string; mediaType?: string; mediaTypes?: string[] };
-  /** Another success status with the same body (e.g. 200 when a start resumes instead of creating). */
-  alsoSuccess?: { status: number; description: string };
-  errors: string[];
-  /** The 200 carries an `ETag`; `If-None-Match` with it answers 304 (http/conditional.ts). */
-  conditional?: boolean;
-};
+import { questionDocSchema, questionInputDocSchema } from "../modules/links/question-doc.ts";
+import { addFieldFormats, annotateComponents, namedComponents, addSettingsDefaults } from "./openapi-components.ts";
+import { responseStartedEventSchema, responseSubmittedEventSchema } from "../modules/responses/event-schemas.ts";
+import { testEventSchema } from "../modules/webhooks/event-schemas.ts";
 
 const ERROR_CODE_NAMES = Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES, ...(keyof typeof ERROR_CODES)[]];
 
@@ -62,29 +29,6 @@ const problemSchema = lazySchema(() =>
     errors: z.array(z.object({ pointer: z.string().describe("JSON pointer into the request (body, or /query/<name>)"), message: z.string() })).optional(),
   }),
 );
-
-const envelopes = new WeakMap<z.ZodType, z.ZodType>();
-/** The list envelope around `item` (spec: general rule 5); one schema per item, named `<Item>Page`, built at its first use. */
-export function envelopeOf(item: z.ZodType) {
-  let e = envelopes.get(item);
-  if (!e) {
-    e = lazySchema(() =>
-      z.object({
-        count: z.number().int().min(0),
-        next: z.string().nullable().describe("Absolute URL of the next page, or null"),
-        previous: z.string().nullable().describe("Absolute URL of the previous page, or null"),
-        results: z.array(item),
-      }),
-    );
-    envelopes.set(item, e);
-  }
-  return e as z.ZodObject;
-}
-
-/** The page query (`page_size`, `offset`) with `query`'s parameters, built at its first use. */
-export function pagedQuery(query?: z.ZodObject): z.ZodObject {
-  return query ? lazySchema(() => pageQuerySchema.extend(query.shape)) : pageQuerySchema;
-}
 
 let named = false;
 /** Gives the component schemas their ids in zod's global registry (once; descriptions are kept). */

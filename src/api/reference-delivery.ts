@@ -1,12 +1,12 @@
 /**
- * @module http/reference-delivery
+ * @module api/reference-delivery
  * How the API reference travels: `/api/v1/openapi.json` (~290 KB) and `/api/docs/` (~410 KB)
  * are made once per process at their first request (they name the configured public URL, so the
  * build cannot make them) and then served like the web assets (http/asset-delivery.ts): brotli
  * or gzip as `Accept-Encoding` allows, with `Vary`, an `ETag` and five minutes' caching. Each
  * encoding is made once, at its first request (brotli quality 9: ~14 KB and ~17 KB).
  */
-import { createAssetServer, type AssetServer } from "./asset-delivery.ts";
+import { createAssetServer, type AssetServer } from "../http/asset-delivery.ts";
 
 export const OPENAPI_PATH = "/api/v1/openapi.json";
 export const REFERENCE_PAGE_PATH = "/api/docs/";

@@ -1,5 +1,5 @@
 /**
- * @module workspaces/plans
+ * @module auth/plans
  * Plan limits (DESIGN §3): free = 10 links, 30 requests/min per key; pro = 100 links, 120/min;
  * enterprise = unlimited links, 600/min by default. Both numbers are overridable per workspace.
  */

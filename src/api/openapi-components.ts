@@ -1,15 +1,24 @@
 /**
- * @module http/openapi-components
+ * @module api/openapi-components
  * What the OpenAPI document adds to the feature zod schemas, without changing how requests are
  * validated: the component names generated clients see (`Link`, `Question`, `Response`, …), the
  * question as a union on its type (built from `CONFIGURATION_SCHEMAS`, the schemas that validate
  * `configuration`), the webhook event payloads, and the formats of well-known field names.
  */
-import { z } from "zod";
-import { lazySchema } from "../shared/lazy-schema.ts";
-import { CONFIGURATION_SCHEMAS, QUESTION_TYPES, questionInputSchema, questionSchema, type QuestionType } from "../modules/links/question-model.ts";
+import type { z } from "zod";
+import { QUESTION_TYPES } from "../modules/links/question-model.ts";
+import {
+  configurationObject,
+  publicLinkSchema,
+  publicQuestionSchema,
+  publicQuestionVariants,
+  questionDocSchema,
+  questionVariants,
+} from "../modules/links/question-doc.ts";
 import { completeSettings, linkSchema, settingsSchema } from "../modules/links/model.ts";
 import { answerSchema, reprocessedSchema, responseSchema } from "../modules/responses/model.ts";
+import { eventLinkSchema, responseStartedEventSchema, responseSubmittedEventSchema } from "../modules/responses/event-schemas.ts";
+import { testEventSchema } from "../modules/webhooks/event-schemas.ts";
 import { attemptSchema, deliveryDetailSchema, deliverySchema, webhookSchema, webhookWithSecretSchema } from "../modules/webhooks/model.ts";
 import { createdTokenSchema, tokenSchema } from "../modules/tokens/model.ts";
 import { workspaceSchema } from "../modules/workspaces/model.ts";
@@ -20,73 +29,6 @@ import { summarySchema, themeSchema, themeStatusSchema } from "../modules/themes
 
 /** `FooBar` from `foo_bar`. */
 const pascal = (s: string) => s.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
-
-/** The configuration schema of a type as an object schema (the rating one is a pipe: NPS forces max_value 10). */
-function configurationObject(type: QuestionType): z.ZodType {
-  const s = CONFIGURATION_SCHEMAS[type] as z.ZodType;
-  return s instanceof z.ZodPipe ? (s.in as z.ZodType) : s;
-}
-
-/** Returned question of one type: `response_type` fixed, `configuration` that type's schema. */
-const questionVariants = QUESTION_TYPES.map((t) =>
-  lazySchema(() => questionSchema.extend({ response_type: z.literal(t), configuration: configurationObject(t) })),
-);
-
-/** A returned question: one variant per `response_type` (documentation only). */
-export const questionDocSchema = lazySchema(() => z.discriminatedUnion("response_type", questionVariants as never));
-
-/** A question as the public intake API shows it: the returned question without its evaluator configuration and dates. */
-const publicQuestionVariants = questionVariants.map((v) => lazySchema(() => v.omit({ evaluator_config: true, date_created: true, date_updated: true })));
-const publicQuestionSchema = lazySchema(() => z.discriminatedUnion("response_type", publicQuestionVariants as never));
-
-/** `GET intake/{workspace_slug}/{link_slug}/`: the link as the intake page needs it (intake/service.ts `toPublicLink`). */
-export const publicLinkSchema = lazySchema(() =>
-  linkSchema
-    .pick({ uuid: true, name: true, status: true, is_closed: true, closed_reason: true, settings: true, translations: true })
-    .extend({ questions: z.array(publicQuestionSchema) }),
-);
-
-/**
- * A question as sent on `POST links/`: one variant per `type`, each with its configuration
- * (documentation only: requests are still validated by `questionInputSchema` then the type's
- * configuration schema). `type` may be left out for a voice question (the default).
- */
-const questionInputVariants = QUESTION_TYPES.map((t) =>
-  lazySchema(() =>
-    questionInputSchema.extend({
-      type: t === "voice" ? z.literal(t).default(t) : z.literal(t),
-      configuration: configurationObject(t).default({} as never),
-    }),
-  ),
-);
-export const questionInputDocSchema = lazySchema(() => z.union(questionInputVariants as never));
-
-/** `data.link` of a response event. */
-const eventLinkSchema = lazySchema(() => z.object({ uuid: z.string().uuid(), name: z.string(), slug: z.string() }));
-
-/** The body of a `response.started` / `response.submitted` delivery (docs/webhooks.md). */
-function responseEventSchema(type: "response.started" | "response.submitted") {
-  return lazySchema(() =>
-    z.object({
-      type: z.literal(type),
-      timestamp: z.string().describe("When the event happened (ISO 8601, UTC)"),
-      data: z.object({
-        workspace_uuid: z.string().uuid(),
-        link: eventLinkSchema,
-        response: responseSchema.describe("The response record of GET responses/{uuid}/; its audio_urls are signed"),
-      }),
-    }),
-  );
-}
-export const responseStartedEventSchema = responseEventSchema("response.started");
-export const responseSubmittedEventSchema = responseEventSchema("response.submitted");
-export const testEventSchema = lazySchema(() =>
-  z.object({
-    type: z.literal("webhook.test"),
-    timestamp: z.string(),
-    data: z.object({ workspace_uuid: z.string().uuid(), webhook_uuid: z.string().uuid(), message: z.string() }),
-  }),
-);
 
 let componentNames: ReadonlyArray<readonly [z.ZodType, string]> | null = null;
 /** Component names, in document order (built at the first call). Page envelopes of these get `<Name>Page`. */
