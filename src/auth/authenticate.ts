@@ -18,6 +18,7 @@ import { hashApiKey, isWellFormedApiKey, type AnyScope } from "./keys.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import { createUsageRecorder, type UsageRecorder } from "./usage.ts";
 import { ROLE_SCOPES, type Role } from "./roles.ts";
+import { mustEnrol } from "../modules/two-factor/repository.ts";
 import { SESSION_IDLE_S, SESSION_TOUCH_S, assertSameOrigin, clientAddress, isStateChanging, readCookie, safeEqual, sha256Hex } from "./sessions.ts";
 import {
   deleteSession,
@@ -138,6 +139,11 @@ export function createAuthenticator(db: Kysely<Database>, config: Config, limite
     const membership = wsUuid ? await findMembership(db, s.user.uuid, wsUuid) : undefined;
     const workspace = membership ? await findWorkspaceByUuid(db, membership.workspace_uuid) : undefined;
     if (!membership || !workspace) throw new AppError("UNAUTHENTICATED", "You are no longer a member of this workspace; sign in again.");
+    // A workspace that requires a second factor answers a member without one nothing but the
+    // `auth/` endpoints (enrolment among them) until they enrol (modules/two-factor).
+    if (await mustEnrol(db, s.user.uuid, workspace.uuid)) {
+      throw new AppError("TWO_FACTOR_ENROLMENT_REQUIRED", "This workspace requires two-factor authentication: turn it on in your account settings first.");
+    }
     // One bucket per user (across their sessions), sized by the workspace's per-key limit.
     const rate = await limiter.take(`user:${s.user.uuid}`, limitsFor(workspace).requests_per_minute);
     const scopes = new Set<string>(ROLE_SCOPES[membership.role]);

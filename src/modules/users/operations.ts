@@ -41,7 +41,7 @@ export const accountOperations: Operation[] = [
     scope: "public",
     body: loginSchema,
     success: session,
-    errors: [...OPEN, "INVALID_CREDENTIALS", "RATE_LIMITED"],
+    errors: [...OPEN, "INVALID_CREDENTIALS", "RATE_LIMITED", "TWO_FACTOR_REQUIRED"],
   },
   {
     method: "post",
@@ -98,7 +98,7 @@ export const accountOperations: Operation[] = [
     scope: "public",
     body: acceptInviteSchema,
     success: { ...session, status: 201 },
-    errors: [...OPEN, "NOT_FOUND", "INVALID_CREDENTIALS", "RATE_LIMITED"],
+    errors: [...OPEN, "NOT_FOUND", "INVALID_CREDENTIALS", "RATE_LIMITED", "TWO_FACTOR_REQUIRED"],
   },
   {
     method: "post",
