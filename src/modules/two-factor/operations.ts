@@ -7,7 +7,15 @@ import { z } from "zod";
 import { lazySchema } from "../../shared/lazy-schema.ts";
 import type { Operation } from "../../http/openapi.ts";
 import { sessionSchema } from "../users/model.ts";
-import { confirmEnrolmentSchema, enrolmentSchema, proofSchema, recoveryCodesSchema, requirementSchema, signInSecondStepSchema, twoFactorStatusSchema } from "./model.ts";
+import {
+  confirmEnrolmentSchema,
+  enrolmentSchema,
+  proofSchema,
+  recoveryCodesSchema,
+  requirementSchema,
+  signInSecondStepSchema,
+  twoFactorStatusSchema,
+} from "./model.ts";
 
 const message = lazySchema(() => z.object({ message: z.string() }));
 const BODY = ["INVALID_JSON", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"];

@@ -20,7 +20,10 @@ export async function findCredential(db: Q, userUuid: string): Promise<Credentia
 /** Replaces the user's credential with a pending one (a new enrolment). */
 export async function putPendingCredential(db: Q, userUuid: string, secretEncrypted: string, now: string): Promise<void> {
   await db.deleteFrom("two_factor_credentials").where("user_uuid", "=", userUuid).execute();
-  await db.insertInto("two_factor_credentials").values({ user_uuid: userUuid, secret_encrypted: secretEncrypted, enabled_at: null, last_used_step: null, date_created: now }).execute();
+  await db
+    .insertInto("two_factor_credentials")
+    .values({ user_uuid: userUuid, secret_encrypted: secretEncrypted, enabled_at: null, last_used_step: null, date_created: now })
+    .execute();
 }
 
 /** Enables a pending credential; false when it was not pending (enabled meanwhile, or gone). */
@@ -86,7 +89,10 @@ export async function countUnusedRecoveryCodes(db: Q, userUuid: string): Promise
 /** Stores a sign-in challenge; expired ones are dropped at the same time (sign-ins are rare). */
 export async function insertChallenge(db: Q, row: { ticket_hash: string; user_uuid: string; expires_at: string }, now: string): Promise<void> {
   await db.deleteFrom("two_factor_challenges").where("expires_at", "<=", now).execute();
-  await db.insertInto("two_factor_challenges").values({ ...row, used_at: null }).execute();
+  await db
+    .insertInto("two_factor_challenges")
+    .values({ ...row, used_at: null })
+    .execute();
 }
 
 /** A challenge that is unused and unexpired at `now`. */
@@ -102,7 +108,12 @@ export async function findLiveChallenge(db: Q, ticketHash: string, now: string) 
 
 /** Uses a challenge once; false when another request used it first. */
 export async function useChallenge(db: Q, ticketHash: string, now: string): Promise<boolean> {
-  const r = await db.updateTable("two_factor_challenges").set({ used_at: now }).where("ticket_hash", "=", ticketHash).where("used_at", "is", null).executeTakeFirst();
+  const r = await db
+    .updateTable("two_factor_challenges")
+    .set({ used_at: now })
+    .where("ticket_hash", "=", ticketHash)
+    .where("used_at", "is", null)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 
@@ -135,13 +146,7 @@ export async function mustEnrol(db: Q, userUuid: string, workspaceUuid: string):
     .where("p.workspace_uuid", "=", workspaceUuid)
     .where((eb) =>
       eb.not(
-        eb.exists(
-          eb
-            .selectFrom("two_factor_credentials as c")
-            .select("c.user_uuid")
-            .where("c.user_uuid", "=", userUuid)
-            .where("c.enabled_at", "is not", null),
-        ),
+        eb.exists(eb.selectFrom("two_factor_credentials as c").select("c.user_uuid").where("c.user_uuid", "=", userUuid).where("c.enabled_at", "is not", null)),
       ),
     )
     .executeTakeFirst();

@@ -24,7 +24,12 @@ const perApp = new WeakMap<AppDeps, TwoFactorDeps>();
 function depsOf(deps: AppDeps): TwoFactorDeps {
   let d = perApp.get(deps);
   if (!d) {
-    d = { db: deps.db, clock: deps.clock, throttle: createLoginThrottle({ db: deps.db, clock: deps.clock }), issuer: `Earshot (${new URL(deps.config.publicUrl).host})` };
+    d = {
+      db: deps.db,
+      clock: deps.clock,
+      throttle: createLoginThrottle({ db: deps.db, clock: deps.clock }),
+      issuer: `Earshot (${new URL(deps.config.publicUrl).host})`,
+    };
     perApp.set(deps, d);
   }
   return d;

@@ -24,7 +24,8 @@ const nextCode = (secret: string) => {
   clock.advance(30_000);
   return codeAt(secret);
 };
-const login = (email: string, password = PASSWORD) => api.call("POST", "/api/v1/auth/login/", { key: null, body: { email, password }, headers: { origin: BASE } });
+const login = (email: string, password = PASSWORD) =>
+  api.call("POST", "/api/v1/auth/login/", { key: null, body: { email, password }, headers: { origin: BASE } });
 const secondStep = (body: Record<string, string>) => api.call("POST", "/api/v1/auth/two-factor/", { key: null, body, headers: { origin: BASE } });
 
 /** Enrols the signed-in user; answers the secret and the recovery codes. */
@@ -45,7 +46,12 @@ describe("enrolment", () => {
   test("the secret is shown once as URI, QR code and base32, stored encrypted; a first code turns it on and hands out 10 recovery codes", async () => {
     await addUser(api, "enrol@example.com", "member");
     const s = await signIn(api, "enrol@example.com");
-    expect((await s.call("GET", "/api/v1/auth/two-factor/")).json).toEqual({ enabled: false, enabled_at: null, recovery_codes_remaining: 0, required_by_workspace: false });
+    expect((await s.call("GET", "/api/v1/auth/two-factor/")).json).toEqual({
+      enabled: false,
+      enabled_at: null,
+      recovery_codes_remaining: 0,
+      required_by_workspace: false,
+    });
     const started = await s.call("POST", "/api/v1/auth/two-factor/enrolment/");
     expect(started.status).toBe(201);
     const { secret, otpauth_uri, qr_code } = started.json;

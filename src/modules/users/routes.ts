@@ -24,7 +24,12 @@ type Ctx = { request: Request; server: Parameters<typeof peerOf>[0]["server"]; b
  * endpoints `session: true` (writes need the CSRF token) — both macros of http/auth-plugin.ts.
  */
 export function authRoutes(deps: AppDeps, opts: { secondFactor?: service.SecondFactorGate } = {}) {
-  const d: service.UsersDeps = { db: deps.db, throttle: createLoginThrottle({ db: deps.db }), publicUrl: deps.config.publicUrl, secondFactor: opts.secondFactor };
+  const d: service.UsersDeps = {
+    db: deps.db,
+    throttle: createLoginThrottle({ db: deps.db }),
+    publicUrl: deps.config.publicUrl,
+    secondFactor: opts.secondFactor,
+  };
   const address = (ctx: Ctx) => clientAddress(ctx.request, peerOf(ctx), deps.config);
   // Every `Session` carries EARSHOT_PUBLIC_URL: the console warns when it is opened under another
   // origin, since links, QR codes and invites are built from it (issue 26).
