@@ -142,6 +142,20 @@ describe("sign-in", () => {
     expect((await s("GET", "/api/v1/auth/two-factor/")).json.recovery_codes_remaining).toBe(9);
   });
 
+  test("accepting an invite with an account that has two-factor joins, then asks for the code before any session", async () => {
+    const other = await api.newWorkspace("Other workspace");
+    await addUser(api, "inviter@example.com", "owner", { workspaceUuid: other.workspace_uuid });
+    const inviter = await signIn(api, "inviter@example.com");
+    const invite = await inviter.call("POST", "/api/v1/invites/", { body: { email: "second@example.com", role: "member" } });
+    const token = new URL(invite.json.url).searchParams.get("token")!;
+    const accepted = await api.call("POST", `/api/v1/auth/invites/${token}/accept/`, { key: null, body: { password: PASSWORD }, headers: { origin: BASE } });
+    expect([accepted.status, accepted.json.code]).toEqual([401, "TWO_FACTOR_REQUIRED"]);
+    expect(cookieOf(accepted)).toBeNull();
+    const done = await secondStep({ ticket: accepted.json.ticket, code: nextCode(secret) });
+    expect(done.status).toBe(200);
+    expect(done.json.memberships.map((m: { workspace_name: string }) => m.workspace_name).sort()).toEqual(["Other workspace", "Test workspace"]);
+  });
+
   test("a ticket expires after 5 minutes", async () => {
     const a = await login("second@example.com");
     clock.advance(5 * 60_000 + 1000);
