@@ -108,3 +108,41 @@ test(
   },
   TIMEOUT_MS,
 );
+
+test(
+  "a member invited to the workspace that requires two-factor is taken to set it up, and reaches Links once it is on",
+  async () => {
+    const origin = new URL(page.url()).origin;
+    const invite = await page.evaluate(async () => {
+      const s = await (await fetch("/api/v1/auth/session/")).json();
+      const res = await fetch("/api/v1/invites/", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-csrf-token": s.csrf_token },
+        body: JSON.stringify({ email: "grace@example.com", role: "member" }),
+      });
+      return res.json();
+    });
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign in" }).waitFor();
+    const url = new URL(invite.url);
+    await page.goto(origin + url.pathname + url.search);
+    await page.getByLabel("Name").fill("Grace Hopper");
+    await page.getByLabel("Password").fill("another long passphrase");
+    await page.getByRole("button", { name: "Accept invite" }).click();
+    await page.getByRole("heading", { level: 1, name: "Two-factor authentication" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/console/account/two-factor/");
+    await page.getByText("This workspace requires two-factor authentication.").waitFor();
+    // Nothing else answers meanwhile.
+    const blocked = await page.evaluate(async () => (await (await fetch("/api/v1/links/")).json()).code);
+    expect(blocked).toBe("TWO_FACTOR_ENROLMENT_REQUIRED");
+    await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
+    const secret = await page.getByRole("textbox", { name: "Setup key" }).inputValue();
+    await page.getByLabel("Authentication code").fill(TOTP.generate({ secret: Secret.fromBase32(secret) }));
+    await page.getByRole("button", { name: "Turn on" }).click();
+    await page.getByRole("button", { name: "I have saved them" }).click();
+    await page.getByRole("link", { name: "Continue to Links" }).click();
+    await page.getByRole("heading", { level: 1, name: "Links" }).waitFor();
+    expect(await page.evaluate(async () => (await fetch("/api/v1/links/")).status)).toBe(200);
+  },
+  TIMEOUT_MS,
+);
