@@ -26,6 +26,7 @@ import { tokenRoutes } from "./modules/tokens/routes.ts";
 import { webhookRoutes } from "./modules/webhooks/routes.ts";
 import { workspaceRoutes } from "./modules/workspaces/routes.ts";
 import { authRoutes } from "./modules/users/routes.ts";
+import { twoFactorGate, twoFactorRoutes } from "./modules/two-factor/routes.ts";
 import { memberRoutes } from "./modules/users/member-routes.ts";
 import { auditRoutes } from "./modules/audit/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
@@ -113,7 +114,8 @@ export function createApp(deps: AppDeps) {
       () => new Response(REFERENCE_CSS, { headers: { "content-type": "text/css; charset=utf-8", "cache-control": "public, max-age=3600" } }),
     )
     .use(workspaceRoutes(deps))
-    .use(authRoutes(deps))
+    .use(authRoutes(deps, { secondFactor: twoFactorGate(deps) }))
+    .use(twoFactorRoutes(deps))
     .use(memberRoutes(deps))
     .use(auditRoutes(deps))
     .use(tokenRoutes(deps))

@@ -74,6 +74,18 @@ export const ERROR_CODES = {
   KIOSK_PIN_INVALID: 403,
   /** Kiosk mode (issue 29): a kiosk link's sessions are never resumed (`GET intake/…/sessions/{id}/`), so the next respondent cannot see the last one's answers. */
   KIOSK_NO_RESUME: 409,
+  /** Console sign-in: the password was right and the account uses two-factor authentication; the body's `ticket` goes to `POST auth/two-factor/` with a code (issue 28). */
+  TWO_FACTOR_REQUIRED: 401,
+  /** The authentication code or recovery code is wrong, expired or already used. */
+  INVALID_TWO_FACTOR_CODE: 401,
+  /** The second-factor ticket is unknown, used or older than 5 minutes: sign in with the password again. */
+  TWO_FACTOR_TICKET_INVALID: 401,
+  /** The session's workspace requires two-factor authentication and the user has not enrolled: only `auth/` endpoints answer until they do. */
+  TWO_FACTOR_ENROLMENT_REQUIRED: 403,
+  /** Two-factor authentication is already on for this user (disable it before enrolling again). */
+  TWO_FACTOR_ALREADY_ENABLED: 409,
+  /** Two-factor authentication is not on for this user (or no enrolment is waiting for its code). */
+  TWO_FACTOR_NOT_ENABLED: 409,
   /** Anything unexpected; details are logged, never returned. */
   INTERNAL: 500,
   /** The database cannot be reached (PostgreSQL down or restarting); retry after `Retry-After` seconds. `/healthz` says `database.reachable: false`. */
@@ -90,13 +102,16 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly errors: FieldError[] | undefined;
   readonly headers: Record<string, string> | undefined;
+  /** RFC 9457 extension members added to the problem body (e.g. `ticket` of TWO_FACTOR_REQUIRED). */
+  readonly extensions: Record<string, string> | undefined;
 
-  constructor(code: ErrorCode, detail: string, opts: { errors?: FieldError[]; headers?: Record<string, string> } = {}) {
+  constructor(code: ErrorCode, detail: string, opts: { errors?: FieldError[]; headers?: Record<string, string>; extensions?: Record<string, string> } = {}) {
     super(detail);
     this.name = "AppError";
     this.code = code;
     this.errors = opts.errors;
     this.headers = opts.headers;
+    this.extensions = opts.extensions;
   }
 
   get status(): number {

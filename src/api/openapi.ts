@@ -27,6 +27,8 @@ const problemSchema = lazySchema(() =>
     code: z.enum(ERROR_CODE_NAMES).describe("Machine-readable error code (src/errors.ts)"),
     detail: z.string(),
     errors: z.array(z.object({ pointer: z.string().describe("JSON pointer into the request (body, or /query/<name>)"), message: z.string() })).optional(),
+    ticket: z.string().optional().describe("TWO_FACTOR_REQUIRED only: the single-use ticket for `POST auth/two-factor/` (5 minutes)"),
+    expires_at: z.string().optional().describe("TWO_FACTOR_REQUIRED only: when the ticket expires"),
   }),
 );
 

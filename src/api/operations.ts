@@ -19,6 +19,7 @@ import { mediaOperations } from "../modules/media/operations.ts";
 import { retentionOperations } from "../modules/retention/operations.ts";
 import { themeOperations } from "../modules/themes/operations.ts";
 import { invitationOperations } from "../modules/invitations/operations.ts";
+import { twoFactorOperations } from "../modules/two-factor/operations.ts";
 
 export const apiOperations: Operation[] = [
   ...workspaceOperations,
@@ -35,4 +36,5 @@ export const apiOperations: Operation[] = [
   ...retentionOperations,
   ...themeOperations,
   ...invitationOperations,
+  ...twoFactorOperations,
 ];

@@ -19,6 +19,7 @@ import {
   findUserByUuid,
   findWorkspaceByUuid,
   isSessionActive,
+  mustEnrol,
   isTokenActive,
   touchSession,
   type SessionRow,
@@ -141,6 +142,11 @@ export function createAuthenticator(db: Kysely<Database>, config: Config, limite
     const membership = wsUuid ? await findMembership(db, s.user.uuid, wsUuid) : undefined;
     const workspace = membership ? await findWorkspaceByUuid(db, membership.workspace_uuid) : undefined;
     if (!membership || !workspace) throw new AppError("UNAUTHENTICATED", "You are no longer a member of this workspace; sign in again.");
+    // A workspace that requires a second factor answers a member without one nothing but the
+    // `auth/` endpoints (enrolment among them) until they enrol (modules/two-factor).
+    if (await mustEnrol(db, s.user.uuid, workspace.uuid)) {
+      throw new AppError("TWO_FACTOR_ENROLMENT_REQUIRED", "This workspace requires two-factor authentication: turn it on in your account settings first.");
+    }
     // One bucket per user (across their sessions), sized by the workspace's per-key limit.
     const rate = await limiter.take(`user:${s.user.uuid}`, limitsFor(workspace).requests_per_minute);
     const scopes = new Set<string>(ROLE_SCOPES[membership.role]);

@@ -101,3 +101,21 @@ export async function isSessionActive(db: Q, idHash: string, workspaceUuid: stri
   if (role) q = q.where("memberships.role", "=", role);
   return (await q.executeTakeFirst()) !== undefined;
 }
+
+/**
+ * Whether a session of this user on this workspace must enrol first: the workspace requires a
+ * second factor and the user has no enabled credential. One query (it runs on every console request).
+ */
+export async function mustEnrol(db: Q, userUuid: string, workspaceUuid: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("two_factor_policies as p")
+    .select("p.workspace_uuid")
+    .where("p.workspace_uuid", "=", workspaceUuid)
+    .where((eb) =>
+      eb.not(
+        eb.exists(eb.selectFrom("two_factor_credentials as c").select("c.user_uuid").where("c.user_uuid", "=", userUuid).where("c.enabled_at", "is not", null)),
+      ),
+    )
+    .executeTakeFirst();
+  return !!row;
+}

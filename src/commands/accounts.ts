@@ -1,6 +1,7 @@
 /**
  * @module commands/accounts
- * `earshot workspace update` and `earshot user create|list|reset-password` (DESIGN §2, exact).
+ * `earshot workspace update` and `earshot user create|list|reset-password` (DESIGN §2, exact), and
+ * `earshot user reset-two-factor` (issue 28; docs/console.md "Two-factor authentication").
  */
 import { InvalidArgumentError, type Command } from "commander";
 import type { Config } from "../config.ts";
@@ -11,6 +12,7 @@ import { findWorkspaceByUuid } from "../modules/workspaces/repository.ts";
 import { getWorkspaceView, updateWorkspace } from "../modules/workspaces/service.ts";
 import { recordAudit } from "../modules/audit/service.ts";
 import { createUser, listUsers, passwordResetUrl } from "../modules/users/admin.ts";
+import { resetTwoFactor } from "../modules/two-factor/admin.ts";
 
 type WithDb = <T>(fn: (db: Db, cfg: Config) => Promise<T>) => Promise<T>;
 
@@ -93,5 +95,17 @@ export function registerAccountCommands(program: Command, workspace: Command, wi
     .action(async (o: { email: string }) => {
       const url = await withDb((db, cfg) => passwordResetUrl(db, cfg.publicUrl, o.email));
       process.stdout.write(`${url}\n`);
+    });
+  user
+    .command("reset-two-factor")
+    .requiredOption("--email <email>", "the account's email")
+    .description("remove the account's two-factor authentication (lost phone and recovery codes)")
+    .action(async (o: { email: string }) => {
+      const done = await withDb((db) => resetTwoFactor(db, o.email));
+      process.stdout.write(
+        done.was_enabled
+          ? `Two-factor authentication of ${done.email} is removed; they sign in with the password and can set it up again.\n`
+          : `${done.email} had no two-factor authentication; nothing changed.\n`,
+      );
     });
 }

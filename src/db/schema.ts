@@ -343,6 +343,40 @@ export interface ConsoleSessionTable {
   expires_at: string;
 }
 
+/** A user's TOTP credential (issue 28; modules/two-factor). */
+export interface TwoFactorCredentialTable {
+  user_uuid: string;
+  /** AES-256-GCM under the installation's two-factor key: `v1.<iv>.<ciphertext+tag>` (base64url). */
+  secret_encrypted: string;
+  /** Null while the enrolment waits for its first code. */
+  enabled_at: string | null;
+  /** The last accepted 30 s time step; a code of this step or earlier is refused (no replay). */
+  last_used_step: number | null;
+  date_created: string;
+}
+
+/** One single-use recovery code of a user (SHA-256 hex of the normalised code). */
+export interface TwoFactorRecoveryCodeTable {
+  code_hash: string;
+  user_uuid: string;
+  used_at: string | null;
+  date_created: string;
+}
+
+/** A pending second-factor sign-in: SHA-256 hex of the ticket handed out after a correct password. */
+export interface TwoFactorChallengeTable {
+  ticket_hash: string;
+  user_uuid: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** A workspace that requires its members to use two-factor authentication. */
+export interface TwoFactorPolicyTable {
+  workspace_uuid: string;
+  required_since: string;
+}
+
 export interface OneTimeTokenTable {
   uuid: string;
   /** SHA-256 hex of the token; the token itself is only in the URL given out. */
@@ -451,6 +485,10 @@ export interface Database {
   memberships: MembershipTable;
   console_sessions: ConsoleSessionTable;
   one_time_tokens: OneTimeTokenTable;
+  two_factor_credentials: TwoFactorCredentialTable;
+  two_factor_recovery_codes: TwoFactorRecoveryCodeTable;
+  two_factor_challenges: TwoFactorChallengeTable;
+  two_factor_policies: TwoFactorPolicyTable;
   audit_log: AuditLogTable;
   insight_corrections: InsightCorrectionTable;
   workspace_changes: WorkspaceChangeTable;

@@ -42,6 +42,12 @@ const TITLES: Record<ErrorCode, string> = {
   INVITATION_REVOKED: "Invitation revoked",
   KIOSK_PIN_INVALID: "Wrong kiosk PIN",
   KIOSK_NO_RESUME: "Kiosk sessions are not resumed",
+  TWO_FACTOR_REQUIRED: "Two-factor authentication required",
+  INVALID_TWO_FACTOR_CODE: "Invalid authentication code",
+  TWO_FACTOR_TICKET_INVALID: "Sign-in expired",
+  TWO_FACTOR_ENROLMENT_REQUIRED: "Two-factor enrolment required",
+  TWO_FACTOR_ALREADY_ENABLED: "Two-factor already enabled",
+  TWO_FACTOR_NOT_ENABLED: "Two-factor not enabled",
   INTERNAL: "Internal error",
   DATABASE_UNAVAILABLE: "Database unavailable",
 };
@@ -54,6 +60,8 @@ export type Problem = {
   code: ErrorCode;
   detail: string;
   errors?: FieldError[];
+  /** Extension members (RFC 9457 §3.2), e.g. `ticket` and `expires_at` of TWO_FACTOR_REQUIRED. */
+  [extension: string]: unknown;
 };
 
 /** Builds the problem+json body of an AppError. */
@@ -66,6 +74,8 @@ export function toProblem(err: AppError): Problem {
     detail: err.message,
   };
   if (err.errors) body.errors = err.errors;
+  // Extensions never override the standard members.
+  for (const [k, v] of Object.entries(err.extensions ?? {})) if (!(k in body)) body[k] = v;
   return body;
 }
 

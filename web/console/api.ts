@@ -15,6 +15,8 @@ export class ApiError extends Error {
     message: string,
     readonly errors: { pointer?: string; message?: string; detail?: string }[] = [],
     readonly retryAfter: number | null = null,
+    /** The whole problem body, for its extension members (e.g. `ticket` of TWO_FACTOR_REQUIRED). */
+    readonly problem: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -96,6 +98,7 @@ export async function api<T = unknown>(method: string, path: ApiPath, body?: unk
       p.detail ?? p.title ?? `The server answered ${res.status}.`,
       Array.isArray(p.errors) ? p.errors : [],
       Number.isFinite(retry) && retry > 0 ? retry : null,
+      p as Record<string, unknown>,
     );
   }
   return data as T;

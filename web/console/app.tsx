@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type { ComponentType } from "preact";
 import { LocationProvider, Route, Router, useLocation, useRoute } from "preact-iso";
 import { isUuid } from "../../src/shared/uuid.ts";
-import { api, apiPath, ApiError, refreshSession } from "./api.ts";
+import { api, apiPath, type ApiError, refreshSession } from "./api.ts";
 import { ErrorNote, toApiError } from "./components.tsx";
 import { session, sessionChecked, type Session } from "./state.ts";
 import { InvitePage, LoginPage, ResetPage, SetupPage } from "./pages/auth.tsx";
@@ -24,6 +24,7 @@ import { DashboardPage } from "./pages/dashboard.tsx";
 import { InvitationsPage } from "./pages/invitations.tsx";
 import { PublicUrlWarning } from "./public-url-warning.tsx";
 import { ThemesPage } from "./pages/themes.tsx";
+import { TwoFactorPage } from "./pages/two-factor.tsx";
 
 export const BASE = "/console/";
 const PUBLIC = ["/console/login/", "/console/setup/", "/console/invite/", "/console/reset/"];
@@ -206,6 +207,7 @@ function Shell() {
           <Route path="/console/webhooks" component={WebhooksPage} />
           <Route path="/console/webhooks/:uuid" component={OneWebhook} />
           <Route path="/console/settings" component={SettingsPage} />
+          <Route path="/console/account/two-factor" component={TwoFactorPage} />
           <Route path="/console" component={() => <p class="boot">Opening Links…</p>} />
           <Route default component={NotFound} />
         </Router>

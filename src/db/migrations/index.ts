@@ -34,6 +34,7 @@ import * as retention from "./2026-12-03T0500-retention.ts";
 import * as jobsClaimIndexes from "./2026-12-03T0600-jobs-claim-indexes.ts";
 import * as followUpVectors from "./2026-12-03T0601-follow-up-vectors.ts";
 import * as jobUniqueKey from "./2026-12-04T0000-job-unique-key.ts";
+import * as twoFactor from "./2026-12-04T0000-two-factor.ts";
 import * as embedOrigins from "./2026-12-04T0100-embed-origins.ts";
 
 export const migrations: Record<string, Migration> = {
@@ -67,5 +68,6 @@ export const migrations: Record<string, Migration> = {
   "2026-12-03T0600-jobs-claim-indexes": jobsClaimIndexes,
   "2026-12-03T0601-follow-up-vectors": followUpVectors,
   "2026-12-04T0000-job-unique-key": jobUniqueKey,
+  "2026-12-04T0000-two-factor": twoFactor,
   "2026-12-04T0100-embed-origins": embedOrigins,
 };

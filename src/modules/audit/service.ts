@@ -37,6 +37,14 @@ export const AUDIT_ACTIONS = [
   "login.succeeded",
   "login.failed",
   "password.changed",
+  // Two-factor authentication (modules/two-factor; issue 28).
+  "two_factor.enabled",
+  "two_factor.disabled",
+  "two_factor.recovery_code_used",
+  "two_factor.recovery_codes_regenerated",
+  "two_factor.code_failed",
+  "workspace.two_factor_required",
+  "workspace.two_factor_not_required",
   "invitations.created",
   "invitation.revoked",
   // Every MCP tools/call (modules/mcp/server.ts): answered, or refused (the label names the code).

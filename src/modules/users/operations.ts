@@ -41,7 +41,7 @@ export const accountOps = {
     scope: "public",
     body: loginSchema,
     success: session,
-    errors: [...OPEN, "INVALID_CREDENTIALS", "RATE_LIMITED"],
+    errors: [...OPEN, "INVALID_CREDENTIALS", "RATE_LIMITED", "TWO_FACTOR_REQUIRED"],
   }),
   logout: operation({
     method: "post",
@@ -98,7 +98,7 @@ export const accountOps = {
     scope: "public",
     body: acceptInviteSchema,
     success: { ...session, status: 201 },
-    errors: [...OPEN, "NOT_FOUND", "INVALID_CREDENTIALS", "RATE_LIMITED"],
+    errors: [...OPEN, "NOT_FOUND", "INVALID_CREDENTIALS", "RATE_LIMITED", "TWO_FACTOR_REQUIRED"],
   }),
   passwordReset: operation({
     method: "post",

@@ -20,12 +20,18 @@ import * as service from "./service.ts";
 type Ctx = { request: Request; server: Parameters<typeof peerOf>[0]["server"]; body: unknown; set: { headers: Record<string, string | number> } };
 
 /**
- * The console's `auth/` routes; one sign-in throttle per app. Sign-in style endpoints declare
+ * The console's `auth/` routes; one sign-in throttle per app. `opts.secondFactor` (two-factor,
+ * wired by app.ts) makes sign-in and invite acceptance stop at TWO_FACTOR_REQUIRED for its users. Sign-in style endpoints declare
  * `signIn: true` (HTTPS or this machine, same origin; no session yet), the signed-in user's
  * endpoints `session: true` (writes need the CSRF token) — both macros of http/auth-plugin.ts.
  */
-export function authRoutes(deps: AppDeps) {
-  const d: service.UsersDeps = { db: deps.db, throttle: createLoginThrottle({ db: deps.db }), publicUrl: deps.config.publicUrl };
+export function authRoutes(deps: AppDeps, opts: { secondFactor?: service.SecondFactorGate } = {}) {
+  const d: service.UsersDeps = {
+    db: deps.db,
+    throttle: createLoginThrottle({ db: deps.db }),
+    publicUrl: deps.config.publicUrl,
+    secondFactor: opts.secondFactor,
+  };
   const address = (ctx: Ctx) => clientAddress(ctx.request, peerOf(ctx), deps.config);
   // Every `Session` carries EARSHOT_PUBLIC_URL: the console warns when it is opened under another
   // origin, since links, QR codes and invites are built from it (issue 26).

@@ -21,7 +21,17 @@ import * as accounts from "./accounts.ts";
 import * as repo from "./repository.ts";
 import { rateLimitRefusals } from "../../metrics/instruments.ts";
 
-export type UsersDeps = { db: Kysely<Database>; throttle: LoginThrottle; publicUrl: string };
+/**
+ * The second sign-in step, supplied by the two-factor feature (app.ts wires it; users never import
+ * it): whether a user must give a code, and the refusal that hands out the ticket for it.
+ */
+export type SecondFactorGate = {
+  isRequired(userUuid: string): Promise<boolean>;
+  /** @throws AppError TWO_FACTOR_REQUIRED carrying a single-use ticket (always throws) */
+  challenge(user: repo.UserRow): Promise<never>;
+};
+
+export type UsersDeps = { db: Kysely<Database>; throttle: LoginThrottle; publicUrl: string; secondFactor?: SecondFactorGate };
 /** A started session: the cookie value for `Set-Cookie` and the `Session` view. */
 export type StartedSession = { cookie: string; view: accounts.SessionView };
 
@@ -85,8 +95,25 @@ export async function login(
     throw new AppError("INVALID_CREDENTIALS", INVALID);
   }
   await attempt.succeeded();
-  const memberships = await repo.listUserMemberships(deps.db, user.uuid);
-  const started = await deps.db.transaction().execute(async (trx) => {
+  // A second factor, when the user has one, comes before any session (modules/two-factor).
+  if (await deps.secondFactor?.isRequired(user.uuid)) return deps.secondFactor!.challenge(user);
+  return startSignedInSession(deps.db, user, clientAddress, previousIdHash);
+}
+
+/**
+ * Starts the session of a user whose credentials were checked (password, and the second factor
+ * when they have one): ends the browser's previous session, stamps `last_login_at`, audits
+ * `login.succeeded`.
+ * @param previousIdHash the session the browser held before, ended now
+ */
+export async function startSignedInSession(
+  db: Kysely<Database>,
+  user: repo.UserRow,
+  clientAddress: string | null,
+  previousIdHash: string | null,
+): Promise<StartedSession> {
+  const memberships = await repo.listUserMemberships(db, user.uuid);
+  const started = await db.transaction().execute(async (trx) => {
     if (previousIdHash) await repo.deleteSession(trx, previousIdHash);
     // Sessions nobody presented again are dropped here (a sign-in is rare; the table stays small).
     await repo.deleteExpiredSessions(trx, nowIso(), isoAfter(-SESSION_IDLE_S));
@@ -103,7 +130,7 @@ export async function login(
     }
     return s;
   });
-  return { cookie: started.cookie, view: await accounts.sessionView(deps.db, started.idHash) };
+  return { cookie: started.cookie, view: await accounts.sessionView(db, started.idHash) };
 }
 
 /** Ends one session. */
@@ -191,6 +218,8 @@ export async function acceptInvite(
     if (!input.name) throw new AppError("VALIDATION_ERROR", "A name is needed.", { errors: [{ pointer: "/name", message: "A name is needed." }] });
     passwordHash = await accounts.hashPassword(parseWith(z.object({ password: passwordSchema }), { password: input.password }).password);
   }
+  // An account with a second factor joins, but its session starts only after the code (two-factor).
+  const needsSecondFactor = !!existing && !!(await deps.secondFactor?.isRequired(existing.uuid));
   const started = await deps.db.transaction().execute(async (trx) => {
     await accounts.consumeToken(trx, invite);
     const user = existing ?? (await accounts.insertNewUser(trx, { email: invite.email!, name: input.name!, passwordHash }));
@@ -206,8 +235,9 @@ export async function acceptInvite(
       target: { type: "user", uuid: user.uuid, label: user.email },
       clientAddress,
     });
-    return accounts.startSession(trx, user.uuid, invite.workspace_uuid);
+    return needsSecondFactor ? null : accounts.startSession(trx, user.uuid, invite.workspace_uuid);
   });
+  if (!started) return deps.secondFactor!.challenge(existing!);
   return { cookie: started.cookie, view: await accounts.sessionView(deps.db, started.idHash) };
 }
 

@@ -6,9 +6,10 @@
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
-import { api, apiPath, ApiError } from "../api.ts";
+import { api, apiPath, type ApiError } from "../api.ts";
 import { ErrorNote, Notice, toApiError, useLoad, Loading } from "../components.tsx";
 import { session, type Session } from "../state.ts";
+import { SecondFactorStep, landingAfterSignIn, ticketOf } from "./two-factor-sign-in.tsx";
 
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;
 
@@ -61,34 +62,55 @@ function PasswordField({ id, label, autoComplete, hint }: { id: string; label: s
   );
 }
 
-/** Runs a form's submit as one API call that yields a session, then opens `?next=` or Links. */
+/**
+ * Runs a form's submit as one API call that yields a session, then opens `?next=` or Links. A
+ * TWO_FACTOR_REQUIRED answer keeps its ticket: the page then shows the code step (`secondStep`).
+ */
 function useSessionSubmit(call: (form: FormData) => Promise<Session>) {
   const { route, query } = useLocation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
+  const [ticket, setTicket] = useState<string | null>(null);
+  const signedIn = async (s: Session) => {
+    const next = query.next;
+    const target = await landingAfterSignIn(next && next.startsWith("/console/") && !next.startsWith("/console/login") ? next : "/console/links/");
+    session.value = s;
+    route(target, true);
+  };
   const onSubmit = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
     setError(null);
     try {
-      session.value = await call(new FormData(e.currentTarget as HTMLFormElement));
-      const next = query.next;
-      route(next && next.startsWith("/console/") && !next.startsWith("/console/login") ? next : "/console/links/", true);
+      await signedIn(await call(new FormData(e.currentTarget as HTMLFormElement)));
     } catch (err) {
-      setError(toApiError(err));
+      const apiError = toApiError(err);
+      setTicket(ticketOf(apiError));
+      if (!ticketOf(apiError)) setError(apiError);
       setBusy(false);
     }
   };
-  return { busy, error, onSubmit };
+  const secondStep = ticket && (
+    <SecondFactorStep
+      ticket={ticket}
+      onSession={signedIn}
+      onRestart={(e) => {
+        setTicket(null);
+        setError(e);
+      }}
+    />
+  );
+  return { busy, error, onSubmit, secondStep };
 }
 
 const str = (f: FormData, k: string) => String(f.get(k) ?? "");
 
 /** `/console/login/`: "Email", "Password", "Sign in". */
 export function LoginPage() {
-  const { busy, error, onSubmit } = useSessionSubmit((f) =>
+  const { busy, error, onSubmit, secondStep } = useSessionSubmit((f) =>
     api<Session>("POST", apiPath`auth/login/`, { email: str(f, "email"), password: str(f, "password") }),
   );
+  if (secondStep) return <AuthCard title="Two-factor authentication">{secondStep}</AuthCard>;
   return (
     <AuthCard title="Sign in">
       <HttpsNote error={error} />
@@ -157,10 +179,11 @@ type Invite = { email: string; workspace_name: string; role: string; expires_at:
 export function InvitePage() {
   const token = useLocation().query.token ?? "";
   const invite = useLoad(() => (token ? api<Invite>("GET", apiPath`auth/invites/${token}/`) : Promise.resolve(null)), [token]);
-  const { busy, error, onSubmit } = useSessionSubmit((f) =>
+  const { busy, error, onSubmit, secondStep } = useSessionSubmit((f) =>
     api<Session>("POST", apiPath`auth/invites/${token}/accept/`, { name: str(f, "name"), password: str(f, "password") }),
   );
   if (!token) return <MissingToken what="Accept an invite" />;
+  if (secondStep) return <AuthCard title="Two-factor authentication">{secondStep}</AuthCard>;
   if (invite.loading && !invite.data)
     return (
       <AuthCard title="Accept an invite">

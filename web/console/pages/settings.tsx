@@ -1,7 +1,8 @@
 /**
  * Settings (DESIGN §10): the workspace (name, dedicated host, plan and limits; editable by an
  * owner through `PATCH workspace/`), members and invites, the audit log, the installed models
- * (`GET /healthz`) and the operator's own account (name, password).
+ * (`GET /healthz`), the operator's own account (name, password, two-factor authentication) and
+ * the workspace's two-factor requirement (two-factor.tsx).
  */
 import { useState } from "preact/hooks";
 import { api, apiPath, refreshSession } from "../api.ts";
@@ -12,6 +13,7 @@ import { MembersSection } from "./members.tsx";
 import { AuditSection } from "./audit.tsx";
 import { RetentionSection } from "./retention.tsx";
 import { EmbedOriginsSection } from "./embed-origins.tsx";
+import { TwoFactorRequirementSection, TwoFactorSection } from "./two-factor.tsx";
 
 function WorkspaceSection() {
   const ws = useLoad(() => api<Workspace>("GET", apiPath`workspace/`), []);
@@ -263,18 +265,22 @@ export function SettingsPage() {
         <a href="#ws-title">Workspace</a>
         <a href="#retention-title">Retention</a>
         <a href="#embed-title">Embedding</a>
+        {can("members:write") && <a href="#tf-require-title">Sign-in security</a>}
         {can("members:read") && <a href="#members-title">Members</a>}
         {can("audit:read") && <a href="#audit-title">Audit log</a>}
         <a href="#models-title">Models</a>
         <a href="#account-title">Your account</a>
+        <a href="#two-factor-title">Two-factor authentication</a>
       </nav>
       <WorkspaceSection />
       <RetentionSection />
       <EmbedOriginsSection />
+      {can("members:write") && <TwoFactorRequirementSection />}
       {can("members:read") && <MembersSection />}
       {can("audit:read") && <AuditSection />}
       <ModelsSection />
       <AccountSection />
+      <TwoFactorSection />
     </section>
   );
 }
