@@ -9,21 +9,10 @@ import { lazySchema } from "../../shared/lazy-schema.ts";
 import { questionTranslationSchema, questionTranslationsSchema } from "./translations.ts";
 import { FIELD_KEY_PATTERN } from "../../slugs.ts";
 import { isBlankText } from "./blank.ts";
+import { QUESTION_TYPES, type QuestionType } from "../../shared/question-types.ts";
 
-export const QUESTION_TYPES = [
-  "voice",
-  "voice_text_fallback",
-  "text",
-  "multiple_choice",
-  "number",
-  "rating",
-  "image_choice",
-  "email",
-  "date",
-  "yes_no",
-  "file_upload",
-] as const;
-export type QuestionType = (typeof QUESTION_TYPES)[number];
+// The list lives in src/shared/ so the intake page and the console use the same one (issue 23).
+export { QUESTION_TYPES, type QuestionType };
 
 /** An absolute http(s) URL of at most 2048 characters (card media, a link's redirect): the one `httpUrl`. */
 export const httpUrl = lazySchema(() =>

@@ -5,10 +5,10 @@
  */
 import { z } from "zod";
 import { lazySchema } from "../../shared/lazy-schema.ts";
+import { WEBHOOK_EVENTS, type WebhookEvent } from "../../shared/webhook-events.ts";
 
-/** Events a webhook can subscribe to (spec: Events). */
-export const WEBHOOK_EVENTS = ["response.started", "response.submitted"] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+// Events a webhook can subscribe to (spec: Events): the list lives in src/shared/ so the console uses the same one (issue 23).
+export { WEBHOOK_EVENTS, type WebhookEvent };
 /** The event `POST …/test/` sends; not subscribable. */
 export const TEST_EVENT = "webhook.test" as const;
 

@@ -9,7 +9,7 @@ import { useState } from "preact/hooks";
 import { useRoute } from "preact-iso";
 import { api, apiPath, paged, type Page } from "../api.ts";
 import { ConfirmDialog, CopyButton, ErrorNote, Loading, Pager, TableWrap, Time, useAction, useLoad } from "../components.tsx";
-import type { Link } from "../types.ts";
+import type { Link } from "../../../src/modules/links/model.ts";
 
 export type Invitation = {
   uuid: string;

@@ -8,7 +8,8 @@ import { encode } from "uqr";
 import { api, apiPath, paged, type Page } from "../api.ts";
 import { ConfirmDialog, CopyButton, ErrorNote, Loading, Notice, Pager, TableWrap, Time, useAction, useLoad } from "../components.tsx";
 import { can } from "../state.ts";
-import type { Link, ResponseRecord } from "../types.ts";
+import type { Link } from "../../../src/modules/links/model.ts";
+import type { ResponseRecord } from "../../../src/modules/responses/model.ts";
 
 const PAGE_SIZE = 20;
 

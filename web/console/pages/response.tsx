@@ -13,7 +13,8 @@ import { api, apiPath } from "../api.ts";
 import { ConfirmDialog, ErrorNote, Loading, Notice, Time, useAction } from "../components.tsx";
 import { useLive } from "../live.ts";
 import { can } from "../state.ts";
-import type { Answer, Link, ResponseRecord } from "../types.ts";
+import type { Link } from "../../../src/modules/links/model.ts";
+import type { Answer, ResponseRecord } from "../../../src/modules/responses/model.ts";
 import { useLoad } from "../components.tsx";
 import { AnswerTheme } from "./theme-move.tsx";
 

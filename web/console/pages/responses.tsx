@@ -11,7 +11,8 @@ import { useLocation, useRoute } from "preact-iso";
 import { API_BASE, api, apiPath, paged, type ApiError, type ApiPath, type Page } from "../api.ts";
 import { ErrorNote, Loading, Pager, TableWrap, Time, toApiError, useLoad } from "../components.tsx";
 import { useLive } from "../live.ts";
-import type { Answer, Link, ResponseRecord } from "../types.ts";
+import type { Link } from "../../../src/modules/links/model.ts";
+import type { Answer, ResponseRecord } from "../../../src/modules/responses/model.ts";
 import { ThemeFilterNote } from "./theme-move.tsx";
 
 const PAGE_SIZE = 25;

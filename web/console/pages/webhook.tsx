@@ -9,22 +9,8 @@ import { useLocation, useRoute } from "preact-iso";
 import { api, apiPath, paged, type ApiError, type Page } from "../api.ts";
 import { ConfirmDialog, ErrorNote, Loading, Notice, Pager, SecretField, Time, toApiError, useLoad, TableWrap } from "../components.tsx";
 import { can } from "../state.ts";
-import { DeliveryStatus, webhooksPath, type Webhook } from "./webhooks.tsx";
-
-type Delivery = {
-  uuid: string;
-  event_id: string;
-  event_type: string;
-  state: "pending" | "delivering" | "succeeded" | "failed";
-  attempts: number;
-  last_status_code: number | null;
-  response_excerpt: string | null;
-  duration_ms: number | null;
-  last_error: string | null;
-  next_attempt_at: string | null;
-  date_created: string;
-  date_updated: string;
-};
+import { DeliveryStatus, webhooksPath } from "./webhooks.tsx";
+import type { Delivery, Webhook } from "../../../src/modules/webhooks/model.ts";
 
 const PAGE_SIZE = 20;
 

@@ -8,21 +8,8 @@ import { useState } from "preact/hooks";
 import { api, apiPath, paged, type ApiError, type ApiPath, type Page } from "../api.ts";
 import { ErrorNote, Loading, Notice, Pager, SecretField, Time, toApiError, useLoad, TableWrap } from "../components.tsx";
 import { can, session } from "../state.ts";
-
-export const EVENTS = ["response.started", "response.submitted"] as const;
-
-export type Webhook = {
-  uuid: string;
-  url: string;
-  events: string[];
-  enabled: boolean;
-  link_uuid: string | null;
-  disabled_reason: string | null;
-  date_created: string;
-  date_updated: string;
-  last_delivery_at: string | null;
-  last_delivery_status: number | null;
-};
+import { WEBHOOK_EVENTS } from "../../../src/shared/webhook-events.ts";
+import type { Webhook } from "../../../src/modules/webhooks/model.ts";
 
 const PAGE_SIZE = 20;
 
@@ -82,7 +69,7 @@ function CreateWebhookForm({ onCreated, onCancel }: { onCreated: (w: Webhook & {
       </div>
       <fieldset>
         <legend>Events</legend>
-        {EVENTS.map((ev) => (
+        {WEBHOOK_EVENTS.map((ev) => (
           <label key={ev} class="check">
             <input type="checkbox" name="events" value={ev} defaultChecked={ev === "response.submitted"} />
             <span class="mono">{ev}</span>
