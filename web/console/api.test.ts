@@ -9,8 +9,8 @@ import { ApiError, apiPath, paged } from "./api.ts";
 
 describe("apiPath", () => {
   test("UUIDs, slugs, tokens and numbers become one segment each", () => {
-    expect(apiPath`links/${"0b6f0c1e-1111-4222-8333-944455556666"}/stats/`).toBe("links/0b6f0c1e-1111-4222-8333-944455556666/stats/");
-    expect(apiPath`workspaces/${"acme_co"}/webhooks/${7}/`).toBe("workspaces/acme_co/webhooks/7/");
+    expect(String(apiPath`links/${"0b6f0c1e-1111-4222-8333-944455556666"}/stats/`)).toBe("links/0b6f0c1e-1111-4222-8333-944455556666/stats/");
+    expect(String(apiPath`workspaces/${"acme_co"}/webhooks/${7}/`)).toBe("workspaces/acme_co/webhooks/7/");
   });
 
   test("a parameter that could climb, add a segment, a query or a fragment is refused as a 404", () => {
