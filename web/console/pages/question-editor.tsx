@@ -14,8 +14,6 @@ import { ConfigForm } from "./config-forms/index.tsx";
 import { ConditionFields } from "./question-condition.tsx";
 import { ProbingFields } from "./question-probing.tsx";
 
-export { Field };
-
 type Props = {
   draft: Draft;
   index: number;
