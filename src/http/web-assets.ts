@@ -80,7 +80,7 @@ async function bundle(entry: string, label: string, define: Record<string, strin
 
 /**
  * Bundles `web/intake/main.ts` and `web/console/main.tsx` for browsers and reads their
- * stylesheets. Used at run time from source, and by the build to embed the result.
+ * stylesheets, each headed by the shared design tokens (`web/shared/tokens.css`). Used at run time from source, and by the build to embed the result.
  * @throws Error listing the bundler's messages when a build fails
  */
 export async function buildWebAssets(): Promise<WebAssets> {
@@ -101,10 +101,10 @@ export async function buildWebAssets(): Promise<WebAssets> {
     bundle(path.join(WEB_DIR, "console", "main.tsx"), "console", { __CHARTS_VERSION__: JSON.stringify(chartsVersion) }),
     buildEmbedScript(),
   ]);
-  const [intakeCss, consoleCss] = await Promise.all([
-    Bun.file(path.join(WEB_DIR, "intake", "intake.css")).bytes(),
-    Bun.file(path.join(WEB_DIR, "console", "console.css")).bytes(),
-  ]);
+  // One tokens file (colours, radii, type, spacing) heads both stylesheets: one palette, no copies.
+  const tokens = await Bun.file(path.join(WEB_DIR, "shared", "tokens.css")).bytes();
+  const withTokens = async (file: string) => new Uint8Array(Buffer.concat([tokens, await Bun.file(path.join(WEB_DIR, file)).bytes()]));
+  const [intakeCss, consoleCss] = await Promise.all([withTokens("intake/intake.css"), withTokens("console/console.css")]);
   return new Map([
     ["/assets/intake.js", { body: intake.script, contentType: JS_CONTENT_TYPE }],
     ...intake.chunks.map(([name, body]): [string, WebAsset] => [`/assets/${name}`, { body, contentType: JS_CONTENT_TYPE }]),

@@ -13,6 +13,7 @@ const theme = (label: string, size: number): Theme => ({
   label_source: "auto",
   description: null,
   pinned: false,
+  keyphrases: [],
   size,
   share: 0,
   sentiment: { positive: 0, neutral: 0, negative: 0 },

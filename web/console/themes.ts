@@ -1,67 +1,22 @@
 /**
  * @module web/console/themes
- * The console's view of themes (DESIGN §12): the record shapes of `GET links/{uuid}/themes/`,
- * `…/themes/status/` and `…/summary/`, and the pure helpers the Themes view and the dashboard's
+ * The console's view of themes (DESIGN §12): the record types of `GET links/{uuid}/themes/`,
+ * `…/themes/status/` and `…/summary/` (the server's, from themes/model.ts), and the pure helpers the Themes view and the dashboard's
  * theme cards draw with (ranking, sentiment shares, the weekly trend with its empty weeks filled,
  * change against the previous period, the span a quote plays). No DOM here, so it is unit-tested
  * with `bun test` (themes.test.ts).
  */
 import { OPEN_TYPES } from "../../src/shared/question-types.ts";
+import type { Summary, ThemeQuote, ThemeRecord, ThemeStatus } from "../../src/modules/themes/model.ts";
 
-/** Counts of analysed answers per sentiment. */
-export type SentimentMix = { positive: number; neutral: number; negative: number };
-
+// The record shapes are the server's own (themes/model.ts); only the names the views use are here.
+export type { Summary, ThemeStatus };
 /** A representative quote; `start_s`, `end_s` and `audio_url` are null for typed answers. */
-export type Quote = {
-  answer_uuid: string;
-  response_uuid: string;
-  text: string;
-  start_s: number | null;
-  end_s: number | null;
-  audio_url: string | null;
-};
-
+export type Quote = ThemeQuote;
 /** A theme record (DESIGN §12). */
-export type Theme = {
-  uuid: string;
-  question_uuid: string;
-  label: string;
-  label_source: "auto" | "operator" | "llm";
-  description: string | null;
-  pinned: boolean;
-  /** The phrases the label was chosen from (class-based TF-IDF). */
-  keyphrases?: string[];
-  size: number;
-  share: number;
-  sentiment: SentimentMix;
-  actionable: number;
-  first_seen: string | null;
-  last_seen: string | null;
-  weekly: { week_start: string; count: number }[];
-  quotes: Quote[];
-  date_created: string;
-  date_updated: string;
-};
-
-/** `GET links/{uuid}/themes/status/`. */
-export type ThemeStatus = {
-  state: "ready" | "building";
-  answers_total: number;
-  answers_assigned: number;
-  answers_pending: number;
-  built_at: string | null;
-};
-
-/** `GET links/{uuid}/summary/` ("What changed"). */
-export type Summary = {
-  period: { since: string; until: string };
-  previous: { since: string; until: string };
-  responses: { count: number; previous_count: number };
-  sentiment: SentimentMix & { previous: SentimentMix };
-  themes: { uuid: string; label: string; count: number; previous_count: number; quote: Quote | null }[];
-  new_themes: string[];
-  markdown: string;
-};
+export type Theme = ThemeRecord;
+/** Counts of analysed answers per sentiment. */
+export type SentimentMix = Theme["sentiment"];
 
 /** Question types whose answers are grouped into themes (DESIGN §12). */
 export const THEMED_TYPES = OPEN_TYPES;

@@ -171,3 +171,5 @@ export const linkSchema = lazySchema(() =>
   }),
 );
 export type Link = z.output<typeof linkSchema>;
+// The pages may import types from model.ts files only (test/architecture.test.ts): the question types ride along.
+export type { Condition, EvaluatorConfig, Question, QuestionType } from "./question-model.ts";

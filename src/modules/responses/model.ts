@@ -201,6 +201,10 @@ export const responseSchema = lazySchema(() =>
     answers: z.array(answerSchema),
   }),
 );
+/** One answer of a response as returned (the console reads it as this type). */
+export type Answer = z.output<typeof answerSchema>;
+/** A response as returned (`GET responses/{uuid}/`, list items): the console reads it as this type. */
+export type ResponseRecord = z.output<typeof responseSchema>;
 
 /** `POST responses/{uuid}/reprocess/`: the answers queued again (issue 12). */
 export const reprocessedSchema = lazySchema(() =>

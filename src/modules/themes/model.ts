@@ -72,6 +72,8 @@ export const themeQuoteSchema = lazySchema(() =>
   }),
 );
 
+export type ThemeQuote = z.output<typeof themeQuoteSchema>;
+
 export const themeSchema = lazySchema(() =>
   z.object({
     uuid: uuid(),

@@ -4,7 +4,8 @@
  */
 import { useState } from "preact/hooks";
 import { api, apiPath, paged, type Page } from "../api.ts";
-import { ErrorNote, Loading, Pager, Time, useLoad, TableWrap } from "../components.tsx";
+import { ErrorNote, Loading, Pager, Time, useLoad } from "../components.tsx";
+import { ListTable } from "../list-table.tsx";
 
 type AuditEntry = {
   uuid: string;
@@ -103,51 +104,34 @@ export function AuditSection() {
       <ErrorNote error={log.error} />
       {log.loading && !data && <Loading what="the audit log" />}
       {data && (
-        <TableWrap label="Audit log">
-          <table>
-            <caption class="visually-hidden">Audit log</caption>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Actor</th>
-                <th scope="col">Action</th>
-                <th scope="col">Target</th>
-                <th scope="col">Address</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.results.length === 0 && (
-                <tr>
-                  <td colSpan={5} class="empty">
-                    Nothing recorded{Object.values(filters).some(Boolean) ? " for these filters" : ""}.
-                  </td>
-                </tr>
-              )}
-              {data.results.map((a) => (
-                <tr key={a.uuid}>
-                  <td>
-                    <Time iso={a.time} />
-                  </td>
-                  <td>
-                    {a.actor.name ?? a.actor.type}
-                    {a.actor.type !== "user" && <span class="muted small"> ({a.actor.type})</span>}
-                  </td>
-                  <td class="mono small">{a.action}</td>
-                  <td>
-                    {a.target ? (
-                      <>
-                        {a.target.label ?? a.target.uuid} <span class="muted small">({a.target.type})</span>
-                      </>
-                    ) : (
-                      <span class="muted">—</span>
-                    )}
-                  </td>
-                  <td class="mono small">{a.client_address ?? "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+        <ListTable
+          label="Audit log"
+          columns={["Time", "Actor", "Action", "Target", "Address"]}
+          rows={data.results}
+          empty={<>Nothing recorded{Object.values(filters).some(Boolean) ? " for these filters" : ""}.</>}
+          row={(a) => (
+            <tr key={a.uuid}>
+              <td>
+                <Time iso={a.time} />
+              </td>
+              <td>
+                {a.actor.name ?? a.actor.type}
+                {a.actor.type !== "user" && <span class="muted small"> ({a.actor.type})</span>}
+              </td>
+              <td class="mono small">{a.action}</td>
+              <td>
+                {a.target ? (
+                  <>
+                    {a.target.label ?? a.target.uuid} <span class="muted small">({a.target.type})</span>
+                  </>
+                ) : (
+                  <span class="muted">—</span>
+                )}
+              </td>
+              <td class="mono small">{a.client_address ?? "—"}</td>
+            </tr>
+          )}
+        />
       )}
       {data && <Pager page={page} count={data.count} pageSize={PAGE_SIZE} onPage={setPage} label="Audit log" />}
     </section>

@@ -13,7 +13,8 @@ import { useRoute } from "preact-iso";
 import { api, apiPath } from "../api.ts";
 import { ErrorNote, Loading, TableWrap, Time, useLoad } from "../components.tsx";
 import { useLive } from "../live.ts";
-import type { Link, LinkStats } from "../types.ts";
+import type { Link } from "../../../src/modules/links/model.ts";
+import type { LinkStats } from "../../../src/modules/stats/model.ts";
 import { Chart } from "../chart.tsx";
 import { TopThemes, WhatChanged } from "./dashboard-themes.tsx";
 

@@ -7,7 +7,7 @@
 import { useState } from "preact/hooks";
 import { CopyButton } from "../components.tsx";
 import { session } from "../state.ts";
-import type { Link } from "../types.ts";
+import type { Link } from "../../../src/modules/links/model.ts";
 
 type Mode = "inline" | "popup" | "slide-in" | "button";
 

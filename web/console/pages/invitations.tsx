@@ -8,8 +8,9 @@ import { parse } from "csv-parse/browser/esm/sync";
 import { useState } from "preact/hooks";
 import { useRoute } from "preact-iso";
 import { api, apiPath, paged, type Page } from "../api.ts";
-import { ConfirmDialog, CopyButton, ErrorNote, Loading, Pager, TableWrap, Time, useAction, useLoad } from "../components.tsx";
-import type { Link } from "../types.ts";
+import { ConfirmDialog, CopyButton, ErrorNote, Loading, Pager, Time, useAction, useLoad } from "../components.tsx";
+import { ListTable } from "../list-table.tsx";
+import type { Link } from "../../../src/modules/links/model.ts";
 
 export type Invitation = {
   uuid: string;
@@ -191,49 +192,38 @@ export function InvitationsPage() {
           <Loading what="invitations" />
         ) : (
           <>
-            <TableWrap label="Invitations">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">URL</th>
-                    <th scope="col">State</th>
-                    <th scope="col">Hidden values</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.data.results.map((i, n) => (
-                    <tr key={i.uuid}>
-                      <td class="mono">{i.url}</td>
-                      <td>{i.state}</td>
-                      <td class="mono">
-                        {Object.entries(i.hidden)
-                          .map(([k, v]) => `${k}=${v}`)
-                          .join(", ")}
-                      </td>
-                      <td>
-                        <Time iso={i.expires_at} mode="date" empty="—" />
-                      </td>
-                      <td>
-                        <Time iso={i.date_created} />
-                      </td>
-                      <td>
-                        <CopyButton text={i.url} label={`Copy URL ${(page - 1) * PAGE_SIZE + n + 1}`} />
-                        {(i.state === "unused" || i.state === "started") && (
-                          <button type="button" class="button-secondary" onClick={() => setRevoking(i)}>
-                            Revoke<span class="visually-hidden"> invitation {(page - 1) * PAGE_SIZE + n + 1}</span>
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableWrap>
+            <ListTable
+              label="Invitations"
+              columns={["URL", "State", "Hidden values", "Expires", "Created"]}
+              actions
+              caption={false}
+              rows={list.data.results}
+              row={(i, n) => (
+                <tr key={i.uuid}>
+                  <td class="mono">{i.url}</td>
+                  <td>{i.state}</td>
+                  <td class="mono">
+                    {Object.entries(i.hidden)
+                      .map(([k, v]) => `${k}=${v}`)
+                      .join(", ")}
+                  </td>
+                  <td>
+                    <Time iso={i.expires_at} mode="date" empty="—" />
+                  </td>
+                  <td>
+                    <Time iso={i.date_created} />
+                  </td>
+                  <td>
+                    <CopyButton text={i.url} label={`Copy URL ${(page - 1) * PAGE_SIZE + n + 1}`} />
+                    {(i.state === "unused" || i.state === "started") && (
+                      <button type="button" class="button-secondary" onClick={() => setRevoking(i)}>
+                        Revoke<span class="visually-hidden"> invitation {(page - 1) * PAGE_SIZE + n + 1}</span>
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              )}
+            />
             {list.data.count === 0 && <p class="muted">No invitations{state ? ` in state ${state}` : ""} yet.</p>}
             <Pager page={page} count={list.data.count} pageSize={PAGE_SIZE} onPage={setPage} label="Invitation pages" />
             <button type="button" class="button-secondary" onClick={() => download("invitations.csv", csvOf(list.data!.results))}>

@@ -6,7 +6,8 @@
  */
 import { useState } from "preact/hooks";
 import { api, apiPath, paged, type Page } from "../api.ts";
-import { ConfirmDialog, ErrorNote, Loading, Notice, Pager, SecretField, Time, toApiError, useLoad, TableWrap } from "../components.tsx";
+import { ConfirmDialog, ErrorNote, Loading, Notice, Pager, SecretField, Time, toApiError, useLoad } from "../components.tsx";
+import { ListTable } from "../list-table.tsx";
 import type { ApiError } from "../api.ts";
 import { ADMIN_SCOPES, can, scopes, SPEC_SCOPES } from "../state.ts";
 
@@ -183,64 +184,44 @@ export function KeysPage() {
       <ErrorNote error={error ?? tokens.error} />
       {tokens.loading && !list && <Loading what="keys" />}
       {list && (
-        <TableWrap label="Active API keys">
-          <table class="stack-table">
-            <caption class="visually-hidden">Active API keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                {canWrite && (
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {list.results.length === 0 && (
-                <tr>
-                  <td colSpan={canWrite ? 6 : 5} class="empty">
-                    No active keys. {canWrite ? "Create one to use the API." : ""}
-                  </td>
-                </tr>
+        <ListTable
+          label="Active API keys"
+          class="stack-table"
+          columns={["Name", "Key", "Scopes", "Created", "Last used"]}
+          actions={canWrite}
+          rows={list.results}
+          empty={<>No active keys. {canWrite ? "Create one to use the API." : ""}</>}
+          row={(t) => (
+            <tr key={t.uuid}>
+              <td class="strong" data-label="Name">
+                {t.name}
+              </td>
+              <td data-label="Key">
+                <code>{t.masked_key}</code>
+              </td>
+              <td data-label="Scopes">
+                <ul class="tags">
+                  {t.scopes.map((s) => (
+                    <li key={s}>{s}</li>
+                  ))}
+                </ul>
+              </td>
+              <td data-label="Created">
+                <Time iso={t.date_created} mode="date" />
+              </td>
+              <td data-label="Last used">
+                <Time iso={t.last_used_at} />
+              </td>
+              {canWrite && (
+                <td class="row-actions">
+                  <button type="button" class="button-danger-quiet" aria-label={`Revoke ${t.name}`} onClick={() => setRevoking(t)}>
+                    Revoke
+                  </button>
+                </td>
               )}
-              {list.results.map((t) => (
-                <tr key={t.uuid}>
-                  <td class="strong" data-label="Name">
-                    {t.name}
-                  </td>
-                  <td data-label="Key">
-                    <code>{t.masked_key}</code>
-                  </td>
-                  <td data-label="Scopes">
-                    <ul class="tags">
-                      {t.scopes.map((s) => (
-                        <li key={s}>{s}</li>
-                      ))}
-                    </ul>
-                  </td>
-                  <td data-label="Created">
-                    <Time iso={t.date_created} mode="date" />
-                  </td>
-                  <td data-label="Last used">
-                    <Time iso={t.last_used_at} />
-                  </td>
-                  {canWrite && (
-                    <td class="row-actions">
-                      <button type="button" class="button-danger-quiet" aria-label={`Revoke ${t.name}`} onClick={() => setRevoking(t)}>
-                        Revoke
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+            </tr>
+          )}
+        />
       )}
       {list && <Pager page={page} count={list.count} pageSize={PAGE_SIZE} onPage={setPage} label="API keys" />}
       <ConfirmDialog

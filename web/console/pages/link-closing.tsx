@@ -4,7 +4,7 @@
  * timestamp), "Response limit" (a whole number), and "Consent text" with "Ask for consent"
  * (before recording / before the first answer). Empty inputs send null, which removes the setting.
  */
-import type { Settings } from "../types.ts";
+import type { Settings } from "../../../src/modules/links/model.ts";
 import { Field } from "./question-fields.tsx";
 import type { FieldErrors } from "./question-draft.ts";
 

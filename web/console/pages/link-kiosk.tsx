@@ -4,7 +4,7 @@
  * The PIN is never shown: the API returns only `has_exit_pin`, so an empty PIN field keeps the
  * stored one and "Remove the exit PIN" removes it. A link that never had kiosk mode sends nothing.
  */
-import type { Settings } from "../types.ts";
+import type { Settings } from "../../../src/modules/links/model.ts";
 import { Field } from "./question-fields.tsx";
 import { errorsAt, type FieldErrors } from "./question-draft.ts";
 

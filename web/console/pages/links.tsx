@@ -6,9 +6,11 @@
 import { useState } from "preact/hooks";
 import { encode } from "uqr";
 import { api, apiPath, paged, type Page } from "../api.ts";
-import { ConfirmDialog, CopyButton, ErrorNote, Loading, Notice, Pager, TableWrap, Time, useAction, useLoad } from "../components.tsx";
+import { ConfirmDialog, CopyButton, ErrorNote, Loading, Notice, Pager, Time, useAction, useLoad } from "../components.tsx";
+import { ListTable } from "../list-table.tsx";
 import { can } from "../state.ts";
-import type { Link, ResponseRecord } from "../types.ts";
+import type { Link } from "../../../src/modules/links/model.ts";
+import type { ResponseRecord } from "../../../src/modules/responses/model.ts";
 
 const PAGE_SIZE = 20;
 
@@ -90,82 +92,64 @@ export function LinksPage() {
       {action.message && <Notice>{action.message}</Notice>}
       {list.loading && !data && <Loading what="links" />}
       {data && (
-        <TableWrap label="Links">
-          <table class="links-table">
-            <caption class="visually-hidden">Links</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">State</th>
-                <th scope="col">Completed</th>
-                <th scope="col">Last response</th>
-                <th scope="col">Public URL</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.results.length === 0 && (
-                <tr>
-                  <td colSpan={6} class="empty">
-                    No links yet. {writable ? "Make one with “New link”." : ""}
-                  </td>
-                </tr>
-              )}
-              {data.results.map((l) => (
-                <tr key={l.uuid}>
-                  <td class="strong">
-                    <a href={`/console/links/${l.uuid}/`}>{l.name}</a>
-                    <div class="row-links small">
-                      <a href={`/console/links/${l.uuid}/responses/`} aria-label={`Responses of ${l.name}`}>
-                        Responses
-                      </a>
-                      <a href={`/console/links/${l.uuid}/dashboard/`} aria-label={`Dashboard of ${l.name}`}>
-                        Dashboard
-                      </a>
-                    </div>
-                  </td>
-                  <td>
-                    <span class={`pill ${l.status === "active" ? "pill-on" : "pill-off"}`}>{l.status === "active" ? "Active" : "Paused"}</span>
-                  </td>
-                  <td class="num">{l.response_count}</td>
-                  <td>
-                    <LastResponse uuid={l.uuid} />
-                  </td>
-                  <td class="url-cell">
-                    <a href={l.public_url} target="_blank" rel="noopener">
-                      {l.public_url}
-                    </a>
-                    <div class="actions small-actions">
-                      <CopyButton text={l.public_url} />
-                      <button type="button" class="button-secondary" onClick={() => setQr(l)} aria-label={`QR code of ${l.name}`}>
-                        QR code
-                      </button>
-                    </div>
-                  </td>
-                  <td class="row-actions">
-                    {writable && (
-                      <div class="actions">
-                        <button
-                          type="button"
-                          class="button-secondary"
-                          disabled={action.busy}
-                          onClick={() => setStatus(l, l.status === "active" ? "paused" : "active")}
-                        >
-                          {l.status === "active" ? "Pause" : "Resume"}
-                        </button>
-                        <button type="button" class="button-danger-quiet" onClick={() => setDeleting(l)} aria-label={`Delete ${l.name}`}>
-                          Delete
-                        </button>
-                      </div>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+        <ListTable
+          label="Links"
+          class="links-table"
+          columns={["Name", "State", "Completed", "Last response", "Public URL"]}
+          actions
+          rows={data.results}
+          empty={<>No links yet. {writable ? "Make one with “New link”." : ""}</>}
+          row={(l) => (
+            <tr key={l.uuid}>
+              <td class="strong">
+                <a href={`/console/links/${l.uuid}/`}>{l.name}</a>
+                <div class="row-links small">
+                  <a href={`/console/links/${l.uuid}/responses/`} aria-label={`Responses of ${l.name}`}>
+                    Responses
+                  </a>
+                  <a href={`/console/links/${l.uuid}/dashboard/`} aria-label={`Dashboard of ${l.name}`}>
+                    Dashboard
+                  </a>
+                </div>
+              </td>
+              <td>
+                <span class={`pill ${l.status === "active" ? "pill-on" : "pill-off"}`}>{l.status === "active" ? "Active" : "Paused"}</span>
+              </td>
+              <td class="num">{l.response_count}</td>
+              <td>
+                <LastResponse uuid={l.uuid} />
+              </td>
+              <td class="url-cell">
+                <a href={l.public_url} target="_blank" rel="noopener">
+                  {l.public_url}
+                </a>
+                <div class="actions small-actions">
+                  <CopyButton text={l.public_url} />
+                  <button type="button" class="button-secondary" onClick={() => setQr(l)} aria-label={`QR code of ${l.name}`}>
+                    QR code
+                  </button>
+                </div>
+              </td>
+              <td class="row-actions">
+                {writable && (
+                  <div class="actions">
+                    <button
+                      type="button"
+                      class="button-secondary"
+                      disabled={action.busy}
+                      onClick={() => setStatus(l, l.status === "active" ? "paused" : "active")}
+                    >
+                      {l.status === "active" ? "Pause" : "Resume"}
+                    </button>
+                    <button type="button" class="button-danger-quiet" onClick={() => setDeleting(l)} aria-label={`Delete ${l.name}`}>
+                      Delete
+                    </button>
+                  </div>
+                )}
+              </td>
+            </tr>
+          )}
+        />
       )}
       {data && <Pager page={page} count={data.count} pageSize={PAGE_SIZE} onPage={setPage} label="Links" />}
       <QrDialog link={qr} onClose={() => setQr(null)} />

@@ -5,7 +5,8 @@
  */
 import { useState } from "preact/hooks";
 import { api, apiPath, paged, type Page } from "../api.ts";
-import { ConfirmDialog, ErrorNote, Loading, Notice, Pager, SecretField, Time, useAction, useLoad, TableWrap } from "../components.tsx";
+import { ConfirmDialog, ErrorNote, Loading, Notice, Pager, SecretField, Time, useAction, useLoad } from "../components.tsx";
+import { ListTable } from "../list-table.tsx";
 import { can, session, type Role } from "../state.ts";
 
 type Member = { user_uuid: string; email: string; name: string; role: Role; disabled: boolean; date_created: string; last_login_at: string | null };
@@ -67,66 +68,52 @@ export function MembersSection() {
       <ErrorNote error={members.error} />
       {members.loading && !list && <Loading what="members" />}
       {list && (
-        <TableWrap label="Members">
-          <table>
-            <caption class="visually-hidden">Members</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Last sign-in</th>
-                {canWrite && (
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
+        <ListTable
+          label="Members"
+          columns={["Name", "Email", "Role", "Last sign-in"]}
+          actions={canWrite}
+          rows={list.results}
+          row={(m) => (
+            <tr key={m.user_uuid}>
+              <td class="strong">
+                {m.name || "—"}
+                {m.user_uuid === me && <span class="muted small"> (you)</span>}
+                {m.disabled && <span class="pill pill-off">disabled</span>}
+              </td>
+              <td>{m.email}</td>
+              <td>
+                {canWrite && m.user_uuid !== me && (m.role !== "owner" || can("workspace:write")) ? (
+                  <select
+                    aria-label={`Role of ${m.name || m.email}`}
+                    value={m.role}
+                    disabled={action.busy}
+                    onChange={(e) => changeRole(m, e.currentTarget.value)}
+                  >
+                    {grantable().map((r) => (
+                      <option key={r} value={r}>
+                        {r}
+                      </option>
+                    ))}
+                  </select>
+                ) : (
+                  m.role
                 )}
-              </tr>
-            </thead>
-            <tbody>
-              {list.results.map((m) => (
-                <tr key={m.user_uuid}>
-                  <td class="strong">
-                    {m.name || "—"}
-                    {m.user_uuid === me && <span class="muted small"> (you)</span>}
-                    {m.disabled && <span class="pill pill-off">disabled</span>}
-                  </td>
-                  <td>{m.email}</td>
-                  <td>
-                    {canWrite && m.user_uuid !== me && (m.role !== "owner" || can("workspace:write")) ? (
-                      <select
-                        aria-label={`Role of ${m.name || m.email}`}
-                        value={m.role}
-                        disabled={action.busy}
-                        onChange={(e) => changeRole(m, e.currentTarget.value)}
-                      >
-                        {grantable().map((r) => (
-                          <option key={r} value={r}>
-                            {r}
-                          </option>
-                        ))}
-                      </select>
-                    ) : (
-                      m.role
-                    )}
-                  </td>
-                  <td>
-                    <Time iso={m.last_login_at} />
-                  </td>
-                  {canWrite && (
-                    <td class="row-actions">
-                      {m.user_uuid !== me && (
-                        <button type="button" class="button-danger-quiet" aria-label={`Remove ${m.name || m.email}`} onClick={() => setRemoving(m)}>
-                          Remove
-                        </button>
-                      )}
-                    </td>
+              </td>
+              <td>
+                <Time iso={m.last_login_at} />
+              </td>
+              {canWrite && (
+                <td class="row-actions">
+                  {m.user_uuid !== me && (
+                    <button type="button" class="button-danger-quiet" aria-label={`Remove ${m.name || m.email}`} onClick={() => setRemoving(m)}>
+                      Remove
+                    </button>
                   )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+                </td>
+              )}
+            </tr>
+          )}
+        />
       )}
       {list && <Pager page={page} count={list.count} pageSize={PAGE_SIZE} onPage={setPage} label="Members" />}
       <ErrorNote error={action.error} />
@@ -168,41 +155,28 @@ export function MembersSection() {
       {invites.data && invites.data.results.length > 0 && (
         <>
           <h3>Pending invites</h3>
-          <TableWrap label="Pending invites">
-            <table>
-              <caption class="visually-hidden">Pending invites</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Expires</th>
-                  {canWrite && (
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  )}
-                </tr>
-              </thead>
-              <tbody>
-                {invites.data.results.map((i) => (
-                  <tr key={i.uuid}>
-                    <td>{i.email}</td>
-                    <td>{i.role}</td>
-                    <td>
-                      <Time iso={i.expires_at} />
-                    </td>
-                    {canWrite && (
-                      <td class="row-actions">
-                        <button type="button" class="button-secondary" aria-label={`Cancel invite for ${i.email}`} onClick={() => cancelInvite(i)}>
-                          Cancel
-                        </button>
-                      </td>
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
+          <ListTable
+            label="Pending invites"
+            columns={["Email", "Role", "Expires"]}
+            actions={canWrite}
+            rows={invites.data.results}
+            row={(i) => (
+              <tr key={i.uuid}>
+                <td>{i.email}</td>
+                <td>{i.role}</td>
+                <td>
+                  <Time iso={i.expires_at} />
+                </td>
+                {canWrite && (
+                  <td class="row-actions">
+                    <button type="button" class="button-secondary" aria-label={`Cancel invite for ${i.email}`} onClick={() => cancelInvite(i)}>
+                      Cancel
+                    </button>
+                  </td>
+                )}
+              </tr>
+            )}
+          />
         </>
       )}
       <ConfirmDialog

@@ -5,7 +5,7 @@
  * server errors by JSON pointer.
  */
 import type { ApiError } from "../api.ts";
-import type { Question, QuestionType } from "../types.ts";
+import type { Condition, EvaluatorConfig, Question, QuestionType } from "../../../src/modules/links/model.ts";
 import { OPEN_TYPES } from "../../../src/shared/question-types.ts";
 
 export type Card = { id: string; label: string; media_url: string; media_type: "image" | "video" };
@@ -122,7 +122,10 @@ const str = (v: unknown, fallback = ""): string => (v === undefined || v === nul
 
 /** A stored question as a draft; `keyOf` maps field keys to the drafts' local keys. */
 export function draftOf(q: Question, keyOfField: Map<string, string>, answered: number): Draft {
-  const c = q.configuration as Record<string, unknown>;
+  const c = q.configuration;
+  // The API types both as plain objects; they hold what conditionSchema and evaluatorConfigSchema accepted.
+  const cond = q.condition as Partial<Extract<Condition, { field: string }>>;
+  const ev = q.evaluator_config as EvaluatorConfig;
   const d = blankDraft(q.response_type);
   const key = keyOfField.get(q.field_key) ?? newKey();
   return {
@@ -147,13 +150,13 @@ export function draftOf(q: Question, keyOfField: Map<string, string>, answered: 
     maxCharacters: str(c.max_characters, d.maxCharacters),
     aiEvaluation: c.enable_ai_evaluation === undefined ? true : Boolean(c.enable_ai_evaluation),
     // A field that is no question's is one of the link's hidden fields (the API checked it).
-    condOn: q.condition.field ? (keyOfField.get(q.condition.field) ?? `${HIDDEN_CONDITION}${q.condition.field}`) : "",
-    condOperator: q.condition.operator ?? "equals",
-    condValue: str(q.condition.value),
+    condOn: cond.field ? (keyOfField.get(cond.field) ?? `${HIDDEN_CONDITION}${cond.field}`) : "",
+    condOperator: cond.operator ?? "equals",
+    condValue: str(cond.value),
     probing: q.enable_dynamic_probing,
-    clarity: str(q.evaluator_config.clarity_threshold, d.clarity),
-    maxFollowUps: str(q.evaluator_config.max_follow_ups, d.maxFollowUps),
-    customFields: (q.evaluator_config.custom_fields ?? []).join(", "),
+    clarity: str(ev.clarity_threshold, d.clarity),
+    maxFollowUps: str(ev.max_follow_ups, d.maxFollowUps),
+    customFields: (ev.custom_fields ?? []).join(", "),
     fallbackToText: q.fallback_to_text,
     answered,
   };
@@ -188,6 +191,13 @@ export function configurationOf(d: Draft): Record<string, unknown> {
     default:
       return {};
   }
+}
+
+/** The cards with a new empty image card appended, its id `card_<n>` the first one not taken. */
+export function addCard(cards: Card[]): Card[] {
+  let n = cards.length + 1;
+  while (cards.some((c) => c.id === `card_${n}`)) n++;
+  return [...cards, { id: `card_${n}`, label: "", media_url: "", media_type: "image" }];
 }
 
 /** Types whose answers can be probed with follow-up questions. */

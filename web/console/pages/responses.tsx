@@ -9,52 +9,16 @@
 import { useState } from "preact/hooks";
 import { useLocation, useRoute } from "preact-iso";
 import { API_BASE, api, apiPath, paged, type ApiError, type ApiPath, type Page } from "../api.ts";
-import { ErrorNote, Loading, Pager, TableWrap, Time, toApiError, useLoad } from "../components.tsx";
+import { ErrorNote, Loading, Pager, Time, toApiError, useLoad } from "../components.tsx";
+import { ListTable } from "../list-table.tsx";
 import { useLive } from "../live.ts";
-import type { Answer, Link, ResponseRecord } from "../types.ts";
+import type { Link } from "../../../src/modules/links/model.ts";
+import type { ResponseRecord } from "../../../src/modules/responses/model.ts";
 import { ThemeFilterNote } from "./theme-move.tsx";
+import { apiParamsOf, exportParamsOf, FILTER_KEYS, gist, sentimentOf, transcriptState, type Filters } from "./inbox.ts";
+import { FilterFields } from "./responses-filters.tsx";
 
 const PAGE_SIZE = 25;
-const FILTER_KEYS = [
-  "status",
-  "since",
-  "until",
-  "sentiment",
-  "actionable",
-  "topic",
-  "question",
-  "value",
-  "search",
-  "ordering",
-  "link",
-  "theme",
-  "hidden_field",
-  "hidden_value",
-] as const;
-type Filters = Partial<Record<(typeof FILTER_KEYS)[number], string>>;
-
-/** The answer that best summarises a response in a list: the one in the filtered theme, else a transcript or typed text. */
-function gist(r: ResponseRecord, theme?: string): { text: string; answer: Answer | null } {
-  const spoken =
-    (theme ? r.answers.find((a) => a.theme?.uuid === theme) : undefined) ??
-    r.answers.find((a) => a.transcription) ??
-    r.answers.find((a) => a.text && a.response_type !== "email");
-  return { text: spoken?.transcription ?? spoken?.text ?? "", answer: spoken ?? null };
-}
-
-function sentimentOf(r: ResponseRecord): string | null {
-  const a = r.answers.find((x) => x.ai_insights);
-  return a?.ai_insights?.sentiment ?? null;
-}
-
-function transcriptState(r: ResponseRecord): string | null {
-  const voice = r.answers.filter((a) => a.audio_url);
-  if (voice.some((a) => a.transcription_status === "failed")) return "Transcription failed";
-  if (voice.some((a) => a.transcription_status === "waiting_for_model")) return "Waiting for the model";
-  if (voice.some((a) => a.transcription_status === "pending" || a.transcription_status === "processing")) return "Transcribing…";
-  return null;
-}
-
 /** Both inbox routes. */
 export function ResponsesPage() {
   const { params } = useRoute();
@@ -68,12 +32,7 @@ export function ResponsesPage() {
   const link = useLoad(() => (scopedLink ? api<Link>("GET", apiPath`links/${scopedLink}/`).catch(() => null) : Promise.resolve(null)), [scopedLink]);
   const names = new Map((links.data?.results ?? []).map((l) => [l.uuid, l.name]));
 
-  const apiParams: Record<string, string> = { ...filters };
-  if (apiParams.link && linkUuid) delete apiParams.link;
-  // The address keeps the hidden-field filter as two keys; the API takes `hidden.<name>=<value>` (issue 25).
-  delete apiParams.hidden_field;
-  delete apiParams.hidden_value;
-  if (filters.hidden_field && filters.hidden_value) apiParams[`hidden.${filters.hidden_field}`] = filters.hidden_value;
+  const apiParams = apiParamsOf(filters, linkUuid);
   // The paths carry the route's link and the address's `link` filter: apiPath refuses anything
   // but an identifier, and then nothing is requested (issue 22).
   let listPath: ApiPath | null = null;
@@ -102,8 +61,7 @@ export function ResponsesPage() {
     go({});
   };
   const set = (k: keyof Filters, v: string) => setDraft((d) => ({ ...d, [k]: v }));
-  const exportParams = new URLSearchParams(Object.entries(apiParams).filter(([k, v]) => v && k !== "ordering" && k !== "link") as [string, string][]);
-  if (!exportParams.has("status")) exportParams.set("status", "completed");
+  const exportParams = exportParamsOf(apiParams);
   // A link's own export (one column per its field_key), or the workspace's (a link_uuid column).
   const exportHref = (format: string) => `${API_BASE}${exportPath}?format=${format}&${exportParams}`;
   const questions = link.data?.questions ?? [];
@@ -129,120 +87,7 @@ export function ResponsesPage() {
       </div>
       {filters.theme && scopedLink && <ThemeFilterNote linkUuid={scopedLink} themeUuid={filters.theme} onClear={() => go({ ...filters, theme: "" })} />}
       <form class="card filters-card" onSubmit={apply} aria-label="Filter responses">
-        <div class="filters">
-          <div class="field wide">
-            <label for="f-search">Search</label>
-            <input
-              id="f-search"
-              type="search"
-              value={draft.search ?? ""}
-              placeholder="Words in answers and transcripts"
-              onInput={(e) => set("search", e.currentTarget.value)}
-            />
-          </div>
-          {!linkUuid && (
-            <div class="field">
-              <label for="f-link">Link</label>
-              <select id="f-link" value={draft.link ?? ""} onChange={(e) => set("link", e.currentTarget.value)}>
-                <option value="">All links</option>
-                {(links.data?.results ?? []).map((l) => (
-                  <option key={l.uuid} value={l.uuid}>
-                    {l.name}
-                  </option>
-                ))}
-              </select>
-            </div>
-          )}
-          <div class="field">
-            <label for="f-status">Status</label>
-            <select id="f-status" value={draft.status ?? "completed"} onChange={(e) => set("status", e.currentTarget.value)}>
-              <option value="completed">Completed</option>
-              <option value="started">Started, not submitted</option>
-              <option value="all">All</option>
-            </select>
-          </div>
-          <div class="field">
-            <label for="f-since">From</label>
-            <input id="f-since" type="date" value={draft.since ?? ""} onInput={(e) => set("since", e.currentTarget.value)} />
-          </div>
-          <div class="field">
-            <label for="f-until">To</label>
-            <input id="f-until" type="date" value={draft.until ?? ""} onInput={(e) => set("until", e.currentTarget.value)} />
-          </div>
-          <div class="field">
-            <label for="f-sentiment">Sentiment</label>
-            <select id="f-sentiment" value={draft.sentiment ?? ""} onChange={(e) => set("sentiment", e.currentTarget.value)}>
-              <option value="">Any</option>
-              <option value="positive">Positive</option>
-              <option value="neutral">Neutral</option>
-              <option value="negative">Negative</option>
-            </select>
-          </div>
-          <div class="field">
-            <label for="f-actionable">Actionable</label>
-            <select id="f-actionable" value={draft.actionable ?? ""} onChange={(e) => set("actionable", e.currentTarget.value)}>
-              <option value="">Any</option>
-              <option value="true">Actionable</option>
-              <option value="false">Not actionable</option>
-            </select>
-          </div>
-          <div class="field">
-            <label for="f-topic">Topic</label>
-            <input id="f-topic" value={draft.topic ?? ""} onInput={(e) => set("topic", e.currentTarget.value)} />
-          </div>
-          {questions.length > 0 && (
-            <>
-              <div class="field">
-                <label for="f-question">Question</label>
-                <select id="f-question" value={draft.question ?? ""} onChange={(e) => set("question", e.currentTarget.value)}>
-                  <option value="">Any question</option>
-                  {questions.map((q) => (
-                    <option key={q.uuid} value={q.field_key}>
-                      {q.prompt.slice(0, 60)}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <div class="field">
-                <label for="f-value">Answer value</label>
-                <input id="f-value" value={draft.value ?? ""} disabled={!draft.question} onInput={(e) => set("value", e.currentTarget.value)} />
-              </div>
-            </>
-          )}
-          {hiddenFields.length > 0 && (
-            <>
-              <div class="field">
-                <label for="f-hidden-field">Hidden field</label>
-                <select id="f-hidden-field" value={draft.hidden_field ?? ""} onChange={(e) => set("hidden_field", e.currentTarget.value)}>
-                  <option value="">Any hidden field</option>
-                  {hiddenFields.map((name) => (
-                    <option key={name} value={name}>
-                      {name}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <div class="field">
-                <label for="f-hidden-value">Hidden value</label>
-                <input
-                  id="f-hidden-value"
-                  value={draft.hidden_value ?? ""}
-                  disabled={!draft.hidden_field}
-                  onInput={(e) => set("hidden_value", e.currentTarget.value)}
-                />
-              </div>
-            </>
-          )}
-          <div class="field">
-            <label for="f-ordering">Sort by</label>
-            <select id="f-ordering" value={draft.ordering ?? "-submitted_at"} onChange={(e) => set("ordering", e.currentTarget.value)}>
-              <option value="-submitted_at">Newest submitted</option>
-              <option value="submitted_at">Oldest submitted</option>
-              <option value="-date_created">Newest started</option>
-              <option value="date_created">Oldest started</option>
-            </select>
-          </div>
-        </div>
+        <FilterFields draft={draft} set={set} links={linkUuid ? null : (links.data?.results ?? [])} questions={questions} hiddenFields={hiddenFields} />
         <div class="actions">
           <button type="submit">Apply filters</button>
           {active > 0 && (
@@ -270,65 +115,44 @@ export function ResponsesPage() {
             {data.count === 1 ? "1 response" : `${data.count} responses`}
             {active > 0 ? (data.count === 1 ? " matches the filter" : " match the filter") : ""}.
           </p>
-          <TableWrap label="Responses">
-            <table class="inbox">
-              <caption class="visually-hidden">Responses</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Submitted</th>
-                  {!linkUuid && <th scope="col">Link</th>}
-                  <th scope="col">Respondent</th>
-                  {hiddenFields.length > 0 && <th scope="col">Hidden fields</th>}
-                  <th scope="col">Answer</th>
-                  <th scope="col">Sentiment</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.results.length === 0 && (
-                  <tr>
-                    <td colSpan={(linkUuid ? 4 : 5) + (hiddenFields.length > 0 ? 1 : 0)} class="empty">
-                      {active > 0 ? "No response matches the filter." : "No responses yet."}
+          <ListTable
+            label="Responses"
+            class="inbox"
+            columns={["Submitted", ...(linkUuid ? [] : ["Link"]), "Respondent", ...(hiddenFields.length > 0 ? ["Hidden fields"] : []), "Answer", "Sentiment"]}
+            rows={data.results}
+            empty={active > 0 ? "No response matches the filter." : "No responses yet."}
+            row={(r) => {
+              const g = gist(r, filters.theme);
+              const s = sentimentOf(r);
+              const t = transcriptState(r);
+              return (
+                <tr key={r.uuid}>
+                  <td>
+                    <a href={`/console/responses/${r.uuid}/`}>
+                      <Time iso={r.submitted_at ?? r.date_created} />
+                      <span class="visually-hidden"> (open the response{r.respondent_email ? ` of ${r.respondent_email}` : ""})</span>
+                    </a>
+                    {r.status === "started" && <span class="pill pill-off">Started</span>}
+                  </td>
+                  {!linkUuid && <td>{names.get(r.link_uuid) ?? <span class="muted">Deleted link</span>}</td>}
+                  <td>{r.respondent_email ?? <span class="muted">Anonymous</span>}</td>
+                  {hiddenFields.length > 0 && (
+                    <td class="mono">
+                      {hiddenFields
+                        .filter((name) => r.hidden?.[name])
+                        .map((name) => `${name}: ${r.hidden![name]}`)
+                        .join(", ") || <span class="muted">—</span>}
                     </td>
-                  </tr>
-                )}
-                {data.results.map((r) => {
-                  const g = gist(r, filters.theme);
-                  const s = sentimentOf(r);
-                  const t = transcriptState(r);
-                  return (
-                    <tr key={r.uuid}>
-                      <td>
-                        <a href={`/console/responses/${r.uuid}/`}>
-                          <Time iso={r.submitted_at ?? r.date_created} />
-                          <span class="visually-hidden"> (open the response{r.respondent_email ? ` of ${r.respondent_email}` : ""})</span>
-                        </a>
-                        {r.status === "started" && <span class="pill pill-off">Started</span>}
-                      </td>
-                      {!linkUuid && <td>{names.get(r.link_uuid) ?? <span class="muted">Deleted link</span>}</td>}
-                      <td>{r.respondent_email ?? <span class="muted">Anonymous</span>}</td>
-                      {hiddenFields.length > 0 && (
-                        <td class="mono">
-                          {hiddenFields
-                            .filter((name) => r.hidden?.[name])
-                            .map((name) => `${name}: ${r.hidden![name]}`)
-                            .join(", ") || <span class="muted">—</span>}
-                        </td>
-                      )}
-                      <td class="gist">
-                        {g.text ? (
-                          <span>{g.text.length > 140 ? `${g.text.slice(0, 140)}…` : g.text}</span>
-                        ) : (
-                          <span class="muted">{r.answers.length} answers</span>
-                        )}
-                        {t && <span class="pill pill-pending">{t}</span>}
-                      </td>
-                      <td>{s ? <span class={`pill pill-${s}`}>{s}</span> : <span class="muted">—</span>}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </TableWrap>
+                  )}
+                  <td class="gist">
+                    {g.text ? <span>{g.text.length > 140 ? `${g.text.slice(0, 140)}…` : g.text}</span> : <span class="muted">{r.answers.length} answers</span>}
+                    {t && <span class="pill pill-pending">{t}</span>}
+                  </td>
+                  <td>{s ? <span class={`pill pill-${s}`}>{s}</span> : <span class="muted">—</span>}</td>
+                </tr>
+              );
+            }}
+          />
           <Pager page={page} count={data.count} pageSize={PAGE_SIZE} onPage={(p) => go(filters, p)} label="Responses" />
         </>
       )}

@@ -10,7 +10,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useId, useRef, useState } from "preact/hooks";
 import { api, apiPath } from "../api.ts";
 import { ErrorNote, useAction } from "../components.tsx";
-import type { Question } from "../types.ts";
+import type { Question } from "../../../src/modules/links/model.ts";
 import type { Theme } from "../themes.ts";
 
 /** A modal form: focus moves into it, Escape or "Cancel" closes it, focus returns to the opener. */

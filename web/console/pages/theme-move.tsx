@@ -11,7 +11,7 @@ import { api, paged, type Page, apiPath } from "../api.ts";
 import { ErrorNote, Notice, useAction, useLoad } from "../components.tsx";
 import { can } from "../state.ts";
 import { isThemed, type Theme } from "../themes.ts";
-import type { Answer } from "../types.ts";
+import type { Answer } from "../../../src/modules/responses/model.ts";
 
 /** The answer's theme and the form that moves it. */
 export function AnswerTheme({ a, responseUuid, linkUuid, onChanged }: { a: Answer; responseUuid: string; linkUuid: string; onChanged: () => void }) {

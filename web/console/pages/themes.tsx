@@ -13,7 +13,7 @@ import { ConfirmDialog, ErrorNote, Loading, Notice, Time, useAction, useLoad } f
 import { useLive } from "../live.ts";
 import { can } from "../state.ts";
 import { isThemed, rankThemes, type Theme, type ThemeStatus } from "../themes.ts";
-import type { Link } from "../types.ts";
+import type { Link } from "../../../src/modules/links/model.ts";
 import { ThemeCard } from "./theme-card.tsx";
 import { MergeThemeDialog, NewThemeDialog, RenameThemeDialog } from "./theme-dialogs.tsx";
 

@@ -7,24 +7,11 @@
 import { useEffect, useState } from "preact/hooks";
 import { useLocation, useRoute } from "preact-iso";
 import { api, apiPath, paged, type ApiError, type Page } from "../api.ts";
-import { ConfirmDialog, ErrorNote, Loading, Notice, Pager, SecretField, Time, toApiError, useLoad, TableWrap } from "../components.tsx";
+import { ConfirmDialog, ErrorNote, Loading, Notice, Pager, SecretField, Time, toApiError, useLoad } from "../components.tsx";
+import { ListTable } from "../list-table.tsx";
 import { can } from "../state.ts";
-import { DeliveryStatus, webhooksPath, type Webhook } from "./webhooks.tsx";
-
-type Delivery = {
-  uuid: string;
-  event_id: string;
-  event_type: string;
-  state: "pending" | "delivering" | "succeeded" | "failed";
-  attempts: number;
-  last_status_code: number | null;
-  response_excerpt: string | null;
-  duration_ms: number | null;
-  last_error: string | null;
-  next_attempt_at: string | null;
-  date_created: string;
-  date_updated: string;
-};
+import { DeliveryStatus, webhooksPath } from "./webhooks.tsx";
+import type { Delivery, Webhook } from "../../../src/modules/webhooks/model.ts";
 
 const PAGE_SIZE = 20;
 
@@ -235,39 +222,15 @@ export function WebhookPage() {
       <ErrorNote error={log.error} />
       {log.loading && !deliveries && <Loading what="deliveries" />}
       {deliveries && (
-        <TableWrap label="Delivery log">
-          <table class="deliveries">
-            <caption class="visually-hidden">Delivery log</caption>
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">State</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Status code</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Response</th>
-                <th scope="col">Created</th>
-                {canWrite && (
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.results.length === 0 && (
-                <tr>
-                  <td colSpan={canWrite ? 8 : 7} class="empty">
-                    No deliveries yet. {canWrite ? "Send a test event to try the receiver." : ""}
-                  </td>
-                </tr>
-              )}
-              {deliveries.results.map((d) => (
-                <DeliveryRow key={d.uuid} d={d} canWrite={canWrite} onRedeliver={redeliver} />
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+        <ListTable
+          label="Delivery log"
+          class="deliveries"
+          columns={["Event", "State", "Attempts", "Status code", "Duration", "Response", "Created"]}
+          actions={canWrite}
+          rows={deliveries.results}
+          empty={<>No deliveries yet. {canWrite ? "Send a test event to try the receiver." : ""}</>}
+          row={(d) => <DeliveryRow key={d.uuid} d={d} canWrite={canWrite} onRedeliver={redeliver} />}
+        />
       )}
       {deliveries && <Pager page={page} count={deliveries.count} pageSize={PAGE_SIZE} onPage={setPage} label="Deliveries" />}
       <ConfirmDialog

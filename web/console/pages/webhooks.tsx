@@ -6,22 +6,11 @@
  */
 import { useState } from "preact/hooks";
 import { api, apiPath, paged, type ApiError, type ApiPath, type Page } from "../api.ts";
-import { ErrorNote, Loading, Notice, Pager, SecretField, Time, toApiError, useLoad, TableWrap } from "../components.tsx";
+import { ErrorNote, Loading, Notice, Pager, SecretField, Time, toApiError, useLoad } from "../components.tsx";
+import { ListTable } from "../list-table.tsx";
 import { can, session } from "../state.ts";
-import { WEBHOOK_EVENTS as EVENTS } from "../../../src/shared/webhook-events.ts";
-
-export type Webhook = {
-  uuid: string;
-  url: string;
-  events: string[];
-  enabled: boolean;
-  link_uuid: string | null;
-  disabled_reason: string | null;
-  date_created: string;
-  date_updated: string;
-  last_delivery_at: string | null;
-  last_delivery_status: number | null;
-};
+import { WEBHOOK_EVENTS } from "../../../src/shared/webhook-events.ts";
+import type { Webhook } from "../../../src/modules/webhooks/model.ts";
 
 const PAGE_SIZE = 20;
 
@@ -81,7 +70,7 @@ function CreateWebhookForm({ onCreated, onCancel }: { onCreated: (w: Webhook & {
       </div>
       <fieldset>
         <legend>Events</legend>
-        {EVENTS.map((ev) => (
+        {WEBHOOK_EVENTS.map((ev) => (
           <label key={ev} class="check">
             <input type="checkbox" name="events" value={ev} defaultChecked={ev === "response.submitted"} />
             <span class="mono">{ev}</span>
@@ -165,49 +154,33 @@ export function WebhooksPage() {
       <ErrorNote error={list.error} />
       {list.loading && !data && <Loading what="webhooks" />}
       {data && (
-        <TableWrap label="Webhooks">
-          <table>
-            <caption class="visually-hidden">Webhooks</caption>
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Events</th>
-                <th scope="col">State</th>
-                <th scope="col">Last delivery</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.results.length === 0 && (
-                <tr>
-                  <td colSpan={4} class="empty">
-                    No webhooks yet.
-                  </td>
-                </tr>
-              )}
-              {data.results.map((w) => (
-                <tr key={w.uuid}>
-                  <td class="url-cell">
-                    <a href={`/console/webhooks/${w.uuid}/`}>{w.url}</a>
-                    {w.link_uuid && <span class="muted small"> · one link only</span>}
-                  </td>
-                  <td>
-                    <ul class="tags">
-                      {w.events.map((e) => (
-                        <li key={e}>{e}</li>
-                      ))}
-                    </ul>
-                  </td>
-                  <td>
-                    <span class={`pill ${w.enabled ? "pill-on" : "pill-off"}`}>{w.enabled ? "Enabled" : "Disabled"}</span>
-                  </td>
-                  <td>
-                    <DeliveryStatus status={w.last_delivery_status} at={w.last_delivery_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+        <ListTable
+          label="Webhooks"
+          columns={["URL", "Events", "State", "Last delivery"]}
+          rows={data.results}
+          empty={<>No webhooks yet.</>}
+          row={(w) => (
+            <tr key={w.uuid}>
+              <td class="url-cell">
+                <a href={`/console/webhooks/${w.uuid}/`}>{w.url}</a>
+                {w.link_uuid && <span class="muted small"> · one link only</span>}
+              </td>
+              <td>
+                <ul class="tags">
+                  {w.events.map((e) => (
+                    <li key={e}>{e}</li>
+                  ))}
+                </ul>
+              </td>
+              <td>
+                <span class={`pill ${w.enabled ? "pill-on" : "pill-off"}`}>{w.enabled ? "Enabled" : "Disabled"}</span>
+              </td>
+              <td>
+                <DeliveryStatus status={w.last_delivery_status} at={w.last_delivery_at} />
+              </td>
+            </tr>
+          )}
+        />
       )}
       {data && <Pager page={page} count={data.count} pageSize={PAGE_SIZE} onPage={setPage} label="Webhooks" />}
     </section>
