@@ -71,6 +71,18 @@ async function bundleWithChunks(entry: string, label: string, options: { define?
 }
 
 /**
+ * One stylesheet as served: minified by Bun's CSS bundler (comments and whitespace gone; the
+ * intake page's first load has a budget, docs/performance.md "Page weight").
+ * @throws Error listing the bundler's messages when the stylesheet does not parse
+ */
+async function minifiedCss(file: string): Promise<Uint8Array> {
+  const result = await Bun.build({ entrypoints: [file], minify: true, throw: false });
+  const css = result.outputs[0];
+  if (!result.success || !css) throw new Error(`Minifying ${path.basename(file)} failed:\n${result.logs.map(String).join("\n")}`);
+  return new Uint8Array(await css.arrayBuffer());
+}
+
+/**
  * Bundles one browser entrypoint into one file (minified ESM, no output directory).
  * @throws Error listing the bundler's messages when the build fails
  */
@@ -102,13 +114,17 @@ export async function buildWebAssets(): Promise<WebAssets> {
     buildEmbedScript(),
   ]);
   // One tokens file (colours, radii, type, spacing) heads both stylesheets: one palette, no copies.
-  const tokens = await Bun.file(path.join(WEB_DIR, "shared", "tokens.css")).bytes();
-  const withTokens = async (file: string) => new Uint8Array(Buffer.concat([tokens, await Bun.file(path.join(WEB_DIR, file)).bytes()]));
-  const [intakeCss, consoleCss] = await Promise.all([withTokens("intake/intake.css"), withTokens("console/console.css")]);
+  const [tokens, intakeOwnCss, consoleOwnCss, kioskCss] = await Promise.all(
+    ["shared/tokens.css", "intake/intake.css", "console/console.css", "intake/kiosk.css"].map((f) => minifiedCss(path.join(WEB_DIR, f))),
+  );
+  const withTokens = (css: Uint8Array) => new Uint8Array(Buffer.concat([tokens!, css]));
+  const [intakeCss, consoleCss] = [withTokens(intakeOwnCss!), withTokens(consoleOwnCss!)];
   return new Map([
     ["/assets/intake.js", { body: intake.script, contentType: JS_CONTENT_TYPE }],
     ...intake.chunks.map(([name, body]): [string, WebAsset] => [`/assets/${name}`, { body, contentType: JS_CONTENT_TYPE }]),
     ["/assets/intake.css", { body: intakeCss, contentType: CSS_CONTENT_TYPE }],
+    // Linked only by the pages of kiosk links (issue 29; web/intake/kiosk.css).
+    ["/assets/intake-kiosk.css", { body: kioskCss!, contentType: CSS_CONTENT_TYPE }],
     // Loaded only by intake pages some site may frame (issue 29; web/intake/embed-bridge.ts).
     ["/assets/intake-embed.js", { body: intakeEmbedJs, contentType: JS_CONTENT_TYPE }],
     ["/assets/console.js", { body: consoleJs, contentType: JS_CONTENT_TYPE }],
@@ -161,7 +177,7 @@ const CONTENT_SECURITY_POLICY = metaContentSecurityPolicy(INTAKE_PAGE_DIRECTIVES
  * Content versions of the intake page's script and stylesheet, put on their URLs as `?v=` so a
  * browser may keep them a year (http/asset-delivery.ts); without them the URLs are plain.
  */
-export type IntakeAssetVersions = { js: string; css: string; embed?: string };
+export type IntakeAssetVersions = { js: string; css: string; embed?: string; kiosk?: string };
 
 const versioned = (url: string, version: string | undefined) => (version ? `${url}?v=${escapeHtml(version)}` : url);
 
@@ -197,6 +213,7 @@ ${body}
  * @param data.contentLanguage the translation to show the operator's texts in when it is not the
  *   page's language (http/intake-language.ts `contentLanguageOf`), or null
  * @param data.assetVersions content versions of intake.js and intake.css (`?v=`)
+ * @param data.kiosk the link is in kiosk mode: the page also links `/assets/intake-kiosk.css`
  * @param data.frameOrigins the CSP sources allowed to frame the page (modules/embed/frame-ancestors.ts):
  *   when there are any, the page also loads `/assets/intake-embed.js`, which posts its events to a
  *   parent they allow (issue 29)
@@ -210,13 +227,14 @@ export function renderIntakePage(data: {
   contentLanguage?: string | null;
   assetVersions?: IntakeAssetVersions;
   frameOrigins?: readonly string[];
+  kiosk?: boolean;
 }): string {
   const lang = data.language ?? "en";
   const description = data.description?.trim() ? `<p class="description">${escapeHtml(data.description.trim())}</p>\n` : "";
   const meta = data.description?.trim() ? `<meta name="description" content="${escapeHtml(data.description.trim())}">\n` : "";
   return page(
     data.title,
-    `${meta}<script type="module" src="${versioned("/assets/intake.js", data.assetVersions?.js)}"></script>\n${
+    `${meta}${data.kiosk ? `<link rel="stylesheet" href="${versioned("/assets/intake-kiosk.css", data.assetVersions?.kiosk)}">\n` : ""}<script type="module" src="${versioned("/assets/intake.js", data.assetVersions?.js)}"></script>\n${
       data.frameOrigins?.length ? `<script type="module" src="${versioned("/assets/intake-embed.js", data.assetVersions?.embed)}"></script>\n` : ""
     }`,
     `<header class="page-header">

@@ -74,6 +74,7 @@ export function intakeRoutes(deps: AppDeps) {
     js: assets.versionOf("/assets/intake.js"),
     css: assets.versionOf("/assets/intake.css"),
     embed: assets.versionOf("/assets/intake-embed.js"),
+    kiosk: assets.versionOf("/assets/intake-kiosk.css"),
   };
 
   /**
@@ -192,6 +193,7 @@ export function intakeRoutes(deps: AppDeps) {
         contentLanguage,
         assetVersions: versions,
         frameOrigins,
+        kiosk: (pub.settings as { kiosk?: { enabled?: boolean } | null }).kiosk?.enabled === true,
       }),
       200,
       headers,
