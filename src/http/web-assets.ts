@@ -203,6 +203,20 @@ ${body}
 `;
 }
 
+const withoutKiosk = new Map<string, Record<string, string>>();
+/**
+ * The catalog of `lang` less kiosk mode's messages (`kiosk.*`): only kiosk pages show them, and the
+ * page embeds its catalog, so every other page's first load does not carry them.
+ */
+function withoutKioskMessages(lang: string): Record<string, string> {
+  let catalog = withoutKiosk.get(lang);
+  if (!catalog) {
+    catalog = Object.fromEntries(Object.entries(CATALOGS[lang] as Record<string, string>).filter(([key]) => !key.startsWith("kiosk.")));
+    withoutKiosk.set(lang, catalog);
+  }
+  return catalog;
+}
+
 /**
  * The intake page: header (title, description), the form root the script fills, and the link's
  * public definition embedded as `{"api_base", "link", "language", "messages", "languages"}` JSON
@@ -244,7 +258,7 @@ ${description}</header>
 <p class="loading">${escapeHtml(pageText(lang, "page.loading"))}</p>
 <noscript><p>${escapeHtml(pageText(lang, "page.noscript"))}</p></noscript>
 </main>
-<script id="earshot-link" type="application/json">${jsonForScript({ api_base: data.apiBase, link: data.link, language: lang, content_language: data.contentLanguage ?? null, messages: CATALOGS[lang], languages: SHIPPED_LANGUAGES, frame_origins: data.frameOrigins ?? [] })}</script>`,
+<script id="earshot-link" type="application/json">${jsonForScript({ api_base: data.apiBase, link: data.link, language: lang, content_language: data.contentLanguage ?? null, messages: data.kiosk ? CATALOGS[lang] : withoutKioskMessages(lang), languages: SHIPPED_LANGUAGES, frame_origins: data.frameOrigins ?? [] })}</script>`,
     lang,
     data.assetVersions,
   );
