@@ -11,7 +11,8 @@ import { readFileSync } from "node:fs";
 import { createAsr } from "./asr.ts";
 import { decodeAudio } from "./audio.ts";
 import { createInferenceClient, InferenceError } from "./inference-client.ts";
-import { FIXTURE_ASR_MODEL, FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT, makeScratchDir } from "../../test/helpers/audio-fixtures.ts";
+import { createLiveTranscriber, type LiveServerMessage } from "./live-transcriber.ts";
+import { FIXTURE_ASR_MODEL, FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT, makeScratchDir, oggOpusOf, webmOfOgg } from "../../test/helpers/audio-fixtures.ts";
 import { pauseClip } from "../../test/helpers/pause-clips.ts";
 
 const scratch = makeScratchDir();
@@ -77,4 +78,28 @@ test("Whisper is given the speech without the pause", async () => {
   expect(result.whisperS).toBeGreaterThan(late.words[0]![1] - late.words[0]![0]);
   const all = await createAsr(FIXTURE_MODELS_DIR, FIXTURE_ASR_MODEL, 1, "off").transcribe(pcm, { durationS });
   expect(all.whisperS).toBeCloseTo(durationS, 3);
+});
+
+test("live partials go through the same step: a WebM stream of room noise gives empty partials and final", async () => {
+  const webm = await webmOfOgg(await oggOpusOf(scratch.dir, new Uint8Array(readFileSync(noise.file))));
+  const stream = async (client: typeof withVad) => {
+    const partials: string[] = [];
+    const t = createLiveTranscriber({
+      transcribe: (audio) => client.transcribe(audio, { priority: "live" }),
+      send: (m: LiveServerMessage) => {
+        if (m.type === "partial") partials.push(m.text);
+      },
+      intervalMs: 200,
+    });
+    for (let at = 0; at < webm.length; at += 4_000) {
+      t.push(webm.subarray(at, at + 4_000));
+      await Bun.sleep(50);
+    }
+    return { final: await t.finish(), partials };
+  };
+  const skipped = await stream(withVad);
+  expect(skipped.final.text).toBe("");
+  expect(skipped.final.duration).toBeGreaterThan(3.5);
+  expect(skipped.partials.every((text) => text === "")).toBe(true);
+  expect((await stream(withoutVad)).final.text).toBe(FIXTURE_TRANSCRIPT);
 });
