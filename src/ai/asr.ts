@@ -249,11 +249,11 @@ function generationConfigOnDisk(modelDir: string): WhisperGenerationConfig | nul
 /** Segments timed in the cut audio → timed in the original recording (`durationS` long). */
 function toSourceSegments(segments: TranscriptSegment[], pieces: CutPiece[], durationS: number): TranscriptSegment[] {
   const round = (x: number) => Math.round(Math.min(x, durationS) * 1000) / 1000;
-  return segments.map((s) => ({
-    start_s: round(toSourceTime(pieces, s.start_s, "start")),
-    end_s: round(toSourceTime(pieces, s.end_s, "end")),
-    text: s.text,
-  }));
+  return segments.map((s) => {
+    const start = toSourceTime(pieces, s.start_s, "start");
+    // A zero-length segment at a cut would otherwise end before it starts.
+    return { start_s: round(start), end_s: round(Math.max(start, toSourceTime(pieces, s.end_s, "end"))), text: s.text };
+  });
 }
 
 /** Turns the library's "file was not found locally" (and ONNX "no such file") into ModelMissingError. */
