@@ -59,3 +59,9 @@ test("without files nothing changes; EARSHOT_ACCESS_LOG turns the access log on"
   expect([cfg.databaseUrl, cfg.signingSecret, cfg.metricsToken, cfg.accessLog]).toEqual([null, null, null, true]);
   expect(loadConfig({}).accessLog).toBe(false);
 });
+
+test("EARSHOT_VAD: energy by default, off when asked, anything else refused by name", () => {
+  expect(loadConfig({}).vad).toBe("energy");
+  expect(loadConfig({ EARSHOT_VAD: "off" }).vad).toBe("off");
+  expect(() => loadConfig({ EARSHOT_VAD: "silero" })).toThrow(/EARSHOT_VAD/);
+});

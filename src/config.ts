@@ -56,6 +56,8 @@ const envSchema = z.object({
   EARSHOT_ASR_MODEL: z.string().default("Xenova/whisper-tiny.en"),
   /** ONNX Runtime intra-op threads for Whisper; default: all cores but one (at least 1). */
   EARSHOT_INFERENCE_THREADS: z.coerce.number().int().min(1).max(256).optional(),
+  /** Voice-activity step before Whisper (src/ai/vad.ts): `energy` cuts long pauses and skips silence. */
+  EARSHOT_VAD: z.enum(["off", "energy"]).default("energy"),
   /** Where `earshot models fetch` downloads from (a hub or a mirror with the hub's URL layout). */
   EARSHOT_MODELS_HUB_URL: z.string().url().optional(),
   EARSHOT_SENTIMENT_MODEL: z.string().default("Xenova/twitter-roberta-base-sentiment-latest"),
@@ -130,6 +132,8 @@ export type Config = Readonly<{
   embeddingModel: string;
   modelsHubUrl: string | null;
   inferenceThreads: number;
+  /** `EARSHOT_VAD`: `energy` cuts pauses > 1 s before Whisper and skips audio without speech; `off`. */
+  vad: "off" | "energy";
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   llmUrl: string | null;
   llmModel: string | null;
@@ -215,6 +219,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     embeddingModel: e.EARSHOT_EMBEDDING_MODEL,
     modelsHubUrl: e.EARSHOT_MODELS_HUB_URL ?? null,
     inferenceThreads: e.EARSHOT_INFERENCE_THREADS ?? Math.max(1, os.availableParallelism() - 1),
+    vad: e.EARSHOT_VAD,
     logLevel: e.EARSHOT_LOG_LEVEL,
     llmUrl: e.EARSHOT_LLM_URL ?? null,
     llmModel: e.EARSHOT_LLM_MODEL ?? null,

@@ -11,11 +11,15 @@
  * an English-only model (`*.en`) refuses any other language with {@link LanguageUnsupportedError}
  * instead of producing an English-sounding transcript of German speech.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { AutomaticSpeechRecognitionPipeline } from "@huggingface/transformers";
 import { TARGET_SAMPLE_RATE_HZ } from "./audio.ts";
 import { installedWeights } from "./model-weights.ts";
+import { type CutPiece, skipSilence, toSourceTime } from "./vad.ts";
+
+/** Voice-activity step before Whisper (`EARSHOT_VAD`, ai/vad.ts): `energy` cuts pauses, `off` does not. */
+export type VadMode = "off" | "energy";
 
 /** Whisper sees 30 s at a time; longer audio is cut into overlapping windows. */
 const WHISPER_WINDOW_S = 30;
@@ -64,7 +68,15 @@ export type Asr = {
 };
 
 /** What a transcription or translation returns (see {@link Asr}). */
-export type AsrResult = { text: string; language: string | null; segments: TranscriptSegment[]; loadMs: number; asrMs: number };
+export type AsrResult = {
+  text: string;
+  language: string | null;
+  segments: TranscriptSegment[];
+  loadMs: number;
+  asrMs: number;
+  /** Seconds of audio Whisper was given after the silence was cut; 0 when it did not run. */
+  whisperS: number;
+};
 
 /** One stretch of the transcript, seconds from the recording's start (DESIGN §12 `segments`). */
 export type TranscriptSegment = { start_s: number; end_s: number; text: string };
@@ -120,11 +132,13 @@ async function detectLanguage(asr: AutomaticSpeechRecognitionPipeline, pcm: Floa
 /**
  * Prepares (without loading anything yet) Whisper from `<modelsDir>/<model>` (with `threads`
  * ONNX Runtime intra-op threads, or the runtime's default when null), laid out like the
- * Hugging Face repos (`config.json`, tokenizer files, `onnx/encoder_model*.onnx`, …).
+ * Hugging Face repos (`config.json`, tokenizer files, `onnx/encoder_model*.onnx`, …). With `vad`
+ * "energy" long pauses are cut before Whisper and audio without speech is not transcribed at all
+ * (empty text, no segments, the model not even loaded); segment times stay in the original audio.
  * @throws nothing here; `transcribe` throws ModelMissingError for absent files and Error for
  *   models that fail to load or run.
  */
-export function createAsr(modelsDir: string, model: string, threads: number | null = null): Asr {
+export function createAsr(modelsDir: string, model: string, threads: number | null = null, vad: VadMode = "energy"): Asr {
   const root = path.resolve(modelsDir);
   let loading: Promise<AutomaticSpeechRecognitionPipeline> | null = null;
 
@@ -151,10 +165,22 @@ export function createAsr(modelsDir: string, model: string, threads: number | nu
   };
 
   const run = async (
-    pcm: Float32Array,
+    original: Float32Array,
     opts: { language?: string | null; durationS?: number },
     task: "transcribe" | "translate",
   ): Promise<AsrResult | null> => {
+    const durationS = opts.durationS ?? original.length / TARGET_SAMPLE_RATE_HZ;
+    const vadStart = performance.now();
+    const cut = vad === "energy" ? skipSilence(original, TARGET_SAMPLE_RATE_HZ) : null;
+    if (cut && cut.pieces.length === 0) {
+      // No speech: Whisper would only hallucinate here. The language rules still hold (read from
+      // the model's generation config on disk, without loading the model).
+      if (task === "translate") return null;
+      const onDisk = generationConfigOnDisk(path.join(root, model));
+      const language = onDisk ? languageOf(model, onDisk, opts.language) : (opts.language?.split("-")[0]?.toLowerCase() ?? null);
+      return { text: "", language, segments: [], loadMs: 0, asrMs: performance.now() - vadStart, whisperS: 0 };
+    }
+    const pcm = cut ? cut.pcm : original;
     const loadStart = performance.now();
     const wasLoaded = loading !== null;
     loading ??= load().catch((err: unknown) => {
@@ -168,15 +194,7 @@ export function createAsr(modelsDir: string, model: string, threads: number | nu
     const config = (asr.model as unknown as { generation_config: WhisperGenerationConfig }).generation_config;
     // Translating needs a multilingual model (an English-only one has no translate task).
     if (task === "translate" && !config.is_multilingual) return null;
-    const asked = opts.language ? opts.language.split("-")[0]!.toLowerCase() : null;
-    let language: string | null;
-    if (!config.is_multilingual) {
-      if (asked && asked !== "en") throw new LanguageUnsupportedError(model, opts.language!, true);
-      language = "en";
-    } else {
-      if (asked && config.lang_to_id?.[`<|${asked}|>`] === undefined) throw new LanguageUnsupportedError(model, opts.language!, false);
-      language = asked ?? (await detectLanguage(asr, pcm));
-    }
+    const language = languageOf(model, config, opts.language) ?? (config.is_multilingual ? await detectLanguage(asr, pcm) : null);
     // English speech needs no translation; nor can speech whose language was not detected get one.
     if (task === "translate" && (!language || language === "en")) return null;
     const languageOptions = config.is_multilingual && language ? { language, task } : {};
@@ -188,19 +206,54 @@ export function createAsr(modelsDir: string, model: string, threads: number | nu
       .map((o) => o.text)
       .join(" ")
       .trim();
-    const durationS = opts.durationS ?? pcm.length / TARGET_SAMPLE_RATE_HZ;
-    const segments = segmentsOf(
+    const whisperS = pcm.length / TARGET_SAMPLE_RATE_HZ;
+    const cutSegments = segmentsOf(
       outputs.flatMap((o) => o.chunks ?? []),
       text,
-      durationS,
+      cut ? whisperS : durationS,
     );
-    return { text, language, segments, loadMs, asrMs: performance.now() - asrStart };
+    const segments = cut ? toSourceSegments(cutSegments, cut.pieces, durationS) : cutSegments;
+    return { text, language, segments, loadMs, asrMs: performance.now() - asrStart, whisperS };
   };
 
   return {
     transcribe: async (pcm, opts = {}) => (await run(pcm, opts, "transcribe"))!,
     translate: (pcm, opts = {}) => run(pcm, opts, "translate"),
   };
+}
+
+/**
+ * The ISO 639-1 language to transcribe in for `requested` (a BCP 47 tag or null): `en` for an
+ * English-only model, the requested one for a multilingual model, null when it is to be detected.
+ * @throws LanguageUnsupportedError when the model cannot transcribe the requested language.
+ */
+function languageOf(model: string, config: WhisperGenerationConfig, requested: string | null | undefined): string | null {
+  const asked = requested ? requested.split("-")[0]!.toLowerCase() : null;
+  if (!config.is_multilingual) {
+    if (asked && asked !== "en") throw new LanguageUnsupportedError(model, requested!, true);
+    return "en";
+  }
+  if (asked && config.lang_to_id?.[`<|${asked}|>`] === undefined) throw new LanguageUnsupportedError(model, requested!, false);
+  return asked;
+}
+
+/** The model folder's `generation_config.json`, or null when it is absent or unreadable. */
+function generationConfigOnDisk(modelDir: string): WhisperGenerationConfig | null {
+  try {
+    return JSON.parse(readFileSync(path.join(modelDir, "generation_config.json"), "utf8")) as WhisperGenerationConfig;
+  } catch {
+    return null;
+  }
+}
+
+/** Segments timed in the cut audio → timed in the original recording (`durationS` long). */
+function toSourceSegments(segments: TranscriptSegment[], pieces: CutPiece[], durationS: number): TranscriptSegment[] {
+  const round = (x: number) => Math.round(Math.min(x, durationS) * 1000) / 1000;
+  return segments.map((s) => {
+    const start = toSourceTime(pieces, s.start_s, "start");
+    // A zero-length segment at a cut would otherwise end before it starts.
+    return { start_s: round(start), end_s: round(Math.max(start, toSourceTime(pieces, s.end_s, "end"))), text: s.text };
+  });
 }
 
 /** Turns the library's "file was not found locally" (and ONNX "no such file") into ModelMissingError. */

@@ -60,6 +60,8 @@ export type InferenceClientOptions = {
   llmModel?: string | null;
   /** ONNX Runtime intra-op threads for Whisper; null or absent = the runtime's default. */
   threads?: number | null;
+  /** Voice-activity step before Whisper (`EARSHOT_VAD`, ai/vad.ts); default "energy". */
+  vad?: "off" | "energy";
   /** The themes engine (`EARSHOT_EMBEDDING_MODEL`): `auto` (default), `sif`, or a model id. */
   embeddingModel?: string;
 };
@@ -134,6 +136,7 @@ export function createInferenceClient(opts: InferenceClientOptions): InferenceCl
     llmUrl: opts.llmUrl ?? null,
     llmModel: opts.llmModel ?? null,
     threads: opts.threads ?? null,
+    vad: opts.vad ?? "energy",
     embeddingModel: opts.embeddingModel ?? "auto",
   };
   const pending = new Map<number, Pending>();

@@ -27,6 +27,8 @@ export type WorkerConfig = {
   llmModel: string | null;
   /** ONNX Runtime intra-op threads for Whisper (`EARSHOT_INFERENCE_THREADS`); null = runtime default. */
   threads: number | null;
+  /** Voice-activity step before Whisper (`EARSHOT_VAD`, ai/vad.ts); absent = "energy". */
+  vad?: "off" | "energy";
   /**
    * The themes engine (`EARSHOT_EMBEDDING_MODEL`, ai/themes/select.ts): `auto`, `sif`, or a model
    * id under `modelsDir`. Selected once per worker; answer vectors and theme builds both use it.

@@ -41,7 +41,7 @@ self.onmessage = (event: MessageEvent<WorkerRequest>) => {
   if (message.type === "configure") {
     // One absolute folder for both loaders: transformers.js keeps `env.localModelPath` per thread.
     config = { ...message.config, modelsDir: path.resolve(message.config.modelsDir) };
-    asr = createAsr(config.modelsDir, config.asrModel, config.threads);
+    asr = createAsr(config.modelsDir, config.asrModel, config.threads, config.vad ?? "energy");
     insights = null;
     embedder = null;
     return;

@@ -29,6 +29,7 @@ function clientFor(cfg: Config): InferenceClient {
     llmUrl: cfg.llmUrl,
     llmModel: cfg.llmModel,
     threads: cfg.inferenceThreads,
+    vad: cfg.vad,
     embeddingModel: cfg.embeddingModel,
   });
 }
