@@ -26,6 +26,7 @@ import { webhookRoutes } from "./modules/webhooks/routes.ts";
 import { workspaceRoutes } from "./modules/workspaces/routes.ts";
 import { authRoutes } from "./modules/users/routes.ts";
 import { memberRoutes } from "./modules/users/member-routes.ts";
+import { mailRoutes } from "./modules/mail/routes.ts";
 import { auditRoutes } from "./modules/audit/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { mcpRoutes } from "./modules/mcp/routes.ts";
@@ -114,6 +115,7 @@ export function createApp(deps: AppDeps) {
     .use(workspaceRoutes(deps))
     .use(authRoutes(deps))
     .use(memberRoutes(deps))
+    .use(mailRoutes(deps))
     .use(auditRoutes(deps))
     .use(tokenRoutes(deps))
     .use(linkRoutes(deps))

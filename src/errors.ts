@@ -70,6 +70,10 @@ export const ERROR_CODES = {
   INVITATION_EXPIRED: 403,
   /** The invitation was revoked (`DELETE …/invitations/{uuid}/`). */
   INVITATION_REVOKED: 403,
+  /** Mail is not configured (`EARSHOT_SMTP_URL`, `EARSHOT_MAIL_FROM`; DESIGN §15), so no test message can be sent. */
+  MAIL_NOT_CONFIGURED: 409,
+  /** The SMTP server refused the test message or could not be reached; the detail has its answer (never a secret). */
+  MAIL_SEND_FAILED: 502,
   /** Anything unexpected; details are logged, never returned. */
   INTERNAL: 500,
   /** The database cannot be reached (PostgreSQL down or restarting); retry after `Retry-After` seconds. `/healthz` says `database.reachable: false`. */

@@ -20,6 +20,8 @@ import { startIntakeHousekeeping } from "./modules/intake/purge.ts";
 import { startAuditHousekeeping } from "./modules/audit/housekeeping.ts";
 import { startRetentionHousekeeping } from "./modules/retention/housekeeping.ts";
 import { analyseAnswer, giveUpOnAnswer, transcribeAnswer } from "./modules/responses/processing.ts";
+import { giveUpOnMail, sendMailJob } from "./modules/mail/service.ts";
+import { createMailer } from "./mail/transport.ts";
 import { rebuildThemes } from "./modules/themes/engine.ts";
 import { countWorkspaces } from "./modules/workspaces/repository.ts";
 import { createWorkspace } from "./modules/workspaces/service.ts";
@@ -133,6 +135,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
   }
   dispatcher = createDispatcher({ db, log, config, clock: appDeps.clock });
   const processing = processingDepsOf(appDeps);
+  // Mail (DESIGN §15): one transport for the queued invites and resets; none when mail is off.
+  const mailer = config.smtpUrl && config.mailFrom ? createMailer({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, smtpCaFile: config.smtpCaFile }) : null;
+  const mailDeps = { db, mailer, log, clock: appDeps.clock };
   runner = createJobRunner({
     db,
     log,
@@ -142,8 +147,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
       transcribe: (job) => transcribeAnswer(processing, job),
       analyse: (job) => analyseAnswer(processing, job),
       themes: (job) => rebuildThemes(processing, job),
+      mail: (job) => sendMailJob(mailDeps, job),
     },
-    onGiveUp: (job, error) => giveUpOnAnswer(processing, job, error),
+    onGiveUp: (job, error) => (job.kind === "mail" ? giveUpOnMail(mailDeps, job, error) : giveUpOnAnswer(processing, job, error)),
     // Transcriptions parked while the model was missing resume once its files appear (issue 12).
     resume: { kind: "transcribe", ready: () => isModelInstalled(config.modelsDir, config.asrModel), everyMs: MODEL_RECHECK_MS },
   });
@@ -216,6 +222,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await retentionHousekeeping?.stop();
       await dispatcher.stop();
       await runner.stop();
+      mailer?.close();
       log.info("stopping: jobs and deliveries drained", { ms: since() });
       await checkpointer?.stop();
       // The inference worker and the database.

@@ -200,7 +200,7 @@ export interface ThemeBuildTable {
 export interface JobTable {
   id: Generated<number>;
   /** `themes`: rebuild one question's themes (payload `{link_uuid, question_uuid}`). */
-  kind: "transcribe" | "analyse" | "themes";
+  kind: "transcribe" | "analyse" | "themes" | "mail";
   /** JSON payload, e.g. `{"answer_uuid": "..."}`. */
   payload: string;
   /** `waiting`: parked until something outside is fixed (the ASR model installed); no attempt is used. */
@@ -345,6 +345,11 @@ export interface OneTimeTokenTable {
   used_at: string | null;
   /** The console user who issued an invite (directly or through a key they created); else null. */
   created_by_user_uuid: string | null;
+  /** Its mail (issue 28): `queued`, `sent`, `retrying`, `failed`; null when none was sent. */
+  mail_state: "queued" | "sent" | "retrying" | "failed" | null;
+  /** The last SMTP error of its mail (no secrets), or null. */
+  mail_error: string | null;
+  mail_updated_at: string | null;
 }
 
 export interface AuditLogTable {

@@ -72,9 +72,10 @@ export const JOB_RETENTION_DAYS = { done: 1, failed: 30 } as const;
  * while one transcription can take seconds, and a response's `response.submitted` waits for its
  * analyses. So one workspace's backlog of recordings cannot hold another's typed answers (and
  * their webhook events) for minutes (issue 9 soak: p99 submit → event was 30 s behind 65 queued
- * transcriptions).
+ * transcriptions). A mail (an invite, a password reset) goes first of all: someone waits for it
+ * and it takes one SMTP exchange.
  */
-const DEFAULT_PRIORITY: Record<JobKind, number> = { analyse: 1, transcribe: 0, themes: 0 };
+const DEFAULT_PRIORITY: Record<JobKind, number> = { analyse: 1, transcribe: 0, themes: 0, mail: 2 };
 
 /**
  * Queues a job; call with the transaction of the change that causes it.

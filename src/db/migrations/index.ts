@@ -31,6 +31,7 @@ import * as themeCentresVersion from "./2026-12-03T0100-theme-centres-version.ts
 import * as responseConsent from "./2026-12-03T0200-response-consent.ts";
 import * as invitations from "./2026-12-03T0300-invitations.ts";
 import * as retention from "./2026-12-03T0500-retention.ts";
+import * as mailDelivery from "./2026-12-04T0100-mail-delivery.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21T0000-initial": initial,
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-03T0200-response-consent": responseConsent,
   "2026-12-03T0300-invitations": invitations,
   "2026-12-03T0500-retention": retention,
+  "2026-12-04T0100-mail-delivery": mailDelivery,
 };

@@ -8,12 +8,13 @@ import type { AppDeps } from "../../http/context.ts";
 import { authPlugin } from "../../http/auth-plugin.ts";
 import { envelope, readPage } from "../../http/pagination.ts";
 import { parseWith, requireJsonBody } from "../../http/validation.ts";
+import { requestMailLanguage } from "../../http/mail-language.ts";
 import { createInviteSchema, patchMemberSchema } from "./model.ts";
 import * as members from "./members.ts";
 
 /** Members and invites of the caller's workspace. */
 export function memberRoutes(deps: AppDeps) {
-  const d: members.MembersDeps = { db: deps.db, auth: deps.auth, publicUrl: deps.config.publicUrl };
+  const d: members.MembersDeps = { db: deps.db, auth: deps.auth, publicUrl: deps.config.publicUrl, mail: { config: deps.config, nudgeJobs: deps.nudgeJobs } };
   const publicUrl = deps.config.publicUrl;
   return new Elysia({ name: "members" })
     .use(authPlugin(deps))
@@ -43,7 +44,7 @@ export function memberRoutes(deps: AppDeps) {
     .post(
       "/api/v1/invites/",
       async ({ request, body, set, auth }) => {
-        const invite = await members.createInvite(d, auth, parseWith(createInviteSchema, requireJsonBody(request, body)));
+        const invite = await members.createInvite(d, auth, parseWith(createInviteSchema, requireJsonBody(request, body)), requestMailLanguage(request));
         set.status = 201;
         return invite;
       },
