@@ -43,7 +43,8 @@ export const MAIL_CATALOG: Record<string, Words> = {
       subject: "Earshot-Passwort zurücksetzen",
       intro: "Jemand hat angefragt, das Passwort Ihres Earshot-Kontos {email} zurückzusetzen.",
       action: "Neues Passwort wählen",
-      after: "Dieser Link funktioniert einmal und läuft am {expires} ab. Falls Sie das nicht angefragt haben, ignorieren Sie diese Nachricht: Ihr Passwort bleibt unverändert.",
+      after:
+        "Dieser Link funktioniert einmal und läuft am {expires} ab. Falls Sie das nicht angefragt haben, ignorieren Sie diese Nachricht: Ihr Passwort bleibt unverändert.",
     },
     test: {
       subject: "Earshot-Testnachricht",

@@ -33,7 +33,12 @@ export interface TestSmtpServer {
  * @param opts.starttls offer STARTTLS on a plain server (default true)
  * @param opts.auth the one user and password accepted; without it no AUTH is asked
  */
-export async function startSmtpServer(opts: { certs: TestCertificates; secure?: boolean; starttls?: boolean; auth?: { user: string; pass: string } }): Promise<TestSmtpServer> {
+export async function startSmtpServer(opts: {
+  certs: TestCertificates;
+  secure?: boolean;
+  starttls?: boolean;
+  auth?: { user: string; pass: string };
+}): Promise<TestSmtpServer> {
   const received: ReceivedMail[] = [];
   let refuse: number | null = null;
   let port = 0;

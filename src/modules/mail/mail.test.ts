@@ -95,7 +95,10 @@ test("an invite is mailed over STARTTLS (credentials in the URL) in the caller's
   const e = await startApp({ EARSHOT_SMTP_URL: urlOf(starttls.port, "smtp", "?starttls=required") });
   try {
     const before = starttls.received.length;
-    const created = await e.owner.call("POST", "/api/v1/invites/", { body: { email: "new.member@example.org", role: "member" }, headers: { "accept-language": "de-CH, en;q=0.5" } });
+    const created = await e.owner.call("POST", "/api/v1/invites/", {
+      body: { email: "new.member@example.org", role: "member" },
+      headers: { "accept-language": "de-CH, en;q=0.5" },
+    });
     expect(created.status).toBe(201);
     expect(created.json).toMatchObject({ mail_state: "queued", mail_error: null });
     expect(created.json.url).toStartWith(`${e.origin}/console/invite/?token=`);
@@ -183,10 +186,14 @@ test("a refusing server and a server that is down: the invite stays valid, the f
     const refused = await e.owner.call("POST", "/api/v1/invites/", { body: { email: "refused@example.org", role: "viewer" } });
     expect(refused.status).toBe(201);
     expect(refused.json.url).toContain("/console/invite/?token=");
-    const reported = await waitFor(async () => {
-      const i = await inviteState(e.owner, refused.json.uuid);
-      return i?.mail_state === "retrying" ? i : null;
-    }, 15_000, "mail_state retrying");
+    const reported = await waitFor(
+      async () => {
+        const i = await inviteState(e.owner, refused.json.uuid);
+        return i?.mail_state === "retrying" ? i : null;
+      },
+      15_000,
+      "mail_state retrying",
+    );
     expect(reported.mail_error).toContain("550");
     expect(reported.mail_error).not.toContain(PASS);
     // The server takes mail again: the retry (5 s later) delivers it.
@@ -199,10 +206,14 @@ test("a refusing server and a server that is down: the invite stays valid, the f
     await starttls.down();
     const whileDown = await e.owner.call("POST", "/api/v1/invites/", { body: { email: "later@example.org", role: "viewer" } });
     expect(whileDown.status).toBe(201);
-    const down = await waitFor(async () => {
-      const i = await inviteState(e.owner, whileDown.json.uuid);
-      return i?.mail_state === "retrying" ? i : null;
-    }, 15_000, "mail_state retrying while down");
+    const down = await waitFor(
+      async () => {
+        const i = await inviteState(e.owner, whileDown.json.uuid);
+        return i?.mail_state === "retrying" ? i : null;
+      },
+      15_000,
+      "mail_state retrying while down",
+    );
     expect(down.mail_error).toMatch(/ECONNREFUSED|connect/i);
     await starttls.up();
     const after = starttls.received.length;
@@ -223,10 +234,14 @@ test("a mail given up after its last attempt is reported failed; the invite stil
     const created = await e.owner.call("POST", "/api/v1/invites/", { body: { email: "never@example.org", role: "member" } });
     await e.api.db.updateTable("jobs").set({ max_attempts: 1 }).where("kind", "=", "mail").execute();
     await e.runner.start();
-    const failed = await waitFor(async () => {
-      const i = await inviteState(e.owner, created.json.uuid);
-      return i?.mail_state === "failed" ? i : null;
-    }, 15_000, "mail_state failed");
+    const failed = await waitFor(
+      async () => {
+        const i = await inviteState(e.owner, created.json.uuid);
+        return i?.mail_state === "failed" ? i : null;
+      },
+      15_000,
+      "mail_state failed",
+    );
     expect(failed.mail_error).toContain("554");
     const job = await e.api.db.selectFrom("jobs").select(["payload", "state"]).where("kind", "=", "mail").executeTakeFirstOrThrow();
     expect(job.state).toBe("failed");

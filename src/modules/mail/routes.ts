@@ -19,7 +19,8 @@ export function mailRoutes(deps: AppDeps) {
     .get("/api/v1/mail/", () => mailSettings(deps.config), { auth: "members:read" })
     .post(
       "/api/v1/mail/test/",
-      ({ request, body, auth }) => sendTestMail({ db: deps.db, config: deps.config }, auth, parseWith(mailTestSchema, requireJsonBody(request, body)), requestMailLanguage(request)),
+      ({ request, body, auth }) =>
+        sendTestMail({ db: deps.db, config: deps.config }, auth, parseWith(mailTestSchema, requireJsonBody(request, body)), requestMailLanguage(request)),
       { auth: "members:write" },
     );
 }

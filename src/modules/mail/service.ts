@@ -111,7 +111,10 @@ export async function sendTestMail(
   if (!mailEnabled(deps.config)) throw new AppError("MAIL_NOT_CONFIGURED", "Mail is not configured: set EARSHOT_SMTP_URL and EARSHOT_MAIL_FROM.");
   const me = await creatorOf(deps.db, auth);
   const to = input.to ?? me?.email;
-  if (!to) throw new AppError("VALIDATION_ERROR", "Name the recipient: this key has no user to send to.", { errors: [{ pointer: "/to", message: "An email address is needed." }] });
+  if (!to)
+    throw new AppError("VALIDATION_ERROR", "Name the recipient: this key has no user to send to.", {
+      errors: [{ pointer: "/to", message: "An email address is needed." }],
+    });
   const message = composeMessage({ kind: "test", lang, url: `${deps.config.publicUrl}/console/`, values: { actor: auth.actor.name } });
   const mailer = deps.mailer ?? createMailer({ smtpUrl: deps.config.smtpUrl!, mailFrom: deps.config.mailFrom!, smtpCaFile: deps.config.smtpCaFile });
   try {
@@ -126,4 +129,3 @@ export async function sendTestMail(
     if (!deps.mailer) mailer.close();
   }
 }
-

@@ -11,6 +11,7 @@ import type { Workspace } from "./keys.tsx";
 import { MembersSection } from "./members.tsx";
 import { AuditSection } from "./audit.tsx";
 import { RetentionSection } from "./retention.tsx";
+import { MailSection } from "./mail.tsx";
 
 function WorkspaceSection() {
   const ws = useLoad(() => api<Workspace>("GET", apiPath`workspace/`), []);
@@ -263,6 +264,7 @@ export function SettingsPage() {
         <a href="#retention-title">Retention</a>
         {can("members:read") && <a href="#members-title">Members</a>}
         {can("audit:read") && <a href="#audit-title">Audit log</a>}
+        {can("members:read") && <a href="#mail-title">Mail</a>}
         <a href="#models-title">Models</a>
         <a href="#account-title">Your account</a>
       </nav>
@@ -270,6 +272,7 @@ export function SettingsPage() {
       <RetentionSection />
       {can("members:read") && <MembersSection />}
       {can("audit:read") && <AuditSection />}
+      {can("members:read") && <MailSection />}
       <ModelsSection />
       <AccountSection />
     </section>
