@@ -5,7 +5,8 @@
  * CA), "Send test email" shows "sent" with the Message-ID the server received; with the server
  * refusing, it shows the SMTP error (never the password). An invite made in the console is mailed
  * and its "Mail" column says "Sent". Screenshots at 1280 and 390 px (test-results/console/), and
- * the section passes axe.
+ * the section passes axe. Runs against the compiled binary when `EARSHOT_BIN` is set (nodemailer
+ * inside the single executable).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import fs from "node:fs";
@@ -21,6 +22,7 @@ import { makeDataDir, removeDir } from "./voice-flow.ts";
 const TIMEOUT_MS = 120_000;
 const OWNER = { name: "Ada Lovelace", email: "ada@example.com", password: "correct horse battery" };
 const SMTP_PASS = "smtp-secret-9f2c";
+const BINARY = process.env.EARSHOT_BIN ? path.resolve(process.env.EARSHOT_BIN) : null;
 
 let certs: TestCertificates;
 let smtp: TestSmtpServer;
@@ -35,6 +37,7 @@ beforeAll(async () => {
   dataDir = await makeDataDir();
   server = await startServer({
     dataDir,
+    ...(BINARY ? { bin: [BINARY] } : {}),
     env: {
       EARSHOT_SMTP_URL: `smtp://earshot:${SMTP_PASS}@localhost:${smtp.port}/?starttls=required`,
       EARSHOT_MAIL_FROM: "Earshot <earshot@example.com>",
