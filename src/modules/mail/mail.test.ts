@@ -314,3 +314,23 @@ test("send test email: owners and admins send one at once (to themselves by defa
     await wrong.stop();
   }
 }, 60_000);
+
+test("TLS: ?starttls=required refuses a server without STARTTLS, opportunistic sends in the clear there and upgrades where offered; an untrusted certificate is refused", async () => {
+  const plain = await startSmtpServer({ certs, starttls: false });
+  const message = { subject: "s", text: "t", html: "<p>t</p>", lang: "en" };
+  const mailer = (url: string, ca: string | null = certs.caFile) => createMailer({ smtpUrl: url, mailFrom: FROM, smtpCaFile: ca }, { timeoutMs: 5000 });
+  try {
+    const required = mailer(`smtp://localhost:${plain.port}/?starttls=required`);
+    await expect(required.send("a@example.org", message)).rejects.toThrow(/STARTTLS|TLS/i);
+    expect(plain.received).toHaveLength(0);
+    await mailer(`smtp://localhost:${plain.port}/`).send("a@example.org", message);
+    expect(plain.received.map((m) => m.secure)).toEqual([false]);
+    const before = starttls.received.length;
+    await mailer(urlOf(starttls.port)).send("b@example.org", message);
+    expect(starttls.received.slice(before).map((m) => m.secure)).toEqual([true]);
+    // Without EARSHOT_SMTP_CA_FILE the test CA is not trusted: nothing is sent, and the error says why.
+    await expect(mailer(urlOf(smtps.port, "smtps"), null).send("c@example.org", message)).rejects.toThrow(/certificate/i);
+  } finally {
+    await plain.close();
+  }
+});
