@@ -15,7 +15,7 @@ import { createTestCertificates, type TestCertificates } from "../../../test/hel
 import { startSmtpServer, type TestSmtpServer } from "../../../test/helpers/smtp-server.ts";
 import { waitFor } from "../../../test/helpers/processing.ts";
 import { createJobRunner, type JobRunner } from "../../jobs/runner.ts";
-import { createLogger } from "../../logger.ts";
+import { createLogger, type Logger } from "../../logger.ts";
 import { createMailer } from "../../mail/transport.ts";
 import { passwordResetUrl } from "../users/admin.ts";
 import { giveUpOnMail, sendMailJob } from "./service.ts";
@@ -46,7 +46,17 @@ function freePort(): number {
   return port;
 }
 
-type Env = { api: TestApi; origin: string; runner: JobRunner; owner: Signed; stop(): Promise<void> };
+type LogLine = { level: string; msg: string; fields: Record<string, unknown> };
+type Env = { api: TestApi; origin: string; runner: JobRunner; owner: Signed; logged: LogLine[]; stop(): Promise<void> };
+
+/** A Logger that keeps what the mail handler logs, so a test can read it (the log is part of the contract). */
+function recordingLogger(lines: LogLine[]): Logger {
+  const at =
+    (level: string) =>
+    (msg: string, fields: Record<string, unknown> = {}) =>
+      void lines.push({ level, msg, fields });
+  return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
+}
 
 /** The app over real HTTP with EARSHOT_PUBLIC_URL = its origin, and the real job runner sending mail. */
 async function startApp(env: Record<string, string>): Promise<Env> {
@@ -56,7 +66,8 @@ async function startApp(env: Record<string, string>): Promise<Env> {
   const server = api.app.listen({ port, hostname: "127.0.0.1" });
   const c = api.config;
   const mailer = c.smtpUrl ? createMailer({ smtpUrl: c.smtpUrl, mailFrom: c.mailFrom!, smtpCaFile: c.smtpCaFile }, { timeoutMs: 5000 }) : null;
-  const deps = { db: api.db, mailer, log: createLogger(process.env.MAIL_TEST_LOG ? "debug" : "silent") };
+  const logged: LogLine[] = [];
+  const deps = { db: api.db, mailer, log: recordingLogger(logged) };
   const other = async () => {
     throw new Error("not in this test");
   };
@@ -75,6 +86,7 @@ async function startApp(env: Record<string, string>): Promise<Env> {
     origin,
     runner,
     owner,
+    logged,
     async stop() {
       await runner.stop();
       mailer?.close();
@@ -196,6 +208,13 @@ test("a refusing server and a server that is down: the invite stays valid, the f
     );
     expect(reported.mail_error).toContain("550");
     expect(reported.mail_error).not.toContain(PASS);
+    expect(e.logged).toContainEqual(
+      expect.objectContaining({
+        level: "warn",
+        msg: "mail not sent; it is retried",
+        fields: expect.objectContaining({ token: refused.json.uuid, error: expect.stringContaining("550") }),
+      }),
+    );
     // The server takes mail again: the retry (5 s later) delivers it.
     const before = starttls.received.length;
     starttls.refuseWith(null);
@@ -243,6 +262,9 @@ test("a mail given up after its last attempt is reported failed; the invite stil
       "mail_state failed",
     );
     expect(failed.mail_error).toContain("554");
+    expect(e.logged).toContainEqual(
+      expect.objectContaining({ level: "error", msg: expect.stringContaining("mail given up"), fields: expect.objectContaining({ token: created.json.uuid }) }),
+    );
     const job = await e.api.db.selectFrom("jobs").select(["payload", "state"]).where("kind", "=", "mail").executeTakeFirstOrThrow();
     expect(job.state).toBe("failed");
     expect(JSON.parse(job.payload).url).toBeNull();
