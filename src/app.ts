@@ -28,6 +28,7 @@ import { workspaceRoutes } from "./modules/workspaces/routes.ts";
 import { authRoutes } from "./modules/users/routes.ts";
 import { twoFactorGate, twoFactorRoutes } from "./modules/two-factor/routes.ts";
 import { memberRoutes } from "./modules/users/member-routes.ts";
+import { mailRoutes } from "./modules/mail/routes.ts";
 import { auditRoutes } from "./modules/audit/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { mcpRoutes } from "./modules/mcp/routes.ts";
@@ -117,6 +118,7 @@ export function createApp(deps: AppDeps) {
     .use(authRoutes(deps, { secondFactor: twoFactorGate(deps) }))
     .use(twoFactorRoutes(deps))
     .use(memberRoutes(deps))
+    .use(mailRoutes(deps))
     .use(auditRoutes(deps))
     .use(tokenRoutes(deps))
     .use(linkRoutes(deps))

@@ -18,8 +18,8 @@ function secretFile(name: string, content: string): string {
   return file;
 }
 
-test("the secret variables are the database URL, the signing secret and the metrics token", () => {
-  expect([...SECRET_VARIABLES]).toEqual(["EARSHOT_DATABASE_URL", "EARSHOT_SIGNING_SECRET", "EARSHOT_METRICS_TOKEN"]);
+test("the secret variables are the database URL, the signing secret, the metrics token and the SMTP URL", () => {
+  expect([...SECRET_VARIABLES]).toEqual(["EARSHOT_DATABASE_URL", "EARSHOT_SIGNING_SECRET", "EARSHOT_METRICS_TOKEN", "EARSHOT_SMTP_URL"]);
 });
 
 test("each secret is read from X_FILE, one trailing newline dropped", () => {

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { frameAncestorsProblem } from "./http/security-headers.ts";
+import { mailFromProblem, parseSmtpUrl } from "./mail/settings.ts";
 import pkg from "../package.json" with { type: "json" };
 
 /** This build's version (package.json's, embedded in the compiled binary): `earshot --version`, `/healthz`. */
@@ -18,7 +19,7 @@ export const EARSHOT_VERSION: string = pkg.version;
  * The secret variables (DESIGN §14): each `X` may instead be given as `X_FILE`, the path of a file
  * holding the value (Docker and systemd credentials, Kubernetes secrets). Listed in docs/operations.md.
  */
-export const SECRET_VARIABLES = ["EARSHOT_DATABASE_URL", "EARSHOT_SIGNING_SECRET", "EARSHOT_METRICS_TOKEN"] as const;
+export const SECRET_VARIABLES = ["EARSHOT_DATABASE_URL", "EARSHOT_SIGNING_SECRET", "EARSHOT_METRICS_TOKEN", "EARSHOT_SMTP_URL"] as const;
 
 const booleanFlag = z
   .string()
@@ -72,6 +73,27 @@ const envSchema = z.object({
   EARSHOT_TLS_KEY: z.string().optional(),
   EARSHOT_WEBHOOK_ALLOW_HOSTS: listOf,
   EARSHOT_WEBHOOK_CA_FILE: z.string().optional(),
+  /** Mail (DESIGN §15, src/mail/settings.ts): `smtp://` (STARTTLS when offered) or `smtps://`. */
+  EARSHOT_SMTP_URL: z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      if (!v) return;
+      try {
+        parseSmtpUrl(v);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+      }
+    }),
+  EARSHOT_MAIL_FROM: z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      const problem = v ? mailFromProblem(v) : null;
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
+  /** PEM file of the certificate authorities the SMTP server's certificate is checked against (besides the system's). */
+  EARSHOT_SMTP_CA_FILE: z.string().optional(),
   /** Comma-separated retry delays in seconds; default is DESIGN §8's schedule. */
   EARSHOT_WEBHOOK_RETRY_SCHEDULE_S: z.string().optional(),
   EARSHOT_WEBHOOK_DISABLE_AFTER_S: z.coerce
@@ -143,6 +165,12 @@ export type Config = Readonly<{
   tlsKey: string | null;
   webhookAllowHosts: readonly string[];
   webhookCaFile: string | null;
+  /** `EARSHOT_SMTP_URL` (secret: it may hold the password), or null when mail is off. */
+  smtpUrl: string | null;
+  /** `EARSHOT_MAIL_FROM`: the From of every message; set whenever `smtpUrl` is. */
+  mailFrom: string | null;
+  /** `EARSHOT_SMTP_CA_FILE`: extra trusted CAs (PEM) for the SMTP server, or null. */
+  smtpCaFile: string | null;
   /** Retry delays in seconds after attempt 1, 2, …; DESIGN §8. */
   webhookRetryScheduleS: readonly number[];
   webhookDisableAfterS: number;
@@ -204,6 +232,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (schedule.some((n) => !Number.isFinite(n) || n < 0)) {
     throw new Error("Invalid configuration:\n  EARSHOT_WEBHOOK_RETRY_SCHEDULE_S: comma-separated seconds");
   }
+  if (e.EARSHOT_SMTP_URL && !e.EARSHOT_MAIL_FROM) {
+    throw new Error("Invalid configuration:\n  EARSHOT_MAIL_FROM: needed with EARSHOT_SMTP_URL (the sender address of invites and password resets)");
+  }
+  if (e.EARSHOT_SMTP_CA_FILE && !fs.existsSync(e.EARSHOT_SMTP_CA_FILE)) {
+    throw new Error(`Invalid configuration:\n  EARSHOT_SMTP_CA_FILE: cannot read ${e.EARSHOT_SMTP_CA_FILE}`);
+  }
   return Object.freeze({
     dataDir,
     dbFile: path.join(dataDir, "earshot.db"),
@@ -229,6 +263,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tlsKey: e.EARSHOT_TLS_KEY ?? null,
     webhookAllowHosts: e.EARSHOT_WEBHOOK_ALLOW_HOSTS,
     webhookCaFile: e.EARSHOT_WEBHOOK_CA_FILE ?? null,
+    smtpUrl: e.EARSHOT_SMTP_URL || null,
+    mailFrom: e.EARSHOT_SMTP_URL ? (e.EARSHOT_MAIL_FROM?.trim() ?? null) : null,
+    smtpCaFile: e.EARSHOT_SMTP_CA_FILE ?? null,
     webhookRetryScheduleS: schedule,
     webhookDisableAfterS: e.EARSHOT_WEBHOOK_DISABLE_AFTER_S,
     deliveryLogRetentionDays: e.EARSHOT_DELIVERY_LOG_RETENTION_DAYS,

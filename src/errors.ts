@@ -86,6 +86,10 @@ export const ERROR_CODES = {
   TWO_FACTOR_ALREADY_ENABLED: 409,
   /** Two-factor authentication is not on for this user (or no enrolment is waiting for its code). */
   TWO_FACTOR_NOT_ENABLED: 409,
+  /** Mail is not configured (`EARSHOT_SMTP_URL`, `EARSHOT_MAIL_FROM`; DESIGN §15), so no test message can be sent. */
+  MAIL_NOT_CONFIGURED: 409,
+  /** The SMTP server refused the test message or could not be reached; the detail has its answer (never a secret). */
+  MAIL_SEND_FAILED: 502,
   /** Anything unexpected; details are logged, never returned. */
   INTERNAL: 500,
   /** The database cannot be reached (PostgreSQL down or restarting); retry after `Retry-After` seconds. `/healthz` says `database.reachable: false`. */

@@ -21,6 +21,8 @@ import { createScheduler } from "./jobs/scheduler.ts";
 import { purgeIntakeAtStart } from "./modules/intake/purge.ts";
 import { periodicTasks } from "./periodic.ts";
 import { analyseAnswer, giveUpOnAnswer, transcribeAnswer } from "./modules/responses/processing.ts";
+import { giveUpOnMail, sendMailJob } from "./modules/mail/service.ts";
+import { createMailer } from "./mail/transport.ts";
 import { rebuildThemes } from "./modules/themes/engine.ts";
 import { countWorkspaces } from "./modules/workspaces/repository.ts";
 import { createWorkspace } from "./modules/workspaces/service.ts";
@@ -136,6 +138,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const processing = processingDepsOf(appDeps);
   // Periodic work is jobs, queued once per period per cluster (jobs/scheduler.ts, periodic.ts).
   const scheduler = createScheduler({ db, clock: appDeps.clock, log, tasks: periodicTasks(appDeps, log) });
+  // Mail (DESIGN §15): one transport for the queued invites and resets; none when mail is off.
+  const mailer = config.smtpUrl && config.mailFrom ? createMailer({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, smtpCaFile: config.smtpCaFile }) : null;
+  const mailDeps = { db, mailer, log, clock: appDeps.clock };
   runner = createJobRunner({
     db,
     log,
@@ -146,8 +151,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
       analyse: (job) => analyseAnswer(processing, job),
       themes: (job) => rebuildThemes(processing, job),
       periodic: scheduler.handler,
+      mail: (job) => sendMailJob(mailDeps, job),
     },
-    onGiveUp: (job, error) => giveUpOnAnswer(processing, job, error),
+    onGiveUp: (job, error) => (job.kind === "mail" ? giveUpOnMail(mailDeps, job, error) : giveUpOnAnswer(processing, job, error)),
     // Transcriptions parked while the model was missing resume once its files appear (issue 12).
     resume: { kind: "transcribe", ready: () => isModelInstalled(config.modelsDir, config.asrModel), everyMs: MODEL_RECHECK_MS },
   });
@@ -217,6 +223,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await startPurge;
       await dispatcher.stop();
       await runner.stop();
+      mailer?.close();
       log.info("stopping: jobs and deliveries drained", { ms: since() });
       await checkpointer?.stop();
       // The inference worker and the database.

@@ -91,6 +91,11 @@ const RULES: Rule[] = [
     forbidden: /^(src\/modules\/|src\/http\/|src\/auth\/|pkg:elysia$)/,
   },
   {
+    name: "mail (src/mail) sends what it is given: it knows no feature, request or database",
+    from: /^src\/mail\//,
+    forbidden: /^(src\/modules\/|src\/http\/|src\/auth\/|src\/db\/|src\/jobs\/|pkg:(elysia|kysely|pg|bun:sqlite)$)/,
+  },
+  {
     name: "jobs and the durable queue know no request and no feature",
     from: /^src\/(jobs|queue)\//,
     forbidden: /^(src\/modules\/|src\/http\/|src\/auth\/|pkg:elysia$)/,

@@ -20,6 +20,7 @@ import { retentionOperations } from "../modules/retention/operations.ts";
 import { themeOperations } from "../modules/themes/operations.ts";
 import { invitationOperations } from "../modules/invitations/operations.ts";
 import { twoFactorOperations } from "../modules/two-factor/operations.ts";
+import { mailOperations } from "../modules/mail/operations.ts";
 
 export const apiOperations: Operation[] = [
   ...workspaceOperations,
@@ -37,4 +38,5 @@ export const apiOperations: Operation[] = [
   ...themeOperations,
   ...invitationOperations,
   ...twoFactorOperations,
+  ...mailOperations,
 ];

@@ -13,6 +13,7 @@ import { getWorkspaceView, updateWorkspace } from "../modules/workspaces/service
 import { recordAudit } from "../modules/audit/service.ts";
 import { createUser, listUsers, passwordResetUrl } from "../modules/users/admin.ts";
 import { resetTwoFactor } from "../modules/two-factor/admin.ts";
+import { mailLanguageOf } from "../mail/catalog.ts";
 
 type WithDb = <T>(fn: (db: Db, cfg: Config) => Promise<T>) => Promise<T>;
 
@@ -91,10 +92,16 @@ export function registerAccountCommands(program: Command, workspace: Command, wi
   user
     .command("reset-password")
     .requiredOption("--email <email>", "the account's email")
-    .description("print a one-time password-reset URL (24 hours)")
-    .action(async (o: { email: string }) => {
-      const url = await withDb((db, cfg) => passwordResetUrl(db, cfg.publicUrl, o.email));
+    .option("--language <tag>", "the language of the mail, when mail is configured (en, de, fr, es, it, nl, pt, pl, ar)", "en")
+    .description("print a one-time password-reset URL (24 hours); with EARSHOT_SMTP_URL set, also mail it to the account")
+    .action(async (o: { email: string; language: string }) => {
+      const lang = mailLanguageOf(o.language) ?? "en";
+      const { url, mailed } = await withDb(async (db, cfg) => ({
+        url: await passwordResetUrl(db, cfg.publicUrl, o.email, { config: cfg, lang }),
+        mailed: !!cfg.smtpUrl,
+      }));
       process.stdout.write(`${url}\n`);
+      if (mailed) process.stderr.write(`earshot: the reset is also mailed to ${o.email} (queued; the server sends it)\n`);
     });
   user
     .command("reset-two-factor")

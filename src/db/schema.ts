@@ -208,9 +208,10 @@ export interface JobTable {
   id: Generated<number>;
   /**
    * `themes`: rebuild one question's themes (payload `{link_uuid, question_uuid}`); `periodic`: one
-   * run of a scheduled task (payload `{task, period}`, src/jobs/scheduler.ts).
+   * run of a scheduled task (payload `{task, period}`, src/jobs/scheduler.ts); `mail`: one message
+   * of an invite or password reset (src/mail/).
    */
-  kind: "transcribe" | "analyse" | "themes" | "periodic";
+  kind: "transcribe" | "analyse" | "themes" | "periodic" | "mail";
   /** JSON payload, e.g. `{"answer_uuid": "..."}`. */
   payload: string;
   /** `waiting`: parked until something outside is fixed (the ASR model installed); no attempt is used. */
@@ -391,6 +392,11 @@ export interface OneTimeTokenTable {
   used_at: string | null;
   /** The console user who issued an invite (directly or through a key they created); else null. */
   created_by_user_uuid: string | null;
+  /** Its mail (issue 28): `queued`, `sent`, `retrying`, `failed`; null when none was sent. */
+  mail_state: "queued" | "sent" | "retrying" | "failed" | null;
+  /** The last SMTP error of its mail (no secrets), or null. */
+  mail_error: string | null;
+  mail_updated_at: string | null;
 }
 
 export interface AuditLogTable {

@@ -38,6 +38,8 @@ const TITLES: Record<ErrorCode, string> = {
   QUESTION_NOT_OPEN: "Not an open question",
   INVITATION_REQUIRED: "Invitation required",
   INVITATION_USED: "Invitation already used",
+  MAIL_NOT_CONFIGURED: "Mail not configured",
+  MAIL_SEND_FAILED: "Mail not sent",
   INVITATION_EXPIRED: "Invitation expired",
   INVITATION_REVOKED: "Invitation revoked",
   KIOSK_PIN_INVALID: "Wrong kiosk PIN",

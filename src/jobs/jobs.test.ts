@@ -140,6 +140,7 @@ test("the runner runs handlers, retries transient errors and reports the final f
     log: createLogger("silent"),
     pollMs: 20,
     handlers: {
+      mail: async () => {},
       themes: async () => {},
       transcribe: async (j) => {
         seen.push(`t${j.attempts}`);
@@ -183,6 +184,7 @@ test("a job whose every attempt is interrupted (the process dies running it) is 
     log: createLogger("silent"),
     pollMs: 20,
     handlers: {
+      mail: async () => {},
       themes: async () => {},
       transcribe: async (j) => {
         ran.push(j.id);
@@ -239,6 +241,7 @@ test("a job that fails after its lease was renewed is recorded under the renewed
     pollMs: 20,
     leaseS: 0.3, // renewed every 100 ms
     handlers: {
+      mail: async () => {},
       themes: async () => {},
       transcribe: async () => {
         runs++;

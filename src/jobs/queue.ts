@@ -75,9 +75,10 @@ export const JOB_RETENTION_DAYS = { done: 1, failed: 30 } as const;
  * analyses. So one workspace's backlog of recordings cannot hold another's typed answers (and
  * their webhook events) for minutes (issue 9 soak: p99 submit → event was 30 s behind 65 queued
  * transcriptions). A periodic run (housekeeping, src/jobs/scheduler.ts) goes first: it is due on
- * the hour and bounded, and a backlog of recordings must not hold retention back.
+ * the hour and bounded, and a backlog of recordings must not hold retention back. So does a mail
+ * (an invite, a password reset): someone waits for it and it takes one SMTP exchange.
  */
-const DEFAULT_PRIORITY: Record<JobKind, number> = { analyse: 1, transcribe: 0, themes: 0, periodic: 2 };
+const DEFAULT_PRIORITY: Record<JobKind, number> = { analyse: 1, transcribe: 0, themes: 0, periodic: 2, mail: 2 };
 
 /**
  * Queues a job; call with the transaction of the change that causes it.

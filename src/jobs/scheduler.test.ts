@@ -53,7 +53,7 @@ async function startNode(task: PeriodicTask) {
     log,
     clock,
     pollMs: 10,
-    handlers: { transcribe: notPeriodic, analyse: notPeriodic, themes: notPeriodic, periodic: scheduler.handler },
+    handlers: { transcribe: notPeriodic, analyse: notPeriodic, themes: notPeriodic, mail: notPeriodic, periodic: scheduler.handler },
     onGiveUp: async () => {},
   });
   const node = { db, scheduler, runner };

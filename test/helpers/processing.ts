@@ -10,6 +10,8 @@ import { createLogger } from "../../src/logger.ts";
 import { analyseAnswer, giveUpOnAnswer, transcribeAnswer } from "../../src/modules/responses/processing.ts";
 import { processingDepsOf } from "../../src/app-deps.ts";
 import { rebuildThemes } from "../../src/modules/themes/engine.ts";
+import { giveUpOnMail, sendMailJob } from "../../src/modules/mail/service.ts";
+import { createMailer } from "../../src/mail/transport.ts";
 import type { TestApi } from "./api.ts";
 
 import { FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT } from "./fixtures.ts";
@@ -25,6 +27,8 @@ export type ProcessingOptions = {
   asrModel?: string;
   embeddingModel?: string;
   resume?: Parameters<typeof createJobRunner>[0]["resume"];
+  /** The mail handler's log (default silent). */
+  log?: import("../../src/logger.ts").Logger;
 };
 
 /**
@@ -44,12 +48,20 @@ export async function createProcessing(
   let runner: JobRunner | null = null;
   // As src/server.ts wires them, over the test app's database, blob store and signing secret.
   const deps = processingDepsOf({ ...api.deps, inference, nudgeJobs: () => runner?.nudge(), nudgeOutbox: () => {} });
+  const c = api.deps.config;
+  const mailer = c.smtpUrl && c.mailFrom ? createMailer({ smtpUrl: c.smtpUrl, mailFrom: c.mailFrom, smtpCaFile: c.smtpCaFile }) : null;
+  const mailDeps = { db: api.db, mailer, log: opts.log ?? createLogger("silent") };
   runner = createJobRunner({
     db: api.db,
     log: createLogger("silent"),
     pollMs: 50,
-    handlers: { transcribe: (j) => transcribeAnswer(deps, j), analyse: (j) => analyseAnswer(deps, j), themes: (j) => rebuildThemes(deps, j) },
-    onGiveUp: (j, e) => giveUpOnAnswer(deps, j, e),
+    handlers: {
+      transcribe: (j) => transcribeAnswer(deps, j),
+      analyse: (j) => analyseAnswer(deps, j),
+      themes: (j) => rebuildThemes(deps, j),
+      mail: (j) => sendMailJob(mailDeps, j),
+    },
+    onGiveUp: (j, e) => (j.kind === "mail" ? giveUpOnMail(mailDeps, j, e) : giveUpOnAnswer(deps, j, e)),
     ...(opts.resume ? { resume: opts.resume } : {}),
   });
   return {

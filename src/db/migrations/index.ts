@@ -36,6 +36,7 @@ import * as followUpVectors from "./2026-12-03T0601-follow-up-vectors.ts";
 import * as jobUniqueKey from "./2026-12-04T0000-job-unique-key.ts";
 import * as twoFactor from "./2026-12-04T0000-two-factor.ts";
 import * as embedOrigins from "./2026-12-04T0100-embed-origins.ts";
+import * as mailDelivery from "./2026-12-04T0100-mail-delivery.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21T0000-initial": initial,
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-04T0000-job-unique-key": jobUniqueKey,
   "2026-12-04T0000-two-factor": twoFactor,
   "2026-12-04T0100-embed-origins": embedOrigins,
+  "2026-12-04T0100-mail-delivery": mailDelivery,
 };

@@ -47,6 +47,9 @@ export const AUDIT_ACTIONS = [
   "workspace.two_factor_not_required",
   "invitations.created",
   "invitation.revoked",
+  // The "Send test email" button (modules/mail): the label names the recipient (and the SMTP error).
+  "mail.test_sent",
+  "mail.test_failed",
   // Every MCP tools/call (modules/mcp/server.ts): answered, or refused (the label names the code).
   "mcp.tool_called",
   "mcp.tool_refused",

@@ -115,6 +115,9 @@ export async function issueOneTimeToken(
     expires_at: isoAfter(ONE_TIME_TTL_S[purpose]),
     used_at: null,
     created_by_user_uuid: fields.createdByUserUuid ?? null,
+    mail_state: null,
+    mail_error: null,
+    mail_updated_at: null,
   };
   await repo.insertOneTimeToken(db, row);
   return { token, uuid: row.uuid, date_created: row.date_created, expires_at: row.expires_at };

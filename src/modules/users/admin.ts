@@ -12,6 +12,8 @@ import { recordAudit } from "../audit/service.ts";
 import { findWorkspaceByUuid, listWorkspaces } from "../workspaces/repository.ts";
 import { emailKey, hashPassword, insertNewUser, issueOneTimeToken } from "./accounts.ts";
 import * as repo from "./repository.ts";
+import type { Config } from "../../config.ts";
+import { mailEnabled, queueMail } from "../mail/service.ts";
 
 const CLI_ACTOR = { type: "system" as const, uuid: null, name: "earshot CLI" };
 
@@ -89,14 +91,30 @@ export async function listUsers(db: Kysely<Database>) {
 }
 
 /**
- * A one-time password-reset URL `{public_url}/console/reset/?token=…` (24 h, single use).
+ * A one-time password-reset URL `{public_url}/console/reset/?token=…` (24 h, single use). With
+ * `mail` configured (DESIGN §15) the URL is also mailed to the account's address: queued in the
+ * same transaction, sent by the server's job runner (`earshot serve`, a `worker` or `all` node).
+ * @param mail.lang the message's language (a mail catalog language; else English)
+ * @returns the URL, and whether a mail was queued
  * @throws AppError NOT_FOUND when no account has that email
  */
-export async function passwordResetUrl(db: Kysely<Database>, publicUrl: string, email: string): Promise<string> {
+export async function passwordResetUrl(
+  db: Kysely<Database>,
+  publicUrl: string,
+  email: string,
+  mail?: { config: Pick<Config, "smtpUrl" | "mailFrom">; lang: string },
+): Promise<string> {
   const user = await repo.findUserByEmailKey(db, emailKey(email));
   if (!user) throw new AppError("NOT_FOUND", `No user with the email ${email}.`);
-  const t = await issueOneTimeToken(db, "password_reset", { userUuid: user.uuid });
-  return `${publicUrl}/console/reset/?token=${t.token}`;
+  return db.transaction().execute(async (trx) => {
+    const t = await issueOneTimeToken(trx, "password_reset", { userUuid: user.uuid });
+    const url = `${publicUrl}/console/reset/?token=${t.token}`;
+    if (mail && mailEnabled(mail.config)) {
+      const values = { email: user.email, expires: t.expires_at };
+      await queueMail(trx, { kind: "password_reset", to: user.email, lang: mail.lang, url, values, token_uuid: t.uuid });
+    }
+    return url;
+  });
 }
 
 /**

@@ -10,11 +10,12 @@ import type { AppDeps } from "../../http/context.ts";
 import { authPlugin, routeOptions } from "../../http/auth-plugin.ts";
 import { envelope, readPage } from "../../http/pagination.ts";
 import { requireJsonBody } from "../../http/validation.ts";
+import { requestMailLanguage } from "../../http/mail-language.ts";
 import * as members from "./members.ts";
 
 /** Members and invites of the caller's workspace. */
 export function memberRoutes(deps: AppDeps) {
-  const d: members.MembersDeps = { db: deps.db, auth: deps.auth, publicUrl: deps.config.publicUrl };
+  const d: members.MembersDeps = { db: deps.db, auth: deps.auth, publicUrl: deps.config.publicUrl, mail: { config: deps.config, nudgeJobs: deps.nudgeJobs } };
   const publicUrl = deps.config.publicUrl;
   return new Elysia({ name: "members" })
     .use(authPlugin(deps))
@@ -44,7 +45,7 @@ export function memberRoutes(deps: AppDeps) {
     .post(
       accountOps.createInvite.path,
       async ({ request, body, set, auth }) => {
-        const invite = await members.createInvite(d, auth, parseBody(accountOps.createInvite, requireJsonBody(request, body)));
+        const invite = await members.createInvite(d, auth, parseBody(accountOps.createInvite, requireJsonBody(request, body)), requestMailLanguage(request));
         set.status = 201;
         return invite;
       },

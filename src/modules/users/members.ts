@@ -15,10 +15,18 @@ import { isUuid } from "../../shared/uuid.ts";
 import { emailKey, issueOneTimeToken } from "./accounts.ts";
 import * as repo from "./repository.ts";
 import { creatorOf, revokeKeysCreatedBy } from "../tokens/service.ts";
+import { mailEnabled, queueMail } from "../mail/service.ts";
+import type { Config } from "../../config.ts";
 import type { z } from "zod";
 import type { inviteSchema, memberSchema } from "./model.ts";
 
-export type MembersDeps = { db: Kysely<Database>; auth: Authenticator; publicUrl: string };
+/** `mail` (optional): when it is configured, an invite is also sent by mail (DESIGN §15). */
+export type MembersDeps = {
+  db: Kysely<Database>;
+  auth: Authenticator;
+  publicUrl: string;
+  mail?: { config: Pick<Config, "smtpUrl" | "mailFrom">; nudgeJobs: () => void };
+};
 
 /** A member as the API returns it: the output of `memberSchema` (model.ts). */
 export type Member = z.output<typeof memberSchema>;
@@ -38,7 +46,15 @@ function toMember(r: Awaited<ReturnType<typeof repo.listMembers>>[number]): Memb
 }
 
 function toInvite(r: repo.OneTimeTokenRow): Invite {
-  return { uuid: r.uuid, email: r.email!, role: r.role as Role, date_created: r.date_created, expires_at: r.expires_at };
+  return {
+    uuid: r.uuid,
+    email: r.email!,
+    role: r.role as Role,
+    date_created: r.date_created,
+    expires_at: r.expires_at,
+    mail_state: r.mail_state ?? null,
+    mail_error: r.mail_error ?? null,
+  };
 }
 
 function assertMayTouchOwner(auth: AuthContext): void {
@@ -119,15 +135,19 @@ export async function removeMember(deps: MembersDeps, auth: AuthContext, userUui
 
 /**
  * Invites an email address with a role: a single-use URL `/console/invite/?token=…`, valid 7 days.
+ * With mail configured the URL is also mailed to the address (queued in the same transaction,
+ * in `lang`); the answer still carries it, and `mail_state` says where the mail stands.
+ * @param lang the message's language (a mail catalog language; else English)
  * @throws AppError INSUFFICIENT_SCOPE (inviting an owner without workspace:write), VALIDATION_ERROR (already a member)
  */
-export async function createInvite(deps: MembersDeps, auth: AuthContext, input: { email: string; role: Role }): Promise<Invite> {
+export async function createInvite(deps: MembersDeps, auth: AuthContext, input: { email: string; role: Role }, lang = "en"): Promise<Invite> {
   if (input.role === "owner") assertMayTouchOwner(auth);
   const existing = await repo.findUserByEmailKey(deps.db, emailKey(input.email));
   if (existing && (await repo.findMembership(deps.db, existing.uuid, auth.workspaceUuid))) {
     throw new AppError("VALIDATION_ERROR", "This email belongs to a member already.", { errors: [{ pointer: "/email", message: "Already a member." }] });
   }
-  return deps.db.transaction().execute(async (trx) => {
+  const mail = deps.mail && mailEnabled(deps.mail.config) ? deps.mail : null;
+  const invite = await deps.db.transaction().execute(async (trx) => {
     const createdBy = await creatorOf(trx, auth);
     const t = await issueOneTimeToken(trx, "invite", {
       workspaceUuid: auth.workspaceUuid,
@@ -137,15 +157,24 @@ export async function createInvite(deps: MembersDeps, auth: AuthContext, input: 
     });
     await deps.auth.assertActive(trx, auth);
     await recordByAuth(trx, auth, "member.invited", { type: "invite", uuid: t.uuid, label: `${input.email} as ${input.role}` });
+    const url = `${deps.publicUrl}/console/invite/?token=${t.token}`;
+    if (mail) {
+      const values = { workspace: auth.workspace.name, role: input.role, expires: t.expires_at };
+      await queueMail(trx, { kind: "invite", to: input.email, lang, url, values, token_uuid: t.uuid });
+    }
     return {
       uuid: t.uuid,
       email: input.email,
       role: input.role,
-      url: `${deps.publicUrl}/console/invite/?token=${t.token}`,
+      url,
       date_created: t.date_created,
       expires_at: t.expires_at,
+      mail_state: mail ? ("queued" as const) : null,
+      mail_error: null,
     };
   });
+  mail?.nudgeJobs();
+  return invite;
 }
 
 /** One page of pending invites (their URLs are not shown again) and their total. */

@@ -58,5 +58,10 @@ export const inviteSchema = lazySchema(() =>
     url: z.string().optional().describe("The single-use invite URL; only in the create response"),
     date_created: z.string(),
     expires_at: z.string(),
+    mail_state: z
+      .enum(["queued", "sent", "retrying", "failed"])
+      .nullable()
+      .describe("Its mail (DESIGN §15): queued, sent, retrying (the last attempt failed), failed (given up; the invite stays valid); null when mail is off"),
+    mail_error: z.string().nullable().describe("The last SMTP error of its mail (no secrets), or null"),
   }),
 );

@@ -4,13 +4,23 @@
  * removing a member, inviting by a single-use URL, and the pending invites.
  */
 import { useState } from "preact/hooks";
+import { MailState } from "./mail.tsx";
 import { api, apiPath, paged, type Page } from "../api.ts";
 import { ConfirmDialog, ErrorNote, Loading, Notice, Pager, SecretField, Time, useAction, useLoad } from "../components.tsx";
 import { ListTable } from "../list-table.tsx";
 import { can, session, type Role } from "../state.ts";
 
 type Member = { user_uuid: string; email: string; name: string; role: Role; disabled: boolean; date_created: string; last_login_at: string | null };
-type Invite = { uuid: string; email: string; role: Role; url?: string; date_created: string; expires_at: string };
+type Invite = {
+  uuid: string;
+  email: string;
+  role: Role;
+  url?: string;
+  date_created: string;
+  expires_at: string;
+  mail_state?: "queued" | "sent" | "retrying" | "failed" | null;
+  mail_error?: string | null;
+};
 
 const ROLES: Role[] = ["owner", "admin", "member", "viewer"];
 const PAGE_SIZE = 20;
@@ -123,6 +133,7 @@ export function MembersSection() {
         </Notice>
       )}
       {invited?.url && <SecretField label="Invite URL" value={invited.url} />}
+      {invited?.mail_state && <p class="muted">It is also mailed to {invited.email}; its state is in “Pending invites”.</p>}
       {canWrite && (
         <form class="stack invite-form" onSubmit={invite}>
           <h3>Invite someone</h3>
@@ -157,7 +168,7 @@ export function MembersSection() {
           <h3>Pending invites</h3>
           <ListTable
             label="Pending invites"
-            columns={["Email", "Role", "Expires"]}
+            columns={["Email", "Role", "Expires", "Mail"]}
             actions={canWrite}
             rows={invites.data.results}
             row={(i) => (
@@ -166,6 +177,9 @@ export function MembersSection() {
                 <td>{i.role}</td>
                 <td>
                   <Time iso={i.expires_at} />
+                </td>
+                <td>
+                  <MailState state={i.mail_state} error={i.mail_error} />
                 </td>
                 {canWrite && (
                   <td class="row-actions">

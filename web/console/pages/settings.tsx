@@ -16,6 +16,7 @@ import { AccountSection } from "./settings-account.tsx";
 import { WorkspaceSection } from "./settings-workspace.tsx";
 import { EmbedOriginsSection } from "./embed-origins.tsx";
 import { TwoFactorRequirementSection, TwoFactorSection } from "./two-factor.tsx";
+import { MailSection } from "./mail.tsx";
 
 type Health = { status: string; models?: Record<string, { id: string; status: string }>; jobs?: { pending: number; running: number; failed: number } };
 
@@ -79,6 +80,7 @@ export function SettingsPage() {
         {can("members:write") && <a href="#tf-require-title">Sign-in security</a>}
         {can("members:read") && <a href="#members-title">Members</a>}
         {can("audit:read") && <a href="#audit-title">Audit log</a>}
+        {can("members:read") && <a href="#mail-title">Mail</a>}
         <a href="#models-title">Models</a>
         <a href="#account-title">Your account</a>
         <a href="#two-factor-title">Two-factor authentication</a>
@@ -89,6 +91,7 @@ export function SettingsPage() {
       {can("members:write") && <TwoFactorRequirementSection />}
       {can("members:read") && <MembersSection />}
       {can("audit:read") && <AuditSection />}
+      {can("members:read") && <MailSection />}
       <ModelsSection />
       <AccountSection />
       <TwoFactorSection />
