@@ -25,6 +25,7 @@ import { tokenRoutes } from "./modules/tokens/routes.ts";
 import { webhookRoutes } from "./modules/webhooks/routes.ts";
 import { workspaceRoutes } from "./modules/workspaces/routes.ts";
 import { authRoutes } from "./modules/users/routes.ts";
+import { oidcRoutes } from "./modules/oidc/routes.ts";
 import { memberRoutes } from "./modules/users/member-routes.ts";
 import { auditRoutes } from "./modules/audit/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
@@ -113,6 +114,7 @@ export function createApp(deps: AppDeps) {
     )
     .use(workspaceRoutes(deps))
     .use(authRoutes(deps))
+    .use(oidcRoutes(deps))
     .use(memberRoutes(deps))
     .use(auditRoutes(deps))
     .use(tokenRoutes(deps))

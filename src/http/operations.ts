@@ -20,6 +20,7 @@ import { retentionOperations } from "../modules/retention/operations.ts";
 
 import { themeOperations } from "../modules/themes/operations.ts";
 import { invitationOperations } from "../modules/invitations/operations.ts";
+import { oidcOperations } from "../modules/oidc/operations.ts";
 
 const message = lazySchema(() => z.object({ message: z.string() }));
 const AUTH = ["UNAUTHENTICATED", "HTTPS_REQUIRED", "RATE_LIMITED"];
@@ -249,6 +250,7 @@ export const apiOperations: Operation[] = [
   },
   ...webhookOperations,
   ...accountOperations,
+  ...oidcOperations,
   ...intakeOperations,
   ...insightsOperations,
   ...statsOperations,

@@ -41,7 +41,7 @@ export const accountOperations: Operation[] = [
     scope: "public",
     body: loginSchema,
     success: session,
-    errors: [...OPEN, "INVALID_CREDENTIALS", "RATE_LIMITED"],
+    errors: [...OPEN, "INVALID_CREDENTIALS", "RATE_LIMITED", "PASSWORD_SIGNIN_DISABLED"],
   },
   {
     method: "post",

@@ -8,6 +8,7 @@ import { Elysia } from "elysia";
 import { createLoginThrottle } from "../../auth/login-throttle.ts";
 import { cameOverHttps, clientAddress, readCookie, sessionCookie, sha256Hex } from "../../auth/sessions.ts";
 import { authPlugin } from "../../http/auth-plugin.ts";
+import { AppError } from "../../errors.ts";
 import { peerOf, type AppDeps } from "../../http/context.ts";
 import { parseWith, requireJsonBody } from "../../http/validation.ts";
 import { sessionView, type SessionView } from "./accounts.ts";
@@ -38,6 +39,7 @@ export function authRoutes(deps: AppDeps) {
     .post(
       "/api/v1/auth/login/",
       async (ctx) => {
+        if (!deps.config.passwordSignIn) throw new AppError("PASSWORD_SIGNIN_DISABLED", "Password sign-in is turned off here; sign in through single sign-on.");
         const input = body(loginSchema, ctx);
         const previous = readCookie(ctx.request);
         const started = await service.login(d, input, address(ctx), previous ? sha256Hex(previous) : null);
