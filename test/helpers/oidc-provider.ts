@@ -25,7 +25,7 @@ export type TestProvider = {
 
 /**
  * Starts the provider on 127.0.0.1 and a free port.
- * @param redirectUris the client's registered redirect URIs
+ * @param redirectUris the client's registered redirect URIs (read at the provider's first request)
  */
 export async function startTestProvider(redirectUris: string[]): Promise<TestProvider> {
   const users = new Map<string, ProviderUser>();
@@ -35,31 +35,38 @@ export async function startTestProvider(redirectUris: string[]): Promise<TestPro
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const clientId = "earshot-test";
   const clientSecret = "a-test-client-secret-of-some-length-0123456789";
-  const provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: clientId,
-        client_secret: clientSecret,
-        redirect_uris: redirectUris,
-        response_types: ["code"],
-        grant_types: ["authorization_code"],
-        token_endpoint_auth_method: "client_secret_basic",
+  // Built at the first request, so that a test may add redirect URIs once its server's port is known.
+  const build = () =>
+    new Provider(issuer, {
+      clients: [
+        {
+          client_id: clientId,
+          client_secret: clientSecret,
+          redirect_uris: redirectUris,
+          response_types: ["code"],
+          grant_types: ["authorization_code"],
+          token_endpoint_auth_method: "client_secret_basic",
+        },
+      ],
+      claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "groups"] },
+      features: { devInteractions: { enabled: false } },
+      interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+      cookies: { keys: ["test-cookie-key-0123456789abcdef"] },
+      ttl: { IdToken: () => idTokenTtl },
+      async findAccount(_ctx, id) {
+        const user = users.get(id);
+        if (!user) return undefined;
+        return { accountId: id, claims: () => ({ sub: id, ...user }) };
       },
-    ],
-    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "groups"] },
-    features: { devInteractions: { enabled: false } },
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    cookies: { keys: ["test-cookie-key-0123456789abcdef"] },
-    ttl: { IdToken: () => idTokenTtl },
-    async findAccount(_ctx, id) {
-      const user = users.get(id);
-      if (!user) return undefined;
-      return { accountId: id, claims: () => ({ sub: id, ...user }) };
-    },
-  });
-  const handleProvider = provider.callback();
+    });
+  let built: { provider: Provider; handle: ReturnType<Provider["callback"]> } | null = null;
 
   server.on("request", async (req, res) => {
+    if (!built) {
+      const p = build();
+      built = { provider: p, handle: p.callback() };
+    }
+    const { provider, handle: handleProvider } = built;
     const match = /^\/interaction\/([\w-]+)$/.exec(req.url ?? "");
     if (!match) return handleProvider(req, res);
     try {

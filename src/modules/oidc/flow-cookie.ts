@@ -53,6 +53,7 @@ export function readFlow(value: string | null, nowMs: number): Flow | null {
 
 /** `next` when it is a console page other than sign-in, else null (no open redirect). */
 export function safeNext(next: string | null | undefined): string | null {
-  if (!next || next.length > 500 || !next.startsWith("/console/") || next.startsWith("/console/login") || next.includes("//") || next.includes("\\")) return null;
+  if (!next || next.length > 500 || !next.startsWith("/console/") || next.startsWith("/console/login") || next.includes("//") || next.includes("\\"))
+    return null;
   return next;
 }

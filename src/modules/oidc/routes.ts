@@ -28,7 +28,8 @@ export function oidcRoutes(deps: AppDeps) {
   type Ctx = { request: Request; server: Parameters<typeof peerOf>[0]["server"] };
   const secure = (ctx: Ctx) => cameOverHttps(ctx.request, peerOf(ctx), deps.config);
   const requireTransport = (ctx: Ctx) => {
-    if (!isSecureTransport(ctx.request, peerOf(ctx), deps.config)) throw new AppError("HTTPS_REQUIRED", "Sign-in works only over HTTPS (or from this machine).");
+    if (!isSecureTransport(ctx.request, peerOf(ctx), deps.config))
+      throw new AppError("HTTPS_REQUIRED", "Sign-in works only over HTTPS (or from this machine).");
   };
   const redirect = (location: string, cookies: string[]) => {
     const headers = new Headers({ location, "cache-control": "no-store" });

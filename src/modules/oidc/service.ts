@@ -105,7 +105,13 @@ async function applyRole(trx: Executor, user: users.UserRow, workspaceUuid: stri
   await recordAudit(trx, { workspaceUuid, actor: SYSTEM, action: "member.role_changed", target: { type: "user", uuid: user.uuid, label }, clientAddress });
   const scopes = new Set<string>(ROLE_SCOPES[role]);
   for (const key of await revokeKeysCreatedBy(trx, user.uuid, workspaceUuid, scopes)) {
-    await recordAudit(trx, { workspaceUuid, actor: SYSTEM, action: "token.revoked", target: { type: "token", uuid: key.uuid, label: key.name }, clientAddress });
+    await recordAudit(trx, {
+      workspaceUuid,
+      actor: SYSTEM,
+      action: "token.revoked",
+      target: { type: "token", uuid: key.uuid, label: key.name },
+      clientAddress,
+    });
   }
   const invitable = !scopes.has("members:write") ? [] : ROLES.filter((r) => r !== "owner" || scopes.has("workspace:write"));
   await users.withdrawInvitesIssuedBy(trx, user.uuid, workspaceUuid, invitable);

@@ -73,7 +73,10 @@ export function parseOidcSettings(env: OidcEnv): OidcSettings | null | { problem
   const clientId = env.EARSHOT_OIDC_CLIENT_ID?.trim();
   if (!clientId) problems.push("EARSHOT_OIDC_CLIENT_ID: needed when EARSHOT_OIDC_ISSUER is set");
   const roleMap: RoleMapping[] = [];
-  for (const pair of (env.EARSHOT_OIDC_ROLE_MAP ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const pair of (env.EARSHOT_OIDC_ROLE_MAP ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const i = pair.lastIndexOf("=");
     const value = pair.slice(0, i).trim();
     const role = pair.slice(i + 1).trim();
