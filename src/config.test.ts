@@ -18,8 +18,8 @@ function secretFile(name: string, content: string): string {
   return file;
 }
 
-test("the secret variables are the database URL, the signing secret and the metrics token", () => {
-  expect([...SECRET_VARIABLES]).toEqual(["EARSHOT_DATABASE_URL", "EARSHOT_SIGNING_SECRET", "EARSHOT_METRICS_TOKEN"]);
+test("the secret variables are the database URL, the signing secret, the metrics token and the OIDC client secret", () => {
+  expect([...SECRET_VARIABLES]).toEqual(["EARSHOT_DATABASE_URL", "EARSHOT_SIGNING_SECRET", "EARSHOT_METRICS_TOKEN", "EARSHOT_OIDC_CLIENT_SECRET"]);
 });
 
 test("each secret is read from X_FILE, one trailing newline dropped", () => {

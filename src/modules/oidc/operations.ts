@@ -25,7 +25,7 @@ export const oidcOperations: Operation[] = [
     tag,
     scope: "public",
     success: { status: 200, schema: signInOptionsSchema, description: "Sign-in options" },
-    errors: [],
+    errors: ["HTTPS_REQUIRED"],
   },
   {
     method: "get",

@@ -41,10 +41,14 @@ export function oidcRoutes(deps: AppDeps) {
   return new Elysia({ name: "oidc" })
     .get(
       "/api/v1/auth/oidc/",
-      (): SignInOptions => ({
-        oidc: flows ? { provider_name: flows.settings.providerName } : null,
-        password_sign_in: deps.config.passwordSignIn,
-      }),
+      // Under the sign-in transport rule like the rest of sign-in (HTTPS or this machine).
+      (ctx): SignInOptions => {
+        requireTransport(ctx);
+        return {
+          oidc: flows ? { provider_name: flows.settings.providerName } : null,
+          password_sign_in: deps.config.passwordSignIn,
+        };
+      },
     )
     .get("/api/v1/auth/oidc/start/", async (ctx) => {
       requireTransport(ctx);
