@@ -141,6 +141,18 @@ describe("single sign-on (OpenID Connect)", () => {
     expect((await ssoSignIn(api, "bob@example.com")).session.role).toBe("member");
   });
 
+  test("invite-only: a pending invite is accepted by signing in through the provider (then the mapping applies)", async () => {
+    const api = await app({ EARSHOT_OIDC_AUTO_JOIN: "false" });
+    await addUser(api, "owner@example.com", "owner");
+    const owner = await signIn(api, "owner@example.com");
+    const invite = await owner.call("POST", "/api/v1/invites/", { body: { email: "Bob@Example.com", role: "viewer" } });
+    expect(invite.status).toBe(201);
+    expect((await ssoSignIn(api, "bob@example.com")).session.role).toBe("member");
+    expect((await owner.call("GET", "/api/v1/invites/")).json.count).toBe(0);
+    const actions = (await auditActions(api)).map((a) => a.action).filter((a) => a !== "login.succeeded");
+    expect(actions).toEqual(["member.invited", "member.joined", "member.role_changed"]);
+  });
+
   test("a disallowed domain, an unverified email and an unmapped group are refused", async () => {
     const api = await app({ EARSHOT_OIDC_ALLOWED_DOMAINS: "example.com" });
     for (const [email, code] of [

@@ -3,8 +3,8 @@
  * Single sign-on after the protocol checks (DESIGN §15): the verified claims become an Earshot
  * session exactly as a password sign-in does (same session row, cookie, `last_login_at` and
  * `login.succeeded` audit entry). Accounts are matched by their verified email (see
- * docs/decisions/oidc-accounts.md); membership is just-in-time or invite-only; the role claim
- * mapping is applied at every sign-in.
+ * docs/decisions/oidc.md); membership is just-in-time or invite-only (a pending invite to the
+ * email is accepted by the sign-in); the role claim mapping is applied at every sign-in.
  */
 import type { Kysely } from "kysely";
 import { isoAfter, nowIso } from "../../clock.ts";
@@ -17,6 +17,7 @@ import { revokeKeysCreatedBy } from "../tokens/service.ts";
 import * as accounts from "../users/accounts.ts";
 import * as users from "../users/repository.ts";
 import { findWorkspaceBySlug, listWorkspaces } from "../workspaces/repository.ts";
+import { pendingInvitesFor } from "./repository.ts";
 import { mappedRole, type OidcSettings } from "./settings.ts";
 
 /** A started session: the cookie value and the session's id hash. */
@@ -60,11 +61,14 @@ export async function signInWithClaims(
   const role = settings.roleClaim ? mappedRole(settings, claims[settings.roleClaim]) : null;
   if (settings.roleClaim && !role) throw await refuse("OIDC_NO_ROLE", "Your account at the identity provider has no group that gives access to Earshot.", user);
   const memberships = user ? await users.listUserMemberships(db, user.uuid) : [];
-  if (memberships.length === 0 && !settings.autoJoin) {
+  // A pending invite is accepted by signing in through the provider (no password to choose).
+  const invites = (await pendingInvitesFor(db, email.toLowerCase(), nowIso())).filter((i) => accounts.emailKey(i.email ?? "") === accounts.emailKey(email));
+  const welcome = memberships.length === 0 && invites.length === 0;
+  if (welcome && !settings.autoJoin) {
     throw await refuse("OIDC_NOT_A_MEMBER", "You have no Earshot account yet. Ask an owner or admin for an invite.", user);
   }
-  const home = memberships.length === 0 ? await defaultWorkspaceUuid(db) : null;
-  if (memberships.length === 0 && !home) throw await refuse("OIDC_NOT_A_MEMBER", "This Earshot has no workspace to join yet.", user);
+  const home = welcome ? await defaultWorkspaceUuid(db) : null;
+  if (welcome && !home) throw await refuse("OIDC_NOT_A_MEMBER", "This Earshot has no workspace to join yet.", user);
 
   return db.transaction().execute(async (trx) => {
     if (previousIdHash) await users.deleteSession(trx, previousIdHash);
@@ -73,14 +77,24 @@ export async function signInWithClaims(
     // No password: such an account signs in through the provider (or after a password reset).
     const account = user ?? (await accounts.insertNewUser(trx, { email, name, passwordHash: null }));
     const actor: AuditActor = { type: "user", uuid: account.uuid, name: account.name };
-    let workspaceUuid = memberships[0]?.workspace_uuid ?? null;
+    const joined: { workspace_uuid: string; role: string }[] = [];
+    for (const invite of invites) {
+      // Used once: a concurrent acceptance of the same invite wins and this one is skipped.
+      if (!(await users.useOneTimeToken(trx, invite.uuid, nowIso()))) continue;
+      if (await users.findMembership(trx, account.uuid, invite.workspace_uuid!)) continue;
+      await users.insertMembership(trx, { user_uuid: account.uuid, workspace_uuid: invite.workspace_uuid!, role: invite.role as Role, date_created: nowIso() });
+      const target = { type: "user", uuid: account.uuid, label: account.email };
+      await recordAudit(trx, { workspaceUuid: invite.workspace_uuid, actor, action: "member.joined", target, clientAddress });
+      joined.push({ workspace_uuid: invite.workspace_uuid!, role: invite.role! });
+    }
+    let workspaceUuid = memberships[0]?.workspace_uuid ?? joined[0]?.workspace_uuid ?? null;
     if (home) {
       await users.insertMembership(trx, { user_uuid: account.uuid, workspace_uuid: home, role: role ?? settings.defaultRole, date_created: nowIso() });
       const target = { type: "user", uuid: account.uuid, label: account.email };
       await recordAudit(trx, { workspaceUuid: home, actor, action: "member.joined", target, clientAddress });
       workspaceUuid = home;
     }
-    if (role) for (const m of memberships) await applyRole(trx, account, m.workspace_uuid, m.role as Role, role, clientAddress);
+    if (role) for (const m of [...memberships, ...joined]) await applyRole(trx, account, m.workspace_uuid, m.role as Role, role, clientAddress);
     await users.updateUser(trx, account.uuid, { last_login_at: nowIso() });
     const started = await accounts.startSession(trx, account.uuid, workspaceUuid);
     if (workspaceUuid) await recordAudit(trx, { workspaceUuid, actor, action: "login.succeeded", target: null, clientAddress });
