@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createManualClock, systemClock } from "../../clock.ts";
 import { flowCookie } from "./flow-cookie.ts";
 import { createOidcFlows } from "./flow.ts";
+import { OIDC_REQUESTS_PER_MINUTE } from "./routes.ts";
 import { createTestApi, type TestApi } from "../../../test/helpers/api.ts";
 import { addUser, cookieOf, sessionCaller, signIn } from "../../../test/helpers/console-session.ts";
 import { loginAtProvider, startTestProvider, type TestProvider } from "../../../test/helpers/oidc-provider.ts";
@@ -224,6 +225,16 @@ describe("single sign-on (OpenID Connect)", () => {
     await expect(signIn(api, "bob@example.com")).rejects.toThrow(/PASSWORD_SIGNIN_DISABLED/);
     expect((await api.call("GET", "/api/v1/auth/oidc/", { key: null })).json.password_sign_in).toBe(false);
     expect((await ssoSignIn(api, "bob@example.com")).session.role).toBe("member");
+  });
+
+  test("starts and callbacks are limited per client address (RATE_LIMITED on the sign-in page)", async () => {
+    const api = await app();
+    for (let i = 0; i < OIDC_REQUESTS_PER_MINUTE; i++) {
+      const start = await api.call("GET", "/api/v1/auth/oidc/start/", { key: null });
+      expect(new URL(start.headers.get("location")!).origin).toBe(provider.issuer);
+    }
+    expect(ssoError(await api.call("GET", "/api/v1/auth/oidc/start/", { key: null }))).toBe("RATE_LIMITED");
+    expect(ssoError(await api.call("GET", "/api/v1/auth/oidc/callback/?code=x&state=y", { key: null }))).toBe("RATE_LIMITED");
   });
 
   test("without EARSHOT_OIDC_ISSUER the endpoints say so", async () => {

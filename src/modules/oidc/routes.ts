@@ -7,6 +7,7 @@
  */
 import { Elysia } from "elysia";
 import { isSecureTransport } from "../../auth/authenticate.ts";
+import { createRateLimiter } from "../../auth/rate-limit.ts";
 import { cameOverHttps, clientAddress, readCookie, sessionCookie, sha256Hex } from "../../auth/sessions.ts";
 import { AppError } from "../../errors.ts";
 import { peerOf, type AppDeps } from "../../http/context.ts";
@@ -14,6 +15,12 @@ import { FLOW_COOKIE, flowCookie } from "./flow-cookie.ts";
 import { createOidcFlows } from "./flow.ts";
 
 const SIGN_IN_PAGE = "/console/login/";
+/**
+ * Starts and callbacks together per client address and minute. Each callback costs a request to
+ * the provider, and a flow cookie can be presented again and again: this bounds both, well above
+ * what people behind one address signing in need (two requests each).
+ */
+export const OIDC_REQUESTS_PER_MINUTE = 60;
 
 /** What the sign-in page needs to know (also public: it names no secret). */
 export type SignInOptions = { oidc: { provider_name: string } | null; password_sign_in: boolean };
@@ -21,6 +28,7 @@ export type SignInOptions = { oidc: { provider_name: string } | null; password_s
 /** The single sign-on routes; without `EARSHOT_OIDC_ISSUER` start and callback answer OIDC_NOT_CONFIGURED. */
 export function oidcRoutes(deps: AppDeps) {
   const flows = createOidcFlows(deps.db, deps.config.oidc, deps.config.publicUrl, deps.clock);
+  const limiter = createRateLimiter({ db: deps.db, clock: deps.clock });
   const configured = () => {
     if (!flows) throw new AppError("OIDC_NOT_CONFIGURED", "Single sign-on is not configured on this server (EARSHOT_OIDC_ISSUER).");
     return flows;
@@ -37,6 +45,13 @@ export function oidcRoutes(deps: AppDeps) {
     return new Response(null, { status: 303, headers });
   };
   const toSignInPage = (ctx: Ctx, code: string) => redirect(`${SIGN_IN_PAGE}?sso_error=${encodeURIComponent(code)}`, [flowCookie(null, secure(ctx))]);
+  /** @throws AppError RATE_LIMITED past OIDC_REQUESTS_PER_MINUTE for the client's address */
+  const admit = async (ctx: Ctx) => {
+    const address = clientAddress(ctx.request, peerOf(ctx), deps.config) ?? "unknown";
+    if (!(await limiter.take(`oidc:${address}`, OIDC_REQUESTS_PER_MINUTE)).allowed) {
+      throw new AppError("RATE_LIMITED", "Too many single sign-on attempts from this address; wait a minute.");
+    }
+  };
 
   return new Elysia({ name: "oidc" })
     .get(
@@ -54,6 +69,7 @@ export function oidcRoutes(deps: AppDeps) {
       requireTransport(ctx);
       const f = configured();
       try {
+        await admit(ctx);
         const { url, flow } = await f.begin(new URL(ctx.request.url).searchParams.get("next"));
         return redirect(url, [flowCookie(flow, secure(ctx))]);
       } catch (err) {
@@ -67,6 +83,7 @@ export function oidcRoutes(deps: AppDeps) {
       const f = configured();
       const previous = readCookie(ctx.request);
       try {
+        await admit(ctx);
         const started = await f.complete(
           new URL(ctx.request.url).search,
           readCookie(ctx.request, FLOW_COOKIE),

@@ -27,6 +27,7 @@ const MESSAGES: Record<string, string> = {
   OIDC_FAILED:
     "Single sign-on failed: the identity provider could not be reached or its answer did not pass the checks. The server's log says which; try again or tell the operator.",
   OIDC_NOT_CONFIGURED: "Single sign-on is not configured on this server.",
+  RATE_LIMITED: "Too many sign-in attempts from your network. Wait a minute, then try again.",
 };
 
 /** The note for the callback's `?sso_error=`, or nothing. */
