@@ -48,7 +48,7 @@ export async function signInWithClaims(
     return new AppError(code, message);
   };
   // Only an address the provider has verified may stand for an Earshot account.
-  if (!email || !email.includes("@")) throw await refuse("OIDC_EMAIL_UNVERIFIED", "The identity provider sent no email address.");
+  if (!email || !email.includes("@") || email.length > 320) throw await refuse("OIDC_EMAIL_UNVERIFIED", "The identity provider sent no usable email address.");
   if (claims.email_verified !== true && claims.email_verified !== "true") {
     throw await refuse("OIDC_EMAIL_UNVERIFIED", "The identity provider has not verified this email address.");
   }
