@@ -27,6 +27,7 @@ import { webhookRoutes } from "./modules/webhooks/routes.ts";
 import { workspaceRoutes } from "./modules/workspaces/routes.ts";
 import { authRoutes } from "./modules/users/routes.ts";
 import { twoFactorGate, twoFactorRoutes } from "./modules/two-factor/routes.ts";
+import { oidcRoutes } from "./modules/oidc/routes.ts";
 import { memberRoutes } from "./modules/users/member-routes.ts";
 import { mailRoutes } from "./modules/mail/routes.ts";
 import { auditRoutes } from "./modules/audit/routes.ts";
@@ -117,6 +118,7 @@ export function createApp(deps: AppDeps) {
     .use(workspaceRoutes(deps))
     .use(authRoutes(deps, { secondFactor: twoFactorGate(deps) }))
     .use(twoFactorRoutes(deps))
+    .use(oidcRoutes(deps))
     .use(memberRoutes(deps))
     .use(mailRoutes(deps))
     .use(auditRoutes(deps))

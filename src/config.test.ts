@@ -18,8 +18,14 @@ function secretFile(name: string, content: string): string {
   return file;
 }
 
-test("the secret variables are the database URL, the signing secret, the metrics token and the SMTP URL", () => {
-  expect([...SECRET_VARIABLES]).toEqual(["EARSHOT_DATABASE_URL", "EARSHOT_SIGNING_SECRET", "EARSHOT_METRICS_TOKEN", "EARSHOT_SMTP_URL"]);
+test("the secret variables are the database URL, the signing secret, the metrics token, the SMTP URL and the OIDC client secret", () => {
+  expect([...SECRET_VARIABLES]).toEqual([
+    "EARSHOT_DATABASE_URL",
+    "EARSHOT_SIGNING_SECRET",
+    "EARSHOT_METRICS_TOKEN",
+    "EARSHOT_SMTP_URL",
+    "EARSHOT_OIDC_CLIENT_SECRET",
+  ]);
 });
 
 test("each secret is read from X_FILE, one trailing newline dropped", () => {

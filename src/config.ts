@@ -10,6 +10,7 @@ import path from "node:path";
 import { z } from "zod";
 import { frameAncestorsProblem } from "./http/security-headers.ts";
 import { mailFromProblem, parseSmtpUrl } from "./mail/settings.ts";
+import { parseOidcSettings, type OidcSettings } from "./modules/oidc/settings.ts";
 import pkg from "../package.json" with { type: "json" };
 
 /** This build's version (package.json's, embedded in the compiled binary): `earshot --version`, `/healthz`. */
@@ -19,7 +20,13 @@ export const EARSHOT_VERSION: string = pkg.version;
  * The secret variables (DESIGN §14): each `X` may instead be given as `X_FILE`, the path of a file
  * holding the value (Docker and systemd credentials, Kubernetes secrets). Listed in docs/operations.md.
  */
-export const SECRET_VARIABLES = ["EARSHOT_DATABASE_URL", "EARSHOT_SIGNING_SECRET", "EARSHOT_METRICS_TOKEN", "EARSHOT_SMTP_URL"] as const;
+export const SECRET_VARIABLES = [
+  "EARSHOT_DATABASE_URL",
+  "EARSHOT_SIGNING_SECRET",
+  "EARSHOT_METRICS_TOKEN",
+  "EARSHOT_SMTP_URL",
+  "EARSHOT_OIDC_CLIENT_SECRET",
+] as const;
 
 const booleanFlag = z
   .string()
@@ -124,6 +131,8 @@ const envSchema = z.object({
   EARSHOT_METRICS_TOKEN: z.string().min(16, "at least 16 characters").optional(),
   /** One log line per HTTP request (method, route template, status, duration, client address). */
   EARSHOT_ACCESS_LOG: booleanFlag,
+  /** `false` turns email + password sign-in off (single sign-on only; modules/oidc). */
+  EARSHOT_PASSWORD_SIGNIN: z.enum(["true", "false", "1", "0", "yes", "no"]).default("true"),
   /** Who may frame the intake page: CSP `frame-ancestors` sources (`'self'`, origins); default nobody. */
   EARSHOT_FRAME_ANCESTORS: z
     .string()
@@ -201,6 +210,10 @@ export type Config = Readonly<{
   metricsToken: string | null;
   /** Log one line per HTTP request (`EARSHOT_ACCESS_LOG`; docs/operations.md says what it holds). */
   accessLog: boolean;
+  /** Instance-wide OpenID Connect sign-in (`EARSHOT_OIDC_*`, DESIGN §15), or null when not configured. */
+  oidc: OidcSettings | null;
+  /** False when `EARSHOT_PASSWORD_SIGNIN=false`: `POST auth/login/` is refused (single sign-on only). */
+  passwordSignIn: boolean;
 }>;
 
 /** DESIGN §8: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
@@ -216,7 +229,8 @@ export type ConfigOverrides = Partial<{ dataDir: string; port: number; host: str
 export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: ConfigOverrides = {}): Config {
   // Parsed once per process: zod's generated (JIT) object parser would cost more to compile
   // (~2 ms of every start) than it saves.
-  const parsed = envSchema.safeParse(withSecretFiles(env), { jitless: true });
+  const resolved = withSecretFiles(env);
+  const parsed = envSchema.safeParse(resolved, { jitless: true });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid configuration:\n  ${lines.join("\n  ")}`);
@@ -238,6 +252,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.EARSHOT_SMTP_CA_FILE && !fs.existsSync(e.EARSHOT_SMTP_CA_FILE)) {
     throw new Error(`Invalid configuration:\n  EARSHOT_SMTP_CA_FILE: cannot read ${e.EARSHOT_SMTP_CA_FILE}`);
   }
+  const oidc = parseOidcSettings(resolved);
+  if (oidc && "problems" in oidc) throw new Error(`Invalid configuration:\n  ${oidc.problems.join("\n  ")}`);
+  const passwordSignIn = !["false", "0", "no"].includes(e.EARSHOT_PASSWORD_SIGNIN);
+  // Nobody could sign in: refuse to start rather than lock every account out.
+  if (!passwordSignIn && !oidc) throw new Error("Invalid configuration:\n  EARSHOT_PASSWORD_SIGNIN: false needs single sign-on (EARSHOT_OIDC_ISSUER)");
   return Object.freeze({
     dataDir,
     dbFile: path.join(dataDir, "earshot.db"),
@@ -282,6 +301,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     frameAncestors: e.EARSHOT_FRAME_ANCESTORS,
     metricsToken: e.EARSHOT_METRICS_TOKEN ?? null,
     accessLog: e.EARSHOT_ACCESS_LOG,
+    oidc,
+    passwordSignIn,
   });
 }
 

@@ -90,6 +90,26 @@ export const ERROR_CODES = {
   MAIL_NOT_CONFIGURED: 409,
   /** The SMTP server refused the test message or could not be reached; the detail has its answer (never a secret). */
   MAIL_SEND_FAILED: 502,
+  /** Single sign-on (DESIGN §15): `EARSHOT_OIDC_ISSUER` is not set on this server. */
+  OIDC_NOT_CONFIGURED: 404,
+  /** Single sign-on: the provider's answer failed a check (issuer, signature, expiry, nonce, a used code) or the provider could not be reached. */
+  OIDC_FAILED: 502,
+  /** Single sign-on: the callback's `state` does not match this browser's flow (started elsewhere, expired after 10 min, or forged). */
+  OIDC_STATE_INVALID: 400,
+  /** Single sign-on: the provider reported an error (e.g. the person cancelled). */
+  OIDC_PROVIDER_ERROR: 400,
+  /** Single sign-on: the provider sent no email, or has not verified it (`email_verified`). */
+  OIDC_EMAIL_UNVERIFIED: 403,
+  /** Single sign-on: the email's domain is not in `EARSHOT_OIDC_ALLOWED_DOMAINS`. */
+  OIDC_DOMAIN_NOT_ALLOWED: 403,
+  /** Single sign-on: the role claim holds no value that `EARSHOT_OIDC_ROLE_MAP` maps to a role. */
+  OIDC_NO_ROLE: 403,
+  /** Single sign-on, invite-only: the person has no Earshot membership (and `EARSHOT_OIDC_AUTO_JOIN` is off). */
+  OIDC_NOT_A_MEMBER: 403,
+  /** Single sign-on: the Earshot account with this email is disabled. */
+  OIDC_ACCOUNT_DISABLED: 403,
+  /** `POST auth/login/` while `EARSHOT_PASSWORD_SIGNIN=false`: sign in through single sign-on. */
+  PASSWORD_SIGNIN_DISABLED: 403,
   /** Anything unexpected; details are logged, never returned. */
   INTERNAL: 500,
   /** The database cannot be reached (PostgreSQL down or restarting); retry after `Retry-After` seconds. `/healthz` says `database.reachable: false`. */

@@ -21,6 +21,7 @@ import { themeOperations } from "../modules/themes/operations.ts";
 import { invitationOperations } from "../modules/invitations/operations.ts";
 import { twoFactorOperations } from "../modules/two-factor/operations.ts";
 import { mailOperations } from "../modules/mail/operations.ts";
+import { oidcOperations } from "../modules/oidc/operations.ts";
 
 export const apiOperations: Operation[] = [
   ...workspaceOperations,
@@ -39,4 +40,5 @@ export const apiOperations: Operation[] = [
   ...invitationOperations,
   ...twoFactorOperations,
   ...mailOperations,
+  ...oidcOperations,
 ];

@@ -41,7 +41,7 @@ export const accountOps = {
     scope: "public",
     body: loginSchema,
     success: session,
-    errors: [...OPEN, "INVALID_CREDENTIALS", "RATE_LIMITED", "TWO_FACTOR_REQUIRED"],
+    errors: [...OPEN, "INVALID_CREDENTIALS", "RATE_LIMITED", "TWO_FACTOR_REQUIRED", "PASSWORD_SIGNIN_DISABLED"],
   }),
   logout: operation({
     method: "post",

@@ -9,6 +9,7 @@ import type { z } from "zod";
 import { createLoginThrottle } from "../../auth/login-throttle.ts";
 import { cameOverHttps, clientAddress, readCookie, sessionCookie, sha256Hex } from "../../auth/sessions.ts";
 import { authPlugin } from "../../http/auth-plugin.ts";
+import { AppError } from "../../errors.ts";
 import { peerOf, type AppDeps } from "../../http/context.ts";
 import { requireJsonBody } from "../../http/validation.ts";
 import { parseBody } from "../../http/operation.ts";
@@ -47,6 +48,7 @@ export function authRoutes(deps: AppDeps, opts: { secondFactor?: service.SecondF
     .post(
       accountOps.login.path,
       async (ctx) => {
+        if (!deps.config.passwordSignIn) throw new AppError("PASSWORD_SIGNIN_DISABLED", "Password sign-in is turned off here; sign in through single sign-on.");
         const input = body(accountOps.login, ctx);
         const previous = readCookie(ctx.request);
         const started = await service.login(d, input, address(ctx), previous ? sha256Hex(previous) : null);

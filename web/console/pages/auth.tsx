@@ -10,6 +10,7 @@ import { api, apiPath, type ApiError } from "../api.ts";
 import { ErrorNote, Notice, toApiError, useLoad, Loading } from "../components.tsx";
 import { session, type Session } from "../state.ts";
 import { SecondFactorStep, landingAfterSignIn, ticketOf } from "./two-factor-sign-in.tsx";
+import { SsoButton, SsoError, useSignInOptions } from "./sso.tsx";
 
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;
 
@@ -110,24 +111,37 @@ export function LoginPage() {
   const { busy, error, onSubmit, secondStep } = useSessionSubmit((f) =>
     api<Session>("POST", apiPath`auth/login/`, { email: str(f, "email"), password: str(f, "password") }),
   );
+  // Single sign-on (pages/sso.tsx): the provider's button above the form, or instead of it.
+  const options = useSignInOptions();
   if (secondStep) return <AuthCard title="Two-factor authentication">{secondStep}</AuthCard>;
   return (
     <AuthCard title="Sign in">
       <HttpsNote error={error} />
-      <form onSubmit={onSubmit} class="stack">
-        <div class="field">
-          <label for="email">Email</label>
-          <input id="email" name="email" type="email" required autoComplete="username" />
+      <SsoError />
+      {options.oidc && (
+        <div class="stack">
+          <SsoButton providerName={options.oidc.provider_name} />
         </div>
-        <PasswordField id="password" label="Password" autoComplete="current-password" />
-        {error?.code !== "HTTPS_REQUIRED" && <ErrorNote error={error} />}
-        <button type="submit" disabled={busy}>
-          Sign in
-        </button>
-      </form>
-      <p class="muted small">
-        Forgot your password? An operator can print a reset link with <code>earshot user reset-password --email …</code>.
-      </p>
+      )}
+      {options.oidc && options.password_sign_in && <p class="muted small auth-or">or with your email and password</p>}
+      {options.password_sign_in && (
+        <form onSubmit={onSubmit} class="stack">
+          <div class="field">
+            <label for="email">Email</label>
+            <input id="email" name="email" type="email" required autoComplete="username" />
+          </div>
+          <PasswordField id="password" label="Password" autoComplete="current-password" />
+          {error?.code !== "HTTPS_REQUIRED" && <ErrorNote error={error} />}
+          <button type="submit" disabled={busy}>
+            Sign in
+          </button>
+        </form>
+      )}
+      {options.password_sign_in && (
+        <p class="muted small">
+          Forgot your password? An operator can print a reset link with <code>earshot user reset-password --email …</code>.
+        </p>
+      )}
     </AuthCard>
   );
 }

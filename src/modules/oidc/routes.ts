@@ -1,0 +1,102 @@
+/**
+ * @module oidc/routes
+ * Single sign-on endpoints (DESIGN §15): `GET auth/oidc/` (what the sign-in page offers),
+ * `GET auth/oidc/start/` (to the provider) and `GET auth/oidc/callback/` (back, signed in). The
+ * two last are browser navigations: they answer with redirects, and a failure lands on the
+ * console's sign-in page as `?sso_error=CODE`, which the page explains.
+ */
+import { Elysia } from "elysia";
+import { isSecureTransport } from "../../auth/authenticate.ts";
+import { oidcOps } from "./operations.ts";
+import { createRateLimiter } from "../../auth/rate-limit.ts";
+import { cameOverHttps, clientAddress, readCookie, sessionCookie, sha256Hex } from "../../auth/sessions.ts";
+import { AppError } from "../../errors.ts";
+import { peerOf, type AppDeps } from "../../http/context.ts";
+import { FLOW_COOKIE, flowCookie } from "./flow-cookie.ts";
+import { createOidcFlows } from "./flow.ts";
+
+const SIGN_IN_PAGE = "/console/login/";
+/**
+ * Starts and callbacks together per client address and minute. Each callback costs a request to
+ * the provider, and a flow cookie can be presented again and again: this bounds both, well above
+ * what people behind one address signing in need (two requests each).
+ */
+export const OIDC_REQUESTS_PER_MINUTE = 60;
+
+/** What the sign-in page needs to know (also public: it names no secret). */
+export type SignInOptions = { oidc: { provider_name: string } | null; password_sign_in: boolean };
+
+/** The single sign-on routes; without `EARSHOT_OIDC_ISSUER` start and callback answer OIDC_NOT_CONFIGURED. */
+export function oidcRoutes(deps: AppDeps) {
+  const flows = createOidcFlows(deps.db, deps.config.oidc, deps.config.publicUrl, deps.clock);
+  const limiter = createRateLimiter({ db: deps.db, clock: deps.clock });
+  const configured = () => {
+    if (!flows) throw new AppError("OIDC_NOT_CONFIGURED", "Single sign-on is not configured on this server (EARSHOT_OIDC_ISSUER).");
+    return flows;
+  };
+  type Ctx = { request: Request; server: Parameters<typeof peerOf>[0]["server"] };
+  const secure = (ctx: Ctx) => cameOverHttps(ctx.request, peerOf(ctx), deps.config);
+  const requireTransport = (ctx: Ctx) => {
+    if (!isSecureTransport(ctx.request, peerOf(ctx), deps.config))
+      throw new AppError("HTTPS_REQUIRED", "Sign-in works only over HTTPS (or from this machine).");
+  };
+  const redirect = (location: string, cookies: string[]) => {
+    const headers = new Headers({ location, "cache-control": "no-store" });
+    for (const c of cookies) headers.append("set-cookie", c);
+    return new Response(null, { status: 303, headers });
+  };
+  const toSignInPage = (ctx: Ctx, code: string) => redirect(`${SIGN_IN_PAGE}?sso_error=${encodeURIComponent(code)}`, [flowCookie(null, secure(ctx))]);
+  /** @throws AppError RATE_LIMITED past OIDC_REQUESTS_PER_MINUTE for the client's address */
+  const admit = async (ctx: Ctx) => {
+    const address = clientAddress(ctx.request, peerOf(ctx), deps.config) ?? "unknown";
+    if (!(await limiter.take(`oidc:${address}`, OIDC_REQUESTS_PER_MINUTE)).allowed) {
+      throw new AppError("RATE_LIMITED", "Too many single sign-on attempts from this address; wait a minute.");
+    }
+  };
+
+  return new Elysia({ name: "oidc" })
+    .get(
+      oidcOps.options.path,
+      // Under the sign-in transport rule like the rest of sign-in (HTTPS or this machine).
+      (ctx): SignInOptions => {
+        requireTransport(ctx);
+        return {
+          oidc: flows ? { provider_name: flows.settings.providerName } : null,
+          password_sign_in: deps.config.passwordSignIn,
+        };
+      },
+    )
+    .get(oidcOps.start.path, async (ctx) => {
+      requireTransport(ctx);
+      const f = configured();
+      try {
+        await admit(ctx);
+        const { url, flow } = await f.begin(new URL(ctx.request.url).searchParams.get("next"));
+        return redirect(url, [flowCookie(flow, secure(ctx))]);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        deps.log.warn("single sign-on could not start", { code: err.code, detail: err.message });
+        return toSignInPage(ctx, err.code);
+      }
+    })
+    .get(oidcOps.callback.path, async (ctx) => {
+      requireTransport(ctx);
+      const f = configured();
+      const previous = readCookie(ctx.request);
+      try {
+        await admit(ctx);
+        const started = await f.complete(
+          new URL(ctx.request.url).search,
+          readCookie(ctx.request, FLOW_COOKIE),
+          clientAddress(ctx.request, peerOf(ctx), deps.config),
+          previous ? sha256Hex(previous) : null,
+        );
+        return redirect(started.next ?? "/console/links/", [sessionCookie(started.cookie, secure(ctx)), flowCookie(null, secure(ctx))]);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        // The detail (which check failed) is for the operator's log; the page explains the code.
+        deps.log.warn("single sign-on refused", { code: err.code, detail: err.message });
+        return toSignInPage(ctx, err.code);
+      }
+    });
+}
