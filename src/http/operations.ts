@@ -20,6 +20,7 @@ import { retentionOperations } from "../modules/retention/operations.ts";
 
 import { themeOperations } from "../modules/themes/operations.ts";
 import { invitationOperations } from "../modules/invitations/operations.ts";
+import { alertOperations } from "../modules/alerts/operations.ts";
 
 const message = lazySchema(() => z.object({ message: z.string() }));
 const AUTH = ["UNAUTHENTICATED", "HTTPS_REQUIRED", "RATE_LIMITED"];
@@ -257,4 +258,5 @@ export const apiOperations: Operation[] = [
 
   ...themeOperations,
   ...invitationOperations,
+  ...alertOperations,
 ];

@@ -33,6 +33,7 @@ import * as invitations from "./2026-12-03T0300-invitations.ts";
 import * as retention from "./2026-12-03T0500-retention.ts";
 import * as jobUniqueKey from "./2026-12-04T0000-job-unique-key.ts";
 import * as embedOrigins from "./2026-12-04T0100-embed-origins.ts";
+import * as alertRules from "./2026-12-05T0000-alert-rules.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21T0000-initial": initial,
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-03T0500-retention": retention,
   "2026-12-04T0000-job-unique-key": jobUniqueKey,
   "2026-12-04T0100-embed-origins": embedOrigins,
+  "2026-12-05T0000-alert-rules": alertRules,
 };

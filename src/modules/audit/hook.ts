@@ -54,6 +54,16 @@ export const AUDITED_ROUTES: Record<string, Rule> = {
     action: "invitations.created",
     target: (p, b) => ({ type: "link", uuid: p.link_uuid ?? null, label: typeof b?.count === "number" ? `${b.count} invitations` : null }),
   },
+  // Alert rules (issue 28; alerts/routes.ts).
+  "POST /api/v1/links/:link_uuid/alerts/": { action: "alert.created", target: (_p, b) => ({ type: "alert", uuid: str(b?.uuid), label: str(b?.name) }) },
+  "PATCH /api/v1/links/:link_uuid/alerts/:alert_uuid/": {
+    action: "alert.updated",
+    target: (p, b) => ({ type: "alert", uuid: p.alert_uuid ?? null, label: str(b?.name) }),
+  },
+  "DELETE /api/v1/links/:link_uuid/alerts/:alert_uuid/": {
+    action: "alert.deleted",
+    target: (p) => ({ type: "alert", uuid: p.alert_uuid ?? null, label: null }),
+  },
   "DELETE /api/v1/links/:link_uuid/invitations/:invitation_uuid/": {
     action: "invitation.revoked",
     target: (p) => ({ type: "invitation", uuid: p.invitation_uuid ?? null, label: null }),

@@ -39,6 +39,9 @@ export const AUDIT_ACTIONS = [
   "password.changed",
   "invitations.created",
   "invitation.revoked",
+  "alert.created",
+  "alert.updated",
+  "alert.deleted",
   // Every MCP tools/call (modules/mcp/server.ts): answered, or refused (the label names the code).
   "mcp.tool_called",
   "mcp.tool_refused",
