@@ -32,7 +32,7 @@ import {
 import { decideAfterAttempt } from "./retry-policy.ts";
 import { sendWebhook, WEBHOOK_TIMEOUT_MS } from "./sender.ts";
 import { webhookHeaders } from "./signing.ts";
-import { alertRequestOf } from "./alert-request.ts";
+import { ALERT_EVENT_TYPE, alertRequestOf } from "./alert-request.ts";
 import { deliveryAttempts, deliveryDuration } from "../metrics/instruments.ts";
 
 /**
@@ -122,6 +122,11 @@ export function createDispatcher(opts: {
     }
     // An alert message carries its own request (destination format); any other event is a signed webhook.
     const alert = alertRequestOf(d);
+    if (!alert && d.eventType === ALERT_EVENT_TYPE) {
+      // An erased alert's stub: nothing of it may leave (its delivery was ended by the erasure anyway).
+      await failWithoutAttempt(db, d, "The alert's response was erased.", clock);
+      return false;
+    }
     const headers = alert ? alert.headers : webhookHeaders(secretsOf(d), d.eventUuid, Math.floor(clock.nowMs() / 1000), d.body);
     const endTimer = deliveryDuration.startTimer();
     const result = await sendWebhook(alert?.url ?? d.url, headers, alert?.body ?? d.body, {

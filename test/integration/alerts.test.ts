@@ -122,7 +122,11 @@ describe("destinations", () => {
     await make("ntfy", "/ntfy/support-alerts", [{ type: "keyword", keyword: "keeps crashing" }]);
     await make("webhook", "/generic", [{ type: "negative" }, { type: "keyword", keyword: "card" }], {}, "all");
     // Rules that must not fire: a word inside a longer word, a missing word, all-of with one miss.
-    rules.part = await createAlert(h, link, { name: "part", conditions: [{ type: "keyword", keyword: "check" }], destination: { kind: "slack", url: url(h, "/nofire") } });
+    rules.part = await createAlert(h, link, {
+      name: "part",
+      conditions: [{ type: "keyword", keyword: "check" }],
+      destination: { kind: "slack", url: url(h, "/nofire") },
+    });
     rules.all = await createAlert(h, link, {
       name: "all",
       match: "all",
@@ -130,7 +134,10 @@ describe("destinations", () => {
       destination: { kind: "slack", url: url(h, "/nofire") },
     });
     responseUuid = await respond(h, link, 3, COMPLAINT);
-    received = await h.receiver.waitFor((rs) => ["/slack", "/teams", "/mattermost", "/_matrix", "/ntfy", "/generic"].every((p) => on(p)(rs).length >= 1), 60_000);
+    received = await h.receiver.waitFor(
+      (rs) => ["/slack", "/teams", "/mattermost", "/_matrix", "/ntfy", "/generic"].every((p) => on(p)(rs).length >= 1),
+      60_000,
+    );
   });
   afterAll(() => h.close());
 
@@ -219,7 +226,9 @@ describe("destinations", () => {
 
   test("the preview returns the exact body each destination received for that response", async () => {
     for (const kind of ["slack", "teams", "mattermost", "ntfy", "webhook"]) {
-      const p = await h.api.call("POST", `/api/v1/links/${link.uuid}/alerts/preview/`, { body: { alert_uuid: rules[kind]!.uuid, response_uuid: responseUuid } });
+      const p = await h.api.call("POST", `/api/v1/links/${link.uuid}/alerts/preview/`, {
+        body: { alert_uuid: rules[kind]!.uuid, response_uuid: responseUuid },
+      });
       expect(p.status).toBe(200);
       const path = { slack: "/slack", teams: "/teams", mattermost: "/mattermost", ntfy: "/ntfy", webhook: "/generic" }[kind]!;
       const got = on(path)(received)[0]!;
@@ -271,7 +280,11 @@ describe("delivery", () => {
   afterAll(() => h.close());
 
   test("a 500 is retried with the same body", async () => {
-    await createAlert(h, link, { name: "retry", conditions: [{ type: "keyword", keyword: "checkout" }], destination: { kind: "slack", url: url(h, "/retry") } });
+    await createAlert(h, link, {
+      name: "retry",
+      conditions: [{ type: "keyword", keyword: "checkout" }],
+      destination: { kind: "slack", url: url(h, "/retry") },
+    });
     h.receiver.queueBehaviors([{ status: 500 }], "/retry");
     await respond(h, link, 9, COMPLAINT);
     const rs = on("/retry")(await h.receiver.waitFor((all) => on("/retry")(all).length >= 2, 60_000));
@@ -314,7 +327,11 @@ describe("SSRF guard", () => {
     expect(literal.json.code).toBe("VALIDATION_ERROR");
     expect(literal.json.errors[0].pointer).toBe("/destination/url");
     const port = new URL(h.receiver.url).port;
-    const alert = await createAlert(h, link, { name: "guarded", conditions: [{ type: "keyword", keyword: "checkout" }], destination: { kind: "slack", url: `https://localhost:${port}/guarded` } });
+    const alert = await createAlert(h, link, {
+      name: "guarded",
+      conditions: [{ type: "keyword", keyword: "checkout" }],
+      destination: { kind: "slack", url: `https://localhost:${port}/guarded` },
+    });
     await respond(h, link, 9, COMPLAINT);
     const rule = await h.api.db.selectFrom("alert_rules").select("webhook_uuid").where("uuid", "=", alert.uuid).executeTakeFirstOrThrow();
     const attempt = await (async () => {
@@ -345,19 +362,47 @@ describe("validation", () => {
   test("bad rules get problem details with pointers; another workspace's or a malformed link is 404", async () => {
     const link = await createLink(h);
     const post = (body: unknown, to = link.uuid) => h.api.call("POST", `/api/v1/links/${to}/alerts/`, { body });
-    const matrix = await post({ name: "m", conditions: [{ type: "negative" }], destination: { kind: "matrix", url: "https://matrix.example.org", room: "!r:example.org" } });
+    const matrix = await post({
+      name: "m",
+      conditions: [{ type: "negative" }],
+      destination: { kind: "matrix", url: "https://matrix.example.org", room: "!r:example.org" },
+    });
     expect(matrix.status).toBe(400);
     expect(matrix.json.errors.map((e: { pointer: string }) => e.pointer)).toContain("/destination/token");
     const http = await post({ name: "h", conditions: [{ type: "negative" }], destination: { kind: "slack", url: "http://hooks.slack.com/x" } });
     expect(http.json.errors[0].pointer).toBe("/destination/url");
     const none = await post({ name: "n", conditions: [], destination: { kind: "slack", url: "https://hooks.slack.com/x" } });
     expect(none.json.errors[0].pointer).toBe("/conditions");
-    const theme = await post({ name: "t", conditions: [{ type: "theme", theme_uuid: crypto.randomUUID() }], destination: { kind: "slack", url: "https://hooks.slack.com/x" } });
+    const theme = await post({
+      name: "t",
+      conditions: [{ type: "theme", theme_uuid: crypto.randomUUID() }],
+      destination: { kind: "slack", url: "https://hooks.slack.com/x" },
+    });
     expect(theme.status).toBe(400);
     expect(theme.json.errors[0].pointer).toBe("/conditions/0/theme_uuid");
-    const long = await post({ name: "k", conditions: [{ type: "keyword", keyword: "x".repeat(101) }], destination: { kind: "slack", url: "https://hooks.slack.com/x" } });
+    const long = await post({
+      name: "k",
+      conditions: [{ type: "keyword", keyword: "x".repeat(101) }],
+      destination: { kind: "slack", url: "https://hooks.slack.com/x" },
+    });
     expect(long.json.errors[0].pointer).toBe("/conditions/0/keyword");
-    expect((await post({ name: "x", conditions: [{ type: "negative" }], destination: { kind: "slack", url: "https://hooks.slack.com/x" } }, crypto.randomUUID())).status).toBe(404);
+    expect(
+      (await post({ name: "x", conditions: [{ type: "negative" }], destination: { kind: "slack", url: "https://hooks.slack.com/x" } }, crypto.randomUUID()))
+        .status,
+    ).toBe(404);
     expect((await h.api.call("GET", "/api/v1/links/not-a-uuid/alerts/")).status).toBe(404);
+  });
+
+  test("deleting the link deletes its rules and their outbox targets", async () => {
+    const link = await createLink(h);
+    await createAlert(h, link, { name: "gone", conditions: [{ type: "negative" }], destination: { kind: "slack", url: "https://hooks.slack.com/x" } });
+    const count = async () => {
+      const rules = await h.api.db.selectFrom("alert_rules").select("uuid").where("link_uuid", "=", link.uuid).execute();
+      const targets = await h.api.db.selectFrom("webhooks").select("uuid").where("link_uuid", "=", link.uuid).execute();
+      return [rules.length, targets.length];
+    };
+    expect(await count()).toEqual([1, 1]);
+    expect((await h.api.call("DELETE", `/api/v1/links/${link.uuid}/`)).status).toBe(200);
+    expect(await count()).toEqual([0, 0]);
   });
 });

@@ -12,7 +12,6 @@ import type { Database, Executor } from "../../db/schema.ts";
 import { AppError, notFound } from "../../errors.ts";
 import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
 import { isUuid } from "../../shared/uuid.ts";
-import * as linksRepo from "../links/repository.ts";
 import { assertDeliverableUrl, generateWebhookSecret } from "../webhooks/service.ts";
 import { matchAnswersOf, messageOf, responseConsoleUrl, themeUuidsOf } from "./fire.ts";
 import { requestFor } from "./formats/index.ts";
@@ -51,7 +50,15 @@ export function toAlert(row: repo.AlertRuleWithTarget): Alert {
 
 /** The caller's link. @throws AppError NOT_FOUND */
 async function ownLink(db: Executor, auth: AuthContext, linkUuid: string) {
-  const link = isUuid(linkUuid) ? await linksRepo.findLink(db, auth.workspaceUuid, linkUuid.toLowerCase()) : undefined;
+  // Read here, not through links/ (links/ deletes a link's rules: features import one way).
+  const link = isUuid(linkUuid)
+    ? await db
+        .selectFrom("links")
+        .select(["uuid", "name"])
+        .where("workspace_uuid", "=", auth.workspaceUuid)
+        .where("uuid", "=", linkUuid.toLowerCase())
+        .executeTakeFirst()
+    : undefined;
   if (!link) throw notFound("Link");
   return link;
 }
