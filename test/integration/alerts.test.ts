@@ -291,6 +291,31 @@ describe("delivery", () => {
     expect(rs[0]!.body).toBe(rs[1]!.body);
   });
 
+  test("erasing the response ends its pending alert and redacts the stored message", async () => {
+    const alert = await createAlert(h, link, {
+      name: "erased",
+      conditions: [{ type: "keyword", keyword: "pay" }],
+      destination: { kind: "ntfy", url: url(h, "/erased") },
+    });
+    h.receiver.setBehavior({ status: 503 }, "/erased");
+    const responseUuid = await respond(h, link, 9, COMPLAINT);
+    await h.receiver.waitFor((all) => on("/erased")(all).length >= 1, 60_000);
+    expect((await h.api.call("DELETE", `/api/v1/responses/${responseUuid}/`)).status).toBe(200);
+    const rule = await h.api.db.selectFrom("alert_rules").select("webhook_uuid").where("uuid", "=", alert.uuid).executeTakeFirstOrThrow();
+    const rows = await h.api.db
+      .selectFrom("webhook_deliveries as d")
+      .innerJoin("outbox_events as e", "e.uuid", "d.event_uuid")
+      .select(["d.state", "e.payload"])
+      .where("d.webhook_uuid", "=", rule.webhook_uuid)
+      .execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.state).toBe("failed");
+    expect(rows[0]!.payload).not.toContain("checkout");
+    const sent = on("/erased")(h.receiver.requests).length;
+    await Bun.sleep(1000);
+    expect(on("/erased")(h.receiver.requests)).toHaveLength(sent);
+  });
+
   test("the rate limit sends at most max_per_hour, counts the rest, and reports them in the next hour's first message", async () => {
     const alert = await createAlert(h, link, {
       name: "limited",
