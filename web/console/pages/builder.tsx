@@ -16,6 +16,7 @@ import { ClosingFields, EMPTY_CLOSING, closingFormOf, closingPayloadOf, type Clo
 import { EMPTY_KIOSK, KioskFields, kioskFormOf, kioskPayloadOf, type KioskForm } from "./link-kiosk.tsx";
 import { Field, QuestionEditor } from "./question-editor.tsx";
 import { EmbedCard } from "./embed-card.tsx";
+import { AlertsCard } from "./alerts-card.tsx";
 import { blankDraft, draftOf, fieldErrorsOf, newKey, payloadOf, uniqueKeys, type Draft, type FieldErrors } from "./question-draft.ts";
 
 type LinkForm = {
@@ -364,6 +365,7 @@ export function BuilderPage() {
         )}
       </form>
       {link && <EmbedCard link={link} />}
+      {link && <AlertsCard link={link} writable={writable} />}
       <ConfirmDialog
         open={removing !== null}
         title="Remove this question?"
