@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { BrowserContext, Page } from "playwright-core";
 import { launchBrowser } from "../helpers/browser.ts";
 import { startServer, type RunningServer } from "../helpers/process.ts";
-import { setupUrlOf } from "./console-walk.ts";
+import { expectAccessible, expectKeyboardReachable, setupUrlOf } from "./console-walk.ts";
 import { makeDataDir, removeDir } from "./voice-flow.ts";
 
 const TIMEOUT_MS = 120_000;
@@ -79,7 +79,20 @@ test(
     await list.waitFor();
     expect((await list.innerText()).replace(/\s+/g, " ")).toContain("Unhappy customers → Mattermost, on negative sentiment or keyword “refund”");
 
-    // Matrix needs its token: the API's pointer error is shown.
+    // axe needs an injected script: a second browser without CSP, signed in with the same cookies.
+    const open = await launchBrowser({ microphone: false, bypassCSP: true });
+    try {
+      await open.addCookies(await browser.cookies());
+      const checked = await open.newPage();
+      await checked.goto(`${origin}/console/links/${created.uuid}/`);
+      await checked.getByRole("list", { name: "Alert rules" }).waitFor();
+      await expectAccessible(checked, "link page with the Alerts card");
+      await expectKeyboardReachable(checked, "link page with the Alerts card");
+    } finally {
+      await open.close();
+    }
+
+    // A destination that is not https: the API's pointer error is shown.
     await page.getByLabel("Alert name").fill("Ops room");
     await page.getByLabel("Send to").selectOption("matrix");
     await page.getByLabel("Homeserver URL").fill("http://matrix.example.org");
