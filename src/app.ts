@@ -24,6 +24,7 @@ import { themeRoutes } from "./modules/themes/routes.ts";
 import { invitationRoutes } from "./modules/invitations/routes.ts";
 import { tokenRoutes } from "./modules/tokens/routes.ts";
 import { webhookRoutes } from "./modules/webhooks/routes.ts";
+import { alertRoutes } from "./modules/alerts/routes.ts";
 import { workspaceRoutes } from "./modules/workspaces/routes.ts";
 import { authRoutes } from "./modules/users/routes.ts";
 import { twoFactorGate, twoFactorRoutes } from "./modules/two-factor/routes.ts";
@@ -133,6 +134,7 @@ export function createApp(deps: AppDeps) {
     .use(themeRoutes(deps))
     .use(invitationRoutes(deps))
     .use(webhookRoutes(deps))
+    .use(alertRoutes(deps))
     .use(intakeRoutes(deps))
     .use(liveRoutes(deps))
     .use(embedRoutes(deps))

@@ -246,6 +246,34 @@ export interface WebhookTable {
   last_delivery_status: number | null;
   date_created: string;
   date_updated: string;
+  /** `webhook` (listed, managed under webhooks/) or `alert` (an alert rule's outbox target; migration 2026-12-05T0000). */
+  purpose?: "webhook" | "alert";
+}
+
+/** An alert rule of a link (issue 28; src/modules/alerts; migration 2026-12-05T0000). */
+export interface AlertRuleTable {
+  uuid: string;
+  workspace_uuid: string;
+  link_uuid: string;
+  name: string;
+  /** JSON array of conditions (alerts/model.ts). */
+  conditions: string;
+  /** `any` or `all` of the conditions. */
+  match: string;
+  destination_kind: string;
+  destination_url: string;
+  matrix_room: string | null;
+  /** The rule's outbox target (`webhooks.purpose = 'alert'`); its `secret` holds a Matrix token. */
+  webhook_uuid: string;
+  max_per_hour: number;
+  /** Start of the current rate-limit hour, or null before the first message. */
+  window_start: string | null;
+  window_sent: number;
+  /** Alerts dropped by the rate limit since the last message sent (reported in the next one). */
+  suppressed: number;
+  enabled: number;
+  date_created: string;
+  date_updated: string;
 }
 
 export interface OutboxEventTable {
@@ -481,6 +509,7 @@ export interface Database {
   answers: AnswerTable;
   jobs: JobTable;
   webhooks: WebhookTable;
+  alert_rules: AlertRuleTable;
   outbox_events: OutboxEventTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;

@@ -32,6 +32,7 @@ import {
 import { decideAfterAttempt } from "./retry-policy.ts";
 import { sendWebhook, WEBHOOK_TIMEOUT_MS } from "./sender.ts";
 import { webhookHeaders } from "./signing.ts";
+import { ALERT_EVENT_TYPE, alertRequestOf } from "./alert-request.ts";
 import { deliveryAttempts, deliveryDuration } from "../metrics/instruments.ts";
 
 /**
@@ -119,9 +120,21 @@ export function createDispatcher(opts: {
       await failWithoutAttempt(db, d, "The webhook is disabled.", clock);
       return false;
     }
-    const headers = webhookHeaders(secretsOf(d), d.eventUuid, Math.floor(clock.nowMs() / 1000), d.body);
+    // An alert message carries its own request (destination format); any other event is a signed webhook.
+    const alert = alertRequestOf(d);
+    if (!alert && d.eventType === ALERT_EVENT_TYPE) {
+      // An erased alert's stub: nothing of it may leave (its delivery was ended by the erasure anyway).
+      await failWithoutAttempt(db, d, "The alert's response was erased.", clock);
+      return false;
+    }
+    const headers = alert ? alert.headers : webhookHeaders(secretsOf(d), d.eventUuid, Math.floor(clock.nowMs() / 1000), d.body);
     const endTimer = deliveryDuration.startTimer();
-    const result = await sendWebhook(d.url, headers, d.body, { allowHosts: config.webhookAllowHosts, caPem, timeoutMs: opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS });
+    const result = await sendWebhook(alert?.url ?? d.url, headers, alert?.body ?? d.body, {
+      allowHosts: config.webhookAllowHosts,
+      caPem,
+      timeoutMs: opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
+      method: alert?.method,
+    });
     endTimer();
     const failingForS = d.failingSince ? (clock.nowMs() - Date.parse(d.failingSince)) / 1000 : 0;
     const decision = decideAfterAttempt(result, d.attempts + 1, failingForS, {

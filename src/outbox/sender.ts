@@ -31,6 +31,8 @@ export type SendOptions = {
   /** Extra trusted CA certificates (PEM), added to the system roots; null for the roots only. */
   caPem: string | null;
   timeoutMs?: number;
+  /** The HTTP method (default POST; Matrix alerts use PUT). */
+  method?: "POST" | "PUT";
 };
 
 /** Reads at most `limit` bytes of a body, then cancels the rest. */
@@ -101,7 +103,8 @@ function pinnedRequest(url: URL, address: string | null, caPem: string | null) {
 }
 
 /**
- * POSTs `body` with `headers` to `url`.
+ * POSTs (or PUTs, `opts.method`) `body` with `headers` to `url`; a `content-type` in `headers`
+ * replaces the default `application/json`.
  * @returns status, excerpt, duration in ms, or the error that prevented a response
  */
 export async function sendWebhook(url: string, headers: Record<string, string>, body: string, opts: SendOptions): Promise<SendResult> {
@@ -120,7 +123,7 @@ export async function sendWebhook(url: string, headers: Record<string, string>, 
       const req = pinnedRequest(parsed, candidates[i]!, opts.caPem);
       try {
         const res = await fetch(req.target, {
-          method: "POST",
+          method: opts.method ?? "POST",
           headers: { "content-type": "application/json", "user-agent": USER_AGENT, ...(req.host ? { host: req.host } : {}), ...headers },
           body,
           redirect: "manual",

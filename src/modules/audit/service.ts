@@ -50,6 +50,9 @@ export const AUDIT_ACTIONS = [
   // The "Send test email" button (modules/mail): the label names the recipient (and the SMTP error).
   "mail.test_sent",
   "mail.test_failed",
+  "alert.created",
+  "alert.updated",
+  "alert.deleted",
   // Every MCP tools/call (modules/mcp/server.ts): answered, or refused (the label names the code).
   "mcp.tool_called",
   "mcp.tool_refused",

@@ -15,6 +15,7 @@ import { limitsFor } from "../../auth/plans.ts";
 import { workspaceHost } from "../workspaces/service.ts";
 import { countLinks } from "../workspaces/repository.ts";
 import { createLinkWebhook, deleteWebhooksOfLink } from "../webhooks/service.ts";
+import { deleteAlertRulesOfLink } from "../alerts/repository.ts";
 import { completeSettings, type CreateLinkInput, type Link, type PatchLinkInput, type Settings } from "./model.ts";
 import { mergePatchedQuestions, normalizeQuestions, type NormalizedQuestion } from "./questions.ts";
 import * as repo from "./repository.ts";
@@ -322,6 +323,7 @@ export async function deleteLink(deps: LinkDeps, auth: AuthContext, uuid: string
     const row = isUuid(uuid) ? await repo.findLink(trx, auth.workspaceUuid, uuid) : undefined;
     if (!row) throw notFound("Link");
     await deleteWebhooksOfLink(trx, uuid);
+    await deleteAlertRulesOfLink(trx, uuid);
     // Its invitations go with it (their hidden values may be personal data; issue 25).
     await repo.deleteInvitationsOfLink(trx, uuid);
     await repo.deleteLink(trx, uuid);

@@ -8,6 +8,7 @@
 import type { Transaction } from "kysely";
 import { nowIso } from "../../clock.ts";
 import type { Database } from "../../db/schema.ts";
+import { queueAlertsForResponse } from "../alerts/fire.ts";
 import * as linksRepo from "../links/repository.ts";
 import { queueResponseEvent as enqueueEvent } from "./events.ts";
 import * as responsesRepo from "./repository.ts";
@@ -16,7 +17,8 @@ import { type ResponseDeps, toResponseRecords } from "./service.ts";
 /**
  * Queues `response.submitted` once a completed response has no answer left to transcribe or
  * analyse (DESIGN §8), exactly once. Call inside the transaction that finished the last answer.
- * @returns true when the event was queued now for at least one webhook (nudge the dispatcher)
+ * Alerts of the link's rules are matched and queued here too (alerts/fire.ts).
+ * @returns true when the event was queued now for at least one webhook, or an alert was queued (nudge the dispatcher)
  */
 export async function queueSubmittedEventIfReady(
   trx: Transaction<Database>,
@@ -27,6 +29,14 @@ export async function queueSubmittedEventIfReady(
   if (!r || r.status !== "completed" || r.submitted_event_at) return false;
   if ((await responsesRepo.countUnprocessedAnswers(trx, responseUuid)) > 0) return false;
   await responsesRepo.updateResponse(trx, responseUuid, { submitted_event_at: nowIso() });
+  // Alerts fire at the same moment, in the same transaction (issue 28; alerts/fire.ts).
+  const alerts = await queueAlertsForResponse(trx, {
+    workspaceUuid: r.workspace_uuid,
+    linkUuid: r.link_uuid,
+    linkName: async () => (await linksRepo.findLink(trx, r.workspace_uuid, r.link_uuid))?.name ?? "",
+    responseUuid,
+    publicUrl: deps.publicUrl,
+  });
   const queued = await enqueueEvent(trx, {
     workspaceUuid: r.workspace_uuid,
     linkUuid: r.link_uuid,
@@ -41,5 +51,5 @@ export async function queueSubmittedEventIfReady(
       };
     },
   });
-  return queued !== null;
+  return queued !== null || alerts > 0;
 }

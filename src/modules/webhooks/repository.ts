@@ -13,7 +13,14 @@ export function insertWebhook(db: Executor, row: WebhookRow) {
 }
 
 export function findWebhook(db: Executor, workspaceUuid: string, uuid: string): Promise<WebhookRow | undefined> {
-  return db.selectFrom("webhooks").selectAll().where("workspace_uuid", "=", workspaceUuid).where("uuid", "=", uuid).executeTakeFirst();
+  // An alert rule's outbox target is managed under alerts/, never here.
+  return db
+    .selectFrom("webhooks")
+    .selectAll()
+    .where("workspace_uuid", "=", workspaceUuid)
+    .where("uuid", "=", uuid)
+    .where("purpose", "=", "webhook")
+    .executeTakeFirst();
 }
 
 export function updateWebhook(db: Executor, uuid: string, patch: Partial<Omit<WebhookRow, "uuid" | "workspace_uuid">>) {
@@ -36,11 +43,20 @@ export function deleteWebhooksOfLink(db: Executor, linkUuid: string) {
 
 export async function listWebhooks(db: Executor, workspaceUuid: string, limit: number, offset: number) {
   const [rows, count] = await Promise.all([
-    db.selectFrom("webhooks").selectAll().where("workspace_uuid", "=", workspaceUuid).orderBy("date_created", "desc").limit(limit).offset(offset).execute(),
+    db
+      .selectFrom("webhooks")
+      .selectAll()
+      .where("workspace_uuid", "=", workspaceUuid)
+      .where("purpose", "=", "webhook")
+      .orderBy("date_created", "desc")
+      .limit(limit)
+      .offset(offset)
+      .execute(),
     db
       .selectFrom("webhooks")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .where("workspace_uuid", "=", workspaceUuid)
+      .where("purpose", "=", "webhook")
       .executeTakeFirstOrThrow()
       .then((r) => Number(r.n)),
   ]);

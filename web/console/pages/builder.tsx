@@ -20,6 +20,7 @@ import { EMPTY_LINK_FORM, hiddenNames, linkBodyOf, linkFormOf, type LinkForm } f
 import { LinkSettingsCard } from "./link-settings.tsx";
 import { QuestionList } from "./question-list.tsx";
 import { draftOf, fieldErrorsOf, newKey, type Draft, type FieldErrors } from "./question-draft.ts";
+import { AlertsCard } from "./alerts-card.tsx";
 
 /** `/console/links/new/` and `/console/links/<uuid>/`. */
 export function BuilderPage() {
@@ -142,6 +143,8 @@ export function BuilderPage() {
         )}
       </form>
       {link && <EmbedCard link={link} />}
+      {link && <AlertsCard link={link} writable={writable} />}
+      {link && <AlertsCard link={link} writable={writable} />}
       <ConfirmDialog
         open={removing !== null}
         title="Remove this question?"

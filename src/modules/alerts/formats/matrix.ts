@@ -1,0 +1,36 @@
+/**
+ * @module alerts/formats/matrix
+ * Matrix client-server API (spec v1.x, "PUT /_matrix/client/v3/rooms/{roomId}/send/{eventType}/{txnId}"):
+ * an `m.room.message` event of msgtype `m.notice` (the msgtype for automated senders) with a
+ * plain `body` and an HTML `formatted_body`, sent with the bot's access token as a bearer token.
+ * The transaction id is the outbox event id, so a retry of the same alert is deduplicated by the
+ * homeserver.
+ */
+import type { AlertRequest } from "../../../outbox/alert-request.ts";
+import { type AlertMessage, plainLines, reasonsOf, suppressedNote, titleOf } from "../message.ts";
+
+/** Escapes text for HTML. */
+export function htmlEscape(s: string): string {
+  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+}
+
+/**
+ * The Matrix request for `m`.
+ * @param homeserver the homeserver's base URL (`https://matrix.example.org`)
+ * @param room the room id (`!abc:example.org`)
+ * @param txnId the transaction id (the alert's outbox event id)
+ */
+export function matrixRequest(m: AlertMessage, homeserver: string, room: string, txnId: string): AlertRequest {
+  const base = homeserver.replace(/\/+$/, "");
+  const url = `${base}/_matrix/client/v3/rooms/${encodeURIComponent(room)}/send/m.room.message/${encodeURIComponent(txnId)}`;
+  const note = suppressedNote(m);
+  const html = [
+    `<p><strong>${htmlEscape(titleOf(m))}</strong><br>${htmlEscape(reasonsOf(m))}</p>`,
+    ...(m.sentiment ? [`<p>Sentiment: ${htmlEscape(m.sentiment)}</p>`] : []),
+    ...(m.quote ? [`<blockquote>${htmlEscape(m.quote)}</blockquote>`] : []),
+    `<p><a href="${htmlEscape(m.responseUrl)}">Open the response</a></p>`,
+    ...(note ? [`<p><em>${htmlEscape(note)}</em></p>`] : []),
+  ].join("");
+  const content = { msgtype: "m.notice", body: [titleOf(m), ...plainLines(m)].join("\n"), format: "org.matrix.custom.html", formatted_body: html };
+  return { method: "PUT", url, headers: { "content-type": "application/json" }, body: JSON.stringify(content), bearer: true };
+}

@@ -1,0 +1,29 @@
+/**
+ * @module alerts/formats/slack
+ * Slack incoming webhook (docs.slack.dev "Sending messages using incoming webhooks"): `POST` JSON
+ * `{text, blocks}` — `text` is the notification fallback, `blocks` the Block Kit layout. mrkdwn
+ * needs `&`, `<` and `>` escaped.
+ */
+import type { AlertRequest } from "../../../outbox/alert-request.ts";
+import { type AlertMessage, reasonsOf, suppressedNote, titleOf } from "../message.ts";
+
+/** Escapes the three characters Slack's mrkdwn reserves. */
+export function slackEscape(s: string): string {
+  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+}
+
+/** The Slack request for `m`, sent to the incoming-webhook `url`. */
+export function slackRequest(m: AlertMessage, url: string): AlertRequest {
+  const note = suppressedNote(m);
+  const blocks: unknown[] = [
+    { type: "section", text: { type: "mrkdwn", text: `*${slackEscape(titleOf(m))}*\n${slackEscape(reasonsOf(m))}` } },
+    ...(m.quote ? [{ type: "section", text: { type: "mrkdwn", text: `>${slackEscape(m.quote)}` } }] : []),
+    {
+      type: "context",
+      elements: [{ type: "mrkdwn", text: `${m.sentiment ? `Sentiment: ${slackEscape(m.sentiment)} · ` : ""}<${m.responseUrl}|Open the response>` }],
+    },
+    ...(note ? [{ type: "context", elements: [{ type: "mrkdwn", text: slackEscape(note) }] }] : []),
+  ];
+  const text = slackEscape(`${titleOf(m)}: ${reasonsOf(m)}`);
+  return { method: "POST", url, headers: { "content-type": "application/json" }, body: JSON.stringify({ text, blocks }), bearer: false };
+}

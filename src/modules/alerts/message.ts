@@ -1,0 +1,80 @@
+/**
+ * @module alerts/message
+ * The content every alert carries, whatever its destination (issue 28; docs/alerts.md): the link's
+ * name, the rule and why it fired, the sentiment, a short quote of the answer and the response's
+ * console URL. Bounded: names to {@link NAME_MAX_CHARS}, the quote to {@link QUOTE_MAX_CHARS}, so
+ * a respondent's long answer cannot make a message a destination refuses.
+ */
+
+/** Longest quote of the answer in a message (characters; Slack's and ntfy's previews stay readable). */
+export const QUOTE_MAX_CHARS = 280;
+/** Longest link or rule name in a message (characters). */
+export const NAME_MAX_CHARS = 150;
+
+/** What an alert says. */
+export type AlertMessage = {
+  linkName: string;
+  ruleName: string;
+  /** One per condition that held, e.g. "Negative sentiment", "Keyword “refund”". */
+  reasons: string[];
+  /** The quoted answer's sentiment (`negative` …), or null when it has none. */
+  sentiment: string | null;
+  /** At most {@link QUOTE_MAX_CHARS} characters of the answer, or null (no text answer). */
+  quote: string | null;
+  /** The response in the operator console. */
+  responseUrl: string;
+  /** Alerts of this rule dropped by the rate limit since its last message. */
+  suppressed: number;
+};
+
+/**
+ * Shortens `text` to at most `max` characters, at a word boundary when one is near, with "…";
+ * whitespace runs (newlines included) become one space.
+ */
+export function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if ([...flat].length <= max) return flat;
+  const cut = [...flat].slice(0, max - 1).join("");
+  const space = cut.lastIndexOf(" ");
+  return `${space > max * 0.6 ? cut.slice(0, space) : cut}…`;
+}
+
+/** The one-line title: `Alert “rule” on link`. */
+export function titleOf(m: AlertMessage): string {
+  return `Alert “${clip(m.ruleName, NAME_MAX_CHARS)}” on ${clip(m.linkName, NAME_MAX_CHARS)}`;
+}
+
+/** `Negative sentiment · Keyword “refund”`. */
+export function reasonsOf(m: AlertMessage): string {
+  return m.reasons.join(" · ");
+}
+
+/** The rate-limit note, or null when nothing was dropped. */
+export function suppressedNote(m: AlertMessage): string | null {
+  if (m.suppressed <= 0) return null;
+  return `${m.suppressed} earlier alert${m.suppressed === 1 ? " was" : "s were"} not sent (rate limit).`;
+}
+
+/** The message as plain-text lines (Mattermost, Matrix, ntfy build on these). */
+export function plainLines(m: AlertMessage): string[] {
+  return [
+    `Why: ${reasonsOf(m)}`,
+    ...(m.sentiment ? [`Sentiment: ${m.sentiment}`] : []),
+    ...(m.quote ? [`“${m.quote}”`] : []),
+    `Open the response: ${m.responseUrl}`,
+    ...(suppressedNote(m) ? [suppressedNote(m)!] : []),
+  ];
+}
+
+/** The sample message of a preview without a response. */
+export function sampleMessage(linkName: string, ruleName: string, reasons: string[], responseUrl: string): AlertMessage {
+  return {
+    linkName,
+    ruleName,
+    reasons,
+    sentiment: "negative",
+    quote: "The checkout kept failing and nobody answered my email about the refund.",
+    responseUrl,
+    suppressed: 0,
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * @module test/e2e/console-alerts.test
+ * The "Alerts" card of a saved link (issue 28; docs/alerts.md) in Chromium against a real server
+ * (from source), under the console's real CSP: the form previews the exact message a Mattermost
+ * destination would receive, creates the rule (the list names what it fires on), refuses a bad
+ * one with the API's error, and deletes it.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { BrowserContext, Page } from "playwright-core";
+import { launchBrowser } from "../helpers/browser.ts";
+import { startServer, type RunningServer } from "../helpers/process.ts";
+import { expectAccessible, expectKeyboardReachable, setupUrlOf } from "./console-walk.ts";
+import { makeDataDir, removeDir } from "./voice-flow.ts";
+
+const TIMEOUT_MS = 120_000;
+
+let dataDir: string;
+let server: RunningServer;
+let browser: BrowserContext;
+let page: Page;
+let origin: string;
+
+beforeAll(async () => {
+  dataDir = await makeDataDir();
+  server = await startServer({ dataDir });
+  const setupUrl = await setupUrlOf(server);
+  origin = new URL(setupUrl).origin;
+  browser = await launchBrowser({ microphone: false });
+  page = await browser.newPage();
+  await page.goto(setupUrl);
+  await page.getByLabel("Name").fill("Ada Lovelace");
+  await page.getByLabel("Email").fill("ada@example.com");
+  await page.getByLabel("Password").fill("correct horse battery");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page.getByRole("navigation", { name: "Console" }).waitFor();
+}, TIMEOUT_MS);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (dataDir) await removeDir(dataDir);
+});
+
+test(
+  "a link's Alerts card previews, creates, refuses and deletes a rule",
+  async () => {
+    const created = await page.evaluate(async () => {
+      const s = await (await fetch("/api/v1/auth/session/")).json();
+      const res = await fetch("/api/v1/links/", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-csrf-token": s.csrf_token },
+        body: JSON.stringify({ name: "Checkout", questions: [{ prompt: "What went wrong?", type: "text" }] }),
+      });
+      return res.json();
+    });
+    const csp: string[] = [];
+    page.on("console", (m) => m.text().includes("Content Security Policy") && csp.push(m.text()));
+    await page.goto(`${origin}/console/links/${created.uuid}/`);
+    await page.getByRole("heading", { name: "Alerts" }).waitFor();
+    await page.getByText("No alerts yet.").waitFor();
+
+    await page.getByLabel("Alert name").fill("Unhappy customers");
+    await page.getByLabel("Send to").selectOption("mattermost");
+    await page.getByLabel("Webhook URL").fill("https://chat.example.com/hooks/abc");
+    await page.getByLabel("Negative sentiment").check();
+    await page.getByLabel("Keyword (optional)").fill("refund");
+    await page.getByRole("button", { name: "Preview message" }).click();
+    const preview = page.getByLabel("What Mattermost receives");
+    await preview.waitFor();
+    const text = await preview.inputValue();
+    expect(text.startsWith("POST https://chat.example.com/hooks/abc\n\n")).toBe(true);
+    const body = JSON.parse(text.split("\n\n").slice(1).join("\n\n"));
+    expect(body.text).toContain("#### Alert “Unhappy customers” on Checkout");
+    expect(body.text).toContain("**Why:** Negative sentiment · Keyword “refund”");
+
+    await page.getByRole("button", { name: "Create alert" }).click();
+    await page.getByText("Alert created.").waitFor();
+    const list = page.getByRole("list", { name: "Alert rules" });
+    await list.waitFor();
+    expect((await list.innerText()).replace(/\s+/g, " ")).toContain("Unhappy customers → Mattermost, on negative sentiment or keyword “refund”");
+
+    // axe needs an injected script: a second browser without CSP, signed in with the same cookies.
+    const open = await launchBrowser({ microphone: false, bypassCSP: true });
+    try {
+      await open.addCookies(await browser.cookies());
+      const checked = await open.newPage();
+      await checked.goto(`${origin}/console/links/${created.uuid}/`);
+      await checked.getByRole("list", { name: "Alert rules" }).waitFor();
+      await expectAccessible(checked, "link page with the Alerts card");
+      await expectKeyboardReachable(checked, "link page with the Alerts card");
+    } finally {
+      await open.close();
+    }
+
+    // A destination that is not https: the API's pointer error is shown.
+    await page.getByLabel("Alert name").fill("Ops room");
+    await page.getByLabel("Send to").selectOption("matrix");
+    await page.getByLabel("Homeserver URL").fill("http://matrix.example.org");
+    await page.getByLabel("Room id").fill("!ops:example.org");
+    await page.getByLabel("Access token").fill("syt_x");
+    await page.getByLabel("Actionable feedback").check();
+    await page.getByRole("button", { name: "Create alert" }).click();
+    await page.getByText("destination/url: Must be an absolute https URL.").waitFor();
+
+    await page.getByRole("button", { name: "Delete alert Unhappy customers" }).click();
+    await page.getByText("No alerts yet.").waitFor();
+    expect(csp).toEqual([]);
+  },
+  TIMEOUT_MS,
+);

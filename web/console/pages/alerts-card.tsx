@@ -1,0 +1,198 @@
+/**
+ * The "Alerts" card of a saved link (issue 28; docs/alerts.md): the link's alert rules (what they
+ * fire on, where they go, whether the destination stopped answering, how many alerts the rate
+ * limit dropped), deleting one, and a form to add one — destination kind, URL (Matrix: room and
+ * token), conditions, any/all, messages per hour — with "Preview message" showing the exact
+ * request the destination would receive for a sample answer.
+ */
+import { useState } from "preact/hooks";
+import { api, apiPath, paged, type Page } from "../api.ts";
+import { ErrorNote, Loading, useAction, useLoad } from "../components.tsx";
+import type { Link } from "../types.ts";
+
+type Condition = { type: "negative" | "actionable" | "nps_detractor" } | { type: "theme"; theme_uuid: string } | { type: "keyword"; keyword: string };
+type Alert = {
+  uuid: string;
+  name: string;
+  conditions: Condition[];
+  match: "any" | "all";
+  destination: { kind: string; url: string; room: string | null };
+  max_per_hour: number;
+  enabled: boolean;
+  disabled_reason: string | null;
+  suppressed: number;
+};
+type Preview = { method: string; url: string; headers: Record<string, string>; body: string };
+
+const KINDS: [string, string][] = [
+  ["slack", "Slack"],
+  ["teams", "Microsoft Teams"],
+  ["mattermost", "Mattermost"],
+  ["matrix", "Matrix"],
+  ["ntfy", "ntfy"],
+  ["webhook", "Generic JSON"],
+];
+const FLAGS: [Condition["type"], string][] = [
+  ["negative", "Negative sentiment"],
+  ["actionable", "Actionable feedback"],
+  ["nps_detractor", "NPS detractor (0–6)"],
+];
+
+/** A condition in words. */
+function describe(c: Condition): string {
+  if (c.type === "keyword") return `keyword “${c.keyword}”`;
+  if (c.type === "theme") return "a theme";
+  return FLAGS.find(([t]) => t === c.type)![1].toLowerCase();
+}
+
+/** The request body the form describes (POST …/alerts/, or `rule` of a preview). */
+function ruleOf(form: FormData) {
+  const kind = String(form.get("kind"));
+  const conditions: Condition[] = FLAGS.filter(([t]) => form.get(t) === "on").map(([type]) => ({ type }) as Condition);
+  const keyword = String(form.get("keyword") ?? "").trim();
+  if (keyword) conditions.push({ type: "keyword", keyword });
+  return {
+    name: String(form.get("name") ?? ""),
+    conditions,
+    match: String(form.get("match")),
+    max_per_hour: Number(form.get("max_per_hour") || 10),
+    destination: {
+      kind,
+      url: String(form.get("url") ?? ""),
+      ...(kind === "matrix" ? { room: String(form.get("room") ?? ""), token: String(form.get("token") ?? "") } : {}),
+    },
+  };
+}
+
+export function AlertsCard({ link, writable }: { link: Link; writable: boolean }) {
+  const [tick, setTick] = useState(0);
+  const [kind, setKind] = useState("slack");
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const list = useLoad(() => api<Page<Alert>>("GET", paged(apiPath`links/${link.uuid}/alerts/`, 1, 100)), [link.uuid, tick]);
+  const action = useAction();
+  const submit = (e: SubmitEvent) => {
+    e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
+    const rule = ruleOf(new FormData(form));
+    if ((e.submitter as HTMLButtonElement | null)?.value === "preview") {
+      void action.run("", async () => setPreview(await api<Preview>("POST", apiPath`links/${link.uuid}/alerts/preview/`, { rule })));
+      return;
+    }
+    void action.run("Alert created.", async () => {
+      await api("POST", apiPath`links/${link.uuid}/alerts/`, rule);
+      form.reset();
+      setKind("slack");
+      setPreview(null);
+      setTick(tick + 1);
+    });
+  };
+  const remove = (a: Alert) =>
+    void action.run(`Alert “${a.name}” deleted.`, async () => {
+      await api("DELETE", apiPath`links/${link.uuid}/alerts/${a.uuid}/`);
+      setTick(tick + 1);
+    });
+  return (
+    <section class="card stack alerts-card" aria-labelledby="alerts-title">
+      <h2 id="alerts-title">Alerts</h2>
+      <p class="muted">Tell a channel when an analysed response matches. Delivered like webhooks: retried, and never to a private address you did not allow.</p>
+      {list.loading && !list.data && <Loading what="alerts" />}
+      <ErrorNote error={list.error} />
+      {list.data && list.data.count === 0 && <p>No alerts yet.</p>}
+      {list.data && list.data.count > 0 && (
+        <ul class="stack" aria-label="Alert rules">
+          {list.data.results.map((a) => (
+            <li key={a.uuid}>
+              <strong>{a.name}</strong> → {KINDS.find(([k]) => k === a.destination.kind)?.[1] ?? a.destination.kind}, on{" "}
+              {a.conditions.map(describe).join(a.match === "all" ? " and " : " or ")}
+              {!a.enabled && " (paused)"}
+              {a.disabled_reason && <span class="error"> Stopped: {a.disabled_reason}</span>}
+              {a.suppressed > 0 && <span class="muted"> {a.suppressed} held back by the rate limit.</span>}{" "}
+              {writable && (
+                <button type="button" class="button-secondary" aria-label={`Delete alert ${a.name}`} disabled={action.busy} onClick={() => remove(a)}>
+                  Delete
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {writable && (
+        <form class="stack" onSubmit={submit} aria-labelledby="alert-new-title">
+          <h3 id="alert-new-title">New alert</h3>
+          <div class="field">
+            <label for="alert-name">Alert name</label>
+            <input id="alert-name" name="name" required maxLength={200} />
+          </div>
+          <div class="field">
+            <label for="alert-kind">Send to</label>
+            <select id="alert-kind" name="kind" value={kind} onChange={(e) => setKind(e.currentTarget.value)}>
+              {KINDS.map(([k, label]) => (
+                <option key={k} value={k}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div class="field">
+            <label for="alert-url">{kind === "matrix" ? "Homeserver URL" : kind === "ntfy" ? "Topic URL" : "Webhook URL"}</label>
+            <input id="alert-url" name="url" type="url" required placeholder="https://" />
+          </div>
+          {kind === "matrix" && (
+            <>
+              <div class="field">
+                <label for="alert-room">Room id</label>
+                <input id="alert-room" name="room" required placeholder="!abc:example.org" />
+              </div>
+              <div class="field">
+                <label for="alert-token">Access token</label>
+                <input id="alert-token" name="token" type="password" required autoComplete="off" />
+              </div>
+            </>
+          )}
+          <fieldset class="stack">
+            <legend>Fire on</legend>
+            {FLAGS.map(([t, label]) => (
+              <label key={t}>
+                <input type="checkbox" name={t} /> {label}
+              </label>
+            ))}
+            <div class="field">
+              <label for="alert-keyword">Keyword (optional)</label>
+              <input id="alert-keyword" name="keyword" maxLength={100} aria-describedby="alert-keyword-hint" />
+              <p class="hint" id="alert-keyword-hint">
+                A whole word or phrase in the answer, any case.
+              </p>
+            </div>
+            <div class="field">
+              <label for="alert-match">Fire when</label>
+              <select id="alert-match" name="match">
+                <option value="any">Any of these holds</option>
+                <option value="all">All of these hold</option>
+              </select>
+            </div>
+          </fieldset>
+          <div class="field">
+            <label for="alert-rate">Messages per hour at most</label>
+            <input id="alert-rate" name="max_per_hour" type="number" min={1} max={1000} defaultValue="10" />
+          </div>
+          <ErrorNote error={action.error} />
+          <div class="actions">
+            <button type="submit" value="create" disabled={action.busy}>
+              Create alert
+            </button>
+            <button type="submit" value="preview" class="button-secondary" disabled={action.busy}>
+              Preview message
+            </button>
+            <span role="status">{action.message}</span>
+          </div>
+          {preview && (
+            <div class="field">
+              <label for="alert-preview">What {KINDS.find(([k]) => k === kind)?.[1]} receives</label>
+              <textarea id="alert-preview" readOnly class="mono" rows={10} value={`${preview.method} ${preview.url}\n\n${preview.body}`} />
+            </div>
+          )}
+        </form>
+      )}
+    </section>
+  );
+}
