@@ -6,61 +6,39 @@
  * API's `settings`, and emptying them removes them (null). A bad limit shows the API's error.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { BrowserContext, Page } from "playwright-core";
-import { launchBrowser } from "../helpers/browser.ts";
-import { startServer, type RunningServer } from "../helpers/process.ts";
-import { setupUrlOf } from "./console-walk.ts";
-import { makeDataDir, removeDir } from "./voice-flow.ts";
+import type { Page } from "playwright-core";
+import { apiGet, newLinkInBuilder, openConsoleAsOwner, type ConsoleOwner } from "../helpers/console-browser.ts";
 
 const TIMEOUT_MS = 120_000;
 const CONSENT = "I agree that my voice is recorded and kept for 30 days.";
 const LOCAL_CLOSE = "2030-06-01T12:30";
 
-let dataDir: string;
-let server: RunningServer;
-let browser: BrowserContext;
+let session: ConsoleOwner;
 let page: Page;
 let origin: string;
 
-/** `GET /api/v1/<path>` with the page's session cookie. */
-function apiGet(apiPath: string): Promise<any> {
-  return page.evaluate(async (p) => (await fetch(`/api/v1/${p}`)).json(), apiPath);
-}
-
 beforeAll(async () => {
-  dataDir = await makeDataDir();
-  server = await startServer({ dataDir });
-  const setupUrl = await setupUrlOf(server);
-  origin = new URL(setupUrl).origin;
-  browser = await launchBrowser({ microphone: false });
-  page = await browser.newPage();
-  // A zone that is not UTC, so the local-time → UTC conversion of "Close at" shows.
-  await (await browser.newCDPSession(page)).send("Emulation.setTimezoneOverride", { timezoneId: "Europe/Berlin" });
-  await page.goto(setupUrl);
-  await page.getByLabel("Name").fill("Ada Lovelace");
-  await page.getByLabel("Email").fill("ada@example.com");
-  await page.getByLabel("Password").fill("correct horse battery");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.getByRole("navigation", { name: "Console" }).waitFor();
+  session = await openConsoleAsOwner({
+    // A zone that is not UTC, so the local-time → UTC conversion of "Close at" shows.
+    beforeSetup: async (p, browser) => {
+      await (await browser.newCDPSession(p)).send("Emulation.setTimezoneOverride", { timezoneId: "Europe/Berlin" });
+    },
+  });
+  ({ page, origin } = session);
 }, TIMEOUT_MS);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (dataDir) await removeDir(dataDir);
+  await session?.close();
 });
 
 test(
   "close at, response limit and consent are saved, reloaded, and removed when emptied",
   async () => {
-    await page.goto(`${origin}/console/links/new/`);
-    await page.getByLabel("Name", { exact: true }).fill("Closing soon");
+    await newLinkInBuilder(page, origin, "Closing soon", "How was it?");
     await page.getByLabel("Close at").fill(LOCAL_CLOSE);
     await page.getByLabel("Response limit").fill("0");
     await page.getByLabel("Consent text").fill(CONSENT);
     await page.getByLabel("Ask for consent").selectOption({ label: "Before the first answer" });
-    await page.getByRole("button", { name: "Add question" }).click();
-    await page.getByLabel("Prompt").fill("How was it?");
     await page.getByRole("button", { name: "Save link" }).click();
     // 0 is below the API's minimum: its message shows under the field, which is marked invalid.
     await page.locator("#link-limit-error").waitFor();
@@ -77,7 +55,7 @@ test(
     expect(await page.getByLabel("Consent text").inputValue()).toBe(CONSENT);
     expect(await page.getByLabel("Ask for consent").inputValue()).toBe("start");
 
-    const saved = (await apiGet(`links/${uuid}/`)).settings;
+    const saved = (await apiGet(page, `links/${uuid}/`)).settings;
     // 12:30 in Berlin in June (UTC+2) is 10:30 UTC.
     expect(Date.parse(saved.close_at)).toBe(Date.parse("2030-06-01T10:30:00Z"));
     expect(saved.response_limit).toBe(250);
@@ -88,7 +66,7 @@ test(
     await page.getByLabel("Consent text").fill("");
     await page.getByRole("button", { name: "Save link" }).click();
     await page.getByText("Link saved.").waitFor();
-    const cleared = (await apiGet(`links/${uuid}/`)).settings;
+    const cleared = (await apiGet(page, `links/${uuid}/`)).settings;
     expect(cleared).toMatchObject({ close_at: null, response_limit: null, consent: null });
     await page.reload();
     expect(await page.getByLabel("Close at").inputValue()).toBe("");

@@ -16,10 +16,9 @@ import type { BrowserContext, Page } from "playwright-core";
 import { makeSpeechWav } from "../helpers/audio.ts";
 import { launchBrowser } from "../helpers/browser.ts";
 import { startServer, type RunningServer } from "../helpers/process.ts";
-import { setupUrlOf } from "./console-walk.ts";
 import { makeDataDir, removeDir } from "./voice-flow.ts";
+import { apiWrite, createOwner, setupUrlOf } from "../helpers/console-browser.ts";
 
-const OWNER = { name: "Ada Lovelace", email: "ada@example.com", password: "correct horse battery" };
 /** A real 1×1 PNG. */
 const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
 
@@ -68,22 +67,6 @@ async function watchCsp(page: Page): Promise<{ messages: string[]; violations: (
   return { messages, violations: () => page.evaluate(() => [...((window as unknown as { __csp?: string[] }).__csp ?? [])]) };
 }
 
-/** A write with the page's session (cookie + CSRF token). */
-function apiWrite(page: Page, method: string, apiPath: string, body?: unknown): Promise<{ status: number; body: any }> {
-  return page.evaluate(
-    async ({ method, apiPath, body }) => {
-      const s = await (await fetch("/api/v1/auth/session/")).json();
-      const res = await fetch(`/api/v1/${apiPath}`, {
-        method,
-        headers: { "content-type": "application/json", "x-csrf-token": s.csrf_token },
-        body: JSON.stringify(body),
-      });
-      return { status: res.status, body: await res.json().catch(() => null) };
-    },
-    { method, apiPath, body },
-  );
-}
-
 /** Submits a response through the public intake API: card `cardId` and (optionally) a recording. */
 async function respond(workspaceSlug: string, link: any, cardId: string, withRecording: boolean): Promise<string> {
   const base = `${server.baseUrl}/api/v1/intake/${workspaceSlug}/${link.slug}/sessions/`;
@@ -120,12 +103,7 @@ test("console pages raise no CSP violation; recordings, card images and card vid
   const csp = await watchCsp(page);
   const setupUrl = await setupUrlOf(server);
   const origin = new URL(setupUrl).origin;
-  await page.goto(setupUrl);
-  await page.getByLabel("Name").fill(OWNER.name);
-  await page.getByLabel("Email").fill(OWNER.email);
-  await page.getByLabel("Password").fill(OWNER.password);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.getByRole("navigation", { name: "Console" }).waitFor();
+  await createOwner(page, setupUrl);
 
   const cardsOrigin = `http://127.0.0.1:${cards.port}`;
   const created = await apiWrite(page, "POST", "links/", {

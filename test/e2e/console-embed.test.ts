@@ -10,57 +10,23 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import path from "node:path";
-import type { BrowserContext, Frame, Page } from "playwright-core";
-import { launchBrowser } from "../helpers/browser.ts";
-import { startServer, type RunningServer } from "../helpers/process.ts";
-import { setupUrlOf } from "./console-walk.ts";
-import { makeDataDir, removeDir } from "./voice-flow.ts";
+import type { Frame, Page } from "playwright-core";
+import { apiWrite, openConsoleAsOwner, type ConsoleOwner } from "../helpers/console-browser.ts";
 
 const TIMEOUT_MS = 120_000;
 const PROMPT = "What should we do better?";
 
-let dataDir: string;
-let server: RunningServer;
-let browser: BrowserContext;
+let session: ConsoleOwner;
 let page: Page;
 let origin: string;
 
-/** A write with the page's session (cookie + CSRF token). */
-function apiWrite(method: string, apiPath: string, body: unknown): Promise<{ status: number; body: any }> {
-  return page.evaluate(
-    async ({ method, apiPath, body }) => {
-      const s = await (await fetch("/api/v1/auth/session/")).json();
-      const res = await fetch(`/api/v1/${apiPath}`, {
-        method,
-        headers: { "content-type": "application/json", "x-csrf-token": s.csrf_token },
-        body: JSON.stringify(body),
-      });
-      return { status: res.status, body: await res.json().catch(() => null) };
-    },
-    { method, apiPath, body },
-  );
-}
-
 beforeAll(async () => {
-  dataDir = await makeDataDir();
-  server = await startServer({ dataDir });
-  const setupUrl = await setupUrlOf(server);
-  origin = new URL(setupUrl).origin;
-  browser = await launchBrowser({ microphone: false });
-  page = await browser.newPage();
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.goto(setupUrl);
-  await page.getByLabel("Name").fill("Ada Lovelace");
-  await page.getByLabel("Email").fill("ada@example.com");
-  await page.getByLabel("Password").fill("correct horse battery");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.getByRole("navigation", { name: "Console" }).waitFor();
+  session = await openConsoleAsOwner({ viewport: { width: 1280, height: 900 } });
+  ({ page, origin } = session);
 }, TIMEOUT_MS);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (dataDir) await removeDir(dataDir);
+  await session?.close();
 });
 
 test(
@@ -97,7 +63,7 @@ async function previewedIntake(): Promise<Frame> {
 test(
   "a link's Share / Embed card: a snippet per mode, and a live preview through embed.js that records nothing",
   async () => {
-    const created = await apiWrite("POST", "links/", { name: "Feedback", slug: "feedback", questions: [{ prompt: PROMPT, type: "text" }] });
+    const created = await apiWrite(page, "POST", "links/", { name: "Feedback", slug: "feedback", questions: [{ prompt: PROMPT, type: "text" }] });
     expect(created.status).toBe(201);
     const csp: string[] = [];
     page.on("console", (m) => m.text().includes("Content Security Policy") && csp.push(m.text()));

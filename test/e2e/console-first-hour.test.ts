@@ -11,37 +11,19 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
-import { launchBrowser } from "../helpers/browser.ts";
-import { startServer, type RunningServer } from "../helpers/process.ts";
-import { SCREENSHOT_DIR, expectAccessible, setupUrlOf } from "./console-walk.ts";
-import { makeDataDir, removeDir } from "./voice-flow.ts";
+import type { RunningServer } from "../helpers/process.ts";
+import { apiWrite, OWNER, openConsoleAsOwner, type ConsoleOwner } from "../helpers/console-browser.ts";
+import { SCREENSHOT_DIR, expectAccessible } from "./console-walk.ts";
 
 const TIMEOUT_MS = 120_000;
-const OWNER = { name: "Ada Lovelace", email: "ada@example.com", password: "correct horse battery" };
 const WIDTHS = [320, 375, 1280] as const;
 
-let dataDir: string;
+let session: ConsoleOwner;
 let server: RunningServer;
 let browser: BrowserContext;
 /** The public URL's origin (`http://localhost:<port>`), where the owner signed up. */
 let origin: string;
 let page: Page;
-
-/** A write with the page's session (cookie + CSRF token). */
-function apiWrite(p: Page, method: string, apiPath: string, body?: unknown): Promise<{ status: number; body: any }> {
-  return p.evaluate(
-    async ({ method, apiPath, body }) => {
-      const s = await (await fetch("/api/v1/auth/session/")).json();
-      const res = await fetch(`/api/v1/${apiPath}`, {
-        method,
-        headers: { "content-type": "application/json", "x-csrf-token": s.csrf_token },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: await res.json().catch(() => null) };
-    },
-    { method, apiPath, body },
-  );
-}
 
 /** Screenshots of the page at phone and desktop widths (light), named first-hour-<name>-<width>. */
 async function shoot(p: Page, name: string): Promise<void> {
@@ -55,24 +37,12 @@ async function shoot(p: Page, name: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  dataDir = await makeDataDir();
-  server = await startServer({ dataDir });
-  const setupUrl = await setupUrlOf(server);
-  origin = new URL(setupUrl).origin;
-  browser = await launchBrowser({ microphone: false, bypassCSP: true });
-  page = await browser.newPage();
-  await page.goto(setupUrl);
-  await page.getByLabel("Name").fill(OWNER.name);
-  await page.getByLabel("Email").fill(OWNER.email);
-  await page.getByLabel("Password").fill(OWNER.password);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.getByRole("navigation", { name: "Console" }).waitFor();
+  session = await openConsoleAsOwner({ browser: { microphone: false, bypassCSP: true } });
+  ({ server, browser, page, origin } = session);
 }, TIMEOUT_MS);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await removeDir(dataDir);
+  await session?.close();
 });
 
 describe("public URL", () => {

@@ -7,67 +7,32 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { BrowserContext, Page } from "playwright-core";
-import { launchBrowser } from "../helpers/browser.ts";
-import { startServer, type RunningServer } from "../helpers/process.ts";
-import { setupUrlOf } from "./console-walk.ts";
-import { makeDataDir, removeDir } from "./voice-flow.ts";
+import type { RunningServer } from "../helpers/process.ts";
+import { apiGet, apiWrite, openConsoleAsOwner, type ConsoleOwner } from "../helpers/console-browser.ts";
 
 const TIMEOUT_MS = 120_000;
 const PROMPT = "How was your order?";
 const PRO_PROMPT = "Anything for pro customers?";
 
-let dataDir: string;
+let session: ConsoleOwner;
 let server: RunningServer;
 let browser: BrowserContext;
 let page: Page;
 let origin: string;
 
-/** `GET /api/v1/<path>` with the page's session cookie. */
-function apiGet(apiPath: string): Promise<any> {
-  return page.evaluate(async (p) => (await fetch(`/api/v1/${p}`)).json(), apiPath);
-}
-
-/** A write with the page's session (cookie + CSRF token). */
-function apiWrite(method: string, apiPath: string, body: unknown): Promise<{ status: number; body: any }> {
-  return page.evaluate(
-    async ({ method, apiPath, body }) => {
-      const s = await (await fetch("/api/v1/auth/session/")).json();
-      const res = await fetch(`/api/v1/${apiPath}`, {
-        method,
-        headers: { "content-type": "application/json", "x-csrf-token": s.csrf_token },
-        body: JSON.stringify(body),
-      });
-      return { status: res.status, body: await res.json().catch(() => null) };
-    },
-    { method, apiPath, body },
-  );
-}
-
 beforeAll(async () => {
-  dataDir = await makeDataDir();
-  server = await startServer({ dataDir });
-  const setupUrl = await setupUrlOf(server);
-  origin = new URL(setupUrl).origin;
-  browser = await launchBrowser({ microphone: false, bypassCSP: true });
-  page = await browser.newPage();
-  await page.goto(setupUrl);
-  await page.getByLabel("Name").fill("Ada Lovelace");
-  await page.getByLabel("Email").fill("ada@example.com");
-  await page.getByLabel("Password").fill("correct horse battery");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.getByRole("navigation", { name: "Console" }).waitFor();
+  session = await openConsoleAsOwner({ browser: { microphone: false, bypassCSP: true } });
+  ({ server, browser, page, origin } = session);
 }, TIMEOUT_MS);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (dataDir) await removeDir(dataDir);
+  await session?.close();
 });
 
 test(
   "the builder edits hidden fields; the response page shows their values",
   async () => {
-    const created = await apiWrite("POST", "links/", {
+    const created = await apiWrite(page, "POST", "links/", {
       name: "Orders",
       questions: [
         { prompt: PROMPT, type: "text", required: true },
@@ -82,12 +47,12 @@ test(
     await input.fill("Order-ID");
     await page.getByRole("button", { name: "Save link" }).click();
     await page.getByText("Use snake_case starting with a letter.").first().waitFor();
-    expect((await apiGet(`links/${created.body.uuid}/`)).settings.hidden_fields).toEqual([]);
+    expect((await apiGet(page, `links/${created.body.uuid}/`)).settings.hidden_fields).toEqual([]);
 
     await input.fill("order_id, plan");
     await page.getByRole("button", { name: "Save link" }).click();
     await page.getByText("Link saved.").waitFor();
-    expect((await apiGet(`links/${created.body.uuid}/`)).settings.hidden_fields).toEqual(["order_id", "plan"]);
+    expect((await apiGet(page, `links/${created.body.uuid}/`)).settings.hidden_fields).toEqual(["order_id", "plan"]);
     expect(await page.getByLabel("Hidden fields").inputValue()).toBe("order_id, plan");
 
     // The second question's condition tests the hidden field `plan`; it survives a reload and another save.
@@ -99,12 +64,12 @@ test(
     await page.getByRole("button", { name: "Save link" }).click();
     await page.getByText("Link saved.").waitFor();
     const condition = { show_if: "field_value", field: "plan", operator: "equals", value: "pro" };
-    expect((await apiGet(`links/${created.body.uuid}/`)).questions[1].condition).toEqual(condition);
+    expect((await apiGet(page, `links/${created.body.uuid}/`)).questions[1].condition).toEqual(condition);
     await page.reload();
     await page.getByLabel("Hidden fields").waitFor();
     await page.getByRole("button", { name: "Save link" }).click();
     await page.getByText("Link saved.").waitFor();
-    expect((await apiGet(`links/${created.body.uuid}/`)).questions[1].condition).toEqual(condition);
+    expect((await apiGet(page, `links/${created.body.uuid}/`)).questions[1].condition).toEqual(condition);
 
     const respondent = await browser.newPage();
     await respondent.goto(`${created.body.public_url}?order_id=A-1001`);
@@ -113,7 +78,7 @@ test(
     await respondent.getByText("Thanks for your response!").waitFor();
     await respondent.close();
 
-    const [response] = (await apiGet(`links/${created.body.uuid}/responses/`)).results;
+    const [response] = (await apiGet(page, `links/${created.body.uuid}/responses/`)).results;
     expect(response.hidden).toEqual({ order_id: "A-1001" });
     await page.goto(`${origin}/console/responses/${response.uuid}/`);
     const fact = page.locator("dl.facts > div", { has: page.locator("dt", { hasText: "order_id" }) });

@@ -9,53 +9,27 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFile } from "node:fs/promises";
 import { parse } from "csv-parse/sync";
 import type { BrowserContext, Page } from "playwright-core";
-import { launchBrowser } from "../helpers/browser.ts";
-import { startServer, type RunningServer } from "../helpers/process.ts";
-import { expectAccessible, setupUrlOf } from "./console-walk.ts";
-import { makeDataDir, removeDir } from "./voice-flow.ts";
+import { apiWrite as apiWriteIn, openConsoleAsOwner, type ConsoleOwner } from "../helpers/console-browser.ts";
+import { expectAccessible } from "./console-walk.ts";
 
 const TIMEOUT_MS = 120_000;
 
-let dataDir: string;
-let server: RunningServer;
+let session: ConsoleOwner;
 let browser: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  dataDir = await makeDataDir();
-  server = await startServer({ dataDir });
-  const setupUrl = await setupUrlOf(server);
-  browser = await launchBrowser({ microphone: false, bypassCSP: true });
-  page = await browser.newPage();
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.goto(setupUrl);
-  await page.getByLabel("Name").fill("Ada Lovelace");
-  await page.getByLabel("Email").fill("ada@example.com");
-  await page.getByLabel("Password").fill("correct horse battery");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.getByRole("navigation", { name: "Console" }).waitFor();
+  session = await openConsoleAsOwner({ browser: { microphone: false, bypassCSP: true }, viewport: { width: 1280, height: 900 } });
+  ({ browser, page } = session);
 }, TIMEOUT_MS);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await removeDir(dataDir);
+  await session?.close();
 });
 
-/** A write with the page's session (cookie + CSRF token). */
-function apiWrite(method: string, apiPath: string, body?: unknown): Promise<any> {
-  return page.evaluate(
-    async ({ method, apiPath, body }) => {
-      const s = await (await fetch("/api/v1/auth/session/")).json();
-      const res = await fetch(`/api/v1/${apiPath}`, {
-        method,
-        headers: { "content-type": "application/json", "x-csrf-token": s.csrf_token },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return res.json();
-    },
-    { method, apiPath, body },
-  );
+/** A write with the page's session; the reply's body. */
+async function apiWrite(method: string, apiPath: string, body?: unknown): Promise<any> {
+  return (await apiWriteIn(page, method, apiPath, body)).body;
 }
 
 test(

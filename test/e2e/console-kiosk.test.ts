@@ -9,53 +9,28 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import path from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
-import { launchBrowser } from "../helpers/browser.ts";
-import { startServer, type RunningServer } from "../helpers/process.ts";
-import { setupUrlOf } from "./console-walk.ts";
-import { makeDataDir, removeDir } from "./voice-flow.ts";
+import type { Page } from "playwright-core";
+import { apiGet, newLinkInBuilder, openConsoleAsOwner, type ConsoleOwner } from "../helpers/console-browser.ts";
 
 const TIMEOUT_MS = 120_000;
 
-let dataDir: string;
-let server: RunningServer;
-let browser: BrowserContext;
+let session: ConsoleOwner;
 let page: Page;
 let origin: string;
 
-/** `GET /api/v1/<path>` with the page's session cookie. */
-function apiGet(apiPath: string): Promise<any> {
-  return page.evaluate(async (p) => (await fetch(`/api/v1/${p}`)).json(), apiPath);
-}
-
 beforeAll(async () => {
-  dataDir = await makeDataDir();
-  server = await startServer({ dataDir });
-  const setupUrl = await setupUrlOf(server);
-  origin = new URL(setupUrl).origin;
-  browser = await launchBrowser({ microphone: false });
-  page = await browser.newPage();
-  await page.goto(setupUrl);
-  await page.getByLabel("Name").fill("Ada Lovelace");
-  await page.getByLabel("Email").fill("ada@example.com");
-  await page.getByLabel("Password").fill("correct horse battery");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.getByRole("navigation", { name: "Console" }).waitFor();
+  session = await openConsoleAsOwner();
+  ({ page, origin } = session);
 }, TIMEOUT_MS);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (dataDir) await removeDir(dataDir);
+  await session?.close();
 });
 
 test(
   "kiosk mode, idle timeout and exit PIN are saved, reloaded without the PIN, kept, removed and turned off",
   async () => {
-    await page.goto(`${origin}/console/links/new/`);
-    await page.getByLabel("Name", { exact: true }).fill("Front desk");
-    await page.getByRole("button", { name: "Add question" }).click();
-    await page.getByLabel("Prompt").fill("How was your visit?");
+    await newLinkInBuilder(page, origin, "Front desk", "How was your visit?");
     expect(await page.getByLabel("Idle timeout (seconds)").count()).toBe(0);
     await page.getByLabel("Kiosk mode").check();
     await page.getByLabel("Idle timeout (seconds)").fill("5");
@@ -69,7 +44,7 @@ test(
     await page.getByRole("button", { name: "Save link" }).click();
     await page.getByText("Link saved.").waitFor();
     const uuid = new URL(page.url()).pathname.split("/")[3]!;
-    expect((await apiGet(`links/${uuid}/`)).settings.kiosk).toEqual({ enabled: true, idle_timeout_s: 45, has_exit_pin: true });
+    expect((await apiGet(page, `links/${uuid}/`)).settings.kiosk).toEqual({ enabled: true, idle_timeout_s: 45, has_exit_pin: true });
 
     await page.reload();
     expect(await page.getByLabel("Kiosk mode").isChecked()).toBe(true);
@@ -85,17 +60,17 @@ test(
     await page.getByLabel("Idle timeout (seconds)").fill("60");
     await page.getByRole("button", { name: "Save link" }).click();
     await page.getByText("Link saved.").waitFor();
-    expect((await apiGet(`links/${uuid}/`)).settings.kiosk).toEqual({ enabled: true, idle_timeout_s: 60, has_exit_pin: true });
+    expect((await apiGet(page, `links/${uuid}/`)).settings.kiosk).toEqual({ enabled: true, idle_timeout_s: 60, has_exit_pin: true });
 
     await page.getByLabel("Remove the exit PIN").check();
     await page.getByRole("button", { name: "Save link" }).click();
     await page.getByText("Link saved.").waitFor();
-    expect((await apiGet(`links/${uuid}/`)).settings.kiosk).toEqual({ enabled: true, idle_timeout_s: 60, has_exit_pin: false });
+    expect((await apiGet(page, `links/${uuid}/`)).settings.kiosk).toEqual({ enabled: true, idle_timeout_s: 60, has_exit_pin: false });
 
     await page.getByLabel("Kiosk mode").uncheck();
     await page.getByRole("button", { name: "Save link" }).click();
     await page.getByText("Link saved.").waitFor();
-    expect((await apiGet(`links/${uuid}/`)).settings.kiosk).toEqual({ enabled: false, idle_timeout_s: 60, has_exit_pin: false });
+    expect((await apiGet(page, `links/${uuid}/`)).settings.kiosk).toEqual({ enabled: false, idle_timeout_s: 60, has_exit_pin: false });
   },
   TIMEOUT_MS,
 );

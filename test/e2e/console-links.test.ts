@@ -18,13 +18,13 @@ import type { BrowserContext, Locator, Page } from "playwright-core";
 import { makeSpeechWav } from "../helpers/audio.ts";
 import { launchBrowser } from "../helpers/browser.ts";
 import { startServer, type RunningServer } from "../helpers/process.ts";
-import { SCREENSHOT_DIR, expectAccessible, expectKeyboardReachable, setupUrlOf, shootAll } from "./console-walk.ts";
+import { SCREENSHOT_DIR, expectAccessible, expectKeyboardReachable, shootAll } from "./console-walk.ts";
 import { FIXTURE_TRANSCRIPT, makeDataDir, removeDir } from "./voice-flow.ts";
+import { apiGet, apiWrite, createOwner, setupUrlOf } from "../helpers/console-browser.ts";
 
 const BINARY = process.env.EARSHOT_BIN ? path.resolve(process.env.EARSHOT_BIN) : null;
 const TIMEOUT_MS = 280_000;
 const STEP_MS = 30_000;
-const OWNER = { name: "Ada Lovelace", email: "ada@example.com", password: "correct horse battery" };
 const RESPONDENT_EMAIL = "sam@example.com";
 
 type Q = { prompt: string; type: string; fill?: (card: Locator) => Promise<void> };
@@ -52,27 +52,6 @@ async function eventually<T>(read: () => Promise<T>, pred: (v: T) => boolean, wh
   }
 }
 
-/** `GET /api/v1/<path>` with the page's session cookie. */
-function apiGet(page: Page, apiPath: string): Promise<any> {
-  return page.evaluate(async (p) => (await fetch(`/api/v1/${p}`)).json(), apiPath);
-}
-
-/** A write with the page's session (cookie + CSRF token). */
-function apiWrite(page: Page, method: string, apiPath: string, body?: unknown): Promise<{ status: number; body: any }> {
-  return page.evaluate(
-    async ({ method, apiPath, body }) => {
-      const s = await (await fetch("/api/v1/auth/session/")).json();
-      const res = await fetch(`/api/v1/${apiPath}`, {
-        method,
-        headers: { "content-type": "application/json", "x-csrf-token": s.csrf_token },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: await res.json().catch(() => null) };
-    },
-    { method, apiPath, body },
-  );
-}
-
 async function nav(page: Page, link: string, heading: string | RegExp): Promise<void> {
   await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: link, exact: true }).click();
   await page.getByRole("heading", { level: 1, name: heading }).waitFor();
@@ -93,12 +72,7 @@ async function start(
   browser.on("request", (r) => requests.push(r.url()));
   const page = await browser.newPage();
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.goto(setupUrl);
-  await page.getByLabel("Name").fill(OWNER.name);
-  await page.getByLabel("Email").fill(OWNER.email);
-  await page.getByLabel("Password").fill(OWNER.password);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.getByRole("navigation", { name: "Console" }).waitFor();
+  await createOwner(page, setupUrl);
   return { server, browser, page, origin, requests, dataDir, wav };
 }
 

@@ -12,21 +12,19 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import fs from "node:fs";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
-import { launchBrowser } from "../helpers/browser.ts";
+import { OWNER, openConsoleAsOwner, type ConsoleOwner } from "../helpers/console-browser.ts";
 import { createTestCertificates, type TestCertificates } from "../helpers/https-receiver.ts";
-import { startServer, type RunningServer } from "../helpers/process.ts";
+import type { RunningServer } from "../helpers/process.ts";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp-server.ts";
-import { expectAccessible, SCREENSHOT_DIR, setupUrlOf } from "./console-walk.ts";
-import { makeDataDir, removeDir } from "./voice-flow.ts";
+import { expectAccessible, SCREENSHOT_DIR } from "./console-walk.ts";
 
 const TIMEOUT_MS = 120_000;
-const OWNER = { name: "Ada Lovelace", email: "ada@example.com", password: "correct horse battery" };
 const SMTP_PASS = "smtp-secret-9f2c";
 const BINARY = process.env.EARSHOT_BIN ? path.resolve(process.env.EARSHOT_BIN) : null;
 
 let certs: TestCertificates;
 let smtp: TestSmtpServer;
-let dataDir: string;
+let session: ConsoleOwner;
 let server: RunningServer;
 let browser: BrowserContext;
 let page: Page;
@@ -34,32 +32,21 @@ let page: Page;
 beforeAll(async () => {
   certs = await createTestCertificates();
   smtp = await startSmtpServer({ certs, auth: { user: "earshot", pass: SMTP_PASS } });
-  dataDir = await makeDataDir();
-  server = await startServer({
-    dataDir,
+  session = await openConsoleAsOwner({
     ...(BINARY ? { bin: [BINARY] } : {}),
     env: {
       EARSHOT_SMTP_URL: `smtp://earshot:${SMTP_PASS}@localhost:${smtp.port}/?starttls=required`,
       EARSHOT_MAIL_FROM: "Earshot <earshot@example.com>",
       EARSHOT_SMTP_CA_FILE: certs.caFile,
     },
+    browser: { microphone: false, bypassCSP: true },
   });
-  const setupUrl = await setupUrlOf(server);
-  browser = await launchBrowser({ microphone: false, bypassCSP: true });
-  page = await browser.newPage();
-  await page.goto(setupUrl);
-  await page.getByLabel("Name").fill(OWNER.name);
-  await page.getByLabel("Email").fill(OWNER.email);
-  await page.getByLabel("Password").fill(OWNER.password);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.getByRole("navigation", { name: "Console" }).waitFor();
+  ({ server, browser, page } = session);
 }, TIMEOUT_MS);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await session?.close();
   await smtp?.close();
-  await removeDir(dataDir);
   if (certs) fs.rmSync(certs.dir, { recursive: true, force: true });
 });
 

@@ -9,16 +9,10 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { BrowserContext, Page } from "playwright-core";
-import { launchBrowser } from "../helpers/browser.ts";
-import { startServer, type RunningServer } from "../helpers/process.ts";
-import { setupUrlOf } from "./console-walk.ts";
-import { makeDataDir, removeDir } from "./voice-flow.ts";
+import { apiWrite, openConsoleAsOwner, type ConsoleOwner } from "../helpers/console-browser.ts";
 
-const OWNER = { name: "Ada Lovelace", email: "ada@example.com", password: "correct horse battery" };
-
-let server: RunningServer;
+let session: ConsoleOwner;
 let browser: BrowserContext;
-let dataDir: string;
 let page: Page;
 let tokenUuid: string;
 /** The console's origin as the setup URL names it (the session cookie belongs to it). */
@@ -26,36 +20,16 @@ let origin: string;
 const requests: string[] = [];
 
 beforeAll(async () => {
-  dataDir = await makeDataDir();
-  server = await startServer({ dataDir, env: { EARSHOT_JOBS_PAUSED: "1" } });
-  browser = await launchBrowser({ microphone: false });
-  page = await browser.newPage();
-  const setupUrl = await setupUrlOf(server);
-  origin = new URL(setupUrl).origin;
-  await page.goto(setupUrl);
-  await page.getByLabel("Name").fill(OWNER.name);
-  await page.getByLabel("Email").fill(OWNER.email);
-  await page.getByLabel("Password").fill(OWNER.password);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.getByRole("navigation", { name: "Console" }).waitFor();
-  const created = await page.evaluate(async () => {
-    const s = await (await fetch("/api/v1/auth/session/")).json();
-    const res = await fetch("/api/v1/tokens/", {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-csrf-token": s.csrf_token },
-      body: JSON.stringify({ name: "Target", scopes: ["links:read"] }),
-    });
-    return res.json();
-  });
+  session = await openConsoleAsOwner({ env: { EARSHOT_JOBS_PAUSED: "1" } });
+  ({ browser, page, origin } = session);
+  const created = (await apiWrite(page, "POST", "tokens/", { name: "Target", scopes: ["links:read"] })).body;
   tokenUuid = created.uuid;
   expect(tokenUuid).toMatch(/^[0-9a-f-]{36}$/);
   browser.on("request", (r) => requests.push(new URL(r.url()).pathname));
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (dataDir) await removeDir(dataDir);
+  await session?.close();
 });
 
 /** The API paths the page requested while it opened `address` and settled (its main heading shown, the network quiet). */

@@ -6,44 +6,22 @@
  * link afterwards is stored masked; unchecking turns it off again.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { BrowserContext, Page } from "playwright-core";
-import { launchBrowser } from "../helpers/browser.ts";
-import { startServer, type RunningServer } from "../helpers/process.ts";
-import { setupUrlOf } from "./console-walk.ts";
-import { makeDataDir, removeDir } from "./voice-flow.ts";
+import type { Page } from "playwright-core";
+import { apiGet, openConsoleAsOwner, type ConsoleOwner } from "../helpers/console-browser.ts";
 
 const TOGGLE = /^Mask personal data before it is stored/;
-let server: RunningServer;
-let browser: BrowserContext;
+let session: ConsoleOwner;
 let page: Page;
 let origin: string;
-let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = await makeDataDir();
-  server = await startServer({ dataDir });
-  const setupUrl = await setupUrlOf(server);
-  origin = new URL(setupUrl).origin;
-  browser = await launchBrowser({ bypassCSP: true });
-  page = await browser.newPage();
-  await page.goto(setupUrl);
-  await page.getByLabel("Name").fill("Ada Lovelace");
-  await page.getByLabel("Email").fill("ada@example.com");
-  await page.getByLabel("Password").fill("correct horse battery");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.getByRole("navigation", { name: "Console" }).waitFor();
+  session = await openConsoleAsOwner({ browser: { bypassCSP: true } });
+  ({ page, origin } = session);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await removeDir(dataDir);
+  await session?.close();
 });
-
-/** `GET /api/v1/<path>` with the page's session cookie. */
-function apiGet(p: string): Promise<any> {
-  return page.evaluate(async (x) => (await fetch(`/api/v1/${x}`)).json(), p);
-}
 
 test("the builder's 'Mask personal data' checkbox sets settings.redact_pii, and answers saved after are masked", async () => {
   await page.goto(`${origin}/console/links/new/`);
@@ -56,7 +34,7 @@ test("the builder's 'Mask personal data' checkbox sets settings.redact_pii, and 
   await page.getByRole("button", { name: "Save link" }).click();
   await page.getByText("Link saved.").waitFor();
   const uuid = /\/console\/links\/([0-9a-f-]{36})\//.exec(page.url())![1]!;
-  let link = await apiGet(`links/${uuid}/`);
+  let link = await apiGet(page, `links/${uuid}/`);
   expect(link.settings.redact_pii).toBe(true);
   await page.reload();
   await page.getByRole("heading", { level: 1, name: "Masked survey" }).waitFor();
@@ -76,6 +54,6 @@ test("the builder's 'Mask personal data' checkbox sets settings.redact_pii, and 
   await page.getByRole("checkbox", { name: TOGGLE }).uncheck();
   await page.getByRole("button", { name: "Save link" }).click();
   await page.getByText("Link saved.").waitFor();
-  link = await apiGet(`links/${uuid}/`);
+  link = await apiGet(page, `links/${uuid}/`);
   expect(link.settings.redact_pii).toBe(false);
 }, 180_000);

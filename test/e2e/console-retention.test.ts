@@ -6,38 +6,22 @@
  * (`GET workspace/`). The section passes axe.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { BrowserContext, Page } from "playwright-core";
-import { launchBrowser } from "../helpers/browser.ts";
-import { startServer, type RunningServer } from "../helpers/process.ts";
-import { expectAccessible, setupUrlOf } from "./console-walk.ts";
-import { makeDataDir, removeDir } from "./voice-flow.ts";
+import type { Page } from "playwright-core";
+import { openConsoleAsOwner, type ConsoleOwner } from "../helpers/console-browser.ts";
+import { expectAccessible } from "./console-walk.ts";
 
 const TIMEOUT_MS = 120_000;
-const OWNER = { name: "Ada Lovelace", email: "ada@example.com", password: "correct horse battery" };
 
-let dataDir: string;
-let server: RunningServer;
-let browser: BrowserContext;
+let session: ConsoleOwner;
 let page: Page;
 
 beforeAll(async () => {
-  dataDir = await makeDataDir();
-  server = await startServer({ dataDir });
-  const setupUrl = await setupUrlOf(server);
-  browser = await launchBrowser({ microphone: false, bypassCSP: true });
-  page = await browser.newPage();
-  await page.goto(setupUrl);
-  await page.getByLabel("Name").fill(OWNER.name);
-  await page.getByLabel("Email").fill(OWNER.email);
-  await page.getByLabel("Password").fill(OWNER.password);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.getByRole("navigation", { name: "Console" }).waitFor();
+  session = await openConsoleAsOwner({ browser: { microphone: false, bypassCSP: true } });
+  ({ page } = session);
 }, TIMEOUT_MS);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await removeDir(dataDir);
+  await session?.close();
 });
 
 test(

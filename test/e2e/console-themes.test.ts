@@ -11,15 +11,12 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import path from "node:path";
-import type { BrowserContext, Locator, Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { makeSpeechWav } from "../helpers/audio.ts";
-import { launchBrowser } from "../helpers/browser.ts";
-import { startServer, type RunningServer } from "../helpers/process.ts";
-import { expectAccessible, expectKeyboardReachable, SCREENSHOT_DIR, setupUrlOf, shootAll } from "./console-walk.ts";
-import { makeDataDir, removeDir } from "./voice-flow.ts";
+import { apiWrite as apiCall, openConsoleAsOwner, type ConsoleOwner } from "../helpers/console-browser.ts";
+import { expectAccessible, expectKeyboardReachable, SCREENSHOT_DIR, shootAll } from "./console-walk.ts";
 
 const TIMEOUT_MS = 300_000;
-const OWNER = { name: "Ada Lovelace", email: "ada@example.com", password: "correct horse battery" };
 const PROMPT = "What got in your way at checkout?";
 const VOICES = 4;
 /** Typed answers in three groups a person would name: shipping costs, a slow checkout, support. */
@@ -61,22 +58,6 @@ async function eventually<T>(read: () => Promise<T>, pred: (v: T) => boolean, wh
   }
 }
 
-/** An API call with the page's session (cookie, and the CSRF token for writes). */
-function apiCall(page: Page, method: string, apiPath: string, body?: unknown): Promise<{ status: number; body: any }> {
-  return page.evaluate(
-    async ({ method, apiPath, body }) => {
-      const s = await (await fetch("/api/v1/auth/session/")).json();
-      const res = await fetch(`/api/v1/${apiPath}`, {
-        method,
-        headers: { "content-type": "application/json", "x-csrf-token": s.csrf_token },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: await res.json().catch(() => null) };
-    },
-    { method, apiPath, body },
-  );
-}
-
 async function apiGet(page: Page, apiPath: string): Promise<any> {
   const r = await apiCall(page, "GET", apiPath);
   if (r.status !== 200) throw new Error(`GET ${apiPath}: ${r.status} ${JSON.stringify(r.body)}`);
@@ -103,32 +84,22 @@ function card(page: Page, label: string): Locator {
 }
 
 describe("console: Themes view", () => {
+  let session: ConsoleOwner;
   let dataDir: string;
-  let server: RunningServer;
-  let browser: BrowserContext;
   let page: Page;
   let origin: string;
   let link: any;
 
   beforeAll(async () => {
-    dataDir = await makeDataDir();
-    server = await startServer({ dataDir, env: { EARSHOT_INTAKE_SESSIONS_PER_MINUTE: "0" } });
-    const setupUrl = await setupUrlOf(server);
-    origin = new URL(setupUrl).origin;
-    browser = await launchBrowser({ microphone: false, bypassCSP: true });
-    page = await browser.newPage();
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(setupUrl);
-    await page.getByLabel("Name").fill(OWNER.name);
-    await page.getByLabel("Email").fill(OWNER.email);
-    await page.getByLabel("Password").fill(OWNER.password);
-    await page.getByRole("button", { name: "Create account" }).click();
-    await page.getByRole("navigation", { name: "Console" }).waitFor();
+    session = await openConsoleAsOwner({
+      env: { EARSHOT_INTAKE_SESSIONS_PER_MINUTE: "0" },
+      browser: { microphone: false, bypassCSP: true },
+      viewport: { width: 1280, height: 900 },
+    });
+    ({ dataDir, page, origin } = session);
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await removeDir(dataDir);
+    await session?.close();
   });
 
   test(

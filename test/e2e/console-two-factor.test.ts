@@ -9,43 +9,26 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Secret, TOTP } from "otpauth";
-import type { BrowserContext, Page } from "playwright-core";
 import path from "node:path";
-import type { Locator } from "playwright-core";
-import { launchBrowser } from "../helpers/browser.ts";
-import { startServer, type RunningServer } from "../helpers/process.ts";
-import { SCREENSHOT_DIR, setupUrlOf, shootAll } from "./console-walk.ts";
-import { makeDataDir, removeDir } from "./voice-flow.ts";
+import type { Locator, Page } from "playwright-core";
+import { OWNER, openConsoleAsOwner, type ConsoleOwner } from "../helpers/console-browser.ts";
+import { SCREENSHOT_DIR, shootAll } from "./console-walk.ts";
 
 const TIMEOUT_MS = 180_000;
-const EMAIL = "ada@example.com";
-const PASSWORD = "correct horse battery";
+const EMAIL = OWNER.email;
+const PASSWORD = OWNER.password;
 
-let dataDir: string;
-let server: RunningServer;
-let browser: BrowserContext;
+let session: ConsoleOwner;
 let page: Page;
 
 beforeAll(async () => {
-  dataDir = await makeDataDir();
-  server = await startServer({ dataDir });
-  const setupUrl = await setupUrlOf(server);
   // CSP bypassed only so axe can be injected for the accessibility checks.
-  browser = await launchBrowser({ microphone: false, bypassCSP: true });
-  page = await browser.newPage();
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.goto(setupUrl);
-  await page.getByLabel("Name").fill("Ada Lovelace");
-  await page.getByLabel("Email").fill(EMAIL);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.getByRole("navigation", { name: "Console" }).waitFor();
+  session = await openConsoleAsOwner({ browser: { microphone: false, bypassCSP: true }, viewport: { width: 1280, height: 900 } });
+  ({ page } = session);
 }, TIMEOUT_MS);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await removeDir(dataDir);
+  await session?.close();
 });
 
 /** Full pages in four variants (shootAll: axe, no sideways scrolling), plus the one section close up at 390 and 1280 px. */

@@ -17,10 +17,10 @@ import { launchBrowser } from "../helpers/browser.ts";
 import { startHttpsReceiver } from "../helpers/https-receiver.ts";
 import { REPO_DIR, runCli, startServer, type RunningServer } from "../helpers/process.ts";
 import { makeDataDir, removeDir } from "./voice-flow.ts";
+import { apiWrite, OWNER, setupUrlOf } from "../helpers/console-browser.ts";
 import pkg from "../../package.json" with { type: "json" };
 
 export const SCREENSHOT_DIR = path.join(REPO_DIR, "test-results", "console");
-const OWNER = { name: "Ada Lovelace", email: "ada@example.com", password: "correct horse battery" };
 const VIEWER = { name: "Grace Hopper", email: "grace@example.com", password: "another long passphrase" };
 const VARIANTS = [
   { width: 1280, scheme: "light" },
@@ -144,33 +144,14 @@ async function openNav(page: Page, link: string, heading: string): Promise<void>
   await page.getByRole("heading", { level: 1, name: heading }).waitFor();
 }
 
-/** A write with the page's own session (cookie + CSRF token), as the console would send it. */
-function sessionFetch(page: Page, method: string, apiPath: string, body: unknown): Promise<{ status: number; code: string | null }> {
-  return page.evaluate(
-    async ({ method, apiPath, body }) => {
-      const s = await (await fetch("/api/v1/auth/session/")).json();
-      const res = await fetch(`/api/v1/${apiPath}`, {
-        method,
-        headers: { "content-type": "application/json", "x-csrf-token": s.csrf_token },
-        body: JSON.stringify(body),
-      });
-      const problem = await res.json().catch(() => ({}));
-      return { status: res.status, code: (problem as { code?: string }).code ?? null };
-    },
-    { method, apiPath, body },
-  );
+/** A write with the page's own session (cookie + CSRF token), as the console would send it; the problem's `code`. */
+async function sessionFetch(page: Page, method: string, apiPath: string, body: unknown): Promise<{ status: number; code: string | null }> {
+  const reply = await apiWrite(page, method, apiPath, body);
+  return { status: reply.status, code: (reply.body as { code?: string } | null)?.code ?? null };
 }
 
-/** Waits for the setup URL the first start prints (DESIGN §2). */
-export async function setupUrlOf(server: RunningServer): Promise<string> {
-  const re = /(https?:\/\/\S+\/console\/setup\/\?token=[^\s'"]+)/;
-  const deadline = Date.now() + 10_000;
-  while (!re.test(server.output())) {
-    if (Date.now() > deadline) throw new Error(`no setup URL in the server's output:\n${server.output()}`);
-    await Bun.sleep(100);
-  }
-  return re.exec(server.output())![1]!;
-}
+// Kept here too for the tests that import it from the walk.
+export { setupUrlOf };
 
 /**
  * The whole walk on a fresh data directory.
