@@ -8,7 +8,7 @@
 import { useState } from "preact/hooks";
 import { api, apiPath, paged, type Page } from "../api.ts";
 import { ErrorNote, Loading, useAction, useLoad } from "../components.tsx";
-import type { Link } from "../types.ts";
+import type { Link } from "../../../src/modules/links/model.ts";
 
 type Condition = { type: "negative" | "actionable" | "nps_detractor" } | { type: "theme"; theme_uuid: string } | { type: "keyword"; keyword: string };
 type Alert = {
