@@ -22,6 +22,7 @@ import { invitationOperations } from "../modules/invitations/operations.ts";
 import { twoFactorOperations } from "../modules/two-factor/operations.ts";
 import { mailOperations } from "../modules/mail/operations.ts";
 import { oidcOperations } from "../modules/oidc/operations.ts";
+import { digestOperations } from "../modules/digests/operations.ts";
 
 export const apiOperations: Operation[] = [
   ...workspaceOperations,
@@ -41,4 +42,5 @@ export const apiOperations: Operation[] = [
   ...twoFactorOperations,
   ...mailOperations,
   ...oidcOperations,
+  ...digestOperations,
 ];

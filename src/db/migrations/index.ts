@@ -37,6 +37,7 @@ import * as jobUniqueKey from "./2026-12-04T0000-job-unique-key.ts";
 import * as twoFactor from "./2026-12-04T0000-two-factor.ts";
 import * as embedOrigins from "./2026-12-04T0100-embed-origins.ts";
 import * as mailDelivery from "./2026-12-04T0100-mail-delivery.ts";
+import * as memberDigest from "./2026-12-05T0000-member-digest.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21T0000-initial": initial,
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-04T0000-two-factor": twoFactor,
   "2026-12-04T0100-embed-origins": embedOrigins,
   "2026-12-04T0100-mail-delivery": mailDelivery,
+  "2026-12-05T0000-member-digest": memberDigest,
 };

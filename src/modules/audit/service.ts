@@ -50,6 +50,8 @@ export const AUDIT_ACTIONS = [
   // The "Send test email" button (modules/mail): the label names the recipient (and the SMTP error).
   "mail.test_sent",
   "mail.test_failed",
+  // A member chose their email digest of the workspace (modules/digests): the label names them and the choice.
+  "member.digest_changed",
   // Every MCP tools/call (modules/mcp/server.ts): answered, or refused (the label names the code).
   "mcp.tool_called",
   "mcp.tool_refused",
