@@ -4,9 +4,11 @@
  * in the period, the responses collected (and the previous period's), the completion rate, the NPS
  * when the link asks one, the sentiment and its shift, the top themes with one quote each (new ones
  * marked) and a link to the link's dashboard in the console — as plain text and HTML, every value
- * in the HTML escaped. Words: {@link DIGEST_CATALOG}; a language without its own falls back to English.
+ * in the HTML escaped. Words: src/mail/digest-catalog.ts, in the mail catalog's languages;
+ * any other falls back to English.
  */
 import { RTL } from "./catalog.ts";
+import { DIGEST_CATALOG, type DigestWords } from "./digest-catalog.ts";
 import type { ComposedMessage } from "./messages.ts";
 
 /** One link's figures in the digest (computed by modules/digests). */
@@ -37,59 +39,6 @@ export type DigestData = {
   links: DigestLinkData[];
 };
 
-type DigestWords = {
-  subject_daily: string;
-  subject_weekly: string;
-  intro: string;
-  responses: string;
-  previous: string;
-  completion: string;
-  nps: string;
-  sentiment: string;
-  shift: string;
-  themes: string;
-  new_theme: string;
-  open: string;
-  settings: string;
-  footer: string;
-};
-
-/** The digest's words per language; `{name}` placeholders are filled here. */
-export const DIGEST_CATALOG: Record<string, DigestWords> = {
-  en: {
-    subject_daily: "Earshot daily digest: {workspace}, {until}",
-    subject_weekly: "Earshot weekly digest: {workspace}, {since} – {until}",
-    intro: "What your links collected in {workspace} from {since} to {until} (UTC).",
-    responses: "Responses",
-    previous: "previous period",
-    completion: "Completion rate",
-    nps: "NPS",
-    sentiment: "Sentiment: {positive} positive, {neutral} neutral, {negative} negative",
-    shift: "net sentiment {shift} points against the previous period",
-    themes: "Top themes",
-    new_theme: "new",
-    open: "Open in the console",
-    settings: "You receive this digest because you chose it in Settings › Your account; change it there:",
-    footer: "Sent automatically by Earshot. Replies are not read.",
-  },
-  de: {
-    subject_daily: "Earshot – tägliche Zusammenfassung: {workspace}, {until}",
-    subject_weekly: "Earshot – wöchentliche Zusammenfassung: {workspace}, {since} – {until}",
-    intro: "Was Ihre Links in {workspace} vom {since} bis {until} (UTC) gesammelt haben.",
-    responses: "Antworten",
-    previous: "Vorperiode",
-    completion: "Abschlussrate",
-    nps: "NPS",
-    sentiment: "Stimmung: {positive} positiv, {neutral} neutral, {negative} negativ",
-    shift: "Netto-Stimmung {shift} Punkte gegenüber der Vorperiode",
-    themes: "Häufigste Themen",
-    new_theme: "neu",
-    open: "In der Konsole öffnen",
-    settings: "Sie erhalten diese Zusammenfassung, weil Sie sie unter Einstellungen › Ihr Konto gewählt haben; dort können Sie sie ändern:",
-    footer: "Automatisch von Earshot gesendet. Antworten werden nicht gelesen.",
-  },
-};
-
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 const fill = (t: string, v: Record<string, string | number>) => t.replace(/\{(\w+)\}/g, (whole, k: string) => (k in v ? String(v[k]) : whole));
@@ -107,7 +56,7 @@ function figureLines(w: DigestWords, l: DigestLinkData): string[] {
 
 /**
  * Builds the digest message.
- * @param lang a language of {@link DIGEST_CATALOG}; any other falls back to English
+ * @param lang a language of DIGEST_CATALOG (src/mail/digest-catalog.ts); any other falls back to English
  * @returns subject, plain-text and HTML bodies, and the language used
  */
 export function composeDigest(d: DigestData, lang: string): ComposedMessage {
