@@ -199,6 +199,10 @@ test("the day after, on two nodes, the daily member receives one digest with the
   expect(mailsTo("daily@example.com")).toHaveLength(1);
   expect(mailsTo("off@example.com")).toHaveLength(0);
   expect(mailsTo("weekly@example.com")).toHaveLength(monday ? 1 : 0);
+  // The sent digests' text (respondents' words) left the jobs' payloads.
+  const payloads = await api.db.selectFrom("jobs").select("payload").where("kind", "=", "mail").execute();
+  expect(payloads.length).toBe(monday ? 2 : 1);
+  for (const j of payloads) expect(JSON.parse(j.payload)).toMatchObject({ kind: "digest", message: null });
 
   const m = mailsTo("daily@example.com")[0]!.parsed;
   const summary = (await api.call("GET", `/api/v1/links/${link.uuid}/summary/?since=${today}&until=${today}`)).json;

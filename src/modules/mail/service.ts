@@ -40,9 +40,9 @@ export type MailJobPayload = {
 
 /**
  * A queued message composed when queued (the email digest, modules/digests): sent as it is, with
- * no invite or reset to update.
+ * no invite or reset to update. `message` is removed (null) once sent or given up.
  */
-export type ComposedMailPayload = { kind: "digest"; to: string; message: ComposedMessage; workspace_uuid: string; user_uuid: string };
+export type ComposedMailPayload = { kind: "digest"; to: string; message: ComposedMessage | null; workspace_uuid: string; user_uuid: string };
 
 /** Whether mail is configured (`EARSHOT_SMTP_URL` and `EARSHOT_MAIL_FROM`). */
 export function mailEnabled(config: Pick<Config, "smtpUrl" | "mailFrom">): boolean {
@@ -97,7 +97,10 @@ export async function sendMailJob(deps: MailJobDeps, job: Job): Promise<void> {
 /** Sends a composed message (a digest); a failure is logged and thrown, so the runner retries. */
 async function sendComposed(deps: MailJobDeps, job: Job, p: ComposedMailPayload): Promise<void> {
   try {
+    if (!p.message) throw new PermanentJobError("The message was already removed.");
     const { messageId } = await deps.mailer!.send(p.to, p.message);
+    // The digest quotes respondents: its text leaves the job once sent, as a one-time URL does.
+    await repo.replaceJobPayload(deps.db, job.id, JSON.stringify({ ...p, message: null }));
     deps.log.info("mail sent", { job: job.id, kind: p.kind, user: p.user_uuid, workspace: p.workspace_uuid, message_id: messageId });
   } catch (err) {
     if (err instanceof MailError)
@@ -109,6 +112,7 @@ async function sendComposed(deps: MailJobDeps, job: Job, p: ComposedMailPayload)
 /** The runner gave a `mail` job up: the invite or reset says `failed` (it stays usable), the URL leaves the payload. */
 export async function giveUpOnMail(deps: Pick<MailJobDeps, "db" | "log" | "clock">, job: Job, error: string): Promise<void> {
   if (job.payload.kind === "digest") {
+    await repo.replaceJobPayload(deps.db, job.id, JSON.stringify({ ...job.payload, message: null }));
     deps.log.error("mail given up", { job: job.id, kind: "digest", user: String(job.payload.user_uuid), error });
     return;
   }
