@@ -31,6 +31,7 @@ import { twoFactorGate, twoFactorRoutes } from "./modules/two-factor/routes.ts";
 import { oidcRoutes } from "./modules/oidc/routes.ts";
 import { memberRoutes } from "./modules/users/member-routes.ts";
 import { mailRoutes } from "./modules/mail/routes.ts";
+import { digestRoutes } from "./modules/digests/routes.ts";
 import { auditRoutes } from "./modules/audit/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { mcpRoutes } from "./modules/mcp/routes.ts";
@@ -122,6 +123,7 @@ export function createApp(deps: AppDeps) {
     .use(oidcRoutes(deps))
     .use(memberRoutes(deps))
     .use(mailRoutes(deps))
+    .use(digestRoutes(deps))
     .use(auditRoutes(deps))
     .use(tokenRoutes(deps))
     .use(linkRoutes(deps))

@@ -12,6 +12,8 @@
  * | `audit-prune`        | 41     | audit rows outside any workspace                        |
  * | `retention`          | 47     | the workspaces' retention policies                      |
  *
+ * Daily: `digests` at 07:00 UTC queues the members' email digests (modules/digests/task.ts).
+ *
  * What is per process by nature stays out: the SQLite WAL checkpointer (per file, db/checkpointer.ts),
  * the usage counters' flush (this process's memory, auth/usage.ts), resuming parked transcriptions
  * once this node's model files appear (jobs/runner.ts), and the start-up purge of this process's
@@ -22,6 +24,7 @@ import type { PeriodicTask } from "./jobs/scheduler.ts";
 import { pruneJobs } from "./jobs/queue.ts";
 import type { Logger } from "./logger.ts";
 import { auditPruneTask } from "./modules/audit/housekeeping.ts";
+import { digestTask } from "./modules/digests/task.ts";
 import { intakePurgeTask } from "./modules/intake/purge.ts";
 import { retentionTask } from "./modules/retention/housekeeping.ts";
 import { pruneDeliveryLogs } from "./outbox/repository.ts";
@@ -57,5 +60,15 @@ export function periodicTasks(deps: AppWiring["deps"], log: Logger): PeriodicTas
     intakePurgeTask({ db, blobs, log, blobsDir: config.blobsDir }, config.sessionRetentionDays),
     auditPruneTask({ db, log }),
     retentionTask({ db, blobs, log, clock }),
+    digestTask({
+      db,
+      config,
+      clock,
+      log,
+      auth: deps.auth,
+      publicUrl: config.publicUrl,
+      signingSecret: deps.signingSecret,
+      audioUrlTtlS: config.audioUrlTtlS,
+    }),
   ];
 }

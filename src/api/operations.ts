@@ -23,6 +23,7 @@ import { twoFactorOperations } from "../modules/two-factor/operations.ts";
 import { mailOperations } from "../modules/mail/operations.ts";
 import { oidcOperations } from "../modules/oidc/operations.ts";
 import { alertOperations } from "../modules/alerts/operations.ts";
+import { digestOperations } from "../modules/digests/operations.ts";
 
 export const apiOperations: Operation[] = [
   ...workspaceOperations,
@@ -43,4 +44,5 @@ export const apiOperations: Operation[] = [
   ...mailOperations,
   ...oidcOperations,
   ...alertOperations,
+  ...digestOperations,
 ];

@@ -13,7 +13,9 @@ type Q = Kysely<Database> | Transaction<Database>;
 export type TokenRow = ApiTokenTable;
 export type WorkspaceRow = Omit<WorkspaceTable, "keys_created"> & { keys_created: number };
 export type UserRow = Omit<UserTable, "disabled"> & { disabled: number };
-export type MembershipRow = MembershipTable;
+/** A membership as read; `digest` is optional on insert (it defaults to `off`). */
+export type MembershipRow = Omit<MembershipTable, "digest" | "digest_lang"> & { digest?: DigestFrequency; digest_lang?: string | null };
+export type DigestFrequency = "off" | "daily" | "weekly";
 export type SessionRow = ConsoleSessionTable;
 
 // Compiled once: both run on every authenticated request (db/prepared.ts).

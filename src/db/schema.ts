@@ -357,6 +357,10 @@ export interface MembershipTable {
   workspace_uuid: string;
   role: "owner" | "admin" | "member" | "viewer";
   date_created: string;
+  /** The member's email digest of this workspace (issue 28): `off` by default. */
+  digest: Generated<"off" | "daily" | "weekly">;
+  /** The digest's language: the mail language of the request that chose it (null: English). */
+  digest_lang: string | null;
 }
 
 export interface ConsoleSessionTable {

@@ -11,7 +11,7 @@ import path from "node:path";
 import { dropTestDatabase, onPostgres, openTestDatabase } from "../helpers/db.ts";
 import { startServer, type RunningServer } from "../helpers/process.ts";
 
-const TASKS = ["audit-prune", "delivery-log-prune", "intake-purge", "jobs-prune", "retention"];
+const TASKS = ["audit-prune", "delivery-log-prune", "digests", "intake-purge", "jobs-prune", "retention"];
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-periodic-"));
 const dataDir = path.join(root, "data");
 const servers: RunningServer[] = [];

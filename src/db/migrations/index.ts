@@ -38,6 +38,7 @@ import * as twoFactor from "./2026-12-04T0000-two-factor.ts";
 import * as embedOrigins from "./2026-12-04T0100-embed-origins.ts";
 import * as mailDelivery from "./2026-12-04T0100-mail-delivery.ts";
 import * as alertRules from "./2026-12-05T0000-alert-rules.ts";
+import * as memberDigest from "./2026-12-05T0000-member-digest.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21T0000-initial": initial,
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-04T0100-embed-origins": embedOrigins,
   "2026-12-04T0100-mail-delivery": mailDelivery,
   "2026-12-05T0000-alert-rules": alertRules,
+  "2026-12-05T0000-member-digest": memberDigest,
 };

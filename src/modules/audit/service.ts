@@ -53,6 +53,8 @@ export const AUDIT_ACTIONS = [
   "alert.created",
   "alert.updated",
   "alert.deleted",
+  // A member chose their email digest of the workspace (modules/digests): the label names them and the choice.
+  "member.digest_changed",
   // Every MCP tools/call (modules/mcp/server.ts): answered, or refused (the label names the code).
   "mcp.tool_called",
   "mcp.tool_refused",

@@ -17,7 +17,7 @@ import { systemClock, type Clock } from "../../clock.ts";
 import { enqueueJob, isClaimStillOurs, LeaseLostError, type Job } from "../../jobs/queue.ts";
 import { PermanentJobError } from "../../jobs/runner.ts";
 import type { AuthContext } from "../../auth/authenticate.ts";
-import { composeMessage } from "../../mail/messages.ts";
+import { composeMessage, type ComposedMessage } from "../../mail/messages.ts";
 import type { MessageKind } from "../../mail/catalog.ts";
 import { createMailer, MailError, type Mailer } from "../../mail/transport.ts";
 import { recordByAuth } from "../audit/service.ts";
@@ -37,6 +37,12 @@ export type MailJobPayload = {
   /** The invite or reset whose `mail_state` this mail updates. */
   token_uuid: string;
 };
+
+/**
+ * A queued message composed when queued (the email digest, modules/digests): sent as it is, with
+ * no invite or reset to update. `message` is removed (null) once sent or given up.
+ */
+export type ComposedMailPayload = { kind: "digest"; to: string; message: ComposedMessage | null; workspace_uuid: string; user_uuid: string };
 
 /** Whether mail is configured (`EARSHOT_SMTP_URL` and `EARSHOT_MAIL_FROM`). */
 export function mailEnabled(config: Pick<Config, "smtpUrl" | "mailFrom">): boolean {
@@ -67,8 +73,9 @@ export type MailJobDeps = { db: Kysely<Database>; mailer: Mailer | null; log: Lo
  */
 export async function sendMailJob(deps: MailJobDeps, job: Job): Promise<void> {
   const clock = deps.clock ?? systemClock;
-  const p = job.payload as MailJobPayload;
   if (!deps.mailer) throw new PermanentJobError("Mail is not configured on this node (EARSHOT_SMTP_URL).");
+  if (job.payload.kind === "digest") return sendComposed(deps, job, job.payload as ComposedMailPayload);
+  const p = job.payload as MailJobPayload;
   if (!p.url) throw new PermanentJobError("The message's link was already removed.");
   const message = composeMessage({ kind: p.kind, lang: p.lang, url: p.url, values: p.values });
   try {
@@ -87,8 +94,28 @@ export async function sendMailJob(deps: MailJobDeps, job: Job): Promise<void> {
   }
 }
 
+/** Sends a composed message (a digest); a failure is logged and thrown, so the runner retries. */
+async function sendComposed(deps: MailJobDeps, job: Job, p: ComposedMailPayload): Promise<void> {
+  try {
+    if (!p.message) throw new PermanentJobError("The message was already removed.");
+    const { messageId } = await deps.mailer!.send(p.to, p.message);
+    // The digest quotes respondents: its text leaves the job once sent, as a one-time URL does.
+    await repo.replaceJobPayload(deps.db, job.id, JSON.stringify({ ...p, message: null }));
+    deps.log.info("mail sent", { job: job.id, kind: p.kind, user: p.user_uuid, workspace: p.workspace_uuid, message_id: messageId });
+  } catch (err) {
+    if (err instanceof MailError)
+      deps.log.warn("mail not sent; it is retried", { job: job.id, kind: p.kind, user: p.user_uuid, attempt: job.attempts, error: err.message });
+    throw err;
+  }
+}
+
 /** The runner gave a `mail` job up: the invite or reset says `failed` (it stays usable), the URL leaves the payload. */
 export async function giveUpOnMail(deps: Pick<MailJobDeps, "db" | "log" | "clock">, job: Job, error: string): Promise<void> {
+  if (job.payload.kind === "digest") {
+    await repo.replaceJobPayload(deps.db, job.id, JSON.stringify({ ...job.payload, message: null }));
+    deps.log.error("mail given up", { job: job.id, kind: "digest", user: String(job.payload.user_uuid), error });
+    return;
+  }
   const p = job.payload as MailJobPayload;
   await repo.setMailState(deps.db, p.token_uuid, "failed", error.slice(0, 500), (deps.clock ?? systemClock).nowIso());
   await repo.replaceJobPayload(deps.db, job.id, JSON.stringify({ ...p, url: null }));

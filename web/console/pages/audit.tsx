@@ -36,6 +36,7 @@ const ACTIONS = [
   "member.joined",
   "member.role_changed",
   "member.removed",
+  "member.digest_changed",
   "workspace.updated",
   "login.",
   "login.succeeded",

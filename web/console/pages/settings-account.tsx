@@ -1,9 +1,11 @@
 /**
- * The "Your account" section of Settings (DESIGN §10): the operator's own name and password.
+ * The "Your account" section of Settings (DESIGN §10): the operator's own name, email digest
+ * (settings-digest.tsx) and password.
  */
 import { api, apiPath } from "../api.ts";
 import { ErrorNote, Notice, useAction } from "../components.tsx";
 import { session, type Session } from "../state.ts";
+import { DigestField } from "./settings-digest.tsx";
 
 /** The section (`#account-title`). */
 export function AccountSection() {
@@ -49,6 +51,7 @@ export function AccountSection() {
           </button>
         </div>
       </form>
+      <DigestField />
       <form class="stack" onSubmit={savePassword}>
         <h3>Change password</h3>
         <input type="text" name="username" autoComplete="username" value={s.user.email} hidden readOnly />
