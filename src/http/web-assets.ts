@@ -75,7 +75,7 @@ async function bundleWithChunks(entry: string, label: string, options: { define?
  * intake page's first load has a budget, docs/performance.md "Page weight").
  * @throws Error listing the bundler's messages when the stylesheet does not parse
  */
-async function minifiedCss(file: string): Promise<Uint8Array> {
+export async function minifiedCss(file: string): Promise<Uint8Array> {
   const result = await Bun.build({ entrypoints: [file], minify: true, throw: false });
   const css = result.outputs[0];
   if (!result.success || !css) throw new Error(`Minifying ${path.basename(file)} failed:\n${result.logs.map(String).join("\n")}`);

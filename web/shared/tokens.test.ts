@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import path from "node:path";
-import { buildWebAssets } from "../../src/http/web-assets.ts";
+import { buildWebAssets, minifiedCss } from "../../src/http/web-assets.ts";
 
 const WEB = path.resolve(import.meta.dir, "..");
 const read = (rel: string) => Bun.file(path.join(WEB, rel)).text();
@@ -26,8 +26,9 @@ describe("design tokens", () => {
     }
   });
 
-  test("both pages' stylesheets are served headed by the tokens", async () => {
-    const tokens = await read("shared/tokens.css");
+  test("both pages' stylesheets are served headed by the tokens (minified as served)", async () => {
+    const tokens = new TextDecoder().decode(await minifiedCss(path.join(import.meta.dir, "tokens.css")));
+    expect(tokens).toContain("--accent:");
     const assets = await buildWebAssets();
     for (const url of ["/assets/intake.css", "/assets/console.css"]) {
       const body = new TextDecoder().decode(assets.get(url)!.body);
