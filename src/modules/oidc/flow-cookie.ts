@@ -55,5 +55,7 @@ export function readFlow(value: string | null, nowMs: number): Flow | null {
 export function safeNext(next: string | null | undefined): string | null {
   if (!next || next.length > 500 || !next.startsWith("/console/") || next.startsWith("/console/login") || next.includes("//") || next.includes("\\"))
     return null;
+  // A console path and its query only: no control characters (a CR/LF would break the Location header).
+  if (!/^[A-Za-z0-9/_\-.~%?=&]+$/.test(next)) return null;
   return next;
 }

@@ -98,7 +98,7 @@ export const accountOps = {
     scope: "public",
     body: acceptInviteSchema,
     success: { ...session, status: 201 },
-    errors: [...OPEN, "NOT_FOUND", "INVALID_CREDENTIALS", "RATE_LIMITED", "TWO_FACTOR_REQUIRED"],
+    errors: [...OPEN, "NOT_FOUND", "INVALID_CREDENTIALS", "RATE_LIMITED", "TWO_FACTOR_REQUIRED", "PASSWORD_SIGNIN_DISABLED"],
   }),
   passwordReset: operation({
     method: "post",
