@@ -120,7 +120,7 @@ export function createApp(deps: AppDeps) {
     .use(workspaceRoutes(deps))
     .use(authRoutes(deps, { secondFactor: twoFactorGate(deps) }))
     .use(twoFactorRoutes(deps))
-    .use(oidcRoutes(deps))
+    .use(oidcRoutes(deps, { secondFactor: twoFactorGate(deps) }))
     .use(memberRoutes(deps))
     .use(mailRoutes(deps))
     .use(digestRoutes(deps))

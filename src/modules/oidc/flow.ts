@@ -12,6 +12,7 @@ import { CALLBACK_PATH, createOidcClient, type OidcClient } from "./client.ts";
 import { newFlow, readFlow, safeNext, type Flow } from "./flow-cookie.ts";
 import { signInWithClaims, type OidcSession } from "./service.ts";
 import type { OidcSettings } from "./settings.ts";
+import type { SecondFactorGate } from "../users/service.ts";
 
 export type OidcFlows = {
   settings: OidcSettings;
@@ -21,6 +22,7 @@ export type OidcFlows = {
    * Checks the callback against the browser's flow, exchanges the code, signs the person in.
    * @param search the callback's query string (`?code=…&state=…`)
    * @throws AppError OIDC_STATE_INVALID, OIDC_PROVIDER_ERROR, OIDC_FAILED and signInWithClaims' codes
+   *   (TWO_FACTOR_REQUIRED with a `ticket` extension when the account has two-factor on)
    */
   complete(
     search: string,
@@ -30,8 +32,17 @@ export type OidcFlows = {
   ): Promise<OidcSession & { next: string | null }>;
 };
 
-/** The flows over the instance's settings; null when single sign-on is not configured. */
-export function createOidcFlows(db: Kysely<Database>, settings: OidcSettings | null, publicUrl: string, clock: Clock): OidcFlows | null {
+/**
+ * The flows over the instance's settings; null when single sign-on is not configured.
+ * @param secondFactor the two-factor gate (app.ts wires it; without it no second factor is asked)
+ */
+export function createOidcFlows(
+  db: Kysely<Database>,
+  settings: OidcSettings | null,
+  publicUrl: string,
+  clock: Clock,
+  secondFactor?: SecondFactorGate,
+): OidcFlows | null {
   if (!settings) return null;
   const client: OidcClient = createOidcClient(settings, publicUrl, clock);
   return {
@@ -55,7 +66,7 @@ export function createOidcFlows(db: Kysely<Database>, settings: OidcSettings | n
       const callbackUrl = new URL(publicUrl + CALLBACK_PATH);
       callbackUrl.search = query.toString();
       const claims = await client.finish(callbackUrl, flow);
-      const session = await signInWithClaims(db, settings, claims, clientAddress, previousIdHash);
+      const session = await signInWithClaims(db, settings, claims, clientAddress, previousIdHash, secondFactor);
       return { ...session, next: flow.next };
     },
   };

@@ -3,7 +3,8 @@
  * Single sign-on endpoints (DESIGN §15): `GET auth/oidc/` (what the sign-in page offers),
  * `GET auth/oidc/start/` (to the provider) and `GET auth/oidc/callback/` (back, signed in). The
  * two last are browser navigations: they answer with redirects, and a failure lands on the
- * console's sign-in page as `?sso_error=CODE`, which the page explains.
+ * console's sign-in page as `?sso_error=CODE`, which the page explains. A user with two-factor on
+ * lands there as `?two_factor=1` (the code step), the ticket in a cookie (two-factor/ticket-cookie.ts).
  */
 import { Elysia } from "elysia";
 import { isSecureTransport } from "../../auth/authenticate.ts";
@@ -12,8 +13,10 @@ import { createRateLimiter } from "../../auth/rate-limit.ts";
 import { cameOverHttps, clientAddress, readCookie, sessionCookie, sha256Hex } from "../../auth/sessions.ts";
 import { AppError } from "../../errors.ts";
 import { peerOf, type AppDeps } from "../../http/context.ts";
-import { FLOW_COOKIE, flowCookie } from "./flow-cookie.ts";
+import { FLOW_COOKIE, flowCookie, readFlow } from "./flow-cookie.ts";
 import { createOidcFlows } from "./flow.ts";
+import { ticketCookie } from "../two-factor/ticket-cookie.ts";
+import type { SecondFactorGate } from "../users/service.ts";
 
 const SIGN_IN_PAGE = "/console/login/";
 /**
@@ -26,9 +29,12 @@ export const OIDC_REQUESTS_PER_MINUTE = 60;
 /** What the sign-in page needs to know (also public: it names no secret). */
 export type SignInOptions = { oidc: { provider_name: string } | null; password_sign_in: boolean };
 
-/** The single sign-on routes; without `EARSHOT_OIDC_ISSUER` start and callback answer OIDC_NOT_CONFIGURED. */
-export function oidcRoutes(deps: AppDeps) {
-  const flows = createOidcFlows(deps.db, deps.config.oidc, deps.config.publicUrl, deps.clock);
+/**
+ * The single sign-on routes; without `EARSHOT_OIDC_ISSUER` start and callback answer OIDC_NOT_CONFIGURED.
+ * @param opts.secondFactor the two-factor gate: a user with two-factor on gets the code step, not a session
+ */
+export function oidcRoutes(deps: AppDeps, opts: { secondFactor?: SecondFactorGate } = {}) {
+  const flows = createOidcFlows(deps.db, deps.config.oidc, deps.config.publicUrl, deps.clock, opts.secondFactor);
   const limiter = createRateLimiter({ db: deps.db, clock: deps.clock });
   const configured = () => {
     if (!flows) throw new AppError("OIDC_NOT_CONFIGURED", "Single sign-on is not configured on this server (EARSHOT_OIDC_ISSUER).");
@@ -94,6 +100,14 @@ export function oidcRoutes(deps: AppDeps) {
         return redirect(started.next ?? "/console/links/", [sessionCookie(started.cookie, secure(ctx)), flowCookie(null, secure(ctx))]);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
+        const ticket = err.code === "TWO_FACTOR_REQUIRED" ? err.extensions?.ticket : undefined;
+        if (ticket) {
+          // The code step; the ticket rides in an HttpOnly cookie, not the URL (two-factor/ticket-cookie.ts).
+          const query = new URLSearchParams({ two_factor: "1" });
+          const next = readFlow(readCookie(ctx.request, FLOW_COOKIE), deps.clock.nowMs())?.next;
+          if (next) query.set("next", next);
+          return redirect(`${SIGN_IN_PAGE}?${query}`, [ticketCookie(ticket, secure(ctx)), flowCookie(null, secure(ctx))]);
+        }
         // The detail (which check failed) is for the operator's log; the page explains the code.
         deps.log.warn("single sign-on refused", { code: err.code, detail: err.message });
         return toSignInPage(ctx, err.code);

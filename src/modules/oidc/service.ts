@@ -16,6 +16,7 @@ import { recordAudit, type AuditActor } from "../audit/service.ts";
 import { revokeKeysCreatedBy } from "../tokens/service.ts";
 import * as accounts from "../users/accounts.ts";
 import * as users from "../users/repository.ts";
+import type { SecondFactorGate } from "../users/service.ts";
 import { findWorkspaceBySlug, listWorkspaces } from "../workspaces/repository.ts";
 import { pendingInvitesFor } from "./repository.ts";
 import { mappedRole, type OidcSettings } from "./settings.ts";
@@ -28,7 +29,10 @@ const SYSTEM: AuditActor = { type: "system", uuid: null, name: "single sign-on" 
 /**
  * Signs a person in from the ID token's (and userinfo's) verified claims.
  * @param previousIdHash the session the browser held before, ended now (no fixation)
- * @throws AppError OIDC_EMAIL_UNVERIFIED, OIDC_DOMAIN_NOT_ALLOWED, OIDC_NO_ROLE, OIDC_NOT_A_MEMBER,
+ * @param secondFactor when the account has two-factor on, no session starts: the account is
+ *   brought up to date (invites, role mapping) and the gate throws TWO_FACTOR_REQUIRED with a
+ *   ticket, which the code step turns into the session exactly as after a password (issue 28)
+ * @throws AppError TWO_FACTOR_REQUIRED, OIDC_EMAIL_UNVERIFIED, OIDC_DOMAIN_NOT_ALLOWED, OIDC_NO_ROLE, OIDC_NOT_A_MEMBER,
  *   OIDC_ACCOUNT_DISABLED — each audited as `login.failed`
  */
 export async function signInWithClaims(
@@ -37,6 +41,7 @@ export async function signInWithClaims(
   claims: Record<string, unknown>,
   clientAddress: string | null,
   previousIdHash: string | null,
+  secondFactor?: SecondFactorGate,
 ): Promise<OidcSession> {
   const email = typeof claims.email === "string" ? claims.email.trim() : "";
   const refuse = async (code: ErrorCode, message: string, user?: users.UserRow) => {
@@ -69,8 +74,10 @@ export async function signInWithClaims(
   }
   const home = welcome ? await defaultWorkspaceUuid(db) : null;
   if (welcome && !home) throw await refuse("OIDC_NOT_A_MEMBER", "This Earshot has no workspace to join yet.", user);
+  // Only an existing account can have a second factor (a just-created one has none yet).
+  const needsCode = !!user && !!secondFactor && (await secondFactor.isRequired(user.uuid));
 
-  return db.transaction().execute(async (trx) => {
+  const started = await db.transaction().execute(async (trx) => {
     if (previousIdHash) await users.deleteSession(trx, previousIdHash);
     await users.deleteExpiredSessions(trx, nowIso(), isoAfter(-SESSION_IDLE_S));
     const name = (typeof claims.name === "string" && claims.name.trim().slice(0, 200)) || email.slice(0, email.indexOf("@"));
@@ -95,11 +102,15 @@ export async function signInWithClaims(
       workspaceUuid = home;
     }
     if (role) for (const m of [...memberships, ...joined]) await applyRole(trx, account, m.workspace_uuid, m.role as Role, role, clientAddress);
+    // The session, `last_login_at` and `login.succeeded` wait for the code (two-factor/sign-in.ts).
+    if (needsCode) return null;
     await users.updateUser(trx, account.uuid, { last_login_at: nowIso() });
     const started = await accounts.startSession(trx, account.uuid, workspaceUuid);
     if (workspaceUuid) await recordAudit(trx, { workspaceUuid, actor, action: "login.succeeded", target: null, clientAddress });
     return started;
   });
+  if (!started) return secondFactor!.challenge(user!);
+  return started;
 }
 
 /** The workspace just-in-time members join: slug `default` (made at first start), else the oldest. */

@@ -43,7 +43,7 @@ export const proofSchema = lazySchema(() =>
 
 export const signInSecondStepSchema = lazySchema(() =>
   z
-    .object({ ticket: z.string().max(200), code: code().optional(), recovery_code: recoveryCode().optional() })
+    .object({ ticket: z.string().max(200).optional(), code: code().optional(), recovery_code: recoveryCode().optional() })
     .strict()
     .refine((v) => (v.code === undefined) !== (v.recovery_code === undefined), { message: "Send either `code` or `recovery_code`." }),
 );

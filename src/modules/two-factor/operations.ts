@@ -37,7 +37,7 @@ export const twoFactorOps = {
   signIn: operation({
     method: "post",
     path: "/api/v1/auth/two-factor/",
-    summary: "Second sign-in step: the ticket of TWO_FACTOR_REQUIRED with the current code or a recovery code (sets the session cookie)",
+    summary: "Second sign-in step: the TWO_FACTOR_REQUIRED ticket (after single sign-on, its cookie) with a code or a recovery code (sets the session cookie)",
     tag,
     scope: "public",
     body: signInSecondStepSchema,

@@ -18,6 +18,7 @@ import type { TwoFactorDeps } from "./common.ts";
 import { twoFactorOps } from "./operations.ts";
 import * as service from "./service.ts";
 import { completeSignIn, secondFactorGate } from "./sign-in.ts";
+import { TICKET_COOKIE, ticketCookie } from "./ticket-cookie.ts";
 
 type Ctx = { request: Request; server: Parameters<typeof peerOf>[0]["server"]; body: unknown; set: { headers: Record<string, string | number> } };
 
@@ -54,8 +55,12 @@ export function twoFactorRoutes(deps: AppDeps) {
       twoFactorOps.signIn.path,
       async (ctx) => {
         const previous = readCookie(ctx.request);
-        const started = await completeSignIn(d, body(twoFactorOps.signIn, ctx), address(ctx), previous ? sha256Hex(previous) : null);
-        ctx.set.headers["set-cookie"] = sessionCookie(started.cookie, cameOverHttps(ctx.request, peerOf(ctx), deps.config));
+        const input = body(twoFactorOps.signIn, ctx);
+        // After single sign-on the ticket is in an HttpOnly cookie the page cannot read (ticket-cookie.ts).
+        const ticket = input.ticket ?? readCookie(ctx.request, TICKET_COOKIE) ?? undefined;
+        const started = await completeSignIn(d, { ...input, ticket }, address(ctx), previous ? sha256Hex(previous) : null);
+        const secure = cameOverHttps(ctx.request, peerOf(ctx), deps.config);
+        ctx.set.headers["set-cookie"] = [sessionCookie(started.cookie, secure), ticketCookie(null, secure)] as unknown as string;
         return { ...started.view, public_url: deps.config.publicUrl };
       },
       { signIn: true },

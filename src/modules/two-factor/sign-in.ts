@@ -5,7 +5,8 @@
  * 32 random bytes, single use, 5 minutes, only its hash stored. `POST auth/two-factor/` with the
  * ticket and the current code (or a recovery code) then starts the session exactly as a password
  * sign-in does. Wrong codes count against the user's second-factor throttle (5 per 15 minutes),
- * and a time step once used is refused (no replay within the ±30 s window).
+ * and a time step once used is refused (no replay within the ±30 s window). Single sign-on asks
+ * for the same step: its callback gets the ticket and hands it over in a cookie (ticket-cookie.ts).
  */
 import { randomSecret } from "../../auth/sessions.ts";
 import { AppError } from "../../errors.ts";
@@ -18,7 +19,7 @@ import { recoveryCodeHash, sha256 } from "./secrets.ts";
 /** How long a second-factor ticket lasts. */
 export const TICKET_TTL_S = 5 * 60;
 
-const TICKET_INVALID = "This sign-in expired or was completed already; enter your email and password again.";
+const TICKET_INVALID = "This sign-in expired or was completed already; sign in again.";
 
 /** The gate users/service.ts calls after a correct password (wired by app.ts). */
 export function secondFactorGate(deps: TwoFactorDeps): SecondFactorGate {
@@ -39,15 +40,17 @@ export function secondFactorGate(deps: TwoFactorDeps): SecondFactorGate {
 
 /**
  * Finishes a sign-in with the ticket and the current code or a recovery code.
+ * @param input.ticket from the TWO_FACTOR_REQUIRED answer, or (single sign-on) the ticket cookie
  * @param previousIdHash the session the browser held before, ended now
  * @throws AppError TWO_FACTOR_TICKET_INVALID, INVALID_TWO_FACTOR_CODE, RATE_LIMITED
  */
 export async function completeSignIn(
   deps: TwoFactorDeps,
-  input: { ticket: string; code?: string; recovery_code?: string },
+  input: { ticket?: string; code?: string; recovery_code?: string },
   address: string | null,
   previousIdHash: string | null,
 ): Promise<StartedSession> {
+  if (!input.ticket) throw new AppError("TWO_FACTOR_TICKET_INVALID", TICKET_INVALID);
   const ticketHash = sha256(input.ticket);
   const challenge = await repo.findLiveChallenge(deps.db, ticketHash, deps.clock.nowIso());
   const user = challenge && (await findUserByUuid(deps.db, challenge.user_uuid));

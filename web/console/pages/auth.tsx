@@ -66,12 +66,14 @@ function PasswordField({ id, label, autoComplete, hint }: { id: string; label: s
 /**
  * Runs a form's submit as one API call that yields a session, then opens `?next=` or Links. A
  * TWO_FACTOR_REQUIRED answer keeps its ticket: the page then shows the code step (`secondStep`).
+ * With `ssoStep`, `?two_factor=1` opens the code step directly: single sign-on sent the browser
+ * here with the ticket in an HttpOnly cookie the API reads (ticket "" = the cookie's).
  */
-function useSessionSubmit(call: (form: FormData) => Promise<Session>) {
+function useSessionSubmit(call: (form: FormData) => Promise<Session>, opts: { ssoStep?: boolean } = {}) {
   const { route, query } = useLocation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
-  const [ticket, setTicket] = useState<string | null>(null);
+  const [ticket, setTicket] = useState<string | null>(opts.ssoStep && query.two_factor === "1" ? "" : null);
   const signedIn = async (s: Session) => {
     const next = query.next;
     const target = await landingAfterSignIn(next && next.startsWith("/console/") && !next.startsWith("/console/login") ? next : "/console/links/");
@@ -91,13 +93,15 @@ function useSessionSubmit(call: (form: FormData) => Promise<Session>) {
       setBusy(false);
     }
   };
-  const secondStep = ticket && (
+  const secondStep = ticket !== null && (
     <SecondFactorStep
       ticket={ticket}
       onSession={signedIn}
       onRestart={(e) => {
         setTicket(null);
         setError(e);
+        // Off `?two_factor=1`, so that a reload shows the sign-in form, not a dead code step.
+        if (query.two_factor) route("/console/login/", true);
       }}
     />
   );
@@ -108,8 +112,9 @@ const str = (f: FormData, k: string) => String(f.get(k) ?? "");
 
 /** `/console/login/`: "Email", "Password", "Sign in". */
 export function LoginPage() {
-  const { busy, error, onSubmit, secondStep } = useSessionSubmit((f) =>
-    api<Session>("POST", apiPath`auth/login/`, { email: str(f, "email"), password: str(f, "password") }),
+  const { busy, error, onSubmit, secondStep } = useSessionSubmit(
+    (f) => api<Session>("POST", apiPath`auth/login/`, { email: str(f, "email"), password: str(f, "password") }),
+    { ssoStep: true },
   );
   // Single sign-on (pages/sso.tsx): the provider's button above the form, or instead of it.
   const options = useSignInOptions();

@@ -26,7 +26,10 @@ export function ticketOf(err: ApiError): string | null {
   return err.code === "TWO_FACTOR_REQUIRED" && typeof err.problem.ticket === "string" ? err.problem.ticket : null;
 }
 
-/** The code step: "Authentication code" (or "Recovery code"), "Verify", "Use a recovery code". */
+/**
+ * The code step: "Authentication code" (or "Recovery code"), "Verify", "Use a recovery code".
+ * `ticket` "" sends none: after single sign-on the API takes it from its HttpOnly cookie.
+ */
 export function SecondFactorStep({ ticket, onSession, onRestart }: { ticket: string; onSession: (s: Session) => void; onRestart: (e: ApiError) => void }) {
   const [recovery, setRecovery] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -37,7 +40,9 @@ export function SecondFactorStep({ ticket, onSession, onRestart }: { ticket: str
     setBusy(true);
     setError(null);
     try {
-      onSession(await api<Session>("POST", apiPath`auth/two-factor/`, recovery ? { ticket, recovery_code: value } : { ticket, code: value }));
+      onSession(
+        await api<Session>("POST", apiPath`auth/two-factor/`, { ...(ticket ? { ticket } : {}), ...(recovery ? { recovery_code: value } : { code: value }) }),
+      );
     } catch (err) {
       const apiError = toApiError(err);
       if (apiError.code === "TWO_FACTOR_TICKET_INVALID") onRestart(apiError);
