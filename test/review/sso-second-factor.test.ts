@@ -1,12 +1,9 @@
 /**
- * Review probes (security review of the 2026-11-28 merges; report in the lead's session):
- * single sign-on and the second factor. Each `test.failing` states the SECURE behaviour and fails
- * today, so this file passes now; when the fix lands the test starts passing, bun reports it,
- * and it must then become a plain `test` (a regression test).
- *
- * Finding: `GET auth/oidc/callback/` starts a full session for an account that has two-factor on,
- * without its code (src/modules/oidc/service.ts signInWithClaims never asks the second-factor
- * gate), so a workspace's "require two-factor" is met by an enrolment that SSO never checks.
+ * Regression tests from the security review of the 2026-11-28 merges: single sign-on and the
+ * second factor. They failed before the fixes (written first as `test.failing` probes):
+ * - `GET auth/oidc/callback/` started a full session for an account with two-factor on, without
+ *   its code, so a workspace's "require two-factor" was met by an enrolment SSO never checked;
+ * - a `next` with CR/LF made the callback answer 500 (the Location header refused it).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Secret, TOTP } from "otpauth";
@@ -45,7 +42,7 @@ async function ssoCallback(email: string, query = "") {
 }
 
 describe("review: single sign-on and two-factor", () => {
-  test.failing("an account with two-factor on gets no session from SSO without its code", async () => {
+  test("an account with two-factor on gets no session from SSO without its code", async () => {
     await addUser(api, "tf@example.com", "admin");
     const s = await signIn(api, "tf@example.com");
     const started = await s.call("POST", "/api/v1/auth/two-factor/enrolment/");
@@ -75,7 +72,7 @@ describe("review: single sign-on and two-factor", () => {
   // Finding: safeNext (oidc/flow-cookie.ts) lets control characters through; the callback then
   // builds a Location header that Headers refuses, so a crafted sign-in link ends in a 500 after
   // the session row was written (and no cookie is set).
-  test.failing("a `next` with CR/LF is dropped: the callback still redirects (303) with a session", async () => {
+  test("a `next` with CR/LF is dropped: the callback still redirects (303) with a session", async () => {
     provider.users.set("nx@example.com", { email: "nx@example.com", email_verified: true, name: "Nx", groups: ["earshot"] });
     await addUser(api, "nx@example.com", "member");
     const reply = await ssoCallback("nx@example.com", "?next=%2Fconsole%2Flinks%2F%0D%0AX-Injected%3A%201");
