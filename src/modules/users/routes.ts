@@ -90,7 +90,8 @@ export function authRoutes(deps: AppDeps, opts: { secondFactor?: service.SecondF
       async (ctx) => {
         // With password sign-in off, accepting an invite with a password would be a password
         // sign-in past single sign-on: the invitee signs in through SSO, which accepts it (oidc).
-        if (!deps.config.passwordSignIn) throw new AppError("PASSWORD_SIGNIN_DISABLED", "Password sign-in is turned off here; accept the invite by signing in through single sign-on.");
+        if (!deps.config.passwordSignIn)
+          throw new AppError("PASSWORD_SIGNIN_DISABLED", "Password sign-in is turned off here; accept the invite by signing in through single sign-on.");
         const started = await service.acceptInvite(d, ctx.params.token, body(accountOps.acceptInvite, ctx), address(ctx));
         setCookie(ctx, started.cookie);
         ctx.set.status = 201;
