@@ -78,3 +78,20 @@ export function sampleMessage(linkName: string, ruleName: string, reasons: strin
     suppressed: 0,
   };
 }
+
+/**
+ * A respondent's words made inert in a chat: every `@` is followed by a zero-width space, so
+ * "@channel", "@here" or "@someone" typed by a respondent notifies nobody (security review,
+ * 2026-11-28); the text reads the same.
+ */
+export function defuseMentions(text: string): string {
+  return text.replaceAll("@", "@\u200B");
+}
+
+/** Each line of `text` behind `prefix` (a quote stays one quote however many lines it has). */
+export function quoteLines(text: string, prefix: string): string {
+  return text
+    .split(/\r?\n/)
+    .map((line) => `${prefix}${line}`)
+    .join("\n");
+}

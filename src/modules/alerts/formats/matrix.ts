@@ -7,7 +7,7 @@
  * homeserver.
  */
 import type { AlertRequest } from "../../../outbox/alert-request.ts";
-import { type AlertMessage, plainLines, reasonsOf, suppressedNote, titleOf } from "../message.ts";
+import { type AlertMessage, plainLines, reasonsOf, suppressedNote, titleOf, defuseMentions } from "../message.ts";
 
 /** Escapes text for HTML. */
 export function htmlEscape(s: string): string {
@@ -21,6 +21,8 @@ export function htmlEscape(s: string): string {
  * @param txnId the transaction id (the alert's outbox event id)
  */
 export function matrixRequest(m: AlertMessage, homeserver: string, room: string, txnId: string): AlertRequest {
+  // A respondent's "@room" or "@someone" notifies nobody (besides `m.mentions: {}` below, for older clients).
+  m = { ...m, quote: m.quote === null ? null : defuseMentions(m.quote) };
   const base = homeserver.replace(/\/+$/, "");
   const url = `${base}/_matrix/client/v3/rooms/${encodeURIComponent(room)}/send/m.room.message/${encodeURIComponent(txnId)}`;
   const note = suppressedNote(m);
@@ -31,6 +33,13 @@ export function matrixRequest(m: AlertMessage, homeserver: string, room: string,
     `<p><a href="${htmlEscape(m.responseUrl)}">Open the response</a></p>`,
     ...(note ? [`<p><em>${htmlEscape(note)}</em></p>`] : []),
   ].join("");
-  const content = { msgtype: "m.notice", body: [titleOf(m), ...plainLines(m)].join("\n"), format: "org.matrix.custom.html", formatted_body: html };
+  // `m.mentions: {}` (intentional mentions): the message mentions nobody, whatever "@room" a respondent typed.
+  const content = {
+    msgtype: "m.notice",
+    body: [titleOf(m), ...plainLines(m)].join("\n"),
+    format: "org.matrix.custom.html",
+    formatted_body: html,
+    "m.mentions": {},
+  };
   return { method: "PUT", url, headers: { "content-type": "application/json" }, body: JSON.stringify(content), bearer: true };
 }

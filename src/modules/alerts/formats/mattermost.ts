@@ -4,7 +4,7 @@
  * `{text}` in Mattermost Markdown.
  */
 import type { AlertRequest } from "../../../outbox/alert-request.ts";
-import { type AlertMessage, reasonsOf, suppressedNote, titleOf } from "../message.ts";
+import { type AlertMessage, defuseMentions, quoteLines, reasonsOf, suppressedNote, titleOf } from "../message.ts";
 
 /** Backslash-escapes the Markdown characters that would restyle a respondent's words. */
 export function markdownEscape(s: string): string {
@@ -18,7 +18,7 @@ export function mattermostRequest(m: AlertMessage, url: string): AlertRequest {
     `#### ${markdownEscape(titleOf(m))}`,
     `**Why:** ${markdownEscape(reasonsOf(m))}`,
     ...(m.sentiment ? [`**Sentiment:** ${m.sentiment}`] : []),
-    ...(m.quote ? [`> ${markdownEscape(m.quote)}`] : []),
+    ...(m.quote ? [quoteLines(markdownEscape(defuseMentions(m.quote)), "> ")] : []),
     `[Open the response](${m.responseUrl})`,
     ...(note ? [`_${note}_`] : []),
   ];

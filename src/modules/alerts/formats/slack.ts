@@ -5,7 +5,7 @@
  * needs `&`, `<` and `>` escaped.
  */
 import type { AlertRequest } from "../../../outbox/alert-request.ts";
-import { type AlertMessage, reasonsOf, suppressedNote, titleOf } from "../message.ts";
+import { type AlertMessage, defuseMentions, quoteLines, reasonsOf, suppressedNote, titleOf } from "../message.ts";
 
 /** Escapes the three characters Slack's mrkdwn reserves. */
 export function slackEscape(s: string): string {
@@ -17,7 +17,7 @@ export function slackRequest(m: AlertMessage, url: string): AlertRequest {
   const note = suppressedNote(m);
   const blocks: unknown[] = [
     { type: "section", text: { type: "mrkdwn", text: `*${slackEscape(titleOf(m))}*\n${slackEscape(reasonsOf(m))}` } },
-    ...(m.quote ? [{ type: "section", text: { type: "mrkdwn", text: `>${slackEscape(m.quote)}` } }] : []),
+    ...(m.quote ? [{ type: "section", text: { type: "mrkdwn", text: quoteLines(slackEscape(defuseMentions(m.quote)), ">") } }] : []),
     {
       type: "context",
       elements: [{ type: "mrkdwn", text: `${m.sentiment ? `Sentiment: ${slackEscape(m.sentiment)} · ` : ""}<${m.responseUrl}|Open the response>` }],

@@ -5,7 +5,15 @@
  * (`application/vnd.microsoft.card.adaptive`, card version 1.4, which both accept).
  */
 import type { AlertRequest } from "../../../outbox/alert-request.ts";
-import { type AlertMessage, reasonsOf, suppressedNote, titleOf } from "../message.ts";
+import { type AlertMessage, defuseMentions, reasonsOf, suppressedNote, titleOf } from "../message.ts";
+
+/**
+ * A respondent's words in a TextBlock, whose Markdown subset renders `[text](url)` as a link: a
+ * zero-width space between `]` and `(` keeps a respondent from planting a link that reads as ours.
+ */
+export function teamsText(s: string): string {
+  return defuseMentions(s).replaceAll("](", "]\u200B(");
+}
 
 /** The Teams request for `m`, sent to the workflow or incoming-webhook `url`. */
 export function teamsRequest(m: AlertMessage, url: string): AlertRequest {
@@ -18,7 +26,7 @@ export function teamsRequest(m: AlertMessage, url: string): AlertRequest {
     body: [
       { type: "TextBlock", text: titleOf(m), weight: "Bolder", size: "Medium", wrap: true },
       { type: "FactSet", facts },
-      ...(m.quote ? [{ type: "TextBlock", text: `“${m.quote}”`, wrap: true, isSubtle: true }] : []),
+      ...(m.quote ? [{ type: "TextBlock", text: `“${teamsText(m.quote)}”`, wrap: true, isSubtle: true }] : []),
       ...(note ? [{ type: "TextBlock", text: note, wrap: true, size: "Small" }] : []),
     ],
     actions: [{ type: "Action.OpenUrl", title: "Open the response", url: m.responseUrl }],
