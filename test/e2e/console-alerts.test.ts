@@ -3,7 +3,7 @@
  * The "Alerts" card of a saved link (issue 28; docs/alerts.md) in Chromium against a real server
  * (from source), under the console's real CSP: the form previews the exact message a Mattermost
  * destination would receive, creates the rule (the list names what it fires on), refuses a bad
- * one with the API's error, and deletes it.
+ * one with the API's error, previews an Email destination (refused: no mail on this server), and deletes it.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { BrowserContext, Page } from "playwright-core";
@@ -101,6 +101,17 @@ test(
     await page.getByLabel("Actionable feedback").check();
     await page.getByRole("button", { name: "Create alert" }).click();
     await page.getByText("destination/url: Must be an absolute https URL.").waitFor();
+
+    // Email: the recipients field replaces the URL; the preview shows the message; without mail set up the API's 409 is shown.
+    await page.getByLabel("Send to").selectOption("email");
+    await page.getByLabel("Recipients").fill("ops@example.com, lead@example.com");
+    await page.getByRole("button", { name: "Preview message" }).click();
+    await page.waitForFunction(() => (document.getElementById("alert-preview") as HTMLTextAreaElement | null)?.value.startsWith("To:"));
+    const mail = await page.getByLabel("What Email receives").inputValue();
+    expect(mail.startsWith("To: ops@example.com, lead@example.com\nSubject: Alert “Ops room” on Checkout\n\n")).toBe(true);
+    expect(mail).toContain("Why: Actionable feedback");
+    await page.getByRole("button", { name: "Create alert" }).click();
+    await page.getByText("Mail is not configured", { exact: false }).waitFor();
 
     await page.getByRole("button", { name: "Delete alert Unhappy customers" }).click();
     await page.getByText("No alerts yet.").waitFor();

@@ -256,7 +256,7 @@ describe("destinations", () => {
     expect(list.json.count).toBe(8);
     expect(JSON.stringify(list.json)).not.toContain("syt_secret_token");
     const one = await h.api.call("GET", `/api/v1/links/${link.uuid}/alerts/${rules.matrix!.uuid}/`);
-    expect(one.json.destination).toEqual({ kind: "matrix", url: h.receiver.url.replace("/hook", ""), room: "!room:example.org", has_token: true });
+    expect(one.json.destination).toEqual({ kind: "matrix", url: h.receiver.url.replace("/hook", ""), room: "!room:example.org", has_token: true, to: null });
     expect(one.json.last_delivery_status).toBe(200);
     const hooks = await h.api.call("GET", `/api/v1/workspaces/${h.api.ws.workspace_uuid}/webhooks/`);
     expect(hooks.json.count).toBe(0);

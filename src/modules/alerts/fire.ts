@@ -4,7 +4,7 @@
  * last answer is analysed — in the transaction that queues its `response.submitted` event
  * (responses/submitted-event.ts) — every enabled rule of its link is matched against its answers;
  * each rule that fires and is within its hourly allowance queues one `alert.message` event in
- * the outbox for its own target. Nothing is sent inline: the dispatcher delivers it with the
+ * the outbox for its own target (an email rule: one `mail` job). Nothing is sent inline: the dispatcher delivers it with the
  * webhooks' retries and SSRF guard.
  */
 import type { Transaction } from "kysely";
@@ -12,6 +12,9 @@ import { systemClock, type Clock } from "../../clock.ts";
 import type { AnswerTable, Database, Executor } from "../../db/schema.ts";
 import { enqueueEventForWebhook } from "../../outbox/enqueue.ts";
 import { ALERT_EVENT_TYPE } from "../../outbox/alert-request.ts";
+import { enqueueJob } from "../../jobs/queue.ts";
+import type { ComposedMailPayload } from "../mail/service.ts";
+import { emailMessage, recipientsOf } from "./formats/email.ts";
 import { requestFor } from "./formats/index.ts";
 import type { MatchAnswer } from "./match.ts";
 import { matchRule } from "./match.ts";
@@ -105,6 +108,19 @@ export async function queueAlertsForResponse(
     const suppressed = await repo.takeFromAllowance(trx, row.uuid, clock.nowIso(), clock.isoAfter(-3600));
     if (suppressed === null) continue;
     const message = messageOf(linkName, row, match, responseUrl, suppressed);
+    if (row.destination_kind === "email") {
+      // One `mail` job (src/modules/mail/service.ts) for all recipients, in this transaction.
+      const payload: ComposedMailPayload = {
+        kind: "alert",
+        to: recipientsOf(row.destination_url).join(", "),
+        message: emailMessage(message),
+        workspace_uuid: e.workspaceUuid,
+        alert_uuid: row.uuid,
+      };
+      await enqueueJob(trx, "mail", payload, undefined, clock);
+      queued++;
+      continue;
+    }
     // Matrix's transaction id: stored with the request, so every retry reuses it.
     const txnId = `earshot-${crypto.randomUUID().replaceAll("-", "")}`;
     const request = requestFor({ kind: row.destination_kind as DestinationKind, url: row.destination_url, room: row.matrix_room }, message, txnId);

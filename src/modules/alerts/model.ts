@@ -8,7 +8,7 @@ import { lazySchema } from "../../shared/lazy-schema.ts";
 import { isHttpsUrl } from "../webhooks/model.ts";
 
 /** The destinations an alert can go to (one format file each under formats/). */
-export const DESTINATION_KINDS = ["slack", "teams", "mattermost", "matrix", "ntfy", "webhook"] as const;
+export const DESTINATION_KINDS = ["slack", "teams", "mattermost", "matrix", "ntfy", "webhook", "email"] as const;
 export type DestinationKind = (typeof DESTINATION_KINDS)[number];
 
 /** Longest keyword a rule may look for (characters). */
@@ -16,6 +16,8 @@ export const MAX_KEYWORD_LENGTH = 100;
 /** Default and largest number of messages one rule sends per hour. */
 export const DEFAULT_MAX_PER_HOUR = 10;
 export const MAX_MAX_PER_HOUR = 1000;
+/** Most recipients of an email rule (one message goes to all of them). */
+export const MAX_EMAIL_RECIPIENTS = 10;
 
 export const conditionSchema = lazySchema(() =>
   z.discriminatedUnion("type", [
@@ -38,8 +40,10 @@ const destinationSchema = lazySchema(() =>
   z
     .object({
       kind: z.enum(DESTINATION_KINDS),
-      /** The incoming-webhook URL; for Matrix the homeserver's base URL; for ntfy the topic URL. */
-      url: z.string().max(2048).refine(isHttpsUrl, "Must be an absolute https URL."),
+      /** The incoming-webhook URL; for Matrix the homeserver's base URL; for ntfy the topic URL. Not for email. */
+      url: z.string().max(2048).refine(isHttpsUrl, "Must be an absolute https URL.").optional(),
+      /** Email only: the recipients (1–10 addresses; one message goes to all). */
+      to: z.array(z.string().trim().max(254).email()).min(1).max(MAX_EMAIL_RECIPIENTS).optional(),
       /** Matrix only: the room id (`!abc:example.org`). */
       room: z
         .string()
@@ -55,6 +59,10 @@ const destinationSchema = lazySchema(() =>
       if (d.kind === "matrix" && (!d.room || !d.token))
         ctx.addIssue({ code: "custom", path: [d.room ? "token" : "room"], message: "Matrix needs room and token." });
       if (d.kind !== "matrix" && (d.room || d.token)) ctx.addIssue({ code: "custom", path: ["room"], message: "Only Matrix takes room and token." });
+      if (d.kind === "email" && !d.to) ctx.addIssue({ code: "custom", path: ["to"], message: "Email needs to: 1–10 addresses." });
+      if (d.kind === "email" && d.url !== undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "Email takes to, not url." });
+      if (d.kind !== "email" && d.to) ctx.addIssue({ code: "custom", path: ["to"], message: "Only email takes to." });
+      if (d.kind !== "email" && d.url === undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "Required." });
     }),
 );
 export type DestinationInput = z.output<typeof destinationSchema>;
@@ -112,9 +120,10 @@ export const alertSchema = lazySchema(() =>
     match: z.enum(["any", "all"]),
     destination: z.object({
       kind: z.enum(DESTINATION_KINDS),
-      url: z.string(),
+      url: z.string().describe("The destination URL; for email the recipients as a mailto: URI (RFC 6068)"),
       room: z.string().nullable(),
       has_token: z.boolean(),
+      to: z.array(z.string()).nullable().describe("Email only: the recipients, else null"),
     }),
     max_per_hour: z.number().int(),
     enabled: z.boolean(),
@@ -132,10 +141,14 @@ export type Alert = z.output<typeof alertSchema>;
 export const previewSchema = lazySchema(() =>
   z.object({
     kind: z.enum(DESTINATION_KINDS),
-    method: z.enum(["POST", "PUT"]),
+    method: z.enum(["POST", "PUT", "SMTP"]).describe("SMTP for email: `url` is then the recipients' mailto: URI, `body` the plain text"),
     url: z.string(),
     headers: z.record(z.string(), z.string()),
     body: z.string().describe("The exact body bytes (UTF-8)"),
     message: z.object({ reasons: z.array(z.string()), sentiment: z.string().nullable(), quote: z.string().nullable(), response_url: z.string() }),
+    email: z
+      .object({ to: z.array(z.string()), subject: z.string(), text: z.string(), html: z.string() })
+      .nullable()
+      .describe("Email only: the message queued for the recipients, else null"),
   }),
 );

@@ -13,6 +13,8 @@ const ONE = `${BASE}:alert_uuid/`;
 const tag = "alerts";
 const AUTH = ["UNAUTHENTICATED", "HTTPS_REQUIRED", "RATE_LIMITED", "INSUFFICIENT_SCOPE"];
 const WRITE = [...AUTH, "INVALID_JSON", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "NOT_FOUND"];
+/** Create and update: an email destination needs mail configured. */
+const WRITE_RULE = [...WRITE, "MAIL_NOT_CONFIGURED"];
 const message = lazySchema(() => z.object({ message: z.string() }));
 
 /** The alert rule endpoints, one declaration each: route, scope, audit, body and document entry. */
@@ -30,13 +32,13 @@ export const alertOps = {
   create: operation({
     method: "post",
     path: BASE,
-    summary: "Create an alert rule (conditions and a chat or notification destination)",
+    summary: "Create an alert rule (conditions and a chat, notification or email destination)",
     tag,
     audit: { action: "alert.created", target: (_p, b) => ({ type: "alert", uuid: textOf(b?.uuid), label: textOf(b?.name) }) },
     scope: "links:write",
     body: createAlertSchema,
     success: { status: 201, schema: alertSchema, description: "Created alert rule" },
-    errors: WRITE,
+    errors: WRITE_RULE,
   }),
   preview: operation({
     method: "post",
@@ -66,7 +68,7 @@ export const alertOps = {
     scope: "links:write",
     body: patchAlertSchema,
     success: { status: 200, schema: alertSchema, description: "Updated alert rule" },
-    errors: WRITE,
+    errors: WRITE_RULE,
   }),
   remove: operation({
     method: "delete",

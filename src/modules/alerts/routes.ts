@@ -11,11 +11,18 @@ import { envelope, readPage } from "../../http/pagination.ts";
 import { parseBody } from "../../http/operation.ts";
 import { requireJsonBody } from "../../http/validation.ts";
 import { alertOps } from "./operations.ts";
+import { mailEnabled } from "../mail/service.ts";
 import * as service from "./service.ts";
 
 /** The alert rule routes. */
 export function alertRoutes(deps: AppDeps) {
-  const d: service.AlertDeps = { db: deps.db, auth: deps.auth, allowHosts: deps.config.webhookAllowHosts, publicUrl: deps.config.publicUrl };
+  const d: service.AlertDeps = {
+    db: deps.db,
+    auth: deps.auth,
+    allowHosts: deps.config.webhookAllowHosts,
+    publicUrl: deps.config.publicUrl,
+    mailConfigured: mailEnabled(deps.config),
+  };
   return new Elysia({ name: "alerts" })
     .use(authPlugin(deps))
     .get(

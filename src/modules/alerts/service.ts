@@ -14,14 +14,37 @@ import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
 import { isUuid } from "../../shared/uuid.ts";
 import { assertDeliverableUrl, generateWebhookSecret } from "../webhooks/service.ts";
 import { matchAnswersOf, messageOf, responseConsoleUrl, themeUuidsOf } from "./fire.ts";
+import { emailMessage, mailtoOf, recipientsOf } from "./formats/email.ts";
 import { requestFor } from "./formats/index.ts";
 import { matchRule } from "./match.ts";
 import { type AlertMessage, sampleMessage } from "./message.ts";
-import type { Alert, AlertCondition, CreateAlertInput, DestinationKind, PatchAlertInput, PreviewAlertInput } from "./model.ts";
+import type { Alert, AlertCondition, CreateAlertInput, DestinationInput, DestinationKind, PatchAlertInput, PreviewAlertInput } from "./model.ts";
 import * as repo from "./repository.ts";
 
 /** What the alert services need. */
-export type AlertDeps = { db: Kysely<Database>; auth: Authenticator; allowHosts: readonly string[]; publicUrl: string };
+export type AlertDeps = {
+  db: Kysely<Database>;
+  auth: Authenticator;
+  allowHosts: readonly string[];
+  publicUrl: string;
+  /** Whether mail is configured (EARSHOT_SMTP_URL and EARSHOT_MAIL_FROM): an email destination needs it. */
+  mailConfigured: boolean;
+};
+
+/**
+ * Checks a destination before it is stored and returns the URL to store (for email the
+ * recipients' `mailto:` URI).
+ * @throws AppError MAIL_NOT_CONFIGURED (email without mail), VALIDATION_ERROR (forbidden address)
+ */
+function destinationUrl(deps: AlertDeps, d: DestinationInput): string {
+  if (d.kind === "email") {
+    if (!deps.mailConfigured)
+      throw new AppError("MAIL_NOT_CONFIGURED", "Mail is not configured: set EARSHOT_SMTP_URL and EARSHOT_MAIL_FROM to send alerts by email.");
+    return mailtoOf(d.to!);
+  }
+  assertDeliverableUrl(d.url!, deps.allowHosts, "/destination/url");
+  return d.url!;
+}
 
 /** Maps a stored rule to the API record (the Matrix token never leaves). */
 export function toAlert(row: repo.AlertRuleWithTarget): Alert {
@@ -36,6 +59,7 @@ export function toAlert(row: repo.AlertRuleWithTarget): Alert {
       url: row.destination_url,
       room: row.matrix_room,
       has_token: row.destination_kind === "matrix",
+      to: row.destination_kind === "email" ? recipientsOf(row.destination_url) : null,
     },
     max_per_hour: Number(row.max_per_hour),
     enabled: Number(row.enabled) === 1,
@@ -98,10 +122,10 @@ export async function getAlert(deps: AlertDeps, auth: AuthContext, linkUuid: str
 
 /**
  * Creates a rule and its outbox target.
- * @throws AppError NOT_FOUND (link), VALIDATION_ERROR (forbidden address, unknown theme), UNAUTHENTICATED (revoked meanwhile)
+ * @throws AppError NOT_FOUND (link), VALIDATION_ERROR (forbidden address, unknown theme), MAIL_NOT_CONFIGURED (email without mail), UNAUTHENTICATED (revoked meanwhile)
  */
 export async function createAlert(deps: AlertDeps, auth: AuthContext, linkUuid: string, input: CreateAlertInput): Promise<Alert> {
-  assertDeliverableUrl(input.destination.url, deps.allowHosts, "/destination/url");
+  const url = destinationUrl(deps, input.destination);
   return deps.db.transaction().execute(async (trx) => {
     const link = await ownLink(trx, auth, linkUuid);
     await assertThemesOfLink(trx, link.uuid, input.conditions);
@@ -113,7 +137,8 @@ export async function createAlert(deps: AlertDeps, auth: AuthContext, linkUuid: 
         uuid: webhookUuid,
         workspace_uuid: auth.workspaceUuid,
         link_uuid: link.uuid,
-        url: input.destination.url,
+        // An email rule's target is never dispatched (its alerts are mail jobs); it keeps the rule's shape.
+        url,
         events: "alert.message",
         enabled: 1,
         secret: input.destination.token ?? generateWebhookSecret(),
@@ -137,7 +162,7 @@ export async function createAlert(deps: AlertDeps, auth: AuthContext, linkUuid: 
       conditions: JSON.stringify(input.conditions),
       match: input.match,
       destination_kind: input.destination.kind,
-      destination_url: input.destination.url,
+      destination_url: url,
       matrix_room: input.destination.room ?? null,
       webhook_uuid: webhookUuid,
       max_per_hour: input.max_per_hour,
@@ -156,10 +181,10 @@ export async function createAlert(deps: AlertDeps, auth: AuthContext, linkUuid: 
 /**
  * Updates a rule; a new destination replaces the target's URL (and token), and enabling it again
  * re-enables a target a 410 or a long failure disabled.
- * @throws AppError NOT_FOUND, VALIDATION_ERROR, UNAUTHENTICATED
+ * @throws AppError NOT_FOUND, VALIDATION_ERROR, MAIL_NOT_CONFIGURED (email without mail), UNAUTHENTICATED
  */
 export async function patchAlert(deps: AlertDeps, auth: AuthContext, linkUuid: string, uuid: string, input: PatchAlertInput): Promise<Alert> {
-  if (input.destination) assertDeliverableUrl(input.destination.url, deps.allowHosts, "/destination/url");
+  const url = input.destination ? destinationUrl(deps, input.destination) : null;
   return deps.db.transaction().execute(async (trx) => {
     const { link, row } = await ownRule(trx, auth, linkUuid, uuid);
     if (input.conditions) await assertThemesOfLink(trx, link.uuid, input.conditions);
@@ -172,8 +197,8 @@ export async function patchAlert(deps: AlertDeps, auth: AuthContext, linkUuid: s
     if (input.enabled !== undefined) patch.enabled = input.enabled ? 1 : 0;
     const target: Record<string, unknown> = {};
     if (input.destination) {
-      Object.assign(patch, { destination_kind: input.destination.kind, destination_url: input.destination.url, matrix_room: input.destination.room ?? null });
-      target.url = input.destination.url;
+      Object.assign(patch, { destination_kind: input.destination.kind, destination_url: url!, matrix_room: input.destination.room ?? null });
+      target.url = url!;
       if (input.destination.token) target.secret = input.destination.token;
     }
     if (input.enabled === true || input.destination) Object.assign(target, { enabled: 1, disabled_reason: null, failing_since: null });
@@ -213,7 +238,11 @@ export async function previewAlert(deps: AlertDeps, auth: AuthContext, linkUuid:
   const match = rule?.match ?? input.rule!.match;
   const dest = rule
     ? { kind: rule.destination.kind, url: rule.destination.url, room: rule.destination.room }
-    : { ...input.rule!.destination, room: input.rule!.destination.room ?? null };
+    : {
+        kind: input.rule!.destination.kind,
+        url: input.rule!.destination.kind === "email" ? mailtoOf(input.rule!.destination.to!) : input.rule!.destination.url!,
+        room: input.rule!.destination.room ?? null,
+      };
   const labels = new Map(
     (await deps.db.selectFrom("themes").select(["uuid", "label"]).where("link_uuid", "=", link.uuid).execute()).map((t) => [t.uuid, t.label]),
   );
@@ -233,6 +262,14 @@ export async function previewAlert(deps: AlertDeps, auth: AuthContext, linkUuid:
     const reasons = conditions.map((c) => matchRule([c], "any", sampleAnswersFor(c), labels)?.reasons[0] ?? c.type);
     message = sampleMessage(link.name, name, reasons, responseConsoleUrl(deps.publicUrl, "00000000-0000-4000-8000-000000000000"));
   }
+  const summary = { reasons: message.reasons, sentiment: message.sentiment, quote: message.quote, response_url: message.responseUrl };
+  if (dest.kind === "email") {
+    const mail = emailMessage(message);
+    const to = recipientsOf(dest.url);
+    const headers = { to: to.join(", "), subject: mail.subject, "content-language": mail.lang };
+    const email = { to, subject: mail.subject, text: mail.text, html: mail.html };
+    return { kind: dest.kind, method: "SMTP" as const, url: dest.url, headers, body: mail.text, message: summary, email };
+  }
   const request = requestFor(dest, message, "earshot-preview");
   const headers = request.bearer ? { ...request.headers, authorization: "Bearer …" } : request.headers;
   return {
@@ -241,7 +278,8 @@ export async function previewAlert(deps: AlertDeps, auth: AuthContext, linkUuid:
     url: request.url,
     headers,
     body: request.body,
-    message: { reasons: message.reasons, sentiment: message.sentiment, quote: message.quote, response_url: message.responseUrl },
+    message: summary,
+    email: null,
   };
 }
 

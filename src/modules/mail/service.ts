@@ -42,7 +42,20 @@ export type MailJobPayload = {
  * A queued message composed when queued (the email digest, modules/digests): sent as it is, with
  * no invite or reset to update. `message` is removed (null) once sent or given up.
  */
-export type ComposedMailPayload = { kind: "digest"; to: string; message: ComposedMessage | null; workspace_uuid: string; user_uuid: string };
+export type ComposedMailPayload =
+  | { kind: "digest"; to: string; message: ComposedMessage | null; workspace_uuid: string; user_uuid: string }
+  /** An alert rule's message (modules/alerts/fire.ts): `to` is the comma-separated recipients (one message to all). */
+  | { kind: "alert"; to: string; message: ComposedMessage | null; workspace_uuid: string; alert_uuid: string };
+
+/** Whether a `mail` job carries a composed message (a digest or an alert) rather than an invite or reset. */
+function isComposed(payload: Record<string, unknown>): boolean {
+  return payload.kind === "digest" || payload.kind === "alert";
+}
+
+/** Who a composed message is about, for the log. */
+function subjectOf(p: ComposedMailPayload): Record<string, string> {
+  return p.kind === "digest" ? { user: p.user_uuid, workspace: p.workspace_uuid } : { alert: p.alert_uuid, workspace: p.workspace_uuid };
+}
 
 /** Whether mail is configured (`EARSHOT_SMTP_URL` and `EARSHOT_MAIL_FROM`). */
 export function mailEnabled(config: Pick<Config, "smtpUrl" | "mailFrom">): boolean {
@@ -74,7 +87,7 @@ export type MailJobDeps = { db: Kysely<Database>; mailer: Mailer | null; log: Lo
 export async function sendMailJob(deps: MailJobDeps, job: Job): Promise<void> {
   const clock = deps.clock ?? systemClock;
   if (!deps.mailer) throw new PermanentJobError("Mail is not configured on this node (EARSHOT_SMTP_URL).");
-  if (job.payload.kind === "digest") return sendComposed(deps, job, job.payload as ComposedMailPayload);
+  if (isComposed(job.payload)) return sendComposed(deps, job, job.payload as ComposedMailPayload);
   const p = job.payload as MailJobPayload;
   if (!p.url) throw new PermanentJobError("The message's link was already removed.");
   const message = composeMessage({ kind: p.kind, lang: p.lang, url: p.url, values: p.values });
@@ -94,26 +107,26 @@ export async function sendMailJob(deps: MailJobDeps, job: Job): Promise<void> {
   }
 }
 
-/** Sends a composed message (a digest); a failure is logged and thrown, so the runner retries. */
+/** Sends a composed message (a digest, an alert); a failure is logged and thrown, so the runner retries. */
 async function sendComposed(deps: MailJobDeps, job: Job, p: ComposedMailPayload): Promise<void> {
   try {
     if (!p.message) throw new PermanentJobError("The message was already removed.");
     const { messageId } = await deps.mailer!.send(p.to, p.message);
-    // The digest quotes respondents: its text leaves the job once sent, as a one-time URL does.
+    // Digests and alerts quote respondents: the text leaves the job once sent, as a one-time URL does.
     await repo.replaceJobPayload(deps.db, job.id, JSON.stringify({ ...p, message: null }));
-    deps.log.info("mail sent", { job: job.id, kind: p.kind, user: p.user_uuid, workspace: p.workspace_uuid, message_id: messageId });
+    deps.log.info("mail sent", { job: job.id, kind: p.kind, ...subjectOf(p), message_id: messageId });
   } catch (err) {
     if (err instanceof MailError)
-      deps.log.warn("mail not sent; it is retried", { job: job.id, kind: p.kind, user: p.user_uuid, attempt: job.attempts, error: err.message });
+      deps.log.warn("mail not sent; it is retried", { job: job.id, kind: p.kind, ...subjectOf(p), attempt: job.attempts, error: err.message });
     throw err;
   }
 }
 
 /** The runner gave a `mail` job up: the invite or reset says `failed` (it stays usable), the URL leaves the payload. */
 export async function giveUpOnMail(deps: Pick<MailJobDeps, "db" | "log" | "clock">, job: Job, error: string): Promise<void> {
-  if (job.payload.kind === "digest") {
+  if (isComposed(job.payload)) {
     await repo.replaceJobPayload(deps.db, job.id, JSON.stringify({ ...job.payload, message: null }));
-    deps.log.error("mail given up", { job: job.id, kind: "digest", user: String(job.payload.user_uuid), error });
+    deps.log.error("mail given up", { job: job.id, kind: String(job.payload.kind), ...subjectOf(job.payload as ComposedMailPayload), error });
     return;
   }
   const p = job.payload as MailJobPayload;

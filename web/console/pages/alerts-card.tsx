@@ -2,7 +2,7 @@
  * The "Alerts" card of a saved link (issue 28; docs/alerts.md): the link's alert rules (what they
  * fire on, where they go, whether the destination stopped answering, how many alerts the rate
  * limit dropped), deleting one, and a form to add one — destination kind, URL (Matrix: room and
- * token), conditions, any/all, messages per hour — with "Preview message" showing the exact
+ * token; Email: the recipients), conditions, any/all, messages per hour — with "Preview message" showing the exact
  * request the destination would receive for a sample answer.
  */
 import { useState } from "preact/hooks";
@@ -16,13 +16,19 @@ type Alert = {
   name: string;
   conditions: Condition[];
   match: "any" | "all";
-  destination: { kind: string; url: string; room: string | null };
+  destination: { kind: string; url: string; room: string | null; to: string[] | null };
   max_per_hour: number;
   enabled: boolean;
   disabled_reason: string | null;
   suppressed: number;
 };
-type Preview = { method: string; url: string; headers: Record<string, string>; body: string };
+type Preview = {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  email: { to: string[]; subject: string; text: string; html: string } | null;
+};
 
 const KINDS: [string, string][] = [
   ["slack", "Slack"],
@@ -31,7 +37,22 @@ const KINDS: [string, string][] = [
   ["matrix", "Matrix"],
   ["ntfy", "ntfy"],
   ["webhook", "Generic JSON"],
+  ["email", "Email"],
 ];
+
+/** The addresses typed in the recipients field (commas, semicolons or line breaks between them). */
+function recipientsOf(value: string): string[] {
+  return value
+    .split(/[,;\s]+/)
+    .map((a) => a.trim())
+    .filter(Boolean);
+}
+
+/** What the preview box shows: the request line and body, or an email's recipients, subject and text. */
+function previewText(p: Preview): string {
+  if (p.email) return `To: ${p.email.to.join(", ")}\nSubject: ${p.email.subject}\n\n${p.email.text}`;
+  return `${p.method} ${p.url}\n\n${p.body}`;
+}
 const FLAGS: [Condition["type"], string][] = [
   ["negative", "Negative sentiment"],
   ["actionable", "Actionable feedback"],
@@ -58,7 +79,7 @@ function ruleOf(form: FormData) {
     max_per_hour: Number(form.get("max_per_hour") || 10),
     destination: {
       kind,
-      url: String(form.get("url") ?? ""),
+      ...(kind === "email" ? { to: recipientsOf(String(form.get("to") ?? "")) } : { url: String(form.get("url") ?? "") }),
       ...(kind === "matrix" ? { room: String(form.get("room") ?? ""), token: String(form.get("token") ?? "") } : {}),
     },
   };
@@ -133,10 +154,20 @@ export function AlertsCard({ link, writable }: { link: Link; writable: boolean }
               ))}
             </select>
           </div>
-          <div class="field">
-            <label for="alert-url">{kind === "matrix" ? "Homeserver URL" : kind === "ntfy" ? "Topic URL" : "Webhook URL"}</label>
-            <input id="alert-url" name="url" type="url" required placeholder="https://" />
-          </div>
+          {kind === "email" ? (
+            <div class="field">
+              <label for="alert-to">Recipients</label>
+              <input id="alert-to" name="to" required placeholder="support@example.com, lead@example.com" aria-describedby="alert-to-hint" />
+              <p class="hint" id="alert-to-hint">
+                Up to 10 addresses, separated by commas. Needs mail set up on this server.
+              </p>
+            </div>
+          ) : (
+            <div class="field">
+              <label for="alert-url">{kind === "matrix" ? "Homeserver URL" : kind === "ntfy" ? "Topic URL" : "Webhook URL"}</label>
+              <input id="alert-url" name="url" type="url" required placeholder="https://" />
+            </div>
+          )}
           {kind === "matrix" && (
             <>
               <div class="field">
@@ -188,7 +219,7 @@ export function AlertsCard({ link, writable }: { link: Link; writable: boolean }
           {preview && (
             <div class="field">
               <label for="alert-preview">What {KINDS.find(([k]) => k === kind)?.[1]} receives</label>
-              <textarea id="alert-preview" readOnly class="mono" rows={10} value={`${preview.method} ${preview.url}\n\n${preview.body}`} />
+              <textarea id="alert-preview" readOnly class="mono" rows={10} value={previewText(preview)} />
             </div>
           )}
         </form>

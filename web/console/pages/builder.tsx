@@ -144,7 +144,6 @@ export function BuilderPage() {
       </form>
       {link && <EmbedCard link={link} />}
       {link && <AlertsCard link={link} writable={writable} />}
-      {link && <AlertsCard link={link} writable={writable} />}
       <ConfirmDialog
         open={removing !== null}
         title="Remove this question?"

@@ -33,5 +33,8 @@ export function requestFor(dest: Destination, m: AlertMessage, eventId: string):
       return ntfyRequest(m, dest.url);
     case "webhook":
       return webhookRequest(m, dest.url);
+    case "email":
+      // Email goes as a `mail` job (fire.ts), never through the outbox.
+      throw new Error("An email destination has no HTTP request.");
   }
 }
