@@ -396,3 +396,22 @@ export async function eraseResponseEvents(trx: Executor, responseUuid: string): 
     .executeTakeFirst();
   return Number(r.numUpdatedRows);
 }
+
+/** `last_error` of a delivery ended because its target's destination changed. */
+export const DESTINATION_CHANGED_ERROR = "Not sent: the destination changed after this was queued.";
+
+/**
+ * Ends a target's deliveries that are still to be sent or in flight (`pending`, `delivering`):
+ * for an alert rule whose destination changed, a retry must not carry the new token to the old
+ * URL, nor the old message to the new one (security review, 2026-11-28).
+ * @returns how many deliveries were ended
+ */
+export async function endUnsentDeliveries(trx: Executor, webhookUuid: string, reason: string, clock: Clock = systemClock): Promise<number> {
+  const r = await trx
+    .updateTable("webhook_deliveries")
+    .set({ state: "failed", next_attempt_at: null, lease_until: null, last_error: reason, date_updated: clock.nowIso() })
+    .where("webhook_uuid", "=", webhookUuid)
+    .where("state", "in", ["pending", "delivering"])
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}

@@ -13,6 +13,7 @@ import { AppError, notFound } from "../../errors.ts";
 import type { AuthContext, Authenticator } from "../../auth/authenticate.ts";
 import { isUuid } from "../../shared/uuid.ts";
 import { assertDeliverableUrl, generateWebhookSecret } from "../webhooks/service.ts";
+import { DESTINATION_CHANGED_ERROR, endUnsentDeliveries } from "../../outbox/repository.ts";
 import { matchAnswersOf, messageOf, responseConsoleUrl, themeUuidsOf } from "./fire.ts";
 import { emailMessage, mailtoOf, recipientsOf } from "./formats/email.ts";
 import { requestFor } from "./formats/index.ts";
@@ -203,6 +204,9 @@ export async function patchAlert(deps: AlertDeps, auth: AuthContext, linkUuid: s
     }
     if (input.enabled === true || input.destination) Object.assign(target, { enabled: 1, disabled_reason: null, failing_since: null });
     await repo.updateAlertRule(trx, row.uuid, patch);
+    // A queued alert is built for its old destination: it is not sent to the new one, and a retry
+    // never carries the new token to the old URL.
+    if (input.destination) await endUnsentDeliveries(trx, row.webhook_uuid, DESTINATION_CHANGED_ERROR);
     if (Object.keys(target).length)
       await trx
         .updateTable("webhooks")
