@@ -5,11 +5,9 @@
  * usage counters (`last_used_at`, daily API calls). The features that manage these rows (tokens,
  * workspaces, users) re-export them from their own repositories.
  */
-import type { Kysely, Transaction } from "kysely";
-import type { ApiTokenTable, ConsoleSessionTable, Database, MembershipTable, UserTable, WorkspaceTable } from "../db/schema.ts";
+import type { ApiTokenTable, ConsoleSessionTable, MembershipTable, UserTable, WorkspaceTable, Executor } from "../db/schema.ts";
 import { prepared } from "../db/prepared.ts";
 
-type Q = Kysely<Database> | Transaction<Database>;
 export type TokenRow = ApiTokenTable;
 export type WorkspaceRow = Omit<WorkspaceTable, "keys_created"> & { keys_created: number };
 export type UserRow = Omit<UserTable, "disabled"> & { disabled: number };
@@ -25,17 +23,17 @@ const activeTokenByHash = prepared(1, (db, keyHash: string) =>
 const activeTokenUuid = prepared(1, (db, uuid: string) => db.selectFrom("api_tokens").select("uuid").where("uuid", "=", uuid).where("revoked_at", "is", null));
 
 /** The unrevoked token with this key hash (authentication: one indexed read). */
-export async function findActiveTokenByHash(db: Q, keyHash: string): Promise<TokenRow | undefined> {
+export async function findActiveTokenByHash(db: Executor, keyHash: string): Promise<TokenRow | undefined> {
   return (await activeTokenByHash(db, keyHash))[0];
 }
 
 /** True while the token is not revoked (the re-check before responding, DESIGN §5). */
-export async function isTokenActive(db: Q, uuid: string): Promise<boolean> {
+export async function isTokenActive(db: Executor, uuid: string): Promise<boolean> {
   return (await activeTokenUuid(db, uuid)).length > 0;
 }
 
 /** Moves the key's `last_used_at` forward to `at` (ISO), never back (the usage flush, auth/usage.ts). */
-export function touchToken(db: Q, uuid: string, at: string) {
+export function touchToken(db: Executor, uuid: string, at: string) {
   // Only forward: several nodes flush their usage in any order (DESIGN §11).
   return db
     .updateTable("api_tokens")
@@ -49,12 +47,12 @@ export function touchToken(db: Q, uuid: string, at: string) {
 const workspaceByUuid = prepared(1, (db, uuid: string) => db.selectFrom("workspaces").selectAll().where("uuid", "=", uuid));
 
 /** The workspace with this uuid (the key's or session's workspace on every request). */
-export async function findWorkspaceByUuid(db: Q, uuid: string): Promise<WorkspaceRow | undefined> {
+export async function findWorkspaceByUuid(db: Executor, uuid: string): Promise<WorkspaceRow | undefined> {
   return (await workspaceByUuid(db, uuid))[0];
 }
 
 /** Adds `n` API calls to the workspace's counter of `day` (`YYYY-MM-DD`), creating it at `n`. */
-export function addApiCalls(db: Q, workspaceUuid: string, day: string, n: number) {
+export function addApiCalls(db: Executor, workspaceUuid: string, day: string, n: number) {
   return db
     .insertInto("api_call_counters")
     .values({ workspace_uuid: workspaceUuid, day, calls: n })
@@ -63,27 +61,27 @@ export function addApiCalls(db: Q, workspaceUuid: string, day: string, n: number
 }
 
 /** The console user with this uuid, disabled or not. */
-export function findUserByUuid(db: Q, uuid: string): Promise<UserRow | undefined> {
+export function findUserByUuid(db: Executor, uuid: string): Promise<UserRow | undefined> {
   return db.selectFrom("users").selectAll().where("uuid", "=", uuid).executeTakeFirst();
 }
 
 /** The user's membership (role) in the workspace, if any. */
-export function findMembership(db: Q, userUuid: string, workspaceUuid: string): Promise<MembershipRow | undefined> {
+export function findMembership(db: Executor, userUuid: string, workspaceUuid: string): Promise<MembershipRow | undefined> {
   return db.selectFrom("memberships").selectAll().where("user_uuid", "=", userUuid).where("workspace_uuid", "=", workspaceUuid).executeTakeFirst();
 }
 
 /** The console session with this id hash (SHA-256 of the cookie), expired or not. */
-export function findSession(db: Q, idHash: string): Promise<SessionRow | undefined> {
+export function findSession(db: Executor, idHash: string): Promise<SessionRow | undefined> {
   return db.selectFrom("console_sessions").selectAll().where("id_hash", "=", idHash).executeTakeFirst();
 }
 
 /** Records activity on the session at `at` (ISO): its idle expiry counts from there. */
-export function touchSession(db: Q, idHash: string, at: string) {
+export function touchSession(db: Executor, idHash: string, at: string) {
   return db.updateTable("console_sessions").set({ last_seen_at: at }).where("id_hash", "=", idHash).execute();
 }
 
 /** Ends the session (sign-out, or found expired). */
-export function deleteSession(db: Q, idHash: string) {
+export function deleteSession(db: Executor, idHash: string) {
   return db.deleteFrom("console_sessions").where("id_hash", "=", idHash).execute();
 }
 
@@ -92,7 +90,7 @@ export function deleteSession(db: Q, idHash: string) {
  * `role`, still in that role (the re-check that makes a removed, demoted or disabled user stop
  * mid-request: the request was authorized for the role it started with).
  */
-export async function isSessionActive(db: Q, idHash: string, workspaceUuid: string, role?: MembershipRow["role"] | null): Promise<boolean> {
+export async function isSessionActive(db: Executor, idHash: string, workspaceUuid: string, role?: MembershipRow["role"] | null): Promise<boolean> {
   let q = db
     .selectFrom("console_sessions")
     .innerJoin("users", "users.uuid", "console_sessions.user_uuid")
@@ -108,7 +106,7 @@ export async function isSessionActive(db: Q, idHash: string, workspaceUuid: stri
  * Whether a session of this user on this workspace must enrol first: the workspace requires a
  * second factor and the user has no enabled credential. One query (it runs on every console request).
  */
-export async function mustEnrol(db: Q, userUuid: string, workspaceUuid: string): Promise<boolean> {
+export async function mustEnrol(db: Executor, userUuid: string, workspaceUuid: string): Promise<boolean> {
   const row = await db
     .selectFrom("two_factor_policies as p")
     .select("p.workspace_uuid")

@@ -6,12 +6,10 @@
  * their stored vectors and stores the ones it embedded again (engine change, or analysed before
  * the vectors existed).
  */
-import type { Kysely, Transaction } from "kysely";
-import type { Database } from "../../db/schema.ts";
+import type { Executor } from "../../db/schema.ts";
 import { followUpAnswersOf } from "./analysis-text.ts";
 import { bytesVectors, vectorsBytes } from "./codec.ts";
 
-type Q = Kysely<Database> | Transaction<Database>;
 /** What this module reads of an answer row. */
 type Row = { follow_ups: string; embedding?: Uint8Array | null; follow_up_embeddings?: Uint8Array | null };
 
@@ -39,7 +37,11 @@ export function followUpInputs(r: Row): { index: number; text: string; vector: F
  * @param rows the build's answer rows by uuid (their `follow_ups` and stored vectors).
  * @param embedded `{ id (answer uuid), index (in follow_ups), vector }`.
  */
-export async function storeFollowUpVectors(db: Q, rows: Map<string, Row>, embedded: { id: string; index: number; vector: Float32Array }[]): Promise<void> {
+export async function storeFollowUpVectors(
+  db: Executor,
+  rows: Map<string, Row>,
+  embedded: { id: string; index: number; vector: Float32Array }[],
+): Promise<void> {
   const byAnswer = Map.groupBy(embedded, (e) => e.id);
   for (const [id, list] of byAnswer) {
     const r = rows.get(id);

@@ -67,6 +67,9 @@ export async function confirmEnrolment(deps: TwoFactorDeps, s: SessionAuth, code
   const codes = await deps.db.transaction().execute(async (trx) => {
     if (!(await repo.enableCredential(trx, s.user.uuid, step, deps.clock.nowIso()))) throw invalidCode();
     const issued = await issueRecoveryCodes(deps, trx, s.user.uuid);
+    // Sessions begun with the password alone (another browser, a stolen cookie) end: from now on
+    // every session of this account has passed its second factor. This one stays.
+    await repo.endOtherSessions(trx, s.user.uuid, s.idHash);
     await auditForUser(trx, s.user, "two_factor.enabled", address);
     return issued;
   });

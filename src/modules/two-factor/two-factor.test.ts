@@ -253,3 +253,15 @@ describe("disable and new recovery codes", () => {
     expect([twice.status, twice.json.code]).toEqual([409, "TWO_FACTOR_NOT_ENABLED"]);
   });
 });
+
+describe("sessions when it is turned on", () => {
+  test("turning it on ends the account's other sessions (begun with the password alone) and keeps this one", async () => {
+    await addUser(api, "elsewhere@example.com", "member");
+    const other = await signIn(api, "elsewhere@example.com");
+    const here = await signIn(api, "elsewhere@example.com");
+    expect((await other.call("GET", "/api/v1/links/")).status).toBe(200);
+    await enrol(here);
+    expect((await other.call("GET", "/api/v1/links/")).status).toBe(401);
+    expect((await here.call("GET", "/api/v1/links/")).status).toBe(200);
+  });
+});
