@@ -6,6 +6,7 @@
  */
 import type { Kysely } from "kysely";
 import type { Database } from "../../src/db/schema.ts";
+import { blankAnswerRow } from "../../src/modules/responses/repository.ts";
 
 /** The parts of a created link (as `POST links/` returns it) the seeding needs. */
 export type SeedLink = { uuid: string; questions: { uuid: string; field_key: string; prompt: string }[] };
@@ -50,30 +51,20 @@ export async function seedResponses(
         await trx
           .insertInto("answers")
           .values({
-            uuid: crypto.randomUUID(),
-            response_uuid: uuid,
-            question_uuid: q.uuid,
-            field_key: q.field_key,
-            response_type: "text",
-            question_text: q.prompt,
-            position,
+            ...blankAnswerRow(
+              {
+                uuid: crypto.randomUUID(),
+                response_uuid: uuid,
+                question_uuid: q.uuid,
+                field_key: q.field_key,
+                response_type: "text",
+                question_text: q.prompt,
+                position,
+              },
+              at,
+            ),
             value: JSON.stringify(value),
             text: value,
-            audio_blob: null,
-            audio_mime: null,
-            file_blob: null,
-            file_meta: null,
-            transcription: null,
-            transcription_status: "not_applicable",
-            transcription_error: null,
-            duration: null,
-            ai_insights: null,
-            analysis_engine: null,
-            analysis_status: "not_applicable",
-            follow_ups: "[]",
-            custom_fields: "{}",
-            date_created: at,
-            date_updated: at,
           })
           .execute();
       }

@@ -30,30 +30,18 @@ export async function upsertAnswer(
     return { ...existing, ...patch };
   }
   const row: responsesRepo.AnswerRow = {
-    uuid: newRowUuid(),
-    response_uuid: r.uuid,
-    question_uuid: q.uuid,
-    field_key: q.field_key,
-    response_type: q.type,
-    question_text: q.prompt,
-    position: q.order * 1000 + q.position,
-    value: "null",
-    text: null,
-    audio_blob: null,
-    audio_mime: null,
-    file_blob: null,
-    file_meta: null,
-    transcription: null,
-    transcription_status: "not_applicable",
-    transcription_error: null,
-    duration: null,
-    ai_insights: null,
-    analysis_engine: null,
-    analysis_status: "not_applicable",
-    follow_ups: "[]",
-    custom_fields: "{}",
-    date_created: now,
-    date_updated: now,
+    ...responsesRepo.blankAnswerRow(
+      {
+        uuid: newRowUuid(),
+        response_uuid: r.uuid,
+        question_uuid: q.uuid,
+        field_key: q.field_key,
+        response_type: q.type,
+        question_text: q.prompt,
+        position: q.order * 1000 + q.position,
+      },
+      now,
+    ),
     ...patch,
   };
   await intakeRepo.insertAnswer(trx, row);

@@ -215,6 +215,36 @@ export function deleteResponse(db: Executor, uuid: string) {
   return db.deleteFrom("responses").where("uuid", "=", uuid).execute();
 }
 
+/** What identifies a new answer row; everything else starts empty (see `blankAnswerRow`). */
+export type AnswerIdentity = Pick<AnswerRow, "uuid" | "response_uuid" | "question_uuid" | "field_key" | "response_type" | "question_text" | "position">;
+
+/**
+ * A new answer row with no value, no media and no transcription or analysis yet
+ * (`value` JSON "null", statuses `not_applicable`, no follow-ups), stamped `now` (ISO 8601).
+ */
+export function blankAnswerRow(identity: AnswerIdentity, now: string): AnswerRow {
+  return {
+    ...identity,
+    value: "null",
+    text: null,
+    audio_blob: null,
+    audio_mime: null,
+    file_blob: null,
+    file_meta: null,
+    transcription: null,
+    transcription_status: "not_applicable",
+    transcription_error: null,
+    duration: null,
+    ai_insights: null,
+    analysis_engine: null,
+    analysis_status: "not_applicable",
+    follow_ups: "[]",
+    custom_fields: "{}",
+    date_created: now,
+    date_updated: now,
+  };
+}
+
 export function answersOf(db: Executor, responseUuids: string[]): Promise<AnswerRow[]> {
   if (!responseUuids.length) return Promise.resolve([]);
   return db.selectFrom("answers").selectAll().where("response_uuid", "in", responseUuids).orderBy("position").execute();
