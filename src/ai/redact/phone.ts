@@ -17,7 +17,7 @@ const DIGITS = /\d/g;
 // matcher reads only these segments, and only those with 7 to 15 digits (E.164 allows at most 15;
 // a longer run is a card, an account or two numbers glued, which we would drop as glued anyway),
 // so its work stays linear ("1 1 1 …" made libphonenumber's scan of a window take seconds).
-const SEGMENT = /(?<![\d+])(?:\+|\(\s?)?\d(?:[ \t()./-]{0,3}\d)*\)?/g;
+const SEGMENT = /(?<![\d+])(?:\+|\(\s?)?\d(?:[ \t().\/-]{0,3}\d)*\)?/g;
 
 /** True when the match is one group of a longer run of digit groups (a card, a date, an account). */
 function gluedToDigits(text: string, start: number, end: number): boolean {
