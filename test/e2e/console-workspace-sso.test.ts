@@ -74,6 +74,8 @@ test(
     expect(await section.getByLabel("Client secret").inputValue()).toBe("");
     await section.getByText("A secret is stored (it is never shown)").waitFor();
     expect(await section.getByLabel("Role of new members").inputValue()).toBe("member");
+    await section.getByRole("button", { name: "Test connection" }).click();
+    await section.getByRole("status").filter({ hasText: "Connection tested" }).waitFor();
     const signInUrl = await section.getByRole("textbox", { name: "Sign-in address for members" }).inputValue();
     expect(signInUrl).toMatch(/\/console\/login\/\?workspace=[a-z0-9-]+$/);
     await expectAccessible(page, "settings with single sign-on");

@@ -83,3 +83,6 @@ export const workspaceSignInOptionSchema = lazySchema(() =>
     start_url: z.string().describe("Where the button goes: `/api/v1/auth/oidc/start/?workspace={slug}`"),
   }),
 );
+
+/** `POST workspace/sso/check/`: the stored provider's discovery document loaded. */
+export const workspaceSsoCheckSchema = lazySchema(() => z.object({ issuer: z.string(), checked_at: z.string() }));

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { lazySchema } from "../../shared/lazy-schema.ts";
 import { operation, textOf, type Operation } from "../../http/operation.ts";
-import { workspaceSignInOptionSchema, workspaceSsoInputSchema, workspaceSsoSchema } from "./model.ts";
+import { workspaceSignInOptionSchema, workspaceSsoCheckSchema, workspaceSsoInputSchema, workspaceSsoSchema } from "./model.ts";
 
 const tag = "console accounts";
 const AUTH = ["UNAUTHENTICATED", "HTTPS_REQUIRED", "RATE_LIMITED"];
@@ -91,6 +91,16 @@ export const oidcOps = {
       "UNSUPPORTED_MEDIA_TYPE",
       "OIDC_DISCOVERY_FAILED",
     ],
+  }),
+  checkWorkspaceSso: operation({
+    method: "post",
+    path: "/api/v1/workspace/sso/check/",
+    summary: "Load the stored provider's discovery document again (owners; Settings' \"Test connection\")",
+    tag: "workspace",
+    scope: "workspace:write",
+    emptyBody: true,
+    success: { status: 200, schema: workspaceSsoCheckSchema, description: "The document loaded and names the stored issuer" },
+    errors: [...AUTH, "CSRF_FAILED", "INSUFFICIENT_SCOPE", "OIDC_NOT_CONFIGURED", "OIDC_DISCOVERY_FAILED"],
   }),
   deleteWorkspaceSso: operation({
     method: "delete",

@@ -118,19 +118,37 @@ export async function putWorkspaceSso(deps: WorkspaceSsoDeps, workspaceUuid: str
     date_created: existing?.date_created ?? now,
     date_updated: now,
   };
-  const settings = toSettings(row, secretEncrypted ? decryptSecret(secretEncrypted, key) : null);
-  try {
-    await createOidcClient(settings, deps.publicUrl, deps.clock, transportFor(deps)).check();
-  } catch (err) {
-    const detail = err instanceof AppError ? err.message : "The discovery document could not be loaded.";
-    throw new AppError("OIDC_DISCOVERY_FAILED", detail);
-  }
+  await discover(deps, toSettings(row, secretEncrypted ? decryptSecret(secretEncrypted, key) : null));
   await deps.db.transaction().execute(async (trx) => {
     await repo.putWorkspaceProvider(trx, row);
     // Sessions it started end when the provider is turned off or is another issuer now.
     if (existing && (!row.enabled || existing.issuer !== row.issuer)) await repo.deleteLimitedSessions(trx, workspaceUuid);
   });
   return view(row, workspace, deps.publicUrl);
+}
+
+/**
+ * Loads the stored provider's discovery document again (Settings' "Test connection"), through the
+ * outbound guard, with the stored settings.
+ * @returns the issuer as its document states it (equal to the stored one, or this throws)
+ * @throws AppError OIDC_NOT_CONFIGURED, OIDC_DISCOVERY_FAILED (the detail says why)
+ */
+export async function checkWorkspaceSso(deps: WorkspaceSsoDeps, workspaceUuid: string): Promise<{ issuer: string; checked_at: string }> {
+  const row = await repo.findWorkspaceProvider(deps.db, workspaceUuid);
+  if (!row) throw new AppError("OIDC_NOT_CONFIGURED", "This workspace has no single sign-on of its own.");
+  const secret = row.client_secret_encrypted ? decryptSecret(row.client_secret_encrypted, await secretKey(deps.db)) : null;
+  await discover(deps, toSettings(row, secret));
+  return { issuer: row.issuer, checked_at: deps.clock.nowIso() };
+}
+
+/** @throws AppError OIDC_DISCOVERY_FAILED naming what failed */
+async function discover(deps: WorkspaceSsoDeps, settings: OidcSettings): Promise<void> {
+  try {
+    await createOidcClient(settings, deps.publicUrl, deps.clock, transportFor(deps)).check();
+  } catch (err) {
+    const detail = err instanceof AppError ? err.message : "The discovery document could not be loaded.";
+    throw new AppError("OIDC_DISCOVERY_FAILED", detail);
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * @module oidc/workspace-routes
  * A workspace's own single sign-on settings (issue 28; docs/console.md "A workspace's own single
- * sign-on"): `GET`, `PUT` and `DELETE workspace/sso/`, for owners (`workspace:write`), audited as
+ * sign-on"): `GET`, `PUT` and `DELETE workspace/sso/` and `POST workspace/sso/check/`, for owners (`workspace:write`), audited as
  * `sso.updated` / `sso.removed` by their declarations. Thin: parse, call one service function.
  */
 import { Elysia } from "elysia";
@@ -10,7 +10,7 @@ import { authPlugin, routeOptions } from "../../http/auth-plugin.ts";
 import { parseBody } from "../../http/operation.ts";
 import { requireJsonBody } from "../../http/validation.ts";
 import { oidcOps } from "./operations.ts";
-import { deleteWorkspaceSso, getWorkspaceSso, putWorkspaceSso, type WorkspaceSsoDeps } from "./workspace-provider.ts";
+import { checkWorkspaceSso, deleteWorkspaceSso, getWorkspaceSso, putWorkspaceSso, type WorkspaceSsoDeps } from "./workspace-provider.ts";
 
 /** The workspace single sign-on settings routes. */
 export function workspaceSsoRoutes(deps: AppDeps) {
@@ -23,6 +23,7 @@ export function workspaceSsoRoutes(deps: AppDeps) {
       ({ request, body, auth }) => putWorkspaceSso(d, auth.workspaceUuid, parseBody(oidcOps.putWorkspaceSso, requireJsonBody(request, body))),
       routeOptions(oidcOps.putWorkspaceSso),
     )
+    .post(oidcOps.checkWorkspaceSso.path, ({ auth }) => checkWorkspaceSso(d, auth.workspaceUuid), routeOptions(oidcOps.checkWorkspaceSso))
     .delete(
       oidcOps.deleteWorkspaceSso.path,
       async ({ auth }) => {

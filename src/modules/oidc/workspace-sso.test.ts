@@ -151,7 +151,11 @@ describe("a workspace's own single sign-on: settings", () => {
       expect(option.json).toEqual({ workspace_slug: SLUG, provider_name: "Corp", start_url: `/api/v1/auth/oidc/start/?workspace=${SLUG}` });
     }
     expect((await api.call("GET", "/api/v1/auth/oidc/workspaces/other-workspace/", { key: null })).json.code).toBe("OIDC_NOT_CONFIGURED");
+    // "Test connection": the stored settings' discovery document, loaded again.
+    const checked = await owner.call("POST", "/api/v1/workspace/sso/check/", { body: {} });
+    expect([checked.status, checked.json.issuer]).toEqual([200, provider.issuer]);
     expect((await owner.call("DELETE", "/api/v1/workspace/sso/")).status).toBe(200);
+    expect((await owner.call("POST", "/api/v1/workspace/sso/check/", { body: {} })).json.code).toBe("OIDC_NOT_CONFIGURED");
     expect((await api.call("GET", `/api/v1/auth/oidc/workspaces/${SLUG}/`, { key: null })).status).toBe(404);
     expect(ssoError(await api.call("GET", `/api/v1/auth/oidc/start/?workspace=${SLUG}`, { key: null }))).toBe("OIDC_NOT_CONFIGURED");
     expect((await actions(api, api.ws.workspace_uuid)).filter((a) => a.startsWith("sso."))).toEqual(["sso.updated", "sso.updated", "sso.removed"]);

@@ -2,7 +2,8 @@
  * The workspace's own single sign-on in Settings (issue 28; docs/console.md "A workspace's own
  * single sign-on"), for owners: the provider's issuer, client, allowed email domains (required),
  * role mapping and joining rule (`PUT workspace/sso/`, which loads the issuer's discovery document
- * before saving), the redirect URI to register and the sign-in address to share, and "Remove".
+ * before saving), "Test connection" (`POST workspace/sso/check/`, the same load again), the
+ * redirect URI to register and the sign-in address to share, and "Remove".
  * The client secret is write-only: the form says whether one is stored.
  */
 import { useState } from "preact/hooks";
@@ -67,6 +68,10 @@ export function WorkspaceSsoSection() {
       setSaved(await api<WorkspaceSsoView>("PUT", apiPath`workspace/sso/`, body));
     });
   };
+  const check = () =>
+    action.run("Connection tested: the provider's discovery document loaded.", async () => {
+      await api("POST", apiPath`workspace/sso/check/`, {});
+    });
   const remove = () =>
     action.run("Single sign-on of this workspace removed.", async () => {
       await api("DELETE", apiPath`workspace/sso/`);
@@ -169,6 +174,11 @@ export function WorkspaceSsoSection() {
             <button type="submit" disabled={action.busy}>
               {action.busy ? "Checking…" : "Save single sign-on"}
             </button>
+            {current && (
+              <button type="button" class="button-secondary" disabled={action.busy} onClick={check}>
+                Test connection
+              </button>
+            )}
             {current && (
               <button type="button" class="button-danger" onClick={() => setConfirming(true)}>
                 Remove single sign-on
