@@ -46,8 +46,8 @@ afterAll(async () => {
 type Ctx = { api: TestApi; owner: Signed; other: { workspace_uuid: string } };
 
 /** An app whose test workspace (`test-workspace`) has its owner signed in, and a second workspace. */
-async function app(clock?: ManualClock): Promise<Ctx> {
-  const api = await createTestApi({ EARSHOT_WEBHOOK_ALLOW_HOSTS: "127.0.0.1,localhost" }, "enterprise", clock ? { clock } : {});
+async function app(clock?: ManualClock, env: Record<string, string> = {}): Promise<Ctx> {
+  const api = await createTestApi({ EARSHOT_WEBHOOK_ALLOW_HOSTS: "127.0.0.1,localhost", ...env }, "enterprise", clock ? { clock } : {});
   apis.push(api);
   await addUser(api, "owner@corp.example", "owner");
   const owner = await signIn(api, "owner@corp.example");
@@ -347,5 +347,30 @@ describe("a workspace's own single sign-on: signing in", () => {
       .where("id_hash", "=", new Bun.CryptoHasher("sha256").update(cookieOf(done)!).digest("hex"))
       .executeTakeFirstOrThrow();
     expect(session.limited_to_workspace_uuid).toBe(ctx.api.ws.workspace_uuid);
+  });
+
+  test("beside it the server's provider works unchanged: its flow comes back to it and its session is not limited", async () => {
+    const ctx = await app(undefined, {
+      EARSHOT_OIDC_ISSUER: provider.issuer,
+      EARSHOT_OIDC_CLIENT_ID: provider.clientId,
+      EARSHOT_OIDC_CLIENT_SECRET: provider.clientSecret,
+      EARSHOT_OIDC_PROVIDER_NAME: "Server IdP",
+    });
+    // Invite-only on the workspace's side: only the server's provider can let Ben in.
+    await configure(ctx, { auto_join: false });
+    const user = await addUser(ctx.api, "ben@corp.example", "member");
+    await ctx.api.db
+      .insertInto("memberships")
+      .values({ user_uuid: user.uuid, workspace_uuid: ctx.other.workspace_uuid, role: "viewer", date_created: new Date().toISOString() })
+      .execute();
+    const start = await ctx.api.call("GET", "/api/v1/auth/oidc/start/", { key: null });
+    const flow = /earshot_oidc=([^;]+)/.exec(start.headers.get("set-cookie") ?? "")![1]!;
+    const reply = await callback(ctx.api, await loginAtProvider(start.headers.get("location")!, "ben"), flow);
+    const cookie = cookieOf(reply)!;
+    const session = await ctx.api.call("GET", "/api/v1/auth/session/", { key: null, headers: { cookie: `earshot_session=${cookie}` } });
+    expect(session.json.memberships).toHaveLength(2);
+    expect(await ctx.api.db.selectFrom("oidc_identities").select("subject").execute()).toEqual([]);
+    // And the workspace's flow still goes to the workspace's rules (Ben is a member there).
+    expect((await wsSignIn(ctx.api, "ben")).session.memberships).toHaveLength(1);
   });
 });
