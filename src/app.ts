@@ -29,6 +29,7 @@ import { workspaceRoutes } from "./modules/workspaces/routes.ts";
 import { authRoutes } from "./modules/users/routes.ts";
 import { twoFactorGate, twoFactorRoutes } from "./modules/two-factor/routes.ts";
 import { oidcRoutes } from "./modules/oidc/routes.ts";
+import { workspaceSsoRoutes } from "./modules/oidc/workspace-routes.ts";
 import { memberRoutes } from "./modules/users/member-routes.ts";
 import { mailRoutes } from "./modules/mail/routes.ts";
 import { digestRoutes } from "./modules/digests/routes.ts";
@@ -121,6 +122,7 @@ export function createApp(deps: AppDeps) {
     .use(authRoutes(deps, { secondFactor: twoFactorGate(deps) }))
     .use(twoFactorRoutes(deps))
     .use(oidcRoutes(deps, { secondFactor: twoFactorGate(deps) }))
+    .use(workspaceSsoRoutes(deps))
     .use(memberRoutes(deps))
     .use(mailRoutes(deps))
     .use(digestRoutes(deps))

@@ -100,6 +100,12 @@ export const ERROR_CODES = {
   OIDC_PROVIDER_ERROR: 400,
   /** Single sign-on: the provider sent no email, or has not verified it (`email_verified`). */
   OIDC_EMAIL_UNVERIFIED: 403,
+  /** A workspace's single sign-on: the verified email has an Earshot account that is neither bound to this provider's identity nor a member or invitee of the workspace (or is bound to another identity of the same issuer). */
+  OIDC_ACCOUNT_NOT_LINKABLE: 403,
+  /** A workspace's single sign-on settings: the issuer's discovery document could not be loaded or used (the detail says why). */
+  OIDC_DISCOVERY_FAILED: 422,
+  /** A session from a workspace's own provider tried an account-wide change (password, name, second factor). */
+  SESSION_LIMITED_TO_WORKSPACE: 403,
   /** Single sign-on: the email's domain is not in `EARSHOT_OIDC_ALLOWED_DOMAINS`. */
   OIDC_DOMAIN_NOT_ALLOWED: 403,
   /** Single sign-on: the role claim holds no value that `EARSHOT_OIDC_ROLE_MAP` maps to a role. */

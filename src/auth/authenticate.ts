@@ -56,6 +56,26 @@ export type AuthContext = {
   rateHeaders: Record<string, string>;
 };
 
+/**
+ * Refuses an account-wide change (password, name, second factor) to a session limited to one
+ * workspace: its provider is that workspace's owner's, and vouches for nothing beyond it
+ * (docs/decisions/oidc.md "A workspace's own provider").
+ * @param what the change, for the message (e.g. "change the password")
+ * @param memberOf when given, the workspaces the account belongs to: an account that belongs to the
+ *   session's workspace alone may make the change (nothing beyond that workspace is reached)
+ * @throws AppError SESSION_LIMITED_TO_WORKSPACE
+ */
+export function assertAccountWide(s: SessionAuth, what: string, memberOf?: readonly string[]): void {
+  const limited = s.session.limited_to_workspace_uuid;
+  if (limited && memberOf && memberOf.every((w) => w === limited)) return;
+  if (limited) {
+    throw new AppError(
+      "SESSION_LIMITED_TO_WORKSPACE",
+      `You signed in through a workspace's own single sign-on, which cannot ${what}. Sign in with your password or the server's single sign-on to do that.`,
+    );
+  }
+}
+
 /** The peer address as the server saw it (Bun's `server.requestIP`). */
 export type PeerAddress = string | null;
 
@@ -139,7 +159,10 @@ export function createAuthenticator(db: Kysely<Database>, config: Config, limite
   async function bySession(request: Request, peer: PeerAddress, scope: AnyScope | null): Promise<AuthContext> {
     const s = await session(request, peer, { csrf: true });
     const wsUuid = s.session.workspace_uuid;
-    const membership = wsUuid ? await findMembership(db, s.user.uuid, wsUuid) : undefined;
+    // A session from a workspace's own provider acts on that workspace only (oidc/workspace-sign-in.ts):
+    // anywhere else it is answered as a non-member is.
+    const limited = s.session.limited_to_workspace_uuid;
+    const membership = wsUuid && (!limited || limited === wsUuid) ? await findMembership(db, s.user.uuid, wsUuid) : undefined;
     const workspace = membership ? await findWorkspaceByUuid(db, membership.workspace_uuid) : undefined;
     if (!membership || !workspace) throw new AppError("UNAUTHENTICATED", "You are no longer a member of this workspace; sign in again.");
     // A workspace that requires a second factor answers a member without one nothing but the

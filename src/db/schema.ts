@@ -374,6 +374,36 @@ export interface ConsoleSessionTable {
   last_seen_at: string;
   /** Absolute end (30 days after sign-in). */
   expires_at: string;
+  /** Set when the session came from a workspace's own OpenID Provider: it acts on this workspace only (migration 2026-12-06T0000). */
+  limited_to_workspace_uuid?: string | null;
+}
+
+/** A workspace's own OpenID Provider (issue 28; modules/oidc/workspace-provider.ts). */
+export interface WorkspaceOidcProviderTable {
+  workspace_uuid: string;
+  issuer: string;
+  client_id: string;
+  /** AES-256-GCM under the installation's OIDC key (`v1.<iv>.<ciphertext+tag>`); null for a public client. */
+  client_secret_encrypted: string | null;
+  /** Space-separated lower-case domains; never empty. */
+  allowed_domains: string;
+  role_claim: string | null;
+  /** JSON array of `{ value, role }`. */
+  role_map: string;
+  auto_join: number;
+  default_role: "admin" | "member" | "viewer";
+  provider_name: string;
+  enabled: number;
+  date_created: string;
+  date_updated: string;
+}
+
+/** Who a workspace provider's `(issuer, sub)` is in Earshot. */
+export interface OidcIdentityTable {
+  issuer: string;
+  subject: string;
+  user_uuid: string;
+  date_created: string;
 }
 
 /** A user's TOTP credential (issue 28; modules/two-factor). */
@@ -402,6 +432,8 @@ export interface TwoFactorChallengeTable {
   user_uuid: string;
   expires_at: string;
   used_at: string | null;
+  /** The session the code starts is limited to this workspace (a workspace provider's sign-in). */
+  limited_to_workspace_uuid?: string | null;
 }
 
 /** A workspace that requires its members to use two-factor authentication. */
@@ -528,6 +560,8 @@ export interface Database {
   two_factor_recovery_codes: TwoFactorRecoveryCodeTable;
   two_factor_challenges: TwoFactorChallengeTable;
   two_factor_policies: TwoFactorPolicyTable;
+  workspace_oidc_providers: WorkspaceOidcProviderTable;
+  oidc_identities: OidcIdentityTable;
   audit_log: AuditLogTable;
   insight_corrections: InsightCorrectionTable;
   workspace_changes: WorkspaceChangeTable;

@@ -45,6 +45,11 @@ export const AUDIT_ACTIONS = [
   "two_factor.code_failed",
   "workspace.two_factor_required",
   "workspace.two_factor_not_required",
+  // A workspace's own single sign-on (modules/oidc): its settings saved or removed by an owner, and
+  // an identity `(issuer, sub)` bound to an account at its first sign-in (the label names both).
+  "sso.updated",
+  "sso.removed",
+  "sso.identity_linked",
   "invitations.created",
   "invitation.revoked",
   // The "Send test email" button (modules/mail): the label names the recipient (and the SMTP error).

@@ -21,6 +21,11 @@ const HTTP_TIMEOUT_S = 10;
 export type FlowSecrets = { state: string; nonce: string; verifier: string };
 
 export type OidcClient = {
+  /**
+   * Loads the discovery document now (a workspace's settings are checked so when saved).
+   * @throws AppError OIDC_FAILED naming what failed
+   */
+  check(): Promise<void>;
   /** Starts a flow: the provider's authorization URL and the secrets to keep for the callback. */
   begin(): Promise<{ url: string; secrets: FlowSecrets }>;
   /**
@@ -32,13 +37,23 @@ export type OidcClient = {
   finish(callbackUrl: URL, secrets: FlowSecrets): Promise<Record<string, unknown>>;
 };
 
+/** How a client reaches its provider: a workspace's provider goes through the outbound guard. */
+export type ClientTransport = {
+  /** Every request to the provider (discovery, token, JWKS, userinfo) goes through this. */
+  fetch?: client.CustomFetch;
+  /** Plain HTTP to the issuer is allowed (default: only to a loopback issuer, the operator's own). */
+  allowHttp?: boolean;
+};
+
 /**
  * One client per app over `settings`; the clock is the app's (tests move it to expire tokens).
  * @param publicUrl EARSHOT_PUBLIC_URL without a trailing slash
  */
-export function createOidcClient(settings: OidcSettings, publicUrl: string, clock: Clock): OidcClient {
+export function createOidcClient(settings: OidcSettings, publicUrl: string, clock: Clock, transport: ClientTransport = {}): OidcClient {
   const redirectUri = publicUrl + CALLBACK_PATH;
-  const insecure = new URL(settings.issuer).protocol === "http:" && isLoopbackHost(new URL(settings.issuer).hostname);
+  const issuerUrl = new URL(settings.issuer);
+  const insecure = issuerUrl.protocol === "http:" && (transport.allowHttp ?? isLoopbackHost(issuerUrl.hostname));
+  const guarded = transport.fetch ? { [client.customFetch]: transport.fetch } : {};
   let discovered: { at: number; metadata: client.ServerMetadata } | null = null;
 
   const auth = () => (settings.clientSecret ? client.ClientSecretBasic(settings.clientSecret) : client.None());
@@ -49,6 +64,7 @@ export function createOidcClient(settings: OidcSettings, publicUrl: string, cloc
         const found = await client.discovery(new URL(settings.issuer), settings.clientId, undefined, auth(), {
           execute: insecure ? [client.allowInsecureRequests] : [],
           timeout: HTTP_TIMEOUT_S,
+          ...guarded,
         });
         discovered = { at: Date.now(), metadata: found.serverMetadata() };
       } catch (err) {
@@ -59,11 +75,15 @@ export function createOidcClient(settings: OidcSettings, publicUrl: string, cloc
     const metadata: Partial<client.ClientMetadata> = { [client.clockSkew]: Math.round((clock.nowMs() - Date.now()) / 1000) };
     const config = new client.Configuration(discovered.metadata, settings.clientId, metadata, auth());
     config.timeout = HTTP_TIMEOUT_S;
+    if (transport.fetch) config[client.customFetch] = transport.fetch;
     if (insecure) client.allowInsecureRequests(config);
     return config;
   };
 
   return {
+    async check() {
+      await configuration();
+    },
     async begin() {
       const config = await configuration();
       const secrets: FlowSecrets = { state: client.randomState(), nonce: client.randomNonce(), verifier: client.randomPKCECodeVerifier() };

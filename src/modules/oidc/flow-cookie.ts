@@ -21,6 +21,8 @@ const flowSchema = z.object({
   exp: z.number(),
   /** The console page to open afterwards. */
   next: z.string().max(500).nullable(),
+  /** The workspace whose own provider this flow went to; absent or null: the server's provider. */
+  workspace_uuid: z.string().max(64).nullable().optional(),
 });
 export type Flow = z.output<typeof flowSchema>;
 
@@ -32,9 +34,12 @@ export function flowCookie(flow: Flow | null, secure: boolean): string {
   return parts.join("; ");
 }
 
-/** A new flow around `secrets`, expiring FLOW_TTL_S from `nowMs`. */
-export function newFlow(secrets: FlowSecrets, nowMs: number, next: string | null): Flow {
-  return { ...secrets, exp: nowMs + FLOW_TTL_S * 1000, next };
+/**
+ * A new flow around `secrets`, expiring FLOW_TTL_S from `nowMs`.
+ * @param workspaceUuid the workspace whose own provider signs in (null: the server's provider)
+ */
+export function newFlow(secrets: FlowSecrets, nowMs: number, next: string | null, workspaceUuid: string | null = null): Flow {
+  return { ...secrets, exp: nowMs + FLOW_TTL_S * 1000, next, workspace_uuid: workspaceUuid };
 }
 
 /**

@@ -52,22 +52,34 @@ export function createOidcFlows(
       return { url, flow: newFlow(secrets, clock.nowMs(), safeNext(next)) };
     },
     async complete(search, flowCookieValue, clientAddress, previousIdHash) {
-      const query = new URLSearchParams(search);
-      const flow = readFlow(flowCookieValue, clock.nowMs());
-      const state = query.get("state") ?? "";
-      if (!flow || !safeEqual(flow.state, state)) {
-        throw new AppError("OIDC_STATE_INVALID", "This sign-in was not started in this browser, or took longer than 10 minutes. Start again.");
-      }
-      if (query.has("error")) {
-        const reason = (query.get("error_description") ?? query.get("error") ?? "").slice(0, 200);
-        throw new AppError("OIDC_PROVIDER_ERROR", `The identity provider did not sign you in: ${reason}`);
-      }
-      // The URL the provider redirected to (as registered), not the request's: behind a proxy they differ.
-      const callbackUrl = new URL(publicUrl + CALLBACK_PATH);
-      callbackUrl.search = query.toString();
+      const { flow, callbackUrl } = checkCallback(search, flowCookieValue, publicUrl, clock);
       const claims = await client.finish(callbackUrl, flow);
       const session = await signInWithClaims(db, settings, claims, clientAddress, previousIdHash, secondFactor);
       return { ...session, next: flow.next };
     },
   };
+}
+
+/**
+ * The callback's first checks, before any request to the provider: the browser's flow is there,
+ * unexpired, and its `state` is the callback's; the provider reported no error.
+ * @param search the callback's query string
+ * @returns the flow and the callback URL as registered (the provider redirected to it; behind a
+ *   proxy the request's own URL differs)
+ * @throws AppError OIDC_STATE_INVALID, OIDC_PROVIDER_ERROR
+ */
+export function checkCallback(search: string, flowCookieValue: string | null, publicUrl: string, clock: Clock): { flow: Flow; callbackUrl: URL } {
+  const query = new URLSearchParams(search);
+  const flow = readFlow(flowCookieValue, clock.nowMs());
+  const state = query.get("state") ?? "";
+  if (!flow || !safeEqual(flow.state, state)) {
+    throw new AppError("OIDC_STATE_INVALID", "This sign-in was not started in this browser, or took longer than 10 minutes. Start again.");
+  }
+  if (query.has("error")) {
+    const reason = (query.get("error_description") ?? query.get("error") ?? "").slice(0, 200);
+    throw new AppError("OIDC_PROVIDER_ERROR", `The identity provider did not sign you in: ${reason}`);
+  }
+  const callbackUrl = new URL(publicUrl + CALLBACK_PATH);
+  callbackUrl.search = query.toString();
+  return { flow, callbackUrl };
 }

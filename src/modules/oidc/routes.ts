@@ -1,7 +1,9 @@
 /**
  * @module oidc/routes
  * Single sign-on endpoints (DESIGN §15): `GET auth/oidc/` (what the sign-in page offers),
- * `GET auth/oidc/start/` (to the provider) and `GET auth/oidc/callback/` (back, signed in). The
+ * `GET auth/oidc/workspaces/{workspace}/` (a workspace's own provider, for its sign-in page),
+ * `GET auth/oidc/start/` (to the server's provider, or with `?workspace=` to the workspace's) and
+ * `GET auth/oidc/callback/` (back, signed in; the flow cookie says whose provider it was). The
  * two last are browser navigations: they answer with redirects, and a failure lands on the
  * console's sign-in page as `?sso_error=CODE`, which the page explains. A user with two-factor on
  * lands there as `?two_factor=1` (the code step), the ticket in a cookie (two-factor/ticket-cookie.ts).
@@ -15,6 +17,8 @@ import { AppError } from "../../errors.ts";
 import { peerOf, type AppDeps } from "../../http/context.ts";
 import { FLOW_COOKIE, flowCookie, readFlow } from "./flow-cookie.ts";
 import { createOidcFlows } from "./flow.ts";
+import { createWorkspaceFlows } from "./workspace-flow.ts";
+import { loadWorkspaceProvider, type WorkspaceSsoDeps } from "./workspace-provider.ts";
 import { ticketCookie } from "../two-factor/ticket-cookie.ts";
 import type { SecondFactorGate } from "../users/service.ts";
 
@@ -35,6 +39,8 @@ export type SignInOptions = { oidc: { provider_name: string } | null; password_s
  */
 export function oidcRoutes(deps: AppDeps, opts: { secondFactor?: SecondFactorGate } = {}) {
   const flows = createOidcFlows(deps.db, deps.config.oidc, deps.config.publicUrl, deps.clock, opts.secondFactor);
+  const ssoDeps: WorkspaceSsoDeps = { db: deps.db, clock: deps.clock, publicUrl: deps.config.publicUrl, allowHosts: deps.config.webhookAllowHosts };
+  const workspaceFlows = createWorkspaceFlows(ssoDeps, opts.secondFactor);
   const limiter = createRateLimiter({ db: deps.db, clock: deps.clock });
   const configured = () => {
     if (!flows) throw new AppError("OIDC_NOT_CONFIGURED", "Single sign-on is not configured on this server (EARSHOT_OIDC_ISSUER).");
@@ -72,12 +78,25 @@ export function oidcRoutes(deps: AppDeps, opts: { secondFactor?: SecondFactorGat
         };
       },
     )
+    .get(oidcOps.workspaceOption.path, async (ctx) => {
+      requireTransport(ctx);
+      await admit(ctx);
+      const { workspace, settings } = await loadWorkspaceProvider(ssoDeps, ctx.params.workspace);
+      return {
+        workspace_slug: workspace.slug,
+        provider_name: settings.providerName,
+        start_url: `${oidcOps.start.path}?workspace=${encodeURIComponent(workspace.slug)}`,
+      };
+    })
     .get(oidcOps.start.path, async (ctx) => {
       requireTransport(ctx);
-      const f = configured();
+      const query = new URL(ctx.request.url).searchParams;
+      const workspace = query.get("workspace");
+      // A workspace's own provider, or the server's (which must then be configured).
+      const f = workspace === null ? configured() : { begin: (next: string | null) => workspaceFlows.begin(workspace, next) };
       try {
         await admit(ctx);
-        const { url, flow } = await f.begin(new URL(ctx.request.url).searchParams.get("next"));
+        const { url, flow } = await f.begin(query.get("next"));
         return redirect(url, [flowCookie(flow, secure(ctx))]);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
@@ -87,7 +106,10 @@ export function oidcRoutes(deps: AppDeps, opts: { secondFactor?: SecondFactorGat
     })
     .get(oidcOps.callback.path, async (ctx) => {
       requireTransport(ctx);
-      const f = configured();
+      // The flow cookie says whose provider this flow went to (the callback URL is the same for all).
+      const toWorkspace = !!readFlow(readCookie(ctx.request, FLOW_COOKIE), deps.clock.nowMs())?.workspace_uuid;
+      // Without a server provider, a callback with no usable flow is refused as one (OIDC_STATE_INVALID).
+      const f = toWorkspace || !flows ? workspaceFlows : flows;
       const previous = readCookie(ctx.request);
       try {
         await admit(ctx);

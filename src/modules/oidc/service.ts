@@ -121,9 +121,9 @@ async function defaultWorkspaceUuid(db: Executor): Promise<string | null> {
 /**
  * Sets a membership to the mapped role (owners stay owners: the mapping cannot give or take that
  * role). A demotion withdraws what the old role granted, as `PATCH members/{uuid}/` does: keys
- * holding a scope the new role lacks, and invites it could not issue.
+ * holding a scope the new role lacks, and invites it could not issue. Audited in that workspace.
  */
-async function applyRole(trx: Executor, user: users.UserRow, workspaceUuid: string, current: Role, role: Role, clientAddress: string | null) {
+export async function applyRole(trx: Executor, user: users.UserRow, workspaceUuid: string, current: Role, role: Role, clientAddress: string | null) {
   if (current === "owner" || current === role) return;
   await users.updateRole(trx, user.uuid, workspaceUuid, role);
   const label = `${user.email}: ${current} → ${role} (single sign-on role mapping)`;

@@ -84,7 +84,11 @@ export async function countUnusedRecoveryCodes(db: Executor, userUuid: string): 
 }
 
 /** Stores a sign-in challenge; expired ones are dropped at the same time (sign-ins are rare). */
-export async function insertChallenge(db: Executor, row: { ticket_hash: string; user_uuid: string; expires_at: string }, now: string): Promise<void> {
+export async function insertChallenge(
+  db: Executor,
+  row: { ticket_hash: string; user_uuid: string; expires_at: string; limited_to_workspace_uuid: string | null },
+  now: string,
+): Promise<void> {
   await db.deleteFrom("two_factor_challenges").where("expires_at", "<=", now).execute();
   await db
     .insertInto("two_factor_challenges")

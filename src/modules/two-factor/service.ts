@@ -5,10 +5,11 @@
  * disabling and new recovery codes (each needs the current code or the password), and a
  * workspace's requirement (owners and admins). Every change is audited.
  */
-import type { SessionAuth, AuthContext } from "../../auth/authenticate.ts";
+import { assertAccountWide, type SessionAuth, type AuthContext } from "../../auth/authenticate.ts";
 import { AppError } from "../../errors.ts";
 import { recordByAuth } from "../audit/service.ts";
 import { verifyPassword } from "../users/accounts.ts";
+import { listUserMemberships } from "../users/repository.ts";
 import { acceptCode, auditForUser, beginAttempt, installationKey, invalidCode, type TwoFactorDeps } from "./common.ts";
 import * as repo from "./repository.ts";
 import { encryptSecret, newRecoveryCodes, recoveryCodeHash } from "./secrets.ts";
@@ -30,11 +31,27 @@ export async function getStatus(deps: TwoFactorDeps, s: SessionAuth) {
 }
 
 /**
+ * A second factor is account-wide: a session from a workspace's own provider may change it only
+ * when the account belongs to that workspace alone (docs/decisions/oidc.md).
+ * @throws AppError SESSION_LIMITED_TO_WORKSPACE
+ */
+async function assertOwnAccount(deps: TwoFactorDeps, s: SessionAuth, what: string): Promise<void> {
+  if (!s.session.limited_to_workspace_uuid) return;
+  assertAccountWide(
+    s,
+    what,
+    (await listUserMemberships(deps.db, s.user.uuid)).map((m) => m.workspace_uuid),
+  );
+}
+
+/**
  * Starts (or restarts) an enrolment: a new secret, stored encrypted and pending until confirmed.
  * @returns the secret (base32), its `otpauth://` URI and QR code — the only time they are returned
  * @throws AppError TWO_FACTOR_ALREADY_ENABLED
+ *   SESSION_LIMITED_TO_WORKSPACE (a workspace provider's session of an account in other workspaces too)
  */
 export async function startEnrolment(deps: TwoFactorDeps, s: SessionAuth) {
+  await assertOwnAccount(deps, s, "turn on two-factor authentication for an account of other workspaces too");
   if ((await repo.findCredential(deps.db, s.user.uuid))?.enabled_at) {
     throw new AppError("TWO_FACTOR_ALREADY_ENABLED", "Two-factor authentication is on already; disable it first to enrol another app.");
   }
@@ -56,8 +73,10 @@ async function issueRecoveryCodes(deps: TwoFactorDeps, db: TwoFactorDeps["db"], 
  * recovery codes are returned (once). Wrong codes count against the throttle.
  * @throws AppError TWO_FACTOR_NOT_ENABLED (no enrolment waiting), TWO_FACTOR_ALREADY_ENABLED,
  *   INVALID_TWO_FACTOR_CODE, RATE_LIMITED
+ *   SESSION_LIMITED_TO_WORKSPACE (a workspace provider's session of an account in other workspaces too)
  */
 export async function confirmEnrolment(deps: TwoFactorDeps, s: SessionAuth, code: string, address: string | null) {
+  await assertOwnAccount(deps, s, "turn on two-factor authentication for an account of other workspaces too");
   const cred = await repo.findCredential(deps.db, s.user.uuid);
   if (!cred) throw new AppError("TWO_FACTOR_NOT_ENABLED", "No enrolment is waiting for a code; start one first.");
   if (cred.enabled_at) throw new AppError("TWO_FACTOR_ALREADY_ENABLED", "Two-factor authentication is on already.");
@@ -82,6 +101,7 @@ export async function confirmEnrolment(deps: TwoFactorDeps, s: SessionAuth, code
  * @throws AppError TWO_FACTOR_NOT_ENABLED, INVALID_TWO_FACTOR_CODE, RATE_LIMITED
  */
 async function checkProof(deps: TwoFactorDeps, s: SessionAuth, proof: { code?: string; password?: string }, address: string | null) {
+  await assertOwnAccount(deps, s, "change the second factor of an account of other workspaces too");
   const cred = await repo.findCredential(deps.db, s.user.uuid);
   if (!cred?.enabled_at) throw new AppError("TWO_FACTOR_NOT_ENABLED", "Two-factor authentication is not on for this account.");
   const attempt = await beginAttempt(deps, s.user.uuid, address);
@@ -97,6 +117,7 @@ async function checkProof(deps: TwoFactorDeps, s: SessionAuth, proof: { code?: s
 /**
  * Turns two-factor authentication off (credential and recovery codes deleted).
  * @throws AppError TWO_FACTOR_NOT_ENABLED, INVALID_TWO_FACTOR_CODE, INVALID_CREDENTIALS, RATE_LIMITED
+ *   SESSION_LIMITED_TO_WORKSPACE (a workspace provider's session of an account in other workspaces too)
  */
 export async function disable(deps: TwoFactorDeps, s: SessionAuth, proof: { code?: string; password?: string }, address: string | null) {
   await checkProof(deps, s, proof, address);
@@ -110,6 +131,7 @@ export async function disable(deps: TwoFactorDeps, s: SessionAuth, proof: { code
  * Replaces the recovery codes by 10 new ones (the old ones stop working).
  * @returns the new codes, shown once
  * @throws AppError TWO_FACTOR_NOT_ENABLED, INVALID_TWO_FACTOR_CODE, INVALID_CREDENTIALS, RATE_LIMITED
+ *   SESSION_LIMITED_TO_WORKSPACE (a workspace provider's session of an account in other workspaces too)
  */
 export async function regenerateRecoveryCodes(deps: TwoFactorDeps, s: SessionAuth, proof: { code?: string; password?: string }, address: string | null) {
   await checkProof(deps, s, proof, address);

@@ -27,10 +27,11 @@ export function secondFactorGate(deps: TwoFactorDeps): SecondFactorGate {
     async isRequired(userUuid) {
       return !!(await repo.findCredential(deps.db, userUuid))?.enabled_at;
     },
-    async challenge(user: UserRow): Promise<never> {
+    async challenge(user: UserRow, limitedTo?: string | null): Promise<never> {
       const ticket = randomSecret();
       const expiresAt = deps.clock.isoAfter(TICKET_TTL_S);
-      await repo.insertChallenge(deps.db, { ticket_hash: sha256(ticket), user_uuid: user.uuid, expires_at: expiresAt }, deps.clock.nowIso());
+      const row = { ticket_hash: sha256(ticket), user_uuid: user.uuid, expires_at: expiresAt, limited_to_workspace_uuid: limitedTo ?? null };
+      await repo.insertChallenge(deps.db, row, deps.clock.nowIso());
       throw new AppError("TWO_FACTOR_REQUIRED", "Enter the code from your authentication app (or a recovery code) to finish signing in.", {
         extensions: { ticket, expires_at: expiresAt },
       });
@@ -74,5 +75,6 @@ export async function completeSignIn(
   await attempt.succeeded();
   if (!(await repo.useChallenge(deps.db, ticketHash, deps.clock.nowIso()))) throw new AppError("TWO_FACTOR_TICKET_INVALID", TICKET_INVALID);
   if (usedRecoveryCode) await auditForUser(deps.db, user, "two_factor.recovery_code_used", address);
-  return startSignedInSession(deps.db, user, address, previousIdHash);
+  // A ticket from a workspace's own provider starts a session limited to that workspace.
+  return startSignedInSession(deps.db, user, address, previousIdHash, challenge.limited_to_workspace_uuid ?? null);
 }

@@ -45,9 +45,16 @@ export async function verifyPassword(password: string, hash: string | null): Pro
 
 /**
  * Starts a session for a user (a new random id, never a caller-chosen one).
+ * @param limitedTo a workspace's own provider signed the user in: the session acts on that
+ *   workspace only (then `workspaceUuid` must be it)
  * @returns the cookie value (shown only to the browser) and the stored hash
  */
-export async function startSession(db: Executor, userUuid: string, workspaceUuid: string | null): Promise<{ cookie: string; idHash: string }> {
+export async function startSession(
+  db: Executor,
+  userUuid: string,
+  workspaceUuid: string | null,
+  limitedTo: string | null = null,
+): Promise<{ cookie: string; idHash: string }> {
   const cookie = randomSecret();
   const now = nowIso();
   const idHash = sha256Hex(cookie);
@@ -59,6 +66,7 @@ export async function startSession(db: Executor, userUuid: string, workspaceUuid
     date_created: now,
     last_seen_at: now,
     expires_at: isoAfter(SESSION_ABSOLUTE_S),
+    limited_to_workspace_uuid: limitedTo,
   });
   return { cookie, idHash };
 }
@@ -72,7 +80,9 @@ export async function sessionView(db: Executor, idHash: string): Promise<Session
   const session = await repo.findSession(db, idHash);
   const user = session && (await repo.findUserByUuid(db, session.user_uuid));
   if (!session || !user) throw new AppError("UNAUTHENTICATED", "The session has ended; sign in again.");
-  const memberships = await repo.listUserMemberships(db, user.uuid);
+  // A session limited to one workspace (a workspace's own provider) sees that membership only.
+  const limited = session.limited_to_workspace_uuid;
+  const memberships = (await repo.listUserMemberships(db, user.uuid)).filter((m) => !limited || m.workspace_uuid === limited);
   let current = memberships.find((m) => m.workspace_uuid === session.workspace_uuid) ?? null;
   if (!current) {
     current = memberships[0] ?? null;

@@ -11,7 +11,7 @@ import { SESSION_IDLE_S } from "../../auth/sessions.ts";
 import type { Database } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
 import type { LoginAttempt, LoginThrottle } from "../../auth/login-throttle.ts";
-import type { SessionAuth } from "../../auth/authenticate.ts";
+import { assertAccountWide, type SessionAuth } from "../../auth/authenticate.ts";
 import type { Role } from "../../auth/roles.ts";
 import { recordAudit, type AuditAction } from "../audit/service.ts";
 import { findWorkspaceByUuid } from "../workspaces/repository.ts";
@@ -27,8 +27,11 @@ import { rateLimitRefusals } from "../../metrics/instruments.ts";
  */
 export type SecondFactorGate = {
   isRequired(userUuid: string): Promise<boolean>;
-  /** @throws AppError TWO_FACTOR_REQUIRED carrying a single-use ticket (always throws) */
-  challenge(user: repo.UserRow): Promise<never>;
+  /**
+   * @param limitedTo the session the code starts is limited to this workspace (a workspace's provider)
+   * @throws AppError TWO_FACTOR_REQUIRED carrying a single-use ticket (always throws)
+   */
+  challenge(user: repo.UserRow, limitedTo?: string | null): Promise<never>;
 };
 
 export type UsersDeps = { db: Kysely<Database>; throttle: LoginThrottle; publicUrl: string; secondFactor?: SecondFactorGate };
@@ -105,20 +108,24 @@ export async function login(
  * when they have one): ends the browser's previous session, stamps `last_login_at`, audits
  * `login.succeeded`.
  * @param previousIdHash the session the browser held before, ended now
+ * @param limitedTo the workspace a workspace provider's session is limited to (two-factor ticket)
+ * @throws AppError OIDC_NOT_A_MEMBER when limited to a workspace the user has left meanwhile
  */
 export async function startSignedInSession(
   db: Kysely<Database>,
   user: repo.UserRow,
   clientAddress: string | null,
   previousIdHash: string | null,
+  limitedTo: string | null = null,
 ): Promise<StartedSession> {
-  const memberships = await repo.listUserMemberships(db, user.uuid);
+  const memberships = (await repo.listUserMemberships(db, user.uuid)).filter((m) => !limitedTo || m.workspace_uuid === limitedTo);
+  if (limitedTo && !memberships[0]) throw new AppError("OIDC_NOT_A_MEMBER", "You are no longer a member of this workspace.");
   const started = await db.transaction().execute(async (trx) => {
     if (previousIdHash) await repo.deleteSession(trx, previousIdHash);
     // Sessions nobody presented again are dropped here (a sign-in is rare; the table stays small).
     await repo.deleteExpiredSessions(trx, nowIso(), isoAfter(-SESSION_IDLE_S));
     await repo.updateUser(trx, user.uuid, { last_login_at: nowIso() });
-    const s = await accounts.startSession(trx, user.uuid, memberships[0]?.workspace_uuid ?? null);
+    const s = await accounts.startSession(trx, user.uuid, memberships[0]?.workspace_uuid ?? null, limitedTo);
     if (memberships[0]) {
       await recordAudit(trx, {
         workspaceUuid: memberships[0].workspace_uuid,
@@ -143,7 +150,11 @@ export async function logout(db: Kysely<Database>, idHash: string): Promise<void
  * @throws AppError NOT_FOUND when the user is not a member of it
  */
 export async function switchWorkspace(db: Kysely<Database>, s: SessionAuth, workspaceUuid: string): Promise<accounts.SessionView> {
-  if (!(await repo.findMembership(db, s.user.uuid, workspaceUuid))) throw new AppError("NOT_FOUND", "Workspace not found.");
+  // A session limited to one workspace answers for any other as for a workspace the user is not in.
+  const limited = s.session.limited_to_workspace_uuid;
+  if ((limited && limited !== workspaceUuid) || !(await repo.findMembership(db, s.user.uuid, workspaceUuid))) {
+    throw new AppError("NOT_FOUND", "Workspace not found.");
+  }
   await repo.setSessionWorkspace(db, s.idHash, workspaceUuid);
   return accounts.sessionView(db, s.idHash);
 }
@@ -261,8 +272,17 @@ export async function resetPassword(deps: UsersDeps, input: { token: string; pas
   await recordForUser(deps, user, "password.changed", clientAddress);
 }
 
-/** Renames the signed-in user. */
+/**
+ * Renames the signed-in user.
+ * @throws AppError SESSION_LIMITED_TO_WORKSPACE for a workspace provider's session
+ */
 export async function updateMe(db: Kysely<Database>, s: SessionAuth, name: string): Promise<accounts.SessionView> {
+  // The name shows in every workspace of the account, beyond what a workspace's provider vouches for.
+  assertAccountWide(
+    s,
+    "change your name",
+    (await repo.listUserMemberships(db, s.user.uuid)).map((m) => m.workspace_uuid),
+  );
   await repo.updateUser(db, s.user.uuid, { name });
   return accounts.sessionView(db, s.idHash);
 }
@@ -270,7 +290,7 @@ export async function updateMe(db: Kysely<Database>, s: SessionAuth, name: strin
 /**
  * Changes the signed-in user's password, ends their other sessions and voids their outstanding
  * reset links. Wrong current passwords count as failed sign-ins.
- * @throws AppError VALIDATION_ERROR (`/current_password`), RATE_LIMITED
+ * @throws AppError VALIDATION_ERROR (`/current_password`), RATE_LIMITED, SESSION_LIMITED_TO_WORKSPACE
  */
 export async function changePassword(
   deps: UsersDeps,
@@ -278,6 +298,7 @@ export async function changePassword(
   input: { current_password: string; new_password: string },
   clientAddress: string | null,
 ): Promise<void> {
+  assertAccountWide(s, "change the password");
   const attempt = await beginAttempt(deps, s.user.email, clientAddress);
   if (!(await accounts.verifyPassword(input.current_password, s.user.password_hash))) {
     throw new AppError("VALIDATION_ERROR", "The current password is wrong.", { errors: [{ pointer: "/current_password", message: "Wrong password." }] });

@@ -10,7 +10,7 @@ import { api, apiPath, type ApiError } from "../api.ts";
 import { ErrorNote, Notice, toApiError, useLoad, Loading } from "../components.tsx";
 import { session, type Session } from "../state.ts";
 import { SecondFactorStep, landingAfterSignIn, ticketOf } from "./two-factor-sign-in.tsx";
-import { SsoButton, SsoError, useSignInOptions } from "./sso.tsx";
+import { SsoButton, SsoError, useSignInOptions, useWorkspaceSignInOption } from "./sso.tsx";
 
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;
 
@@ -118,17 +118,20 @@ export function LoginPage() {
   );
   // Single sign-on (pages/sso.tsx): the provider's button above the form, or instead of it.
   const options = useSignInOptions();
+  const workspaceOption = useWorkspaceSignInOption();
   if (secondStep) return <AuthCard title="Two-factor authentication">{secondStep}</AuthCard>;
+  const anySso = !!options.oidc || !!workspaceOption;
   return (
     <AuthCard title="Sign in">
       <HttpsNote error={error} />
       <SsoError />
-      {options.oidc && (
+      {anySso && (
         <div class="stack">
-          <SsoButton providerName={options.oidc.provider_name} />
+          {workspaceOption && <SsoButton providerName={workspaceOption.provider_name} workspaceSlug={workspaceOption.workspace_slug} />}
+          {options.oidc && <SsoButton providerName={options.oidc.provider_name} />}
         </div>
       )}
-      {options.oidc && options.password_sign_in && <p class="muted small auth-or">or with your email and password</p>}
+      {anySso && options.password_sign_in && <p class="muted small auth-or">or with your email and password</p>}
       {options.password_sign_in && (
         <form onSubmit={onSubmit} class="stack">
           <div class="field">

@@ -2,9 +2,9 @@
  * Settings (DESIGN §10): the workspace (name, dedicated host, plan and limits; editable by an
  * owner through `PATCH workspace/`), members and invites, the audit log, the installed models
  * (`GET /healthz`), the operator's own account (name, password, two-factor authentication), the
- * origins allowed to embed links and the workspace's two-factor requirement; each section is its
- * own component (settings-workspace.tsx, retention.tsx, embed-origins.tsx, two-factor.tsx,
- * members.tsx, audit.tsx, settings-account.tsx).
+ * origins allowed to embed links, the workspace's two-factor requirement and its own single
+ * sign-on (owners); each section is its own component (settings-workspace.tsx, retention.tsx,
+ * embed-origins.tsx, two-factor.tsx, workspace-sso.tsx, members.tsx, audit.tsx, settings-account.tsx).
  */
 import { api, apiPath } from "../api.ts";
 import { ErrorNote, Loading, useLoad, TableWrap } from "../components.tsx";
@@ -17,6 +17,7 @@ import { WorkspaceSection } from "./settings-workspace.tsx";
 import { EmbedOriginsSection } from "./embed-origins.tsx";
 import { TwoFactorRequirementSection, TwoFactorSection } from "./two-factor.tsx";
 import { MailSection } from "./mail.tsx";
+import { WorkspaceSsoSection } from "./workspace-sso.tsx";
 
 type Health = { status: string; models?: Record<string, { id: string; status: string }>; jobs?: { pending: number; running: number; failed: number } };
 
@@ -78,6 +79,7 @@ export function SettingsPage() {
         <a href="#retention-title">Retention</a>
         <a href="#embed-title">Embedding</a>
         {can("members:write") && <a href="#tf-require-title">Sign-in security</a>}
+        {can("workspace:write") && <a href="#sso-title">Single sign-on</a>}
         {can("members:read") && <a href="#members-title">Members</a>}
         {can("audit:read") && <a href="#audit-title">Audit log</a>}
         {can("members:read") && <a href="#mail-title">Mail</a>}
@@ -89,6 +91,7 @@ export function SettingsPage() {
       <RetentionSection />
       <EmbedOriginsSection />
       {can("members:write") && <TwoFactorRequirementSection />}
+      {can("workspace:write") && <WorkspaceSsoSection />}
       {can("members:read") && <MembersSection />}
       {can("audit:read") && <AuditSection />}
       {can("members:read") && <MailSection />}

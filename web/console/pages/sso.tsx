@@ -1,6 +1,8 @@
 /**
  * Single sign-on on the sign-in page (DESIGN §15): the "Sign in with {provider}" button when the
- * server has a provider, and the explanation of an `?sso_error=CODE` the callback sent back.
+ * server has a provider, a workspace's own provider's button when the page is opened as
+ * `/console/login/?workspace={slug}` (the address its Settings show), and the explanation of an
+ * `?sso_error=CODE` the callback sent back.
  */
 import { useLocation } from "preact-iso";
 import { api, apiPath } from "../api.ts";
@@ -15,6 +17,16 @@ export function useSignInOptions(): SignInOptions {
   return load.data ?? { oidc: null, password_sign_in: true };
 }
 
+/** `GET auth/oidc/workspaces/{workspace}/`: a workspace's own provider. */
+export type WorkspaceSignInOption = { workspace_slug: string; provider_name: string; start_url: string };
+
+/** The provider of the workspace named by the page's `?workspace=` (slug or uuid), or null. */
+export function useWorkspaceSignInOption(): WorkspaceSignInOption | null {
+  const workspace = useLocation().query.workspace ?? "";
+  const load = useLoad(() => (workspace ? api<WorkspaceSignInOption>("GET", apiPath`auth/oidc/workspaces/${workspace}/`) : Promise.resolve(null)), [workspace]);
+  return load.data ?? null;
+}
+
 /** What each refusal means to the person, and what to do about it. */
 const MESSAGES: Record<string, string> = {
   OIDC_NOT_A_MEMBER: "You have no Earshot account yet. Ask an owner or admin of this Earshot to invite you, then sign in again.",
@@ -22,6 +34,8 @@ const MESSAGES: Record<string, string> = {
   OIDC_EMAIL_UNVERIFIED: "Your identity provider has not verified your email address. Verify it there, then sign in again.",
   OIDC_NO_ROLE: "Your account at the identity provider is in no group that gives access to Earshot. Ask your administrator.",
   OIDC_ACCOUNT_DISABLED: "This Earshot account is disabled.",
+  OIDC_ACCOUNT_NOT_LINKABLE:
+    "An Earshot account with your email exists, but this workspace's provider may not sign in to it: it is not a member of this workspace, or it is linked to another identity there. Sign in with your password, or ask the workspace's owner for an invite.",
   OIDC_STATE_INVALID: "This sign-in was not started in this browser, or took longer than 10 minutes. Start again.",
   OIDC_PROVIDER_ERROR: "The identity provider did not sign you in (perhaps you cancelled). Start again.",
   OIDC_FAILED:
@@ -41,12 +55,18 @@ export function SsoError() {
   );
 }
 
-/** The "Sign in with …" button; it opens `auth/oidc/start/` (the provider's page follows). */
-export function SsoButton({ providerName }: { providerName: string }) {
+/**
+ * The "Sign in with …" button; it opens `auth/oidc/start/` (the provider's page follows).
+ * @param workspaceSlug a workspace's own provider (`?workspace=`); absent: the server's
+ */
+export function SsoButton({ providerName, workspaceSlug }: { providerName: string; workspaceSlug?: string }) {
   const next = useLocation().query.next;
   const start = () => {
-    const query = next && next.startsWith("/console/") ? `?next=${encodeURIComponent(next)}` : "";
-    location.assign(`/api/v1/auth/oidc/start/${query}`);
+    const query = new URLSearchParams();
+    if (workspaceSlug) query.set("workspace", workspaceSlug);
+    if (next?.startsWith("/console/")) query.set("next", next);
+    const search = query.toString();
+    location.assign(`/api/v1/auth/oidc/start/${search ? `?${search}` : ""}`);
   };
   return (
     <button type="button" class="sso-button" onClick={start}>

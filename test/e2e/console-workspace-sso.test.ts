@@ -1,0 +1,104 @@
+/**
+ * @module test/e2e/console-workspace-sso.test
+ * A workspace's own single sign-on in Chromium (issue 28): a real server from source and a real
+ * OpenID Provider (`oidc-provider` on a loopback port, let through the outbound guard with
+ * EARSHOT_WEBHOOK_ALLOW_HOSTS). The owner fills the "Single sign-on" section of Settings and saves
+ * it (the server loads the provider's discovery document); a member then opens the sign-in address
+ * the section shows, clicks "Sign in with Acme IdP", logs in at the provider and lands in the
+ * console, in this workspace only. Both pages pass axe; screenshots at 390 and 1280 px go to
+ * test-results/console/.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import type { Locator, Page } from "playwright-core";
+import { openConsoleAsOwner, type ConsoleOwner } from "../helpers/console-browser.ts";
+import { startTestProvider, type TestProvider } from "../helpers/oidc-provider.ts";
+import { SCREENSHOT_DIR, expectAccessible } from "./console-walk.ts";
+
+const TIMEOUT_MS = 180_000;
+const WIDTHS = [390, 1280] as const;
+
+let provider: TestProvider;
+let session: ConsoleOwner;
+let page: Page;
+const redirectUris: string[] = [];
+
+/** The page (or one part of it) at 390 and 1280 px. */
+async function shoot(name: string, part?: Locator): Promise<void> {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(100);
+    const file = path.join(SCREENSHOT_DIR, `workspace-sso-${name}-${width}.png`);
+    if (part) await part.screenshot({ path: file });
+    else await page.screenshot({ path: file, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+beforeAll(async () => {
+  provider = await startTestProvider(redirectUris);
+  provider.users.set("mo@example.com", { email: "mo@example.com", email_verified: true, name: "Mo Member", groups: ["earshot"] });
+  session = await openConsoleAsOwner({
+    env: { EARSHOT_WEBHOOK_ALLOW_HOSTS: "127.0.0.1" },
+    browser: { microphone: false, bypassCSP: true },
+    viewport: { width: 1280, height: 900 },
+  });
+  ({ page } = session);
+  // The provider reads its redirect URIs at its first request, which comes after this.
+  redirectUris.push(`${session.origin}/api/v1/auth/oidc/callback/`);
+}, TIMEOUT_MS);
+
+afterAll(async () => {
+  await session?.close();
+  await provider?.close();
+});
+
+test(
+  "the owner sets up the workspace's provider in Settings; a member signs in through it to this workspace only",
+  async () => {
+    await page.goto(`${session.origin}/console/settings/`);
+    const section = page.getByRole("region", { name: "Single sign-on" });
+    await section.getByLabel("Provider name").fill("Acme IdP");
+    await section.getByLabel("Issuer URL").fill(provider.issuer);
+    await section.getByLabel("Client ID").fill(provider.clientId);
+    await section.getByLabel("Client secret").fill(provider.clientSecret);
+    await section.getByLabel("Allowed email domains").fill("example.com");
+    await section.getByLabel("Role claim").fill("groups");
+    await section.getByLabel("Role mapping").fill("earshot=member");
+    expect(await section.getByLabel("Role of new members").inputValue()).toBe("member");
+    await section.getByLabel("Let new people of these domains join this workspace (otherwise invite-only)").check();
+    await section.getByRole("button", { name: "Save single sign-on" }).click();
+    await section.getByRole("status").filter({ hasText: "discovery document loaded" }).waitFor();
+    expect(await section.getByLabel("Client secret").inputValue()).toBe("");
+    await section.getByText("A secret is stored (it is never shown)").waitFor();
+    expect(await section.getByLabel("Role of new members").inputValue()).toBe("member");
+    await section.getByRole("button", { name: "Test connection" }).click();
+    await section.getByRole("status").filter({ hasText: "Connection tested" }).waitFor();
+    const signInUrl = await section.getByRole("textbox", { name: "Sign-in address for members" }).inputValue();
+    expect(signInUrl).toMatch(/\/console\/login\/\?workspace=[a-z0-9-]+$/);
+    await expectAccessible(page, "settings with single sign-on");
+    await shoot("settings", section);
+
+    // The member, in a browser of their own (no owner session, no provider session).
+    await session.browser.clearCookies();
+    await page.goto(signInUrl);
+    const button = page.getByRole("button", { name: "Sign in with Acme IdP" });
+    await button.waitFor();
+    await expectAccessible(page, "sign-in page with a workspace's provider");
+    await shoot("sign-in");
+    await button.click();
+    await page.getByRole("heading", { name: "Test identity provider" }).waitFor();
+    await page.getByLabel("Email").fill("mo@example.com");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("navigation", { name: "Console" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/console/links/");
+    const me = await page.evaluate(async () => (await fetch("/api/v1/auth/session/")).json());
+    expect(me.user.email).toBe("mo@example.com");
+    expect(me.role).toBe("member");
+    expect(me.memberships).toHaveLength(1);
+    await shoot("signed-in");
+  },
+  TIMEOUT_MS,
+);
