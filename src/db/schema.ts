@@ -274,6 +274,10 @@ export interface AlertRuleTable {
   enabled: number;
   date_created: string;
   date_updated: string;
+  /** The language of the rule's messages (a mail catalog language); null: English. */
+  lang: string | null;
+  /** 1 when the target's secret is an access token sent as `Authorization: Bearer` (ntfy); Matrix always sends it. */
+  bearer: number;
 }
 
 export interface OutboxEventTable {

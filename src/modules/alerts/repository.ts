@@ -125,3 +125,29 @@ export async function themeLabels(db: Executor, uuids: string[]): Promise<Map<st
   const rows = await db.selectFrom("themes").select(["uuid", "label"]).where("uuid", "in", uuids).execute();
   return new Map(rows.map((r) => [r.uuid, r.label]));
 }
+
+/** Answers per query of {@link analysedResponsesOf} (well under either engine's parameter limit). */
+const ANSWER_BATCH = 500;
+
+/**
+ * The responses of `answerUuids` whose analysis committed (`submitted_event_at` set: their alerts
+ * were matched) at or after `since`, with their submission time.
+ */
+export async function analysedResponsesOf(db: Executor, answerUuids: string[], since: string): Promise<{ uuid: string; submitted_at: string }[]> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < answerUuids.length; i += ANSWER_BATCH) {
+    const rows = await db
+      .selectFrom("responses")
+      .select(["uuid", "submitted_at"])
+      .where("uuid", "in", (eb) =>
+        eb
+          .selectFrom("answers")
+          .select("response_uuid")
+          .where("uuid", "in", answerUuids.slice(i, i + ANSWER_BATCH)),
+      )
+      .where("submitted_event_at", ">=", since)
+      .execute();
+    for (const r of rows) if (r.submitted_at) out.set(r.uuid, r.submitted_at);
+  }
+  return [...out].map(([uuid, submitted_at]) => ({ uuid, submitted_at }));
+}
