@@ -11,25 +11,11 @@ import { rm } from "node:fs/promises";
 import { type DeliveryHarness, requestsOn, startDeliveryHarness, submitResponse, waitAnalysed } from "../helpers/delivery-harness.ts";
 import { createTestCertificates, type TestCertificates } from "../helpers/https-receiver.ts";
 import { createProcessing, waitFor } from "../helpers/processing.ts";
+import { APP, SHIPPING as TOPIC_SHIPPING, SUPPORT } from "../helpers/topic-answers.ts";
 
-const SHIPPING = [
-  "Shipping cost was way too high for such a small order.",
-  "The delivery fee surprised me at checkout, shipping is expensive.",
-  "Shipping costs more than the product itself, that is crazy.",
-];
+const SHIPPING = TOPIC_SHIPPING.slice(0, 3);
 /** Two other topics, so the question's first build has more than one direction to tell apart. */
-const OTHERS = [
-  "The support team was friendly and solved my problem quickly.",
-  "Customer service answered my email within an hour, great help.",
-  "Your support agent was patient and very helpful.",
-  "Great customer support, they fixed my account issue fast.",
-  "Support replied quickly and the agent was really friendly.",
-  "The app crashes every time I open the camera.",
-  "The mobile app keeps crashing after the latest update.",
-  "App freezes and crashes when I upload a photo.",
-  "Since the update the app crashes on startup.",
-  "The app is buggy and crashes constantly on my phone.",
-];
+const OTHERS = [...SUPPORT.slice(0, 5), ...APP.slice(0, 5)];
 const LABEL = "Shipping <costs>";
 
 let certs: TestCertificates;
