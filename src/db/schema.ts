@@ -280,6 +280,13 @@ export interface AlertRuleTable {
   bearer: number;
 }
 
+/** A rule that fired (or was counted by its rate limit) for a response (alerts/fire.ts). */
+export interface AlertFiringTable {
+  rule_uuid: string;
+  response_uuid: string;
+  date_created: string;
+}
+
 export interface OutboxEventTable {
   /** The `webhook-id` (`msg_…`), stable across attempts. */
   uuid: string;
@@ -518,6 +525,7 @@ export interface Database {
   jobs: JobTable;
   webhooks: WebhookTable;
   alert_rules: AlertRuleTable;
+  alert_firings: AlertFiringTable;
   outbox_events: OutboxEventTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;

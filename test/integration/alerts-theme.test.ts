@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { rm } from "node:fs/promises";
 import { type DeliveryHarness, requestsOn, startDeliveryHarness, submitResponse, waitAnalysed } from "../helpers/delivery-harness.ts";
 import { createTestCertificates, type TestCertificates } from "../helpers/https-receiver.ts";
+import { queueAlertsForThemePlacements } from "../../src/modules/alerts/fire.ts";
 import { createProcessing, waitFor } from "../helpers/processing.ts";
 import { APP, SHIPPING as TOPIC_SHIPPING, SUPPORT } from "../helpers/topic-answers.ts";
 
@@ -104,3 +105,38 @@ test("an answer the analysis assigns to the theme fires the rule in the analysis
   expect(body).toMatchObject({ rule: "Shipping complaints", link: "Checkout survey", reasons: [`Theme “${LABEL}”`], quote: SHIPPING[1] });
   expect(body.response_url).toEndWith(`/console/responses/${responseUuid}`);
 }, 120_000);
+
+test("a rule fires once per response however often rebuilds move its answer, and does not look back at responses submitted before it", async () => {
+  const before = requestsOn("/theme")(h.receiver.requests).length;
+  const responses = await h.api.db
+    .selectFrom("responses")
+    .select("uuid")
+    .where("link_uuid", "=", link.uuid)
+    .where("submitted_event_at", "is not", null)
+    .execute();
+  const answers = await h.api.db.selectFrom("answers").select(["uuid", "theme_uuid"]).where("theme_uuid", "=", themeUuid).execute();
+  expect(answers.length).toBeGreaterThan(2);
+  // A rule made now: every response above was submitted before it.
+  const late = await h.api.call("POST", `/api/v1/links/${link.uuid}/alerts/`, {
+    body: {
+      name: "Too late",
+      conditions: [{ type: "theme", theme_uuid: themeUuid }],
+      destination: { kind: "webhook", url: h.receiver.url.replace("/hook", "/late") },
+    },
+  });
+  expect(late.status).toBe(201);
+  // As if a rebuild had moved each answer out of the theme and back in: the placements a rebuild reports.
+  const placements = answers.map((a) => ({ answerUuid: a.uuid, before: null, after: themeUuid }));
+  const queued = await h.api.db
+    .transaction()
+    .execute((trx) =>
+      queueAlertsForThemePlacements(trx, { workspaceUuid: h.api.ws.workspace_uuid, linkUuid: link.uuid, publicUrl: h.api.config.publicUrl, placements }),
+    );
+  // The three example answers' responses never fired the first rule (their rule did not exist yet);
+  // the two responses that did fire it are not sent again; the new rule does not look back.
+  expect(responses.length).toBeGreaterThan(3);
+  expect(queued).toBe(0);
+  await Bun.sleep(500);
+  expect(requestsOn("/theme")(h.receiver.requests)).toHaveLength(before);
+  expect(requestsOn("/late")(h.receiver.requests)).toHaveLength(0);
+});

@@ -104,6 +104,8 @@ function matchInRuleLanguage(row: repo.AlertRuleRow, answers: MatchAnswer[], lab
  * @returns whether a message was queued (false: over the hourly cap, counted as suppressed)
  */
 async function queueRuleMessage(trx: Transaction<Database>, f: Firing, row: repo.AlertRuleRow, match: MatchResult, clock: Clock): Promise<boolean> {
+  // Once per rule and response, whichever path fires first (the analysis, or a rebuild).
+  if (!(await repo.recordFiring(trx, row.uuid, f.responseUuid, clock.nowIso(), clock.isoAfter(-FIRINGS_KEPT_S)))) return false;
   const suppressed = await repo.takeFromAllowance(trx, row.uuid, clock.nowIso(), clock.isoAfter(-3600));
   if (suppressed === null) return false;
   const message = messageOf(f.linkName, row, match, f.responseUrl, suppressed, row.lang ?? "en");
@@ -166,6 +168,9 @@ export async function queueAlertsForResponse(
  */
 export const LATE_ALERT_WINDOW_S = 7 * 86_400;
 
+/** How long a rule's firing for a response is remembered (s): the late window and a day's margin. */
+const FIRINGS_KEPT_S = LATE_ALERT_WINDOW_S + 86_400;
+
 /** An answer a theme rebuild moved: its theme before and after. */
 export type ThemePlacement = { answerUuid: string; before: string | null; after: string };
 
@@ -175,9 +180,10 @@ export type ThemePlacement = { answerUuid: string; before: string | null; after:
  * analysis commits, but an answer analysed before its theme existed or had a centre (the queue
  * runs analyses before rebuilds) gets the theme only from a rebuild. For each response of a placed
  * answer whose analysis already committed, a rule with a condition on the answer's new theme fires
- * now when it matches the response as it is now, did not match it before the move (so it fired or
- * was counted then, and does not fire twice), and existed when the response was submitted (a rule
- * does not look back); responses analysed more than {@link LATE_ALERT_WINDOW_S} ago are left alone.
+ * now when it matches the response as it is now, did not match it before the move, has not fired
+ * for the response yet (`alert_firings`: a rule fires once per response, however often rebuilds
+ * move its answers), and existed when the response was submitted (a rule does not look back);
+ * responses analysed more than {@link LATE_ALERT_WINDOW_S} ago are left alone.
  * @returns how many messages were queued (nudge the dispatcher when > 0)
  */
 export async function queueAlertsForThemePlacements(
