@@ -29,6 +29,14 @@ let themeUuid: string;
 const answerOf = async (responseUuid: string) =>
   h.api.db.selectFrom("answers").select(["uuid", "theme_uuid"]).where("response_uuid", "=", responseUuid).executeTakeFirstOrThrow();
 
+/** A rule on the theme that sends generic JSON to the receiver's `path`. */
+async function createThemeRule(name: string, path: string): Promise<void> {
+  const rule = await h.api.call("POST", `/api/v1/links/${link.uuid}/alerts/`, {
+    body: { name, conditions: [{ type: "theme", theme_uuid: themeUuid }], destination: { kind: "webhook", url: h.receiver.url.replace("/hook", path) } },
+  });
+  expect(rule.status).toBe(201);
+}
+
 beforeAll(async () => {
   certs = await createTestCertificates();
   h = await startDeliveryHarness(certs, { env: { EARSHOT_INTAKE_SESSIONS_PER_MINUTE: "0" } });
@@ -58,14 +66,7 @@ beforeAll(async () => {
   const theme = await h.api.call("POST", `/api/v1/links/${link.uuid}/themes/`, { body: { question_uuid: questionUuid, label: LABEL, examples } });
   expect(theme.status).toBe(201);
   themeUuid = theme.json.uuid;
-  const rule = await h.api.call("POST", `/api/v1/links/${link.uuid}/alerts/`, {
-    body: {
-      name: "Shipping complaints",
-      conditions: [{ type: "theme", theme_uuid: themeUuid }],
-      destination: { kind: "webhook", url: h.receiver.url.replace("/hook", "/theme") },
-    },
-  });
-  expect(rule.status).toBe(201);
+  await createThemeRule("Shipping complaints", "/theme");
 }, 120_000);
 
 afterAll(async () => {
@@ -117,14 +118,7 @@ test("a rule fires once per response however often rebuilds move its answer, and
   const answers = await h.api.db.selectFrom("answers").select(["uuid", "theme_uuid"]).where("theme_uuid", "=", themeUuid).execute();
   expect(answers.length).toBeGreaterThan(2);
   // A rule made now: every response above was submitted before it.
-  const late = await h.api.call("POST", `/api/v1/links/${link.uuid}/alerts/`, {
-    body: {
-      name: "Too late",
-      conditions: [{ type: "theme", theme_uuid: themeUuid }],
-      destination: { kind: "webhook", url: h.receiver.url.replace("/hook", "/late") },
-    },
-  });
-  expect(late.status).toBe(201);
+  await createThemeRule("Too late", "/late");
   // As if a rebuild had moved each answer out of the theme and back in: the placements a rebuild reports.
   const placements = answers.map((a) => ({ answerUuid: a.uuid, before: null, after: themeUuid }));
   const queued = await h.api.db
