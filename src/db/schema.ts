@@ -274,6 +274,17 @@ export interface AlertRuleTable {
   enabled: number;
   date_created: string;
   date_updated: string;
+  /** The language of the rule's messages (a mail catalog language); null: English. */
+  lang: string | null;
+  /** 1 when the target's secret is an access token sent as `Authorization: Bearer` (ntfy); Matrix always sends it. */
+  bearer: number;
+}
+
+/** A rule that fired (or was counted by its rate limit) for a response (alerts/fire.ts). */
+export interface AlertFiringTable {
+  rule_uuid: string;
+  response_uuid: string;
+  date_created: string;
 }
 
 export interface OutboxEventTable {
@@ -546,6 +557,7 @@ export interface Database {
   jobs: JobTable;
   webhooks: WebhookTable;
   alert_rules: AlertRuleTable;
+  alert_firings: AlertFiringTable;
   outbox_events: OutboxEventTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;

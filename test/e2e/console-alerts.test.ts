@@ -3,7 +3,8 @@
  * The "Alerts" card of a saved link (issue 28; docs/alerts.md) in Chromium against a real server
  * (from source), under the console's real CSP: the form previews the exact message a Mattermost
  * destination would receive, creates the rule (the list names what it fires on), refuses a bad
- * one with the API's error, previews an Email destination (refused: no mail on this server), and deletes it.
+ * one with the API's error, previews an Email destination (refused: no mail on this server), creates
+ * an ntfy rule with an access token, a theme condition and German messages, and deletes them.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { BrowserContext, Page } from "playwright-core";
@@ -113,7 +114,37 @@ test(
     await page.getByRole("button", { name: "Create alert" }).click();
     await page.getByText("Mail is not configured", { exact: false }).waitFor();
 
+    // ntfy with an access token, a theme condition and German messages.
+    await page.evaluate(
+      async ([linkUuid, questionUuid]) => {
+        const s = await (await fetch("/api/v1/auth/session/")).json();
+        await fetch(`/api/v1/links/${linkUuid}/themes/`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-csrf-token": s.csrf_token },
+          body: JSON.stringify({ question_uuid: questionUuid, label: "Refunds" }),
+        });
+      },
+      [created.uuid, created.questions[0].uuid],
+    );
+    await page.reload();
+    await page.getByRole("list", { name: "Alert rules" }).waitFor();
+    await page.getByLabel("Alert name").fill("Refund pings");
+    await page.getByLabel("Send to").selectOption("ntfy");
+    await page.getByLabel("Topic URL").fill("https://ntfy.example.org/refunds");
+    await page.getByLabel("Access token (optional)").fill("tk_e2esecret");
+    await page.getByLabel("Theme (optional)").selectOption({ label: "Refunds" });
+    await page.getByLabel("Message language").selectOption("de");
+    await page.getByRole("button", { name: "Preview message" }).click();
+    await page.waitForFunction(() => (document.getElementById("alert-preview") as HTMLTextAreaElement | null)?.value.includes("ntfy.example.org"));
+    const ntfy = await page.getByLabel("What ntfy receives").inputValue();
+    expect(ntfy).toContain("Grund: Thema „Refunds“");
+    expect(ntfy).not.toContain("tk_e2esecret");
+    await page.getByRole("button", { name: "Create alert" }).click();
+    await page.getByText("Alert created.").waitFor();
+    expect((await list.innerText()).replace(/\s+/g, " ")).toContain("Refund pings → ntfy, on theme “Refunds”");
+
     await page.getByRole("button", { name: "Delete alert Unhappy customers" }).click();
+    await page.getByRole("button", { name: "Delete alert Refund pings" }).click();
     await page.getByText("No alerts yet.").waitFor();
     expect(csp).toEqual([]);
   },

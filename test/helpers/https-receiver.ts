@@ -67,8 +67,12 @@ export async function createTestCertificates(): Promise<TestCertificates> {
 /** One request as the receiver saw it. Header names are lower-case. */
 export type ReceivedRequest = { method: string; path: string; headers: Record<string, string>; body: string; receivedAtMs: number };
 
-/** How to answer: status (default 200), a delay before answering, a body, extra headers. */
-export type Behavior = { status?: number; delayMs?: number; body?: string; headers?: Record<string, string> };
+/**
+ * How to answer: status (default 200), a delay before answering, a body, extra headers;
+ * `requireBearer`: answer 403 (as a protected ntfy topic does) unless the request carries
+ * `Authorization: Bearer <requireBearer>`.
+ */
+export type Behavior = { status?: number; delayMs?: number; body?: string; headers?: Record<string, string>; requireBearer?: string };
 
 export interface HttpsReceiver {
   /** `https://localhost:<port>/hook` (the certificate also covers 127.0.0.1 and ::1). */
@@ -118,6 +122,7 @@ export async function startHttpsReceiver(opts: { certs?: TestCertificates; port?
         requests.push({ method: req.method, path: url.pathname + url.search, headers, body: await req.text(), receivedAtMs: Date.now() });
         const b = next(url.pathname);
         if (b.delayMs) await Bun.sleep(b.delayMs);
+        if (b.requireBearer !== undefined && headers.authorization !== `Bearer ${b.requireBearer}`) return new Response("forbidden", { status: 403 });
         return new Response(b.body ?? "ok", { status: b.status ?? 200, headers: b.headers });
       },
     });

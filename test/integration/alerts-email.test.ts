@@ -9,8 +9,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rm } from "node:fs/promises";
 import { createTestApi, type TestApi } from "../helpers/api.ts";
+import { submitResponse, waitAnalysed } from "../helpers/delivery-harness.ts";
 import { createTestCertificates, type TestCertificates } from "../helpers/https-receiver.ts";
-import { startProcessing } from "../helpers/processing.ts";
+import { startProcessing, waitFor } from "../helpers/processing.ts";
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from "../helpers/smtp-server.ts";
 
 /** A complaint the fixture sentiment model reads as negative (src/ai/inference-client.test.ts). */
@@ -30,18 +31,9 @@ async function createLink(api: TestApi): Promise<Link> {
 
 /** Answers the text question with `text` and submits; waits until the response is analysed. @returns its uuid */
 async function respond(api: TestApi, link: Link, text: string): Promise<string> {
-  const base = `/api/v1/intake/${api.ws.workspace_slug}/${link.slug}/sessions/`;
-  const s = await api.call("POST", base, { body: {}, key: null });
-  expect(s.status).toBe(201);
-  expect((await api.call("PUT", `${base}${s.json.session_id}/answers/${link.questions[0]!.uuid}/`, { body: { value: text }, key: null })).status).toBe(200);
-  expect((await api.call("POST", `${base}${s.json.session_id}/submit/`, { body: {}, key: null })).status).toBe(200);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const r = await api.db.selectFrom("responses").select("submitted_event_at").where("uuid", "=", s.json.response_uuid).executeTakeFirst();
-    if (r?.submitted_event_at) return s.json.response_uuid;
-    if (Date.now() > deadline) throw new Error("response not analysed in time");
-    await Bun.sleep(100);
-  }
+  const responseUuid = await submitResponse(api, link.slug, { [link.questions[0]!.uuid]: text });
+  await waitAnalysed(api, responseUuid);
+  return responseUuid;
 }
 
 beforeAll(async () => {
@@ -80,6 +72,12 @@ describe("with mail configured", () => {
       conditions: [{ type: "negative" }, { type: "keyword", keyword: "card" }],
       destination: { kind: "email", to: ["support@example.com", "lead@example.org"] },
     });
+    // Created from a German browser: its message is German.
+    const de = await api.call("POST", `/api/v1/links/${link.uuid}/alerts/`, {
+      body: { name: "Beschwerden", conditions: [{ type: "keyword", keyword: "again" }], destination: { kind: "email", to: ["team@example.de"] } },
+      headers: { "accept-language": "de-DE,de;q=0.9" },
+    });
+    expect(de.status).toBe(201);
     limited = await create({
       name: "Limited",
       conditions: [{ type: "keyword", keyword: "crashing" }],
@@ -89,7 +87,7 @@ describe("with mail configured", () => {
     const before = smtp.received.length;
     responseUuid = await respond(api, link, COMPLAINT);
     await respond(api, link, `Again: ${COMPLAINT}`);
-    await smtp.waitForMessages(before + 3, 30_000);
+    await smtp.waitForMessages(before + 4, 30_000);
     await Bun.sleep(1000);
     mails = smtp.received.slice(before);
   });
@@ -128,7 +126,7 @@ describe("with mail configured", () => {
 
   test("the rate limit holds for email: one message of the max_per_hour 1 rule, the other counted", async () => {
     expect(mails.filter((m) => m.parsed.subject?.startsWith("Alert “Limited”"))).toHaveLength(1);
-    expect(mails).toHaveLength(3);
+    expect(mails).toHaveLength(4);
     const r = await api.call("GET", `/api/v1/links/${link.uuid}/alerts/${limited.uuid}/`);
     expect(r.json.suppressed).toBe(1);
   });
@@ -136,9 +134,47 @@ describe("with mail configured", () => {
   test("a sent alert's text leaves the mail job (it quotes a respondent)", async () => {
     const jobs = await api.db.selectFrom("jobs").select("payload").where("kind", "=", "mail").execute();
     const alerts = jobs.map((j) => JSON.parse(j.payload)).filter((p) => p.kind === "alert");
-    expect(alerts).toHaveLength(3);
+    expect(alerts).toHaveLength(4);
     for (const p of alerts) expect(p.message).toBeNull();
   });
+
+  test("a German rule's mail is German: subject, Content-Language, labels, footer", () => {
+    const m = mails.find((x) => x.to.includes("team@example.de"))!;
+    expect(m.parsed.subject).toBe(`Alarm „Beschwerden“ für ${link.name}`);
+    expect(m.parsed.headers.get("content-language")).toBe("de");
+    expect(m.parsed.text).toContain("Grund: Stichwort „again“");
+    expect(m.parsed.text).toContain("Stimmung: negativ");
+    expect(m.parsed.text).toContain("Antwort öffnen: http://localhost/console/responses/");
+    expect(m.parsed.text).toContain("Von Earshot gesendet");
+    expect(String(m.parsed.html)).toContain('<html lang="de" dir="ltr">');
+  });
+
+  test("an email alert's delivery shows on its rule as an outbox delivery's does: a refusal (550), then the retry's 250", async () => {
+    const sent = await api.call("GET", `/api/v1/links/${link.uuid}/alerts/${unhappy.uuid}/`);
+    expect(sent.json.last_delivery_status).toBe(250);
+    expect(sent.json.last_delivery_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    const refused = await api.call("POST", `/api/v1/links/${link.uuid}/alerts/`, {
+      body: { name: "Refused", conditions: [{ type: "keyword", keyword: "refund" }], destination: { kind: "email", to: ["refused@example.com"] } },
+    });
+    expect(refused.status).toBe(201);
+    expect(refused.json.last_delivery_status).toBeNull();
+    smtp.refuseWith(550);
+    const status = (want: number) =>
+      waitFor(
+        async () => (await api.call("GET", `/api/v1/links/${link.uuid}/alerts/${refused.json.uuid}/`)).json.last_delivery_status === want,
+        30_000,
+        `status ${want}`,
+      );
+    try {
+      await respond(api, link, "I want a refund now");
+      await status(550);
+    } finally {
+      smtp.refuseWith(null);
+    }
+    // The mail job retries (5 s later) and the message goes out.
+    await status(250);
+    expect(smtp.received.filter((m) => m.to.includes("refused@example.com"))).toHaveLength(1);
+  }, 60_000);
 
   test("the preview returns the message the recipients got (subject, text, html)", async () => {
     const p = await api.call("POST", `/api/v1/links/${link.uuid}/alerts/preview/`, { body: { alert_uuid: unhappy.uuid, response_uuid: responseUuid } });

@@ -6,44 +6,19 @@
  * per-rule rate limit.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createLogger } from "../../src/logger.ts";
-import { createDispatcher, type Dispatcher } from "../../src/outbox/dispatcher.ts";
-import { createTestApi, type TestApi } from "../helpers/api.ts";
-import { createTestCertificates, startHttpsReceiver, type HttpsReceiver, type ReceivedRequest, type TestCertificates } from "../helpers/https-receiver.ts";
-import { startProcessing } from "../helpers/processing.ts";
+import { type DeliveryHarness, requestsOn as on, startDeliveryHarness, submitResponse, waitAnalysed } from "../helpers/delivery-harness.ts";
+import { createTestCertificates, type ReceivedRequest, type TestCertificates } from "../helpers/https-receiver.ts";
+import { waitFor } from "../helpers/processing.ts";
 
-const FAST_SCHEDULE = "0.3,0.3,0.3,0.3,0.3,0.3,0.3,0.3,0.3,0.3";
 /** A complaint the fixture sentiment model reads as negative (src/ai/inference-client.test.ts). */
 const COMPLAINT = "The checkout page keeps crashing when I pay with my card";
+const NTFY_TOKEN = "tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2";
 let certs: TestCertificates;
 
-type Harness = { api: TestApi; dispatcher: Dispatcher; receiver: HttpsReceiver; processing: { stop(): Promise<void> }; close(): Promise<void> };
+type Harness = DeliveryHarness;
 
-async function harness(env: Record<string, string> = {}): Promise<Harness> {
-  const receiver = await startHttpsReceiver({ certs });
-  const api = await createTestApi({
-    EARSHOT_WEBHOOK_ALLOW_HOSTS: "127.0.0.1,localhost",
-    EARSHOT_WEBHOOK_CA_FILE: certs.caFile,
-    EARSHOT_WEBHOOK_RETRY_SCHEDULE_S: FAST_SCHEDULE,
-    EARSHOT_OUTBOX_POLL_MS: "50",
-    ...env,
-  });
-  const dispatcher = createDispatcher({ db: api.db, log: createLogger("silent"), config: api.config, timeoutMs: 2000 });
-  await dispatcher.start();
-  const processing = await startProcessing(api);
-  return {
-    api,
-    dispatcher,
-    receiver,
-    processing,
-    async close() {
-      await processing.stop();
-      await dispatcher.stop();
-      await receiver.close();
-      await api.close();
-    },
-  };
-}
+/** API, dispatcher, receiver and the job runner with the fixture models. */
+const harness = (env: Record<string, string> = {}) => startDeliveryHarness(certs, { env, processing: true });
 
 type Link = { uuid: string; slug: string; name: string; questions: { uuid: string; response_type: string }[] };
 
@@ -62,36 +37,18 @@ async function createLink(h: Harness): Promise<Link> {
 }
 
 /** Answers the NPS question with `nps` and the text question with `text`, submits. @returns the response uuid */
-async function respond(h: Harness, link: Link, nps: number, text: string): Promise<string> {
-  const base = `/api/v1/intake/${h.api.ws.workspace_slug}/${link.slug}/sessions/`;
-  const s = await h.api.call("POST", base, { body: {}, key: null });
-  expect(s.status).toBe(201);
+function respond(h: Harness, link: Link, nps: number, text: string): Promise<string> {
   const [npsQ, textQ] = link.questions;
-  expect((await h.api.call("PUT", `${base}${s.json.session_id}/answers/${npsQ!.uuid}/`, { body: { value: nps }, key: null })).status).toBe(200);
-  expect((await h.api.call("PUT", `${base}${s.json.session_id}/answers/${textQ!.uuid}/`, { body: { value: text }, key: null })).status).toBe(200);
-  expect((await h.api.call("POST", `${base}${s.json.session_id}/submit/`, { body: {}, key: null })).status).toBe(200);
-  return s.json.response_uuid;
+  return submitResponse(h.api, link.slug, { [npsQ!.uuid]: nps, [textQ!.uuid]: text });
 }
 
-async function createAlert(h: Harness, link: Link, body: Record<string, unknown>) {
-  const r = await h.api.call("POST", `/api/v1/links/${link.uuid}/alerts/`, { body });
+async function createAlert(h: Harness, link: Link, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+  const r = await h.api.call("POST", `/api/v1/links/${link.uuid}/alerts/`, { body, headers });
   expect(r.status).toBe(201);
-  return r.json as { uuid: string; destination: Record<string, unknown> };
+  return r.json as { uuid: string; destination: Record<string, unknown>; lang: string };
 }
 
 const url = (h: Harness, path: string) => h.receiver.url.replace("/hook", path);
-const on = (path: string) => (rs: ReceivedRequest[]) => rs.filter((r) => r.path.startsWith(path));
-
-/** The response's analysis finished (so alerts had their chance to fire). */
-async function analysed(h: Harness, responseUuid: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const r = await h.api.db.selectFrom("responses").select("submitted_event_at").where("uuid", "=", responseUuid).executeTakeFirst();
-    if (r?.submitted_event_at) return;
-    if (Date.now() > deadline) throw new Error("response not analysed in time");
-    await Bun.sleep(100);
-  }
-}
 
 beforeAll(async () => {
   certs = await createTestCertificates();
@@ -106,7 +63,7 @@ describe("destinations", () => {
   let link: Link;
   let responseUuid: string;
   let received: ReceivedRequest[];
-  const rules: Record<string, { uuid: string }> = {};
+  const rules: Record<string, { uuid: string; lang?: string }> = {};
   const responseUrl = () => `http://localhost/console/responses/${responseUuid}`;
 
   beforeAll(async () => {
@@ -121,6 +78,20 @@ describe("destinations", () => {
     await make("matrix", "", [{ type: "keyword", keyword: "CHECKOUT" }], { room: "!room:example.org", token: "syt_secret_token" });
     await make("ntfy", "/ntfy/support-alerts", [{ type: "keyword", keyword: "keeps crashing" }]);
     await make("webhook", "/generic", [{ type: "negative" }, { type: "keyword", keyword: "card" }], {}, "all");
+    // A topic protected by an access token: the receiver refuses a publish without it (403).
+    h.receiver.setBehavior({ requireBearer: NTFY_TOKEN }, "/ntfy/private");
+    rules.ntfyPrivate = await createAlert(h, link, {
+      name: "ntfy private",
+      conditions: [{ type: "negative" }],
+      destination: { kind: "ntfy", url: url(h, "/ntfy/private"), token: NTFY_TOKEN },
+    });
+    // Created from a German browser: the rule's messages are German.
+    rules.german = await createAlert(
+      h,
+      link,
+      { name: "Beschwerden", conditions: [{ type: "negative" }, { type: "nps_detractor" }], destination: { kind: "slack", url: url(h, "/de-slack") } },
+      { "accept-language": "de-CH,de;q=0.9,en;q=0.5" },
+    );
     // Rules that must not fire: a word inside a longer word, a missing word, all-of with one miss.
     rules.part = await createAlert(h, link, {
       name: "part",
@@ -135,7 +106,8 @@ describe("destinations", () => {
     });
     responseUuid = await respond(h, link, 3, COMPLAINT);
     received = await h.receiver.waitFor(
-      (rs) => ["/slack", "/teams", "/mattermost", "/_matrix", "/ntfy", "/generic"].every((p) => on(p)(rs).length >= 1),
+      (rs) =>
+        ["/slack", "/teams", "/mattermost", "/_matrix", "/ntfy/support-alerts", "/ntfy/private", "/generic", "/de-slack"].every((p) => on(p)(rs).length >= 1),
       60_000,
     );
   });
@@ -205,6 +177,58 @@ describe("destinations", () => {
     expect(req!.body).toContain("Why: Keyword “keeps crashing”");
   });
 
+  test("a protected ntfy topic gets Authorization: Bearer with the rule's token (the receiver refuses it without), which the API never returns", async () => {
+    const [req] = on("/ntfy/private")(received);
+    expect(req!.headers.authorization).toBe(`Bearer ${NTFY_TOKEN}`);
+    expect(req!.body).toContain("Why: Negative sentiment");
+    // The unprotected topic gets no Authorization header (the target's generated secret is not sent).
+    expect(on("/ntfy/support-alerts")(received)[0]!.headers.authorization).toBeUndefined();
+    // The delivery is recorded once the receiver's answer is back.
+    const rule = await waitFor(async () => {
+      const r = await h.api.call("GET", `/api/v1/links/${link.uuid}/alerts/${rules.ntfyPrivate!.uuid}/`);
+      return r.json.last_delivery_status !== null && r;
+    });
+    expect(rule.json.destination).toEqual({ kind: "ntfy", url: url(h, "/ntfy/private"), room: null, has_token: true, to: null });
+    expect(rule.json.last_delivery_status).toBe(200);
+    expect(JSON.stringify(rule.json)).not.toContain(NTFY_TOKEN);
+    const p = await h.api.call("POST", `/api/v1/links/${link.uuid}/alerts/preview/`, { body: { alert_uuid: rules.ntfyPrivate!.uuid } });
+    expect(p.json.headers.authorization).toBe("Bearer …");
+    expect(JSON.stringify(p.json)).not.toContain(NTFY_TOKEN);
+    const plain = (await h.api.call("GET", `/api/v1/links/${link.uuid}/alerts/${rules.ntfy!.uuid}/`)).json;
+    expect(plain.destination.has_token).toBe(false);
+    // A token on a kind that takes none is refused.
+    const bad = await h.api.call("POST", `/api/v1/links/${link.uuid}/alerts/`, {
+      body: { name: "x", conditions: [{ type: "negative" }], destination: { kind: "slack", url: "https://hooks.slack.com/x", token: "tk_x" } },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.json.errors[0].pointer).toBe("/destination/token");
+  });
+
+  test("a rule created from a German browser sends German messages, and says so in its record and preview", async () => {
+    expect(rules.german!.lang).toBe("de");
+    const body = JSON.parse(on("/de-slack")(received)[0]!.body);
+    expect(body.text).toStartWith("Alarm „Beschwerden“ für Checkout &lt;survey&gt;");
+    expect(body.text).toContain("Negative Stimmung · NPS-Kritiker (3/10)");
+    expect(body.blocks[2].elements[0].text).toBe(`Stimmung: negativ · <${responseUrl()}|Antwort öffnen>`);
+    // The preview is in the rule's language whatever the previewing browser's.
+    const p = await h.api.call("POST", `/api/v1/links/${link.uuid}/alerts/preview/`, {
+      body: { alert_uuid: rules.german!.uuid, response_uuid: responseUuid },
+      headers: { "accept-language": "fr" },
+    });
+    expect(p.json.body).toBe(on("/de-slack")(received)[0]!.body);
+    // A draft previews in the browser's language; `lang` changes a rule's language.
+    const draft = await h.api.call("POST", `/api/v1/links/${link.uuid}/alerts/preview/`, {
+      body: { rule: { name: "Plaintes", conditions: [{ type: "negative" }], destination: { kind: "mattermost", url: "https://chat.example.com/hooks/x" } } },
+      headers: { "accept-language": "fr-FR" },
+    });
+    expect(JSON.parse(draft.json.body).text).toContain("**Motif:** Sentiment négatif");
+    const patched = await h.api.call("PATCH", `/api/v1/links/${link.uuid}/alerts/${rules.german!.uuid}/`, { body: { lang: "pl" } });
+    expect(patched.json.lang).toBe("pl");
+    expect((await h.api.call("PATCH", `/api/v1/links/${link.uuid}/alerts/${rules.german!.uuid}/`, { body: { lang: "xx" } })).status).toBe(400);
+    // Without Accept-Language (an API client), English.
+    expect(rules.slack!.lang ?? (await h.api.call("GET", `/api/v1/links/${link.uuid}/alerts/${rules.slack!.uuid}/`)).json.lang).toBe("en");
+  });
+
   test("the generic webhook gets the alert's fields as JSON (an all-of rule whose conditions all held)", () => {
     const body = JSON.parse(on("/generic")(received)[0]!.body);
     expect(body).toEqual({
@@ -216,6 +240,7 @@ describe("destinations", () => {
       quote: COMPLAINT,
       response_url: responseUrl(),
       suppressed: 0,
+      lang: "en",
     });
   });
 
@@ -230,7 +255,7 @@ describe("destinations", () => {
         body: { alert_uuid: rules[kind]!.uuid, response_uuid: responseUuid },
       });
       expect(p.status).toBe(200);
-      const path = { slack: "/slack", teams: "/teams", mattermost: "/mattermost", ntfy: "/ntfy", webhook: "/generic" }[kind]!;
+      const path = { slack: "/slack", teams: "/teams", mattermost: "/mattermost", ntfy: "/ntfy/support-alerts", webhook: "/generic" }[kind]!;
       const got = on(path)(received)[0]!;
       expect(p.json.body).toBe(got.body);
       expect(p.json.kind).toBe(kind);
@@ -253,7 +278,7 @@ describe("destinations", () => {
   test("the API keeps the Matrix token write-only, hides the targets from the webhooks list, and audits changes", async () => {
     const list = await h.api.call("GET", `/api/v1/links/${link.uuid}/alerts/`);
     expect(list.status).toBe(200);
-    expect(list.json.count).toBe(8);
+    expect(list.json.count).toBe(10);
     expect(JSON.stringify(list.json)).not.toContain("syt_secret_token");
     const one = await h.api.call("GET", `/api/v1/links/${link.uuid}/alerts/${rules.matrix!.uuid}/`);
     expect(one.json.destination).toEqual({ kind: "matrix", url: h.receiver.url.replace("/hook", ""), room: "!room:example.org", has_token: true, to: null });
@@ -266,7 +291,7 @@ describe("destinations", () => {
     expect((await h.api.call("DELETE", `/api/v1/links/${link.uuid}/alerts/${rules.all!.uuid}/`)).status).toBe(200);
     expect((await h.api.call("GET", `/api/v1/links/${link.uuid}/alerts/${rules.all!.uuid}/`)).status).toBe(404);
     const actions = await h.api.db.selectFrom("audit_log").select("action").where("action", "like", "alert.%").execute();
-    expect(actions.map((a) => a.action).sort()).toEqual([...Array(8).fill("alert.created"), "alert.deleted", "alert.updated"]);
+    expect(actions.map((a) => a.action).sort()).toEqual([...Array(10).fill("alert.created"), "alert.deleted", "alert.updated", "alert.updated"]);
   });
 });
 
@@ -323,7 +348,7 @@ describe("delivery", () => {
       max_per_hour: 2,
       destination: { kind: "webhook", url: url(h, "/limited") },
     });
-    for (let i = 0; i < 4; i++) await analysed(h, await respond(h, link, 8, COMPLAINT));
+    for (let i = 0; i < 4; i++) await waitAnalysed(h.api, await respond(h, link, 8, COMPLAINT));
     await h.receiver.waitFor((all) => on("/limited")(all).length >= 2, 30_000);
     await Bun.sleep(1000);
     expect(on("/limited")(h.receiver.requests)).toHaveLength(2);

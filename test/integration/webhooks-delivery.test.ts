@@ -6,41 +6,17 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Webhook } from "standardwebhooks";
 import { createManualClock } from "../../src/clock.ts";
-import { createLogger } from "../../src/logger.ts";
-import { createDispatcher, type Dispatcher } from "../../src/outbox/dispatcher.ts";
 import { claimDueDeliveries, pruneDeliveryLogs, releaseLeases } from "../../src/outbox/repository.ts";
-import { createTestApi, type TestApi } from "../helpers/api.ts";
-import { createTestCertificates, startHttpsReceiver, type HttpsReceiver, type ReceivedRequest, type TestCertificates } from "../helpers/https-receiver.ts";
+import { createTestApi } from "../helpers/api.ts";
+import { type DeliveryHarness, startDeliveryHarness } from "../helpers/delivery-harness.ts";
+import { createTestCertificates, type ReceivedRequest, type TestCertificates } from "../helpers/https-receiver.ts";
 
-const FAST_SCHEDULE = "0.3,0.3,0.3,0.3,0.3,0.3,0.3,0.3,0.3,0.3";
 let certs: TestCertificates;
 
-type Harness = { api: TestApi; dispatcher: Dispatcher; receiver: HttpsReceiver; wsPath: string; close(): Promise<void> };
+type Harness = DeliveryHarness;
 
 /** API + dispatcher + receiver; the receiver's host is allowed unless `env` says otherwise. */
-async function harness(env: Record<string, string> = {}, timeoutMs = 2000): Promise<Harness> {
-  const receiver = await startHttpsReceiver({ certs });
-  const api = await createTestApi({
-    EARSHOT_WEBHOOK_ALLOW_HOSTS: "127.0.0.1,localhost",
-    EARSHOT_WEBHOOK_CA_FILE: certs.caFile,
-    EARSHOT_WEBHOOK_RETRY_SCHEDULE_S: FAST_SCHEDULE,
-    EARSHOT_OUTBOX_POLL_MS: "50",
-    ...env,
-  });
-  const dispatcher = createDispatcher({ db: api.db, log: createLogger("silent"), config: api.config, timeoutMs });
-  await dispatcher.start();
-  return {
-    api,
-    dispatcher,
-    receiver,
-    wsPath: `/api/v1/workspaces/${api.ws.workspace_uuid}/webhooks/`,
-    async close() {
-      await dispatcher.stop();
-      await receiver.close();
-      await api.close();
-    },
-  };
-}
+const harness = (env: Record<string, string> = {}, timeoutMs = 2000) => startDeliveryHarness(certs, { env, timeoutMs });
 
 /** Creates a webhook on its own receiver path (several webhooks get the same event id). */
 async function createHook(h: Harness, body: Record<string, unknown> = {}) {

@@ -39,6 +39,7 @@ import * as embedOrigins from "./2026-12-04T0100-embed-origins.ts";
 import * as mailDelivery from "./2026-12-04T0100-mail-delivery.ts";
 import * as alertRules from "./2026-12-05T0000-alert-rules.ts";
 import * as memberDigest from "./2026-12-05T0000-member-digest.ts";
+import * as alertRuleLangToken from "./2026-12-05T0300-alert-rule-lang-token.ts";
 import * as workspaceOidc from "./2026-12-06T0000-workspace-oidc.ts";
 
 export const migrations: Record<string, Migration> = {
@@ -77,5 +78,6 @@ export const migrations: Record<string, Migration> = {
   "2026-12-04T0100-mail-delivery": mailDelivery,
   "2026-12-05T0000-alert-rules": alertRules,
   "2026-12-05T0000-member-digest": memberDigest,
+  "2026-12-05T0300-alert-rule-lang-token": alertRuleLangToken,
   "2026-12-06T0000-workspace-oidc": workspaceOidc,
 };

@@ -5,7 +5,9 @@
  * (responses/submitted-event.ts) — every enabled rule of its link is matched against its answers;
  * each rule that fires and is within its hourly allowance queues one `alert.message` event in
  * the outbox for its own target (an email rule: one `mail` job). Nothing is sent inline: the dispatcher delivers it with the
- * webhooks' retries and SSRF guard.
+ * webhooks' retries and SSRF guard. A theme rebuild that places an analysed answer in a theme
+ * fires the theme rules it now satisfies ({@link queueAlertsForThemePlacements}). Messages are in
+ * the rule's language (alerts/catalog.ts).
  */
 import type { Transaction } from "kysely";
 import { systemClock, type Clock } from "../../clock.ts";
@@ -16,7 +18,8 @@ import { enqueueJob } from "../../jobs/queue.ts";
 import type { ComposedMailPayload } from "../mail/service.ts";
 import { emailMessage, recipientsOf } from "./formats/email.ts";
 import { requestFor } from "./formats/index.ts";
-import type { MatchAnswer } from "./match.ts";
+import { alertLanguageOf, alertWordsOf } from "./catalog.ts";
+import type { MatchAnswer, MatchResult } from "./match.ts";
 import { matchRule } from "./match.ts";
 import { type AlertMessage, clip, QUOTE_MAX_CHARS } from "./message.ts";
 import type { AlertCondition, DestinationKind } from "./model.ts";
@@ -63,6 +66,7 @@ export function themeUuidsOf(conditions: readonly AlertCondition[]): string[] {
 /**
  * The message a rule's match produces.
  * @param suppressed alerts the rate limit dropped since the rule's last message
+ * @param lang the message's language (the rule's `lang`; a catalog language, else English)
  */
 export function messageOf(
   linkName: string,
@@ -70,6 +74,7 @@ export function messageOf(
   match: NonNullable<ReturnType<typeof matchRule>>,
   responseUrl: string,
   suppressed: number,
+  lang: string,
 ): AlertMessage {
   const q = match.quoteAnswer;
   return {
@@ -80,7 +85,56 @@ export function messageOf(
     quote: q?.text ? clip(q.text, QUOTE_MAX_CHARS) : null,
     responseUrl,
     suppressed,
+    lang: alertLanguageOf(lang),
   };
+}
+
+/** What firing a rule about one response needs. */
+type Firing = { workspaceUuid: string; responseUuid: string; responseUrl: string; linkName: string };
+
+/** A rule's match in the rule's language, or null when it does not fire. */
+function matchInRuleLanguage(row: repo.AlertRuleRow, answers: MatchAnswer[], labels: ReadonlyMap<string, string>) {
+  const conditions = JSON.parse(row.conditions) as AlertCondition[];
+  return matchRule(conditions, row.match === "all" ? "all" : "any", answers, labels, alertWordsOf(row.lang));
+}
+
+/**
+ * Takes one message from the rule's allowance and queues it: an `alert.message` outbox event for
+ * the rule's target, or one `mail` job for an email rule.
+ * @returns whether a message was queued (false: over the hourly cap, counted as suppressed)
+ */
+async function queueRuleMessage(trx: Transaction<Database>, f: Firing, row: repo.AlertRuleRow, match: MatchResult, clock: Clock): Promise<boolean> {
+  // Once per rule and response, whichever path fires first (the analysis, or a rebuild).
+  if (!(await repo.recordFiring(trx, row.uuid, f.responseUuid, clock.nowIso(), clock.isoAfter(-FIRINGS_KEPT_S)))) return false;
+  const suppressed = await repo.takeFromAllowance(trx, row.uuid, clock.nowIso(), clock.isoAfter(-3600));
+  if (suppressed === null) return false;
+  const message = messageOf(f.linkName, row, match, f.responseUrl, suppressed, row.lang ?? "en");
+  if (row.destination_kind === "email") {
+    // One `mail` job (src/modules/mail/service.ts) for all recipients, in this transaction.
+    const payload: ComposedMailPayload = {
+      kind: "alert",
+      to: recipientsOf(row.destination_url).join(", "),
+      message: emailMessage(message),
+      workspace_uuid: f.workspaceUuid,
+      alert_uuid: row.uuid,
+    };
+    await enqueueJob(trx, "mail", payload, undefined, clock);
+    return true;
+  }
+  // Matrix's transaction id: stored with the request, so every retry reuses it.
+  const txnId = `earshot-${crypto.randomUUID().replaceAll("-", "")}`;
+  const dest = { kind: row.destination_kind as DestinationKind, url: row.destination_url, room: row.matrix_room, bearer: Number(row.bearer) === 1 };
+  await enqueueEventForWebhook(
+    trx,
+    {
+      workspaceUuid: f.workspaceUuid,
+      webhookUuid: row.webhook_uuid,
+      type: ALERT_EVENT_TYPE,
+      data: { alert_uuid: row.uuid, response: { uuid: f.responseUuid }, request: requestFor(dest, message, txnId) },
+    },
+    clock,
+  );
+  return true;
 }
 
 /**
@@ -97,44 +151,69 @@ export async function queueAlertsForResponse(
   const rules = await repo.enabledRulesOfLink(trx, e.linkUuid);
   if (!rules.length) return 0;
   const answers = await matchAnswersOf(trx, e.responseUuid);
-  const parsed = rules.map((r) => ({ row: r, conditions: JSON.parse(r.conditions) as AlertCondition[] }));
-  const labels = await repo.themeLabels(trx, [...new Set(parsed.flatMap((p) => themeUuidsOf(p.conditions)))]);
-  const responseUrl = responseConsoleUrl(e.publicUrl, e.responseUuid);
-  const linkName = await e.linkName();
+  const labels = await repo.themeLabels(trx, [...new Set(rules.flatMap((r) => themeUuidsOf(JSON.parse(r.conditions) as AlertCondition[])))]);
+  const f: Firing = { ...e, responseUrl: responseConsoleUrl(e.publicUrl, e.responseUuid), linkName: await e.linkName() };
   let queued = 0;
-  for (const { row, conditions } of parsed) {
-    const match = matchRule(conditions, row.match === "all" ? "all" : "any", answers, labels);
-    if (!match) continue;
-    const suppressed = await repo.takeFromAllowance(trx, row.uuid, clock.nowIso(), clock.isoAfter(-3600));
-    if (suppressed === null) continue;
-    const message = messageOf(linkName, row, match, responseUrl, suppressed);
-    if (row.destination_kind === "email") {
-      // One `mail` job (src/modules/mail/service.ts) for all recipients, in this transaction.
-      const payload: ComposedMailPayload = {
-        kind: "alert",
-        to: recipientsOf(row.destination_url).join(", "),
-        message: emailMessage(message),
-        workspace_uuid: e.workspaceUuid,
-        alert_uuid: row.uuid,
-      };
-      await enqueueJob(trx, "mail", payload, undefined, clock);
-      queued++;
-      continue;
+  for (const row of rules) {
+    const match = matchInRuleLanguage(row, answers, labels);
+    if (match && (await queueRuleMessage(trx, f, row, match, clock))) queued++;
+  }
+  return queued;
+}
+
+/**
+ * How long after a response's analysis a rebuild placing its answer in a theme still alerts (s):
+ * a week, the longest a quiet question waits for its next rebuild in practice; an older response
+ * is history, not news (and a rebuild's transaction does not walk a link's whole past).
+ */
+export const LATE_ALERT_WINDOW_S = 7 * 86_400;
+
+/** How long a rule's firing for a response is remembered (s): the late window and a day's margin. */
+const FIRINGS_KEPT_S = LATE_ALERT_WINDOW_S + 86_400;
+
+/** An answer a theme rebuild moved: its theme before and after. */
+export type ThemePlacement = { answerUuid: string; before: string | null; after: string };
+
+/**
+ * Alerts of answers a theme rebuild placed in a theme (themes/engine.ts, in the rebuild's
+ * transaction; docs/alerts.md "When an alert fires"). A response's rules are matched when its
+ * analysis commits, but an answer analysed before its theme existed or had a centre (the queue
+ * runs analyses before rebuilds) gets the theme only from a rebuild. For each response of a placed
+ * answer whose analysis already committed, a rule with a condition on the answer's new theme fires
+ * now when it matches the response as it is now, did not match it before the move, has not fired
+ * for the response yet (`alert_firings`: a rule fires once per response, however often rebuilds
+ * move its answers), and existed when the response was submitted (a rule does not look back);
+ * responses analysed more than {@link LATE_ALERT_WINDOW_S} ago are left alone.
+ * @returns how many messages were queued (nudge the dispatcher when > 0)
+ */
+export async function queueAlertsForThemePlacements(
+  trx: Transaction<Database>,
+  e: { workspaceUuid: string; linkUuid: string; publicUrl: string; placements: readonly ThemePlacement[] },
+  clock: Clock = systemClock,
+): Promise<number> {
+  const moved = e.placements.filter((p) => p.after !== p.before);
+  if (!moved.length) return 0;
+  const rules = (await repo.enabledRulesOfLink(trx, e.linkUuid)).filter((r) => themeUuidsOf(JSON.parse(r.conditions) as AlertCondition[]).length > 0);
+  const watched = new Set(rules.flatMap((r) => themeUuidsOf(JSON.parse(r.conditions) as AlertCondition[])));
+  const relevant = moved.filter((p) => watched.has(p.after));
+  if (!relevant.length) return 0;
+  const before = new Map(moved.map((p) => [p.answerUuid, p.before]));
+  const labels = await repo.themeLabels(trx, [...watched]);
+  const linkName = (await trx.selectFrom("links").select("name").where("uuid", "=", e.linkUuid).executeTakeFirst())?.name ?? "";
+  let queued = 0;
+  const since = clock.isoAfter(-LATE_ALERT_WINDOW_S);
+  for (const r of await repo.analysedResponsesOf(trx, [...new Set(relevant.map((p) => p.answerUuid))], since)) {
+    const now = await matchAnswersOf(trx, r.uuid);
+    const then = now.map((a) => (before.has(a.uuid) ? { ...a, themeUuid: before.get(a.uuid)! } : a));
+    const newThemes = new Set(relevant.filter((p) => now.some((a) => a.uuid === p.answerUuid)).map((p) => p.after));
+    const f: Firing = { workspaceUuid: e.workspaceUuid, responseUuid: r.uuid, responseUrl: responseConsoleUrl(e.publicUrl, r.uuid), linkName };
+    for (const row of rules) {
+      if (row.date_created > r.submitted_at) continue;
+      if (!themeUuidsOf(JSON.parse(row.conditions) as AlertCondition[]).some((t) => newThemes.has(t))) continue;
+      const match = matchInRuleLanguage(row, now, labels);
+      if (!match || matchInRuleLanguage(row, then, labels)) continue;
+      if (await queueRuleMessage(trx, f, row, match, clock)) queued++;
     }
-    // Matrix's transaction id: stored with the request, so every retry reuses it.
-    const txnId = `earshot-${crypto.randomUUID().replaceAll("-", "")}`;
-    const request = requestFor({ kind: row.destination_kind as DestinationKind, url: row.destination_url, room: row.matrix_room }, message, txnId);
-    await enqueueEventForWebhook(
-      trx,
-      {
-        workspaceUuid: e.workspaceUuid,
-        webhookUuid: row.webhook_uuid,
-        type: ALERT_EVENT_TYPE,
-        data: { alert_uuid: row.uuid, response: { uuid: e.responseUuid }, request },
-      },
-      clock,
-    );
-    queued++;
   }
   return queued;
 }

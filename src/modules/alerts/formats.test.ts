@@ -4,7 +4,7 @@
  * message declares that it mentions nobody.
  */
 import { describe, expect, test } from "bun:test";
-import { type AlertMessage } from "./message.ts";
+import type { AlertMessage } from "./message.ts";
 import { matrixRequest } from "./formats/matrix.ts";
 import { mattermostRequest } from "./formats/mattermost.ts";
 import { slackRequest } from "./formats/slack.ts";
@@ -18,6 +18,7 @@ const hostile: AlertMessage = {
   quote: "@channel look at this\n[reset your password](https://evil.example) @here @room",
   responseUrl: "https://box.example/console/responses/r1/",
   suppressed: 0,
+  lang: "en",
 };
 const mentions = /@(channel|here|room|all)\b/;
 

@@ -6,6 +6,7 @@
  * `nps_detractor` (a rating 0–6 on an NPS question), `theme` (the answer's theme), `keyword`
  * (in the transcript or typed text, case-insensitive, on word boundaries).
  */
+import { type AlertWords, alertWordsOf, fill } from "./catalog.ts";
 import type { AlertCondition } from "./model.ts";
 
 /** What matching reads of one answer. */
@@ -35,22 +36,25 @@ export function keywordPattern(keyword: string): RegExp {
   return new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, "iu");
 }
 
-/** The answers satisfying one condition, and the reason text naming it. */
-function check(c: AlertCondition, answers: MatchAnswer[], themeLabels: ReadonlyMap<string, string>): { hits: MatchAnswer[]; reason: string } {
+/** The answers satisfying one condition, and the reason text naming it in `w`'s language. */
+function check(c: AlertCondition, answers: MatchAnswer[], themeLabels: ReadonlyMap<string, string>, w: AlertWords): { hits: MatchAnswer[]; reason: string } {
   switch (c.type) {
     case "negative":
-      return { hits: answers.filter((a) => a.sentiment === "negative"), reason: "Negative sentiment" };
+      return { hits: answers.filter((a) => a.sentiment === "negative"), reason: w.reason_negative };
     case "actionable":
-      return { hits: answers.filter((a) => a.actionable), reason: "Actionable feedback" };
+      return { hits: answers.filter((a) => a.actionable), reason: w.reason_actionable };
     case "nps_detractor": {
       const hits = answers.filter((a) => a.nps !== null && a.nps <= NPS_DETRACTOR_MAX);
-      return { hits, reason: hits.length ? `NPS detractor (${hits[0]!.nps}/10)` : "NPS detractor" };
+      return { hits, reason: hits.length ? fill(w.reason_nps_score, { score: hits[0]!.nps! }) : w.reason_nps };
     }
     case "theme":
-      return { hits: answers.filter((a) => a.themeUuid === c.theme_uuid), reason: `Theme “${themeLabels.get(c.theme_uuid) ?? c.theme_uuid}”` };
+      return {
+        hits: answers.filter((a) => a.themeUuid === c.theme_uuid),
+        reason: fill(w.reason_theme, { label: themeLabels.get(c.theme_uuid) ?? c.theme_uuid }),
+      };
     case "keyword": {
       const re = keywordPattern(c.keyword);
-      return { hits: answers.filter((a) => a.text !== null && re.test(a.text)), reason: `Keyword “${c.keyword}”` };
+      return { hits: answers.filter((a) => a.text !== null && re.test(a.text)), reason: fill(w.reason_keyword, { keyword: c.keyword }) };
     }
   }
 }
@@ -59,6 +63,7 @@ function check(c: AlertCondition, answers: MatchAnswer[], themeLabels: ReadonlyM
  * Matches a rule against a response's answers.
  * @param match `any`: at least one condition holds; `all`: every condition holds
  * @param themeLabels theme uuid → label, for the reason text
+ * @param words the reasons' language (alerts/catalog.ts; default English)
  * @returns the reasons and the answer to quote (the first hit with text), or null when the rule does not fire
  */
 export function matchRule(
@@ -66,8 +71,9 @@ export function matchRule(
   match: "any" | "all",
   answers: MatchAnswer[],
   themeLabels: ReadonlyMap<string, string> = new Map(),
+  words: AlertWords = alertWordsOf("en"),
 ): MatchResult | null {
-  const results = conditions.map((c) => check(c, answers, themeLabels));
+  const results = conditions.map((c) => check(c, answers, themeLabels, words));
   const held = results.filter((r) => r.hits.length > 0);
   if (!held.length || (match === "all" && held.length < results.length)) return null;
   const quoteAnswer = held.flatMap((r) => r.hits).find((a) => a.text) ?? answers.find((a) => a.text) ?? null;

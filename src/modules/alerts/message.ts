@@ -3,8 +3,10 @@
  * The content every alert carries, whatever its destination (issue 28; docs/alerts.md): the link's
  * name, the rule and why it fired, the sentiment, a short quote of the answer and the response's
  * console URL. Bounded: names to {@link NAME_MAX_CHARS}, the quote to {@link QUOTE_MAX_CHARS}, so
- * a respondent's long answer cannot make a message a destination refuses.
+ * a respondent's long answer cannot make a message a destination refuses. The words are in the
+ * message's `lang` (alerts/catalog.ts: the rule's language).
  */
+import { type AlertWords, alertWordsOf, fill } from "./catalog.ts";
 
 /** Longest quote of the answer in a message (characters; Slack's and ntfy's previews stay readable). */
 export const QUOTE_MAX_CHARS = 280;
@@ -25,7 +27,21 @@ export type AlertMessage = {
   responseUrl: string;
   /** Alerts of this rule dropped by the rate limit since its last message. */
   suppressed: number;
+  /** The language of the words around the respondent's (a catalog language of alerts/catalog.ts). */
+  lang: string;
 };
+
+/** The words of the message's language. */
+export function wordsOf(m: AlertMessage): AlertWords {
+  return alertWordsOf(m.lang);
+}
+
+/** The quoted answer's sentiment in the message's language (`negativ`), or null. */
+export function sentimentText(m: AlertMessage): string | null {
+  if (!m.sentiment) return null;
+  const w = wordsOf(m);
+  return m.sentiment === "positive" || m.sentiment === "neutral" || m.sentiment === "negative" ? w[m.sentiment] : m.sentiment;
+}
 
 /**
  * Shortens `text` to at most `max` characters, at a word boundary when one is near, with "…";
@@ -39,9 +55,9 @@ export function clip(text: string, max: number): string {
   return `${space > max * 0.6 ? cut.slice(0, space) : cut}…`;
 }
 
-/** The one-line title: `Alert “rule” on link`. */
+/** The one-line title: `Alert “rule” on link` (in the message's language). */
 export function titleOf(m: AlertMessage): string {
-  return `Alert “${clip(m.ruleName, NAME_MAX_CHARS)}” on ${clip(m.linkName, NAME_MAX_CHARS)}`;
+  return fill(wordsOf(m).title, { rule: clip(m.ruleName, NAME_MAX_CHARS), link: clip(m.linkName, NAME_MAX_CHARS) });
 }
 
 /** `Negative sentiment · Keyword “refund”`. */
@@ -52,30 +68,34 @@ export function reasonsOf(m: AlertMessage): string {
 /** The rate-limit note, or null when nothing was dropped. */
 export function suppressedNote(m: AlertMessage): string | null {
   if (m.suppressed <= 0) return null;
-  return `${m.suppressed} earlier alert${m.suppressed === 1 ? " was" : "s were"} not sent (rate limit).`;
+  const w = wordsOf(m);
+  return m.suppressed === 1 ? w.suppressed_one : fill(w.suppressed_other, { count: m.suppressed });
 }
 
 /** The message as plain-text lines (Mattermost, Matrix, ntfy build on these). */
 export function plainLines(m: AlertMessage): string[] {
+  const w = wordsOf(m);
+  const sentiment = sentimentText(m);
   return [
-    `Why: ${reasonsOf(m)}`,
-    ...(m.sentiment ? [`Sentiment: ${m.sentiment}`] : []),
+    `${w.why}: ${reasonsOf(m)}`,
+    ...(sentiment ? [`${w.sentiment}: ${sentiment}`] : []),
     ...(m.quote ? [`“${m.quote}”`] : []),
-    `Open the response: ${m.responseUrl}`,
+    `${w.open}: ${m.responseUrl}`,
     ...(suppressedNote(m) ? [suppressedNote(m)!] : []),
   ];
 }
 
-/** The sample message of a preview without a response. */
-export function sampleMessage(linkName: string, ruleName: string, reasons: string[], responseUrl: string): AlertMessage {
+/** The sample message of a preview without a response, in `lang`. */
+export function sampleMessage(linkName: string, ruleName: string, reasons: string[], responseUrl: string, lang: string): AlertMessage {
   return {
     linkName,
     ruleName,
     reasons,
     sentiment: "negative",
-    quote: "The checkout kept failing and nobody answered my email about the refund.",
+    quote: alertWordsOf(lang).sample_quote,
     responseUrl,
     suppressed: 0,
+    lang,
   };
 }
 

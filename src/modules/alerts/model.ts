@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { lazySchema } from "../../shared/lazy-schema.ts";
 import { isHttpsUrl } from "../webhooks/model.ts";
+import { ALERT_LANGUAGES } from "./catalog.ts";
 
 /** The destinations an alert can go to (one format file each under formats/). */
 export const DESTINATION_KINDS = ["slack", "teams", "mattermost", "matrix", "ntfy", "webhook", "email"] as const;
@@ -51,14 +52,18 @@ const destinationSchema = lazySchema(() =>
         .max(255)
         .regex(/^![^\s:]+:\S+$/, "A Matrix room id (!id:server); the send API takes no alias.")
         .optional(),
-      /** Matrix only: the access token of the bot account (write-only: never returned). */
+      /**
+       * Matrix: the access token of the bot account (required); ntfy: the access token of a
+       * protected topic (`tk_…`, optional). Sent as `Authorization: Bearer`; write-only: never returned.
+       */
       token: z.string().min(1).max(1024).optional(),
     })
     .strict()
     .superRefine((d, ctx) => {
       if (d.kind === "matrix" && (!d.room || !d.token))
         ctx.addIssue({ code: "custom", path: [d.room ? "token" : "room"], message: "Matrix needs room and token." });
-      if (d.kind !== "matrix" && (d.room || d.token)) ctx.addIssue({ code: "custom", path: ["room"], message: "Only Matrix takes room and token." });
+      if (d.kind !== "matrix" && d.room) ctx.addIssue({ code: "custom", path: ["room"], message: "Only Matrix takes room." });
+      if (d.kind !== "matrix" && d.kind !== "ntfy" && d.token) ctx.addIssue({ code: "custom", path: ["token"], message: "Only Matrix and ntfy take token." });
       if (d.kind === "email" && !d.to) ctx.addIssue({ code: "custom", path: ["to"], message: "Email needs to: 1–10 addresses." });
       if (d.kind === "email" && d.url !== undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "Email takes to, not url." });
       if (d.kind !== "email" && d.to) ctx.addIssue({ code: "custom", path: ["to"], message: "Only email takes to." });
@@ -77,6 +82,8 @@ export const createAlertSchema = lazySchema(() =>
       destination: destinationSchema,
       max_per_hour: z.number().int().min(1).max(MAX_MAX_PER_HOUR).default(DEFAULT_MAX_PER_HOUR),
       enabled: z.boolean().default(true),
+      /** The messages' language (a mail language); left out, the request's Accept-Language (else English). */
+      lang: z.enum(ALERT_LANGUAGES).optional(),
     })
     .strict(),
 );
@@ -91,6 +98,7 @@ export const patchAlertSchema = lazySchema(() =>
       destination: destinationSchema.optional(),
       max_per_hour: z.number().int().min(1).max(MAX_MAX_PER_HOUR).optional(),
       enabled: z.boolean().optional(),
+      lang: z.enum(ALERT_LANGUAGES).optional(),
     })
     .strict(),
 );
@@ -122,11 +130,12 @@ export const alertSchema = lazySchema(() =>
       kind: z.enum(DESTINATION_KINDS),
       url: z.string().describe("The destination URL; for email the recipients as a mailto: URI (RFC 6068)"),
       room: z.string().nullable(),
-      has_token: z.boolean(),
+      has_token: z.boolean().describe("Whether an access token is set (Matrix always; ntfy when the topic is protected)"),
       to: z.array(z.string()).nullable().describe("Email only: the recipients, else null"),
     }),
     max_per_hour: z.number().int(),
     enabled: z.boolean(),
+    lang: z.string().describe("The language of the rule's messages (a mail language: en, de, fr, es, it, nl, pt, pl, ar)"),
     disabled_reason: z.string().nullable().describe("Why the destination stopped receiving (410 Gone, failing too long), or null"),
     suppressed: z.number().int().describe("Alerts dropped by the rate limit since the last message sent"),
     last_delivery_at: z.string().nullable(),

@@ -63,6 +63,7 @@ export function updateAlertRule(db: Executor, uuid: string, patch: Partial<Omit<
 
 /** Deletes a rule and its outbox target (whose deliveries go with it, as a deleted webhook's). */
 export async function deleteAlertRule(db: Executor, row: AlertRuleRow): Promise<void> {
+  await db.deleteFrom("alert_firings").where("rule_uuid", "=", row.uuid).execute();
   await db.deleteFrom("alert_rules").where("uuid", "=", row.uuid).execute();
   await deleteTarget(db, row.webhook_uuid);
 }
@@ -76,6 +77,10 @@ async function deleteTarget(db: Executor, webhookUuid: string): Promise<void> {
 
 /** Deletes every rule of a link (the link is being deleted; its `webhooks` rows go with the link's). */
 export async function deleteAlertRulesOfLink(db: Executor, linkUuid: string): Promise<void> {
+  await db
+    .deleteFrom("alert_firings")
+    .where("rule_uuid", "in", (eb) => eb.selectFrom("alert_rules").select("uuid").where("link_uuid", "=", linkUuid))
+    .execute();
   await db.deleteFrom("alert_rules").where("link_uuid", "=", linkUuid).execute();
 }
 
@@ -124,4 +129,45 @@ export async function themeLabels(db: Executor, uuids: string[]): Promise<Map<st
   if (!uuids.length) return new Map();
   const rows = await db.selectFrom("themes").select(["uuid", "label"]).where("uuid", "in", uuids).execute();
   return new Map(rows.map((r) => [r.uuid, r.label]));
+}
+
+/**
+ * Records that `ruleUuid` fired for `responseUuid` (sent or counted by the rate limit), and forgets
+ * the rule's firings older than `forgetBefore` (past the late-firing window: never asked again).
+ * @returns false when it had already fired for that response (nothing recorded)
+ */
+export async function recordFiring(db: Executor, ruleUuid: string, responseUuid: string, now: string, forgetBefore: string): Promise<boolean> {
+  await db.deleteFrom("alert_firings").where("rule_uuid", "=", ruleUuid).where("date_created", "<", forgetBefore).execute();
+  const r = await db
+    .insertInto("alert_firings")
+    .values({ rule_uuid: ruleUuid, response_uuid: responseUuid, date_created: now })
+    .onConflict((oc) => oc.columns(["rule_uuid", "response_uuid"]).doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** Answers per query of {@link analysedResponsesOf} (well under either engine's parameter limit). */
+const ANSWER_BATCH = 500;
+
+/**
+ * The responses of `answerUuids` whose analysis committed (`submitted_event_at` set: their alerts
+ * were matched) at or after `since`, with their submission time.
+ */
+export async function analysedResponsesOf(db: Executor, answerUuids: string[], since: string): Promise<{ uuid: string; submitted_at: string }[]> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < answerUuids.length; i += ANSWER_BATCH) {
+    const rows = await db
+      .selectFrom("responses")
+      .select(["uuid", "submitted_at"])
+      .where("uuid", "in", (eb) =>
+        eb
+          .selectFrom("answers")
+          .select("response_uuid")
+          .where("uuid", "in", answerUuids.slice(i, i + ANSWER_BATCH)),
+      )
+      .where("submitted_event_at", ">=", since)
+      .execute();
+    for (const r of rows) if (r.submitted_at) out.set(r.uuid, r.submitted_at);
+  }
+  return [...out].map(([uuid, submitted_at]) => ({ uuid, submitted_at }));
 }

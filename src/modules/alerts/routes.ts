@@ -10,6 +10,7 @@ import { authPlugin, routeOptions } from "../../http/auth-plugin.ts";
 import { envelope, readPage } from "../../http/pagination.ts";
 import { parseBody } from "../../http/operation.ts";
 import { requireJsonBody } from "../../http/validation.ts";
+import { requestMailLanguage } from "../../http/mail-language.ts";
 import { alertOps } from "./operations.ts";
 import { mailEnabled } from "../mail/service.ts";
 import * as service from "./service.ts";
@@ -37,7 +38,8 @@ export function alertRoutes(deps: AppDeps) {
     .post(
       alertOps.create.path,
       async ({ request, body, params, set, auth }) => {
-        const created = await service.createAlert(d, auth, params.link_uuid, parseBody(alertOps.create, requireJsonBody(request, body)));
+        const input = parseBody(alertOps.create, requireJsonBody(request, body));
+        const created = await service.createAlert(d, auth, params.link_uuid, input, requestMailLanguage(request));
         set.status = 201;
         return created;
       },
@@ -45,7 +47,8 @@ export function alertRoutes(deps: AppDeps) {
     )
     .post(
       alertOps.preview.path,
-      ({ request, body, params, auth }) => service.previewAlert(d, auth, params.link_uuid, parseBody(alertOps.preview, requireJsonBody(request, body))),
+      ({ request, body, params, auth }) =>
+        service.previewAlert(d, auth, params.link_uuid, parseBody(alertOps.preview, requireJsonBody(request, body)), requestMailLanguage(request)),
       routeOptions(alertOps.preview),
     )
     .get(alertOps.get.path, ({ params, auth }) => service.getAlert(d, auth, params.link_uuid, params.alert_uuid), routeOptions(alertOps.get))

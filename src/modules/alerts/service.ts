@@ -3,8 +3,9 @@
  * Alert rules of a link (issue 28; DESIGN §15; docs/alerts.md): create, list, read, update,
  * delete, and the preview of the exact request each destination receives. Each rule owns an
  * outbox target (a `webhooks` row of purpose `alert`, holding the destination URL and, for
- * Matrix, the access token as its secret), so delivery, retries, the SSRF guard and a 410's
- * disabling are the webhooks' own.
+ * Matrix and a protected ntfy topic, the access token as its secret), so delivery, retries, the
+ * SSRF guard and a 410's disabling are the webhooks' own. A rule's messages are in its `lang`
+ * (alerts/catalog.ts), by default the language of the request that created it.
  */
 import type { Kysely } from "kysely";
 import { nowIso } from "../../clock.ts";
@@ -17,6 +18,7 @@ import { DESTINATION_CHANGED_ERROR, endUnsentDeliveries } from "../../outbox/rep
 import { matchAnswersOf, messageOf, responseConsoleUrl, themeUuidsOf } from "./fire.ts";
 import { emailMessage, mailtoOf, recipientsOf } from "./formats/email.ts";
 import { requestFor } from "./formats/index.ts";
+import { alertLanguageOf, alertWordsOf } from "./catalog.ts";
 import { matchRule } from "./match.ts";
 import { type AlertMessage, sampleMessage } from "./message.ts";
 import type { Alert, AlertCondition, CreateAlertInput, DestinationInput, DestinationKind, PatchAlertInput, PreviewAlertInput } from "./model.ts";
@@ -47,7 +49,7 @@ function destinationUrl(deps: AlertDeps, d: DestinationInput): string {
   return d.url!;
 }
 
-/** Maps a stored rule to the API record (the Matrix token never leaves). */
+/** Maps a stored rule to the API record (an access token never leaves). */
 export function toAlert(row: repo.AlertRuleWithTarget): Alert {
   return {
     uuid: row.uuid,
@@ -59,11 +61,12 @@ export function toAlert(row: repo.AlertRuleWithTarget): Alert {
       kind: row.destination_kind as DestinationKind,
       url: row.destination_url,
       room: row.matrix_room,
-      has_token: row.destination_kind === "matrix",
+      has_token: row.destination_kind === "matrix" || Number(row.bearer) === 1,
       to: row.destination_kind === "email" ? recipientsOf(row.destination_url) : null,
     },
     max_per_hour: Number(row.max_per_hour),
     enabled: Number(row.enabled) === 1,
+    lang: alertLanguageOf(row.lang),
     disabled_reason: Number(row.target_enabled) === 1 ? null : row.disabled_reason,
     suppressed: Number(row.suppressed),
     last_delivery_at: row.last_delivery_at,
@@ -123,9 +126,10 @@ export async function getAlert(deps: AlertDeps, auth: AuthContext, linkUuid: str
 
 /**
  * Creates a rule and its outbox target.
+ * @param requestLang the caller's language (its request's Accept-Language): the rule's when the body names none
  * @throws AppError NOT_FOUND (link), VALIDATION_ERROR (forbidden address, unknown theme), MAIL_NOT_CONFIGURED (email without mail), UNAUTHENTICATED (revoked meanwhile)
  */
-export async function createAlert(deps: AlertDeps, auth: AuthContext, linkUuid: string, input: CreateAlertInput): Promise<Alert> {
+export async function createAlert(deps: AlertDeps, auth: AuthContext, linkUuid: string, input: CreateAlertInput, requestLang = "en"): Promise<Alert> {
   const url = destinationUrl(deps, input.destination);
   return deps.db.transaction().execute(async (trx) => {
     const link = await ownLink(trx, auth, linkUuid);
@@ -173,6 +177,8 @@ export async function createAlert(deps: AlertDeps, auth: AuthContext, linkUuid: 
       enabled: input.enabled ? 1 : 0,
       date_created: now,
       date_updated: now,
+      lang: alertLanguageOf(input.lang ?? requestLang),
+      bearer: input.destination.kind === "ntfy" && input.destination.token ? 1 : 0,
     });
     await deps.auth.assertActive(trx, auth);
     return toAlert((await repo.findAlertRule(trx, link.uuid, uuid))!);
@@ -196,11 +202,14 @@ export async function patchAlert(deps: AlertDeps, auth: AuthContext, linkUuid: s
     if (input.match !== undefined) patch.match = input.match;
     if (input.max_per_hour !== undefined) patch.max_per_hour = input.max_per_hour;
     if (input.enabled !== undefined) patch.enabled = input.enabled ? 1 : 0;
+    if (input.lang !== undefined) patch.lang = input.lang;
     const target: Record<string, unknown> = {};
     if (input.destination) {
-      Object.assign(patch, { destination_kind: input.destination.kind, destination_url: url!, matrix_room: input.destination.room ?? null });
+      const bearer = input.destination.kind === "ntfy" && input.destination.token ? 1 : 0;
+      Object.assign(patch, { destination_kind: input.destination.kind, destination_url: url!, matrix_room: input.destination.room ?? null, bearer });
       target.url = url!;
-      if (input.destination.token) target.secret = input.destination.token;
+      // A destination without a token drops the old one: it is not sent to the new URL.
+      target.secret = input.destination.token ?? generateWebhookSecret();
     }
     if (input.enabled === true || input.destination) Object.assign(target, { enabled: 1, disabled_reason: null, failing_since: null });
     await repo.updateAlertRule(trx, row.uuid, patch);
@@ -231,21 +240,25 @@ export async function deleteAlert(deps: AlertDeps, auth: AuthContext, linkUuid: 
  * The exact request the destination would receive (`POST …/alerts/preview/`): for a saved rule
  * (`alert_uuid`) or a draft (`rule`), about a response of the link (`response_uuid`) or a sample
  * answer. A real response the rule does not match still previews, with the reason "(no match)".
- * The Matrix bearer token is shown as `Bearer …`, never in clear.
+ * An access token is shown as `Bearer …`, never in clear. In the saved rule's language, else the
+ * draft's `lang`, else `requestLang`.
  * @throws AppError NOT_FOUND (link, alert or response)
  */
-export async function previewAlert(deps: AlertDeps, auth: AuthContext, linkUuid: string, input: PreviewAlertInput) {
+export async function previewAlert(deps: AlertDeps, auth: AuthContext, linkUuid: string, input: PreviewAlertInput, requestLang = "en") {
   const link = await ownLink(deps.db, auth, linkUuid);
   const rule = input.alert_uuid ? toAlert((await ownRule(deps.db, auth, linkUuid, input.alert_uuid)).row) : null;
   const name = rule?.name ?? input.rule!.name;
   const conditions = rule?.conditions ?? input.rule!.conditions;
   const match = rule?.match ?? input.rule!.match;
+  const lang = rule?.lang ?? alertLanguageOf(input.rule!.lang ?? requestLang);
+  const words = alertWordsOf(lang);
   const dest = rule
-    ? { kind: rule.destination.kind, url: rule.destination.url, room: rule.destination.room }
+    ? { kind: rule.destination.kind, url: rule.destination.url, room: rule.destination.room, bearer: rule.destination.has_token }
     : {
         kind: input.rule!.destination.kind,
         url: input.rule!.destination.kind === "email" ? mailtoOf(input.rule!.destination.to!) : input.rule!.destination.url!,
         room: input.rule!.destination.room ?? null,
+        bearer: input.rule!.destination.token !== undefined,
       };
   const labels = new Map(
     (await deps.db.selectFrom("themes").select(["uuid", "label"]).where("link_uuid", "=", link.uuid).execute()).map((t) => [t.uuid, t.label]),
@@ -260,11 +273,11 @@ export async function previewAlert(deps: AlertDeps, auth: AuthContext, linkUuid:
       .executeTakeFirst();
     if (!response) throw notFound("Response");
     const answers = await matchAnswersOf(deps.db, response.uuid);
-    const hit = matchRule(conditions, match, answers, labels) ?? { reasons: ["(no match)"], quoteAnswer: answers.find((a) => a.text) ?? null };
-    message = messageOf(link.name, { name }, hit, responseConsoleUrl(deps.publicUrl, response.uuid), 0);
+    const hit = matchRule(conditions, match, answers, labels, words) ?? { reasons: ["(no match)"], quoteAnswer: answers.find((a) => a.text) ?? null };
+    message = messageOf(link.name, { name }, hit, responseConsoleUrl(deps.publicUrl, response.uuid), 0, lang);
   } else {
-    const reasons = conditions.map((c) => matchRule([c], "any", sampleAnswersFor(c), labels)?.reasons[0] ?? c.type);
-    message = sampleMessage(link.name, name, reasons, responseConsoleUrl(deps.publicUrl, "00000000-0000-4000-8000-000000000000"));
+    const reasons = conditions.map((c) => matchRule([c], "any", sampleAnswersFor(c), labels, words)?.reasons[0] ?? c.type);
+    message = sampleMessage(link.name, name, reasons, responseConsoleUrl(deps.publicUrl, "00000000-0000-4000-8000-000000000000"), lang);
   }
   const summary = { reasons: message.reasons, sentiment: message.sentiment, quote: message.quote, response_url: message.responseUrl };
   if (dest.kind === "email") {

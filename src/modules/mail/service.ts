@@ -107,20 +107,31 @@ export async function sendMailJob(deps: MailJobDeps, job: Job): Promise<void> {
   }
 }
 
-/** Sends a composed message (a digest, an alert); a failure is logged and thrown, so the runner retries. */
+/**
+ * Sends a composed message (a digest, an alert); a failure is logged and thrown, so the runner
+ * retries. An alert's every attempt shows on its rule (`last_delivery_at`, `last_delivery_status`:
+ * the SMTP reply code), as an outbox delivery's does.
+ */
 async function sendComposed(deps: MailJobDeps, job: Job, p: ComposedMailPayload): Promise<void> {
+  const now = () => (deps.clock ?? systemClock).nowIso();
   try {
     if (!p.message) throw new PermanentJobError("The message was already removed.");
     const { messageId } = await deps.mailer!.send(p.to, p.message);
     // Digests and alerts quote respondents: the text leaves the job once sent, as a one-time URL does.
     await repo.replaceJobPayload(deps.db, job.id, JSON.stringify({ ...p, message: null }));
+    if (p.kind === "alert") await repo.recordAlertMailAttempt(deps.db, p.alert_uuid, now(), SMTP_ACCEPTED);
     deps.log.info("mail sent", { job: job.id, kind: p.kind, ...subjectOf(p), message_id: messageId });
   } catch (err) {
-    if (err instanceof MailError)
+    if (err instanceof MailError) {
+      if (p.kind === "alert") await repo.recordAlertMailAttempt(deps.db, p.alert_uuid, now(), err.responseCode);
       deps.log.warn("mail not sent; it is retried", { job: job.id, kind: p.kind, ...subjectOf(p), attempt: job.attempts, error: err.message });
+    }
     throw err;
   }
 }
+
+/** The SMTP reply code of an accepted message (RFC 5321 §4.2.2). */
+const SMTP_ACCEPTED = 250;
 
 /** The runner gave a `mail` job up: the invite or reset says `failed` (it stays usable), the URL leaves the payload. */
 export async function giveUpOnMail(deps: Pick<MailJobDeps, "db" | "log" | "clock">, job: Job, error: string): Promise<void> {

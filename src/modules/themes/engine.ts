@@ -30,14 +30,24 @@ import { bytesVector, bytesVectors, vectorBytes, vectorsBytes } from "./codec.ts
 import { cachedModel, storeModel } from "./model-cache.ts";
 import * as repo from "./repository.ts";
 import { followUpInputs, storeFollowUpVectors } from "./follow-ups.ts";
+import { queueAlertsForThemePlacements } from "../alerts/fire.ts";
 
 /** Fewest analysed answers since the last build that trigger an automatic rebuild. */
 export const REBUILD_MIN_NEW = 10;
 /** Share of the last build's answers that, once new, trigger an automatic rebuild. */
 export const REBUILD_SHARE = 0.2;
 
-/** What a rebuild needs; `llm`: the LAN model that labels automatic themes (`EARSHOT_LLM_URL`), or none. */
-export type ThemeEngineDeps = { db: Kysely<Database>; inference: Pick<InferenceClient, "buildThemes">; llm?: LlmEndpoint | null };
+/**
+ * What a rebuild needs; `llm`: the LAN model that labels automatic themes (`EARSHOT_LLM_URL`), or
+ * none; `publicUrl` and `nudgeOutbox` for the alerts a placement fires (alerts/fire.ts).
+ */
+export type ThemeEngineDeps = {
+  db: Kysely<Database>;
+  inference: Pick<InferenceClient, "buildThemes">;
+  llm?: LlmEndpoint | null;
+  publicUrl: string;
+  nudgeOutbox?: () => void;
+};
 
 /**
  * Queues a rebuild of one question unless one is queued or running. Call inside the transaction
@@ -177,7 +187,7 @@ export async function rebuildThemes(deps: ThemeEngineDeps, job: Job): Promise<vo
         )
       : new Map<string, string>();
 
-  await deps.db.transaction().execute(async (trx) => {
+  const alerts = await deps.db.transaction().execute(async (trx) => {
     if (!(await isClaimStillOurs(trx, job))) throw new LeaseLostError(job);
     const now = nowIso();
     // The vectors embedded again with the current engine replace the old engine's.
@@ -262,7 +272,19 @@ export async function rebuildThemes(deps: ThemeEngineDeps, job: Job): Promise<vo
       built_at: now,
       date_updated: now,
     });
+    // Answers this build placed in another theme than before fire the theme rules they now
+    // satisfy (an answer analysed before its theme had a centre alerts here, not at its analysis).
+    const after = await repo.themesOfAnswers(
+      trx,
+      inputs.map((x) => x.id),
+    );
+    const placements = answers.flatMap((r) => {
+      const theme = after.get(r.uuid);
+      return theme && theme !== (r.theme_uuid ?? null) ? [{ answerUuid: r.uuid, before: r.theme_uuid ?? null, after: theme }] : [];
+    });
+    return queueAlertsForThemePlacements(trx, { workspaceUuid: before.workspace_uuid, linkUuid, publicUrl: deps.publicUrl, placements });
   });
+  if (alerts > 0) deps.nudgeOutbox?.();
 }
 
 /** After a rebuild's final failure: let the next trigger queue one again. */

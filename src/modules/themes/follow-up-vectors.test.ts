@@ -13,23 +13,11 @@ import type { InferenceClient } from "../../ai/inference-client.ts";
 import { WEBM_FIXTURE_PATH } from "../../../test/helpers/fixtures.ts";
 import { bytesVector, bytesVectors } from "./codec.ts";
 import { quotesOf } from "./records.ts";
+import { SHIPPING as SHIPPING_ANSWERS, SUPPORT as SUPPORT_ANSWERS } from "../../../test/helpers/topic-answers.ts";
 
-const SHIPPING = [
-  "Shipping cost was way too high for such a small order.",
-  "The delivery fee surprised me at checkout, shipping is expensive.",
-  "Shipping costs more than the product itself, that is crazy.",
-  "I hate the expensive shipping charges added at the end.",
-  "The shipping price doubled my total, very expensive delivery.",
-  "Please lower the shipping fees, they are far too expensive.",
-];
-const SUPPORT = [
-  "The support team was friendly and solved my problem quickly.",
-  "Customer service answered my email within an hour, great help.",
-  "Your support agent was patient and very helpful.",
-  "Great customer support, they fixed my account issue fast.",
-  "The help desk staff were kind and answered all my questions.",
-  "Support replied quickly and the agent was really friendly.",
-];
+// Answers on two topics (test/helpers/topic-answers.ts).
+const SHIPPING = [0, 1, 2, 3, 6, 8].map((i) => SHIPPING_ANSWERS[i]!);
+const SUPPORT = SUPPORT_ANSWERS.slice(0, 6);
 // Vague answers whose follow-up answer says what they meant.
 const VAGUE: [string, string][] = [
   ["Not sure.", "The shipping fee was far too expensive for my order."],

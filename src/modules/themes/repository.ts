@@ -125,6 +125,20 @@ export async function assignAnswers(
   }
 }
 
+/** The current theme of each answer of `answerUuids` (batched). */
+export async function themesOfAnswers(db: Executor, answerUuids: string[]): Promise<Map<string, string | null>> {
+  const out = new Map<string, string | null>();
+  for (let i = 0; i < answerUuids.length; i += BATCH) {
+    const rows = await db
+      .selectFrom("answers")
+      .select(["uuid", "theme_uuid"])
+      .where("uuid", "in", answerUuids.slice(i, i + BATCH))
+      .execute();
+    for (const r of rows) out.set(r.uuid, r.theme_uuid ?? null);
+  }
+  return out;
+}
+
 /** Moves every answer of `from` to `to` (a merge or a delete: `to` null), keeping their source unless given. */
 export async function reassignTheme(db: Executor, from: string, to: string | null, source?: "auto" | "operator"): Promise<void> {
   await db

@@ -9,42 +9,9 @@ import fs from "node:fs";
 import { createTestApi, type TestApi } from "../../../test/helpers/api.ts";
 import { startProcessing, waitFor } from "../../../test/helpers/processing.ts";
 import { WEBM_FIXTURE_PATH } from "../../../test/helpers/fixtures.ts";
+import { APP, SHIPPING, SUPPORT } from "../../../test/helpers/topic-answers.ts";
 
-// Three things people say, in varied words, plus a few that fit none.
-const SHIPPING = [
-  "Shipping cost was way too high for such a small order.",
-  "The delivery fee surprised me at checkout, shipping is expensive.",
-  "Shipping costs more than the product itself, that is crazy.",
-  "I hate the expensive shipping charges added at the end.",
-  "Delivery charges were hidden until the last step, too expensive.",
-  "Free shipping would make me order more often, the shipping fee is steep.",
-  "The shipping price doubled my total, very expensive delivery.",
-  "Expensive shipping, I almost cancelled the order because of the delivery cost.",
-  "Please lower the shipping fees, they are far too expensive.",
-  "Shipping was costly and the delivery fee was not shown upfront.",
-];
-const SUPPORT = [
-  "The support team was friendly and solved my problem quickly.",
-  "Customer service answered my email within an hour, great help.",
-  "Your support agent was patient and very helpful.",
-  "Great customer support, they fixed my account issue fast.",
-  "The help desk staff were kind and answered all my questions.",
-  "Support replied quickly and the agent was really friendly.",
-  "I love your customer service team, always helpful.",
-  "The support chat agent resolved the refund in minutes, thank you.",
-  "Friendly support staff, quick and helpful answers.",
-  "Customer support was excellent and very responsive.",
-];
-const APP = [
-  "The app crashes every time I open the camera.",
-  "The mobile app keeps crashing after the latest update.",
-  "App freezes and crashes when I upload a photo.",
-  "Since the update the app crashes on startup.",
-  "The app is buggy and crashes constantly on my phone.",
-  "Crashes in the app whenever I try to log in.",
-  "The android app crashed three times today.",
-  "App keeps freezing and then crashes, please fix the bugs.",
-];
+// Three things people say, in varied words (test/helpers/topic-answers.ts), plus a few that fit none.
 const NOISE = ["Purple.", "No comment."];
 const ANSWERS = [...SHIPPING, ...SUPPORT, ...APP, ...NOISE];
 

@@ -1,27 +1,17 @@
 /**
  * The "Alerts" card of a saved link (issue 28; docs/alerts.md): the link's alert rules (what they
  * fire on, where they go, whether the destination stopped answering, how many alerts the rate
- * limit dropped), deleting one, and a form to add one — destination kind, URL (Matrix: room and
- * token; Email: the recipients), conditions, any/all, messages per hour — with "Preview message" showing the exact
- * request the destination would receive for a sample answer.
+ * limit dropped, the last delivery), deleting one, and a form to add one — destination kind, URL
+ * (Matrix: room and token; ntfy: an optional access token; Email: the recipients), conditions (a
+ * theme of the link among them), any/all, messages per hour, the messages' language — with
+ * "Preview message" showing the exact request the destination would receive for a sample answer.
  */
 import { useState } from "preact/hooks";
 import { api, apiPath, paged, type Page } from "../api.ts";
 import { ErrorNote, Loading, useAction, useLoad } from "../components.tsx";
 import type { Link } from "../../../src/modules/links/model.ts";
-
-type Condition = { type: "negative" | "actionable" | "nps_detractor" } | { type: "theme"; theme_uuid: string } | { type: "keyword"; keyword: string };
-type Alert = {
-  uuid: string;
-  name: string;
-  conditions: Condition[];
-  match: "any" | "all";
-  destination: { kind: string; url: string; room: string | null; to: string[] | null };
-  max_per_hour: number;
-  enabled: boolean;
-  disabled_reason: string | null;
-  suppressed: number;
-};
+import type { Alert, AlertCondition as Condition } from "../../../src/modules/alerts/model.ts";
+import type { ThemeRecord } from "../../../src/modules/themes/model.ts";
 type Preview = {
   method: string;
   url: string;
@@ -53,16 +43,29 @@ function previewText(p: Preview): string {
   if (p.email) return `To: ${p.email.to.join(", ")}\nSubject: ${p.email.subject}\n\n${p.email.text}`;
   return `${p.method} ${p.url}\n\n${p.body}`;
 }
+/** The languages a rule's messages can be in (the mail languages; docs/alerts.md "Language"). */
+const LANGUAGES: [string, string][] = [
+  ["en", "English"],
+  ["de", "Deutsch"],
+  ["fr", "Français"],
+  ["es", "Español"],
+  ["it", "Italiano"],
+  ["nl", "Nederlands"],
+  ["pt", "Português"],
+  ["pl", "Polski"],
+  ["ar", "العربية"],
+];
+
 const FLAGS: [Condition["type"], string][] = [
   ["negative", "Negative sentiment"],
   ["actionable", "Actionable feedback"],
   ["nps_detractor", "NPS detractor (0–6)"],
 ];
 
-/** A condition in words. */
-function describe(c: Condition): string {
+/** A condition in words (`labels`: theme uuid → label). */
+function describe(c: Condition, labels: ReadonlyMap<string, string>): string {
   if (c.type === "keyword") return `keyword “${c.keyword}”`;
-  if (c.type === "theme") return "a theme";
+  if (c.type === "theme") return `theme “${labels.get(c.theme_uuid) ?? "deleted"}”`;
   return FLAGS.find(([t]) => t === c.type)![1].toLowerCase();
 }
 
@@ -72,6 +75,10 @@ function ruleOf(form: FormData) {
   const conditions: Condition[] = FLAGS.filter(([t]) => form.get(t) === "on").map(([type]) => ({ type }) as Condition);
   const keyword = String(form.get("keyword") ?? "").trim();
   if (keyword) conditions.push({ type: "keyword", keyword });
+  const theme = String(form.get("theme") ?? "");
+  if (theme) conditions.push({ type: "theme", theme_uuid: theme });
+  const token = String(form.get("token") ?? "");
+  const lang = String(form.get("lang") ?? "");
   return {
     name: String(form.get("name") ?? ""),
     conditions,
@@ -80,8 +87,11 @@ function ruleOf(form: FormData) {
     destination: {
       kind,
       ...(kind === "email" ? { to: recipientsOf(String(form.get("to") ?? "")) } : { url: String(form.get("url") ?? "") }),
-      ...(kind === "matrix" ? { room: String(form.get("room") ?? ""), token: String(form.get("token") ?? "") } : {}),
+      ...(kind === "matrix" ? { room: String(form.get("room") ?? ""), token } : {}),
+      ...(kind === "ntfy" && token ? { token } : {}),
     },
+    // Left out: the API takes the browser's language (Accept-Language).
+    ...(lang ? { lang } : {}),
   };
 }
 
@@ -90,6 +100,9 @@ export function AlertsCard({ link, writable }: { link: Link; writable: boolean }
   const [kind, setKind] = useState("slack");
   const [preview, setPreview] = useState<Preview | null>(null);
   const list = useLoad(() => api<Page<Alert>>("GET", paged(apiPath`links/${link.uuid}/alerts/`, 1, 100)), [link.uuid, tick]);
+  // The link's themes, for a theme condition (none listed when the role cannot read them).
+  const themes = useLoad(() => api<Page<ThemeRecord>>("GET", paged(apiPath`links/${link.uuid}/themes/`, 1, 100)).catch(() => null), [link.uuid]);
+  const labels = new Map((themes.data?.results ?? []).map((t) => [t.uuid, t.label]));
   const action = useAction();
   const submit = (e: SubmitEvent) => {
     e.preventDefault();
@@ -124,10 +137,16 @@ export function AlertsCard({ link, writable }: { link: Link; writable: boolean }
           {list.data.results.map((a) => (
             <li key={a.uuid}>
               <strong>{a.name}</strong> → {KINDS.find(([k]) => k === a.destination.kind)?.[1] ?? a.destination.kind}, on{" "}
-              {a.conditions.map(describe).join(a.match === "all" ? " and " : " or ")}
+              {a.conditions.map((c) => describe(c, labels)).join(a.match === "all" ? " and " : " or ")}
               {!a.enabled && " (paused)"}
               {a.disabled_reason && <span class="error"> Stopped: {a.disabled_reason}</span>}
-              {a.suppressed > 0 && <span class="muted"> {a.suppressed} held back by the rate limit.</span>}{" "}
+              {a.suppressed > 0 && <span class="muted"> {a.suppressed} held back by the rate limit.</span>}
+              {a.last_delivery_at && (
+                <span class="muted">
+                  {" "}
+                  Last sent {a.last_delivery_at.slice(0, 16).replace("T", " ")} UTC ({a.last_delivery_status ?? "no answer"}).
+                </span>
+              )}{" "}
               {writable && (
                 <button type="button" class="button-secondary" aria-label={`Delete alert ${a.name}`} disabled={action.busy} onClick={() => remove(a)}>
                   Delete
@@ -180,6 +199,15 @@ export function AlertsCard({ link, writable }: { link: Link; writable: boolean }
               </div>
             </>
           )}
+          {kind === "ntfy" && (
+            <div class="field">
+              <label for="alert-token">Access token (optional)</label>
+              <input id="alert-token" name="token" type="password" autoComplete="off" placeholder="tk_…" aria-describedby="alert-token-hint" />
+              <p class="hint" id="alert-token-hint">
+                For a protected topic. Kept secret: never shown again.
+              </p>
+            </div>
+          )}
           <fieldset class="stack">
             <legend>Fire on</legend>
             {FLAGS.map(([t, label]) => (
@@ -194,6 +222,19 @@ export function AlertsCard({ link, writable }: { link: Link; writable: boolean }
                 A whole word or phrase in the answer, any case.
               </p>
             </div>
+            {(themes.data?.results.length ?? 0) > 0 && (
+              <div class="field">
+                <label for="alert-theme">Theme (optional)</label>
+                <select id="alert-theme" name="theme">
+                  <option value="">No theme</option>
+                  {themes.data!.results.map((t) => (
+                    <option key={t.uuid} value={t.uuid}>
+                      {t.label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            )}
             <div class="field">
               <label for="alert-match">Fire when</label>
               <select id="alert-match" name="match">
@@ -205,6 +246,17 @@ export function AlertsCard({ link, writable }: { link: Link; writable: boolean }
           <div class="field">
             <label for="alert-rate">Messages per hour at most</label>
             <input id="alert-rate" name="max_per_hour" type="number" min={1} max={1000} defaultValue="10" />
+          </div>
+          <div class="field">
+            <label for="alert-lang">Message language</label>
+            <select id="alert-lang" name="lang">
+              <option value="">Your browser's language</option>
+              {LANGUAGES.map(([code, name]) => (
+                <option key={code} value={code} lang={code}>
+                  {name}
+                </option>
+              ))}
+            </select>
           </div>
           <ErrorNote error={action.error} />
           <div class="actions">

@@ -12,8 +12,8 @@ import { slackRequest } from "./slack.ts";
 import { teamsRequest } from "./teams.ts";
 import { webhookRequest } from "./webhook.ts";
 
-/** Where an alert goes. */
-export type Destination = { kind: DestinationKind; url: string; room: string | null };
+/** Where an alert goes; `bearer`: an ntfy topic that takes the rule's access token. */
+export type Destination = { kind: DestinationKind; url: string; room: string | null; bearer?: boolean };
 
 /**
  * The exact request `dest` receives for `m`.
@@ -30,7 +30,7 @@ export function requestFor(dest: Destination, m: AlertMessage, eventId: string):
     case "matrix":
       return matrixRequest(m, dest.url, dest.room ?? "", eventId);
     case "ntfy":
-      return ntfyRequest(m, dest.url);
+      return ntfyRequest(m, dest.url, dest.bearer === true);
     case "webhook":
       return webhookRequest(m, dest.url);
     case "email":

@@ -7,7 +7,7 @@
  * homeserver.
  */
 import type { AlertRequest } from "../../../outbox/alert-request.ts";
-import { type AlertMessage, plainLines, reasonsOf, suppressedNote, titleOf, defuseMentions } from "../message.ts";
+import { type AlertMessage, plainLines, reasonsOf, suppressedNote, titleOf, sentimentText, wordsOf, defuseMentions } from "../message.ts";
 
 /** Escapes text for HTML. */
 export function htmlEscape(s: string): string {
@@ -26,11 +26,13 @@ export function matrixRequest(m: AlertMessage, homeserver: string, room: string,
   const base = homeserver.replace(/\/+$/, "");
   const url = `${base}/_matrix/client/v3/rooms/${encodeURIComponent(room)}/send/m.room.message/${encodeURIComponent(txnId)}`;
   const note = suppressedNote(m);
+  const w = wordsOf(m);
+  const sentiment = sentimentText(m);
   const html = [
     `<p><strong>${htmlEscape(titleOf(m))}</strong><br>${htmlEscape(reasonsOf(m))}</p>`,
-    ...(m.sentiment ? [`<p>Sentiment: ${htmlEscape(m.sentiment)}</p>`] : []),
+    ...(sentiment ? [`<p>${htmlEscape(w.sentiment)}: ${htmlEscape(sentiment)}</p>`] : []),
     ...(m.quote ? [`<blockquote>${htmlEscape(m.quote)}</blockquote>`] : []),
-    `<p><a href="${htmlEscape(m.responseUrl)}">Open the response</a></p>`,
+    `<p><a href="${htmlEscape(m.responseUrl)}">${htmlEscape(w.open)}</a></p>`,
     ...(note ? [`<p><em>${htmlEscape(note)}</em></p>`] : []),
   ].join("");
   // `m.mentions: {}` (intentional mentions): the message mentions nobody, whatever "@room" a respondent typed.

@@ -4,7 +4,7 @@
  * `{text}` in Mattermost Markdown.
  */
 import type { AlertRequest } from "../../../outbox/alert-request.ts";
-import { type AlertMessage, defuseMentions, quoteLines, reasonsOf, suppressedNote, titleOf } from "../message.ts";
+import { type AlertMessage, defuseMentions, quoteLines, reasonsOf, suppressedNote, titleOf, sentimentText, wordsOf } from "../message.ts";
 
 /** Backslash-escapes the Markdown characters that would restyle a respondent's words. */
 export function markdownEscape(s: string): string {
@@ -14,12 +14,14 @@ export function markdownEscape(s: string): string {
 /** The Mattermost request for `m`, sent to the incoming-webhook `url`. */
 export function mattermostRequest(m: AlertMessage, url: string): AlertRequest {
   const note = suppressedNote(m);
+  const w = wordsOf(m);
+  const sentiment = sentimentText(m);
   const lines = [
     `#### ${markdownEscape(titleOf(m))}`,
-    `**Why:** ${markdownEscape(reasonsOf(m))}`,
-    ...(m.sentiment ? [`**Sentiment:** ${m.sentiment}`] : []),
+    `**${w.why}:** ${markdownEscape(reasonsOf(m))}`,
+    ...(sentiment ? [`**${w.sentiment}:** ${sentiment}`] : []),
     ...(m.quote ? [quoteLines(markdownEscape(defuseMentions(m.quote)), "> ")] : []),
-    `[Open the response](${m.responseUrl})`,
+    `[${markdownEscape(w.open)}](${m.responseUrl})`,
     ...(note ? [`_${note}_`] : []),
   ];
   return { method: "POST", url, headers: { "content-type": "application/json" }, body: JSON.stringify({ text: lines.join("\n\n") }), bearer: false };

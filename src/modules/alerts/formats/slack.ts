@@ -5,7 +5,7 @@
  * needs `&`, `<` and `>` escaped.
  */
 import type { AlertRequest } from "../../../outbox/alert-request.ts";
-import { type AlertMessage, defuseMentions, quoteLines, reasonsOf, suppressedNote, titleOf } from "../message.ts";
+import { type AlertMessage, defuseMentions, quoteLines, reasonsOf, suppressedNote, titleOf, sentimentText, wordsOf } from "../message.ts";
 
 /** Escapes the three characters Slack's mrkdwn reserves. */
 export function slackEscape(s: string): string {
@@ -15,12 +15,14 @@ export function slackEscape(s: string): string {
 /** The Slack request for `m`, sent to the incoming-webhook `url`. */
 export function slackRequest(m: AlertMessage, url: string): AlertRequest {
   const note = suppressedNote(m);
+  const w = wordsOf(m);
+  const sentiment = sentimentText(m);
   const blocks: unknown[] = [
     { type: "section", text: { type: "mrkdwn", text: `*${slackEscape(titleOf(m))}*\n${slackEscape(reasonsOf(m))}` } },
     ...(m.quote ? [{ type: "section", text: { type: "mrkdwn", text: quoteLines(slackEscape(defuseMentions(m.quote)), ">") } }] : []),
     {
       type: "context",
-      elements: [{ type: "mrkdwn", text: `${m.sentiment ? `Sentiment: ${slackEscape(m.sentiment)} · ` : ""}<${m.responseUrl}|Open the response>` }],
+      elements: [{ type: "mrkdwn", text: `${sentiment ? `${w.sentiment}: ${slackEscape(sentiment)} · ` : ""}<${m.responseUrl}|${slackEscape(w.open)}>` }],
     },
     ...(note ? [{ type: "context", elements: [{ type: "mrkdwn", text: slackEscape(note) }] }] : []),
   ];

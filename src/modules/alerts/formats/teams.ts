@@ -5,7 +5,7 @@
  * (`application/vnd.microsoft.card.adaptive`, card version 1.4, which both accept).
  */
 import type { AlertRequest } from "../../../outbox/alert-request.ts";
-import { type AlertMessage, defuseMentions, reasonsOf, suppressedNote, titleOf } from "../message.ts";
+import { type AlertMessage, defuseMentions, reasonsOf, suppressedNote, titleOf, sentimentText, wordsOf } from "../message.ts";
 
 /**
  * A respondent's words in a TextBlock, whose Markdown subset renders `[text](url)` as a link: a
@@ -18,7 +18,9 @@ export function teamsText(s: string): string {
 /** The Teams request for `m`, sent to the workflow or incoming-webhook `url`. */
 export function teamsRequest(m: AlertMessage, url: string): AlertRequest {
   const note = suppressedNote(m);
-  const facts = [{ title: "Why", value: reasonsOf(m) }, ...(m.sentiment ? [{ title: "Sentiment", value: m.sentiment }] : [])];
+  const w = wordsOf(m);
+  const sentiment = sentimentText(m);
+  const facts = [{ title: w.why, value: reasonsOf(m) }, ...(sentiment ? [{ title: w.sentiment, value: sentiment }] : [])];
   const card = {
     $schema: "http://adaptivecards.io/schemas/adaptive-card.json",
     type: "AdaptiveCard",
@@ -29,7 +31,7 @@ export function teamsRequest(m: AlertMessage, url: string): AlertRequest {
       ...(m.quote ? [{ type: "TextBlock", text: `“${teamsText(m.quote)}”`, wrap: true, isSubtle: true }] : []),
       ...(note ? [{ type: "TextBlock", text: note, wrap: true, size: "Small" }] : []),
     ],
-    actions: [{ type: "Action.OpenUrl", title: "Open the response", url: m.responseUrl }],
+    actions: [{ type: "Action.OpenUrl", title: w.open, url: m.responseUrl }],
   };
   const body = { type: "message", attachments: [{ contentType: "application/vnd.microsoft.card.adaptive", contentUrl: null, content: card }] };
   return { method: "POST", url, headers: { "content-type": "application/json" }, body: JSON.stringify(body), bearer: false };

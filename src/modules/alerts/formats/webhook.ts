@@ -18,6 +18,7 @@ export function webhookRequest(m: AlertMessage, url: string): AlertRequest {
     quote: m.quote,
     response_url: m.responseUrl,
     suppressed: m.suppressed,
+    lang: m.lang,
   };
   return { method: "POST", url, headers: { "content-type": "application/json" }, body: JSON.stringify(body), bearer: false };
 }
