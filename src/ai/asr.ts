@@ -65,6 +65,13 @@ export type Asr = {
    * @throws LanguageUnsupportedError for a language a multilingual model does not know.
    */
   translate(pcm: Float32Array, opts?: { language?: string | null; durationS?: number }): Promise<AsrResult | null>;
+  /**
+   * Frees the loaded model (its sessions and weights) so the idle process shrinks; the next
+   * `transcribe` or `translate` loads it again (and reports that in `loadMs`). A no-op when
+   * nothing is loaded. Call it between transcriptions, never during one (the worker does so
+   * after `EARSHOT_ASR_IDLE_UNLOAD_S` idle seconds). Every engine implements it.
+   */
+  unload(): Promise<void>;
 };
 
 /** What a transcription or translation returns (see {@link Asr}). */
@@ -219,6 +226,13 @@ export function createAsr(modelsDir: string, model: string, threads: number | nu
   return {
     transcribe: async (pcm, opts = {}) => (await run(pcm, opts, "transcribe"))!,
     translate: (pcm, opts = {}) => run(pcm, opts, "translate"),
+    async unload() {
+      const loaded = loading;
+      // Forgotten first: a request arriving meanwhile starts a fresh load instead of using this one.
+      loading = null;
+      const pipe = await loaded?.catch(() => null);
+      await pipe?.dispose();
+    },
   };
 }
 

@@ -29,6 +29,7 @@ function clientFor(cfg: Config): InferenceClient {
     llmUrl: cfg.llmUrl,
     llmModel: cfg.llmModel,
     threads: cfg.inferenceThreads,
+    asrIdleUnloadS: cfg.asrIdleUnloadS,
     vad: cfg.vad,
     embeddingModel: cfg.embeddingModel,
   });
