@@ -45,14 +45,14 @@ function mixedFolder(): string {
 }
 
 type Dtype = "fp32" | "q8";
-async function load(encoder: Dtype, decoder: Dtype, qdqOff: boolean): Promise<AutomaticSpeechRecognitionPipeline> {
+async function load(encoder: Dtype, decoder: Dtype, qdqOff: boolean, intraOp = threads): Promise<AutomaticSpeechRecognitionPipeline> {
   const { env, pipeline } = await import("@huggingface/transformers");
   env.allowRemoteModels = false;
   env.allowLocalModels = true;
   env.localModelPath = modelsDir + path.sep;
   return pipeline("automatic-speech-recognition", mixedFolder(), {
     dtype: { encoder_model: encoder, decoder_model_merged: decoder },
-    session_options: { intraOpNumThreads: threads, interOpNumThreads: 1, ...(qdqOff ? { extra: { session: { disable_quant_qdq: "1" } } } : {}) },
+    session_options: { intraOpNumThreads: intraOp, interOpNumThreads: 1, ...(qdqOff ? { extra: { session: { disable_quant_qdq: "1" } } } : {}) },
   });
 }
 
@@ -82,6 +82,12 @@ for (const [enc, dec, qdqOff] of [
   const pipe = await load(enc, dec, qdqOff);
   await pipe(pcm30.subarray(0, 16000 * 5)); // warm-up
   variants.push({ name: `encoder ${enc}, decoder ${dec}${qdqOff ? ", disable_quant_qdq" : ""}`, pipe });
+}
+// The shipped setting with one more intra-op thread: is "all cores when idle" worth it (docs/decisions/asr-threads.md)?
+{
+  const pipe = await load("q8", "q8", true, threads + 1);
+  await pipe(pcm30.subarray(0, 16000 * 5));
+  variants.push({ name: `encoder q8, decoder q8, disable_quant_qdq, ${threads + 1} threads`, pipe });
 }
 const results = new Map<string, { wall: number; cpu: number }[]>();
 const record = (name: string, m: { wall: number; cpu: number }) => (results.get(name) ?? results.set(name, []).get(name)!).push(m);
