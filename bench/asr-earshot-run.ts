@@ -1,7 +1,7 @@
 /**
  * @module bench/asr-earshot-run
  * One fresh process of the side-by-side run (bench/asr-side-by-side.ts): Earshot's real path —
- * `createInferenceClient` → worker → `createAsr` — exactly as `earshot serve` uses it. The engine is
+ * the configuration → `createInferenceClient` → worker → `createAsr` — as `earshot transcribe` uses it. The engine is
  * whatever `EARSHOT_ASR_ENGINE` selects once the whisper.cpp engine is merged (the parent sets it).
  * Prints one JSON line: the cold first transcription (worker start + model load + the first clip),
  * per clip the warm wall times, the worker's asr/load timings and word count, the process's RSS with
@@ -12,7 +12,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createInferenceClient } from "../src/ai/inference-client.ts";
+import { clientFor } from "../src/commands/inference.ts";
+import { loadConfig } from "../src/config.ts";
 
 const { values: o, positionals: clips } = parseArgs({
   allowPositionals: true,
@@ -26,14 +27,18 @@ const { values: o, positionals: clips } = parseArgs({
   },
 });
 const idleUnloadS = Number(o["idle-unload-s"]);
-const client = createInferenceClient({
-  modelsDir: o["models-dir"]!,
-  asrModel: o.model!,
-  sentimentModel: "none",
-  threads: Number(o.threads),
-  vad: o.vad === "off" ? "off" : "energy",
-  asrIdleUnloadS: idleUnloadS,
-});
+// Built from the configuration as `earshot transcribe` builds it, so every EARSHOT_* setting the
+// parent passes (EARSHOT_ASR_ENGINE included) reaches the worker the way it does in production.
+const client = clientFor(
+  loadConfig({
+    ...process.env,
+    EARSHOT_MODELS_DIR: o["models-dir"],
+    EARSHOT_ASR_MODEL: o.model,
+    EARSHOT_INFERENCE_THREADS: o.threads,
+    EARSHOT_ASR_IDLE_UNLOAD_S: String(idleUnloadS),
+    EARSHOT_VAD: o.vad,
+  }),
+);
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 const audio = clips.map((f) => ({ name: path.basename(f), bytes: new Uint8Array(readFileSync(f)) }));
