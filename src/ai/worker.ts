@@ -7,6 +7,7 @@
  * Both models load lazily, once per worker, and only from the models directory.
  */
 import "../runtime/preload.ts";
+import { trimMallocHeap } from "../runtime/malloc-trim.ts";
 import path from "node:path";
 import { createAsr, LanguageUnsupportedError, ModelMissingError, type Asr } from "./asr.ts";
 import { insightsSupportLanguage } from "./insights-languages.ts";
@@ -78,7 +79,10 @@ function armIdleUnload(): void {
     idleTimer = null;
     // Only when still idle: a request queued meanwhile cleared the timer, but be sure.
     if (isDraining || live.length > 0 || batch.length > 0) return;
-    engine.unload().catch((err: unknown) => console.warn(`earshot worker: unloading the speech model failed: ${(err as Error).message}`));
+    engine
+      .unload()
+      .then(() => trimMallocHeap()) // the freed weights go back to the system, not only to malloc
+      .catch((err: unknown) => console.warn(`earshot worker: unloading the speech model failed: ${(err as Error).message}`));
   }, idleS * 1000);
 }
 
