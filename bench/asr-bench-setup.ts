@@ -5,7 +5,7 @@
  * `nodejs-whisper@0.3.1` package, the 10/30/120 s espeak-ng clips, and random-weight models of the
  * real dimensions (ONNX for transformers.js, ggml for whisper.cpp) from the team's generator.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 
 /** The source whisper.cpp is built from: the same tree as the whisper.cpp engine's (issue 27). */
@@ -61,6 +61,7 @@ function makeClips(dir: string): string[] {
   CLIP_SECONDS.forEach((s, i) =>
     sh(["sox", long, "-r", "16000", "-c", "1", "-b", "16", clips[i]!, "trim", "0", `${s}`, "pad", "0", `${s}`, "trim", "0", `${s}`]),
   );
+  rmSync(long, { force: true });
   return clips;
 }
 
