@@ -154,10 +154,10 @@ export function createAsr(modelsDir: string, model: string, threads: number | nu
     env.allowLocalModels = true; // the library turns this off where it thinks it is in a browser worker
     env.localModelPath = root + path.sep;
     try {
-      // Fewer intra-op threads than cores leaves a core to the HTTP thread (bench/asr.ts: on 2
-      // cores, 1 thread was also faster than 2, as ORT's spinning threads compete with JS).
+      // Fewer intra-op threads than cores leaves a core to the HTTP thread; fixed, not raised when
+      // idle: ORT fixes a session's pool at creation (docs/decisions/asr-threads.md).
       // `session.disable_quant_qdq`: ORT's QDQ rewrites slow the 8-bit decoder's per-token runs
-      // (~20 % of decoder time; docs/decisions/asr-transformers-tuning.md); no effect on fp32 files.
+      // (~18 % of the CPU time, for ~200 MB more RSS; docs/decisions/asr-transformers-tuning.md); no effect on fp32 files.
       const session_options = {
         ...(threads ? { intraOpNumThreads: threads, interOpNumThreads: 1 } : {}),
         extra: { session: { disable_quant_qdq: "1" } },
