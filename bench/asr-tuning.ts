@@ -4,7 +4,8 @@
  * (docs/decisions/asr-transformers-tuning.md): ONNX Runtime's `session.disable_quant_qdq` on and
  * off, fp32 vs q8 per model part (encoder, decoder), and long recordings cut by transformers.js'
  * overlapping chunks (30 s, 5 s stride) vs windows moved on by Whisper's timestamps
- * (src/ai/asr-windows.ts). Uses the side-by-side bench's models and clips (`--work`, made by
+ * (src/ai/asr-windows.ts), and the decoder's cached steps without the encoder key/value copies
+ * (src/ai/asr-kv-cache.ts). Uses the side-by-side bench's models and clips (`--work`, made by
  * `bench/asr.ts --side-by-side`). Prints medians (ms) with the load average; asserts nothing.
  *
  *   npx bun bench/asr-tuning.ts [--work /tmp/earshot-asr-bench] [--size tiny] [--threads 1] [--rounds 3]
@@ -15,6 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { AutomaticSpeechRecognitionPipeline } from "@huggingface/transformers";
+import { skipRepeatedEncoderCache } from "../src/ai/asr-kv-cache.ts";
 import { transcribeWindows, type WindowOutput } from "../src/ai/asr-windows.ts";
 import { decodeAudio } from "../src/ai/audio.ts";
 
@@ -82,6 +84,13 @@ for (const [enc, dec, qdqOff] of [
   const pipe = await load(enc, dec, qdqOff);
   await pipe(pcm30.subarray(0, 16000 * 5)); // warm-up
   variants.push({ name: `encoder ${enc}, decoder ${dec}${qdqOff ? ", disable_quant_qdq" : ""}`, pipe });
+}
+// The shipped setting: plus the decoder's cached steps not copying the encoder's key/values out.
+{
+  const pipe = await load("q8", "q8", true);
+  skipRepeatedEncoderCache(pipe);
+  await pipe(pcm30.subarray(0, 16000 * 5));
+  variants.push({ name: "encoder q8, decoder q8, disable_quant_qdq, no encoder key/value copies", pipe });
 }
 // The shipped setting with one more intra-op thread: is "all cores when idle" worth it (docs/decisions/asr-threads.md)?
 {
