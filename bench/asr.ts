@@ -12,6 +12,11 @@
  *   … --threads 1,2 --runs 3 --data bench/data/asr --json
  *
  * With the staged fixture the WER is about 100 %: it returns one fixed sentence for any speech.
+ *
+ *   npx bun bench/asr.ts --side-by-side [--engines transformers,whispercpp,cli] [--rounds 3] …
+ *
+ * runs instead Earshot against whisper.cpp's own CLI on the same clips and steered models
+ * (bench/asr-side-by-side.ts: RTF, peak RSS, cold start, ratio to whisper-cli).
  */
 import "../src/runtime/preload.ts";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -24,6 +29,11 @@ import { WaveFile } from "wavefile";
 import { decodeAudio, TARGET_SAMPLE_RATE_HZ } from "../src/ai/audio.ts";
 import { createInferenceClient } from "../src/ai/inference-client.ts";
 import { installedWeights } from "../src/ai/model-weights.ts";
+
+if (process.argv.includes("--side-by-side")) {
+  await import("./asr-side-by-side.ts");
+  process.exit(0);
+}
 
 const { values: flags } = parseArgs({
   options: {

@@ -92,6 +92,7 @@ export async function createAppDeps(config: Config, opts: AppDepsOptions = {}): 
       sentimentModel: config.sentimentModel,
       llmUrl: config.llmUrl,
       threads: config.inferenceThreads,
+      asrIdleUnloadS: config.asrIdleUnloadS,
       vad: config.vad,
       llmModel: config.llmModel,
       embeddingModel: config.embeddingModel,

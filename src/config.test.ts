@@ -71,3 +71,11 @@ test("EARSHOT_VAD: energy by default, off when asked, anything else refused by n
   expect(loadConfig({ EARSHOT_VAD: "off" }).vad).toBe("off");
   expect(() => loadConfig({ EARSHOT_VAD: "silero" })).toThrow(/EARSHOT_VAD/);
 });
+
+test("EARSHOT_ASR_IDLE_UNLOAD_S: 600 s by default, 0 = never, negative or non-numbers refused by name", () => {
+  expect(loadConfig({}).asrIdleUnloadS).toBe(600);
+  expect(loadConfig({ EARSHOT_ASR_IDLE_UNLOAD_S: "0" }).asrIdleUnloadS).toBe(0);
+  expect(loadConfig({ EARSHOT_ASR_IDLE_UNLOAD_S: "2.5" }).asrIdleUnloadS).toBe(2.5);
+  expect(() => loadConfig({ EARSHOT_ASR_IDLE_UNLOAD_S: "-1" })).toThrow(/EARSHOT_ASR_IDLE_UNLOAD_S/);
+  expect(() => loadConfig({ EARSHOT_ASR_IDLE_UNLOAD_S: "soon" })).toThrow(/EARSHOT_ASR_IDLE_UNLOAD_S/);
+});

@@ -64,6 +64,11 @@ const envSchema = z.object({
   EARSHOT_ASR_MODEL: z.string().default("Xenova/whisper-tiny.en"),
   /** ONNX Runtime intra-op threads for Whisper; default: all cores but one (at least 1). */
   EARSHOT_INFERENCE_THREADS: z.coerce.number().int().min(1).max(256).optional(),
+  /**
+   * Seconds without a transcription after which the worker unloads the Whisper model (idle RSS
+   * drops; the next answer reloads it). 0 = never. Fractions allowed (tests use short values).
+   */
+  EARSHOT_ASR_IDLE_UNLOAD_S: z.coerce.number().min(0).max(604_800).default(600),
   /** Voice-activity step before Whisper (src/ai/vad.ts): `energy` cuts long pauses and skips silence. */
   EARSHOT_VAD: z.enum(["off", "energy"]).default("energy"),
   /** Where `earshot models fetch` downloads from (a hub or a mirror with the hub's URL layout). */
@@ -163,6 +168,8 @@ export type Config = Readonly<{
   embeddingModel: string;
   modelsHubUrl: string | null;
   inferenceThreads: number;
+  /** `EARSHOT_ASR_IDLE_UNLOAD_S`: idle seconds before the Whisper model is unloaded; 0 = never. */
+  asrIdleUnloadS: number;
   /** `EARSHOT_VAD`: `energy` cuts pauses > 1 s before Whisper and skips audio without speech; `off`. */
   vad: "off" | "energy";
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
@@ -272,6 +279,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     embeddingModel: e.EARSHOT_EMBEDDING_MODEL,
     modelsHubUrl: e.EARSHOT_MODELS_HUB_URL ?? null,
     inferenceThreads: e.EARSHOT_INFERENCE_THREADS ?? Math.max(1, os.availableParallelism() - 1),
+    asrIdleUnloadS: e.EARSHOT_ASR_IDLE_UNLOAD_S,
     vad: e.EARSHOT_VAD,
     logLevel: e.EARSHOT_LOG_LEVEL,
     llmUrl: e.EARSHOT_LLM_URL ?? null,

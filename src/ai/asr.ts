@@ -15,15 +15,13 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { AutomaticSpeechRecognitionPipeline } from "@huggingface/transformers";
 import { TARGET_SAMPLE_RATE_HZ } from "./audio.ts";
+import { transcribeWindows, WHISPER_WINDOW_S, type WhisperChunk, type WindowOutput } from "./asr-windows.ts";
+import { skipRepeatedEncoderCache } from "./asr-kv-cache.ts";
 import { installedWeights } from "./model-weights.ts";
 import { type CutPiece, skipSilence, toSourceTime } from "./vad.ts";
 
 /** Voice-activity step before Whisper (`EARSHOT_VAD`, ai/vad.ts): `energy` cuts pauses, `off` does not. */
 export type VadMode = "off" | "energy";
-
-/** Whisper sees 30 s at a time; longer audio is cut into overlapping windows. */
-const WHISPER_WINDOW_S = 30;
-const WINDOW_STRIDE_S = 5;
 
 /** A model file is not on disk. `path` is the missing file or folder. */
 export class ModelMissingError extends Error {
@@ -65,6 +63,13 @@ export type Asr = {
    * @throws LanguageUnsupportedError for a language a multilingual model does not know.
    */
   translate(pcm: Float32Array, opts?: { language?: string | null; durationS?: number }): Promise<AsrResult | null>;
+  /**
+   * Frees the loaded model (its sessions and weights) so the idle process shrinks; the next
+   * `transcribe` or `translate` loads it again (and reports that in `loadMs`). A no-op when
+   * nothing is loaded. Call it between transcriptions, never during one (the worker does so
+   * after `EARSHOT_ASR_IDLE_UNLOAD_S` idle seconds). Every engine implements it.
+   */
+  unload(): Promise<void>;
 };
 
 /** What a transcription or translation returns (see {@link Asr}). */
@@ -80,8 +85,6 @@ export type AsrResult = {
 
 /** One stretch of the transcript, seconds from the recording's start (DESIGN §12 `segments`). */
 export type TranscriptSegment = { start_s: number; end_s: number; text: string };
-
-type WhisperChunk = { text: string; timestamp?: [number | null, number | null] };
 
 /**
  * Whisper's segments (`return_timestamps: true` gives `chunks` of `{timestamp: [start, end], text}`;
@@ -152,13 +155,20 @@ export function createAsr(modelsDir: string, model: string, threads: number | nu
     env.allowLocalModels = true; // the library turns this off where it thinks it is in a browser worker
     env.localModelPath = root + path.sep;
     try {
-      // Fewer intra-op threads than cores leaves a core to the HTTP thread (bench/asr.ts: on 2
-      // cores, 1 thread was also faster than 2, as ORT's spinning threads compete with JS).
-      const session_options = threads ? { intraOpNumThreads: threads, interOpNumThreads: 1 } : undefined;
-      return await pipeline("automatic-speech-recognition", model, {
+      // Fewer intra-op threads than cores leaves a core to the HTTP thread; fixed, not raised when
+      // idle: ORT fixes a session's pool at creation (docs/decisions/asr-threads.md).
+      // `session.disable_quant_qdq`: ORT's QDQ rewrites slow the 8-bit decoder's per-token runs
+      // (~18 % of the CPU time, for ~200 MB more RSS; docs/decisions/asr-transformers-tuning.md); no effect on fp32 files.
+      const session_options = {
+        ...(threads ? { intraOpNumThreads: threads, interOpNumThreads: 1 } : {}),
+        extra: { session: { disable_quant_qdq: "1" } },
+      };
+      const asr = await pipeline("automatic-speech-recognition", model, {
         dtype: installedWeights(modelDir, "encoder_model") ?? "q8",
-        ...(session_options ? { session_options } : {}),
+        session_options,
       });
+      skipRepeatedEncoderCache(asr); // a third less CPU per token (ai/asr-kv-cache.ts)
+      return asr;
     } catch (err) {
       throw asMissingFile(err) ?? err;
     }
@@ -198,27 +208,26 @@ export function createAsr(modelsDir: string, model: string, threads: number | nu
     // English speech needs no translation; nor can speech whose language was not detected get one.
     if (task === "translate" && (!language || language === "en")) return null;
     const languageOptions = config.is_multilingual && language ? { language, task } : {};
-    const windows = isLong ? { chunk_length_s: WHISPER_WINDOW_S, stride_length_s: WINDOW_STRIDE_S } : {};
     // Segment timestamps cost nothing extra: Whisper predicts them as tokens anyway.
-    const output = await asr(pcm, { ...windows, ...languageOptions, return_timestamps: true });
-    const outputs = (Array.isArray(output) ? output : [output]) as { text: string; chunks?: WhisperChunk[] }[];
-    const text = outputs
-      .map((o) => o.text)
-      .join(" ")
-      .trim();
+    const transcribeWindow = async (audio: Float32Array) => (await asr(audio, { ...languageOptions, return_timestamps: true })) as WindowOutput;
+    // Longer than one window: windows moved on by Whisper's timestamps (ai/asr-windows.ts).
+    const { text, chunks } = isLong ? await transcribeWindows(pcm, TARGET_SAMPLE_RATE_HZ, transcribeWindow) : await transcribeWindow(pcm);
     const whisperS = pcm.length / TARGET_SAMPLE_RATE_HZ;
-    const cutSegments = segmentsOf(
-      outputs.flatMap((o) => o.chunks ?? []),
-      text,
-      cut ? whisperS : durationS,
-    );
+    const cutSegments = segmentsOf(chunks, text.trim(), cut ? whisperS : durationS);
     const segments = cut ? toSourceSegments(cutSegments, cut.pieces, durationS) : cutSegments;
-    return { text, language, segments, loadMs, asrMs: performance.now() - asrStart, whisperS };
+    return { text: text.trim(), language, segments, loadMs, asrMs: performance.now() - asrStart, whisperS };
   };
 
   return {
     transcribe: async (pcm, opts = {}) => (await run(pcm, opts, "transcribe"))!,
     translate: (pcm, opts = {}) => run(pcm, opts, "translate"),
+    async unload() {
+      const loaded = loading;
+      // Forgotten first: a request arriving meanwhile starts a fresh load instead of using this one.
+      loading = null;
+      const pipe = await loaded?.catch(() => null);
+      await pipe?.dispose();
+    },
   };
 }
 

@@ -62,6 +62,8 @@ export type InferenceClientOptions = {
   threads?: number | null;
   /** Voice-activity step before Whisper (`EARSHOT_VAD`, ai/vad.ts); default "energy". */
   vad?: "off" | "energy";
+  /** Idle seconds before the worker unloads Whisper (`EARSHOT_ASR_IDLE_UNLOAD_S`); 0 or absent = never. */
+  asrIdleUnloadS?: number;
   /** The themes engine (`EARSHOT_EMBEDDING_MODEL`): `auto` (default), `sif`, or a model id. */
   embeddingModel?: string;
 };
@@ -137,6 +139,7 @@ export function createInferenceClient(opts: InferenceClientOptions): InferenceCl
     llmModel: opts.llmModel ?? null,
     threads: opts.threads ?? null,
     vad: opts.vad ?? "energy",
+    asrIdleUnloadS: opts.asrIdleUnloadS ?? 0,
     embeddingModel: opts.embeddingModel ?? "auto",
   };
   const pending = new Map<number, Pending>();

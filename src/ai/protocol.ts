@@ -30,6 +30,11 @@ export type WorkerConfig = {
   /** Voice-activity step before Whisper (`EARSHOT_VAD`, ai/vad.ts); absent = "energy". */
   vad?: "off" | "energy";
   /**
+   * Seconds without a transcription before the worker unloads Whisper (`EARSHOT_ASR_IDLE_UNLOAD_S`);
+   * 0 or absent = never. The next transcription reloads it.
+   */
+  asrIdleUnloadS?: number;
+  /**
    * The themes engine (`EARSHOT_EMBEDDING_MODEL`, ai/themes/select.ts): `auto`, `sif`, or a model
    * id under `modelsDir`. Selected once per worker; answer vectors and theme builds both use it.
    */

@@ -7,6 +7,7 @@
  * Both models load lazily, once per worker, and only from the models directory.
  */
 import "../runtime/preload.ts";
+import { trimMallocHeap } from "../runtime/malloc-trim.ts";
 import path from "node:path";
 import { createAsr, LanguageUnsupportedError, ModelMissingError, type Asr } from "./asr.ts";
 import { insightsSupportLanguage } from "./insights-languages.ts";
@@ -33,6 +34,8 @@ const loadEmbedder = (cfg: WorkerConfig): Promise<SelectedEmbedder> =>
     m.selectEmbedder({ modelsDir: cfg.modelsDir, choice: cfg.embeddingModel, onWarning: (line) => console.warn(`earshot worker: ${line}`) }),
   ));
 let isDraining = false;
+// Unloads Whisper after `asrIdleUnloadS` seconds without work (armed when the queues empty).
+let idleTimer: ReturnType<typeof setTimeout> | null = null;
 
 const reply = (message: WorkerReply): void => self.postMessage(message);
 
@@ -46,6 +49,8 @@ self.onmessage = (event: MessageEvent<WorkerRequest>) => {
     embedder = null;
     return;
   }
+  if (idleTimer !== null) clearTimeout(idleTimer);
+  idleTimer = null;
   (message.priority === "live" ? live : batch).push(message);
   // Deferred so that messages posted together are all queued before the first one is picked.
   if (!isDraining) setTimeout(drain, 0);
@@ -60,7 +65,25 @@ async function drain(): Promise<void> {
     }
   } finally {
     isDraining = false;
+    armIdleUnload();
   }
+}
+
+/** After `asrIdleUnloadS` idle seconds the Whisper model goes; the next transcription reloads it. */
+function armIdleUnload(): void {
+  const idleS = config?.asrIdleUnloadS ?? 0;
+  if (idleS <= 0 || asr === null) return;
+  if (idleTimer !== null) clearTimeout(idleTimer);
+  const engine = asr;
+  idleTimer = setTimeout(() => {
+    idleTimer = null;
+    // Only when still idle: a request queued meanwhile cleared the timer, but be sure.
+    if (isDraining || live.length > 0 || batch.length > 0) return;
+    engine
+      .unload()
+      .then(() => trimMallocHeap()) // the freed weights go back to the system, not only to malloc
+      .catch((err: unknown) => console.warn(`earshot worker: unloading the speech model failed: ${(err as Error).message}`));
+  }, idleS * 1000);
 }
 
 async function run(job: Job): Promise<void> {

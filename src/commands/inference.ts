@@ -21,7 +21,12 @@ type JsonlInput = {
   evaluator_config?: AnalyseOptions["evaluatorConfig"];
 };
 
-function clientFor(cfg: Config): InferenceClient {
+/**
+ * The inference client exactly as the configuration asks for it (models, engine, threads, idle
+ * unload, VAD): what `earshot transcribe`/`analyse` use, and what bench/asr-earshot-run.ts
+ * measures. Starts nothing until its first request.
+ */
+export function clientFor(cfg: Config): InferenceClient {
   return createInferenceClient({
     modelsDir: cfg.modelsDir,
     asrModel: cfg.asrModel,
@@ -29,6 +34,7 @@ function clientFor(cfg: Config): InferenceClient {
     llmUrl: cfg.llmUrl,
     llmModel: cfg.llmModel,
     threads: cfg.inferenceThreads,
+    asrIdleUnloadS: cfg.asrIdleUnloadS,
     vad: cfg.vad,
     embeddingModel: cfg.embeddingModel,
   });
