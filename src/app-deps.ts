@@ -93,6 +93,7 @@ export async function createAppDeps(config: Config, opts: AppDepsOptions = {}): 
       llmUrl: config.llmUrl,
       threads: config.inferenceThreads,
       vad: config.vad,
+      asrEngine: config.asrEngine,
       llmModel: config.llmModel,
       embeddingModel: config.embeddingModel,
     });

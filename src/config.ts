@@ -66,6 +66,8 @@ const envSchema = z.object({
   EARSHOT_INFERENCE_THREADS: z.coerce.number().int().min(1).max(256).optional(),
   /** Voice-activity step before Whisper (src/ai/vad.ts): `energy` cuts long pauses and skips silence. */
   EARSHOT_VAD: z.enum(["off", "energy"]).default("energy"),
+  /** Speech recognition engine (src/ai/asr-engine.ts): whisper.cpp when a ggml file is installed (`auto`), or forced. */
+  EARSHOT_ASR_ENGINE: z.enum(["auto", "whispercpp", "transformers"]).default("auto"),
   /** Where `earshot models fetch` downloads from (a hub or a mirror with the hub's URL layout). */
   EARSHOT_MODELS_HUB_URL: z.string().url().optional(),
   EARSHOT_SENTIMENT_MODEL: z.string().default("Xenova/twitter-roberta-base-sentiment-latest"),
@@ -165,6 +167,8 @@ export type Config = Readonly<{
   inferenceThreads: number;
   /** `EARSHOT_VAD`: `energy` cuts pauses > 1 s before Whisper and skips audio without speech; `off`. */
   vad: "off" | "energy";
+  /** `EARSHOT_ASR_ENGINE`: `auto` (whisper.cpp when `<model>/ggml-model.bin` is installed and runs here), `whispercpp`, `transformers`. */
+  asrEngine: "auto" | "whispercpp" | "transformers";
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   llmUrl: string | null;
   llmModel: string | null;
@@ -273,6 +277,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     modelsHubUrl: e.EARSHOT_MODELS_HUB_URL ?? null,
     inferenceThreads: e.EARSHOT_INFERENCE_THREADS ?? Math.max(1, os.availableParallelism() - 1),
     vad: e.EARSHOT_VAD,
+    asrEngine: e.EARSHOT_ASR_ENGINE,
     logLevel: e.EARSHOT_LOG_LEVEL,
     llmUrl: e.EARSHOT_LLM_URL ?? null,
     llmModel: e.EARSHOT_LLM_MODEL ?? null,

@@ -62,6 +62,8 @@ export type InferenceClientOptions = {
   threads?: number | null;
   /** Voice-activity step before Whisper (`EARSHOT_VAD`, ai/vad.ts); default "energy". */
   vad?: "off" | "energy";
+  /** Speech recognition engine (`EARSHOT_ASR_ENGINE`, ai/asr-engine.ts); default "auto". */
+  asrEngine?: "auto" | "whispercpp" | "transformers";
   /** The themes engine (`EARSHOT_EMBEDDING_MODEL`): `auto` (default), `sif`, or a model id. */
   embeddingModel?: string;
 };
@@ -137,6 +139,7 @@ export function createInferenceClient(opts: InferenceClientOptions): InferenceCl
     llmModel: opts.llmModel ?? null,
     threads: opts.threads ?? null,
     vad: opts.vad ?? "energy",
+    asrEngine: opts.asrEngine ?? "auto",
     embeddingModel: opts.embeddingModel ?? "auto",
   };
   const pending = new Map<number, Pending>();

@@ -29,6 +29,8 @@ export type WorkerConfig = {
   threads: number | null;
   /** Voice-activity step before Whisper (`EARSHOT_VAD`, ai/vad.ts); absent = "energy". */
   vad?: "off" | "energy";
+  /** Speech recognition engine (`EARSHOT_ASR_ENGINE`, ai/asr-engine.ts); absent = "auto". */
+  asrEngine?: "auto" | "whispercpp" | "transformers";
   /**
    * The themes engine (`EARSHOT_EMBEDDING_MODEL`, ai/themes/select.ts): `auto`, `sif`, or a model
    * id under `modelsDir`. Selected once per worker; answer vectors and theme builds both use it.

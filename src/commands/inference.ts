@@ -30,6 +30,7 @@ function clientFor(cfg: Config): InferenceClient {
     llmModel: cfg.llmModel,
     threads: cfg.inferenceThreads,
     vad: cfg.vad,
+    asrEngine: cfg.asrEngine,
     embeddingModel: cfg.embeddingModel,
   });
 }
