@@ -11,14 +11,14 @@
  */
 import os from "node:os";
 import path from "node:path";
+import { GGML_MODEL_FILE } from "../asr-files.ts";
 import { TARGET_SAMPLE_RATE_HZ } from "../audio.ts";
 import { type Asr, type AsrResult, LanguageUnsupportedError, segmentsOf, toSourceSegments, type VadMode } from "../asr.ts";
 import { skipSilence } from "../vad.ts";
 import { loadWhisperAddon, type WhisperAddon, type WhisperModelHandle } from "./addon.ts";
 import { checkGgmlFile, type GgmlHeader } from "./ggml-file.ts";
 
-/** The ggml model's file name inside the model's folder (`earshot models fetch` installs it there). */
-export const GGML_MODEL_FILE = "ggml-model.bin";
+export { GGML_MODEL_FILE };
 
 /** The ggml file of `model` under `modelsDir`. */
 export const ggmlModelPath = (modelsDir: string, model: string): string => path.join(path.resolve(modelsDir), model, GGML_MODEL_FILE);
