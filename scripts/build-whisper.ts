@@ -9,9 +9,10 @@
  *
  * (on an arm64 machine: linux-arm64.node, NEON being part of the architecture). The variants
  * build in parallel, each with -j<cores>, in native/whisper/build/<key>/, <key> = a hash of the
- * whisper.cpp version, the variant's flags and the compilers' versions. A stamp there holds the
- * hash of the addon's sources: when it matches, nothing runs (well under a second); when only
- * addon.cc changed, cmake recompiles just that file.
+ * whisper.cpp version, the variant's flags and the compilers' versions; when only addon.cc
+ * changed, cmake recompiles just that file there. Each built file is kept in a shared cache
+ * (~/.cache/earshot/whisper-addon/<variant>-<hash>.node, the hash adding the addon's sources):
+ * when it is there, nothing is compiled and the run takes well under a second.
  *
  *   bun scripts/build-whisper.ts [--quiet]
  *
@@ -64,11 +65,25 @@ function cacheKey(variant: WhisperVariant): string {
   return `${variant.id}-${hash.digest("hex").slice(0, 16)}`;
 }
 
-/** A hash of the addon's sources: equal to the stamp beside a built file, nothing is run at all. */
-function addonStamp(): string {
-  const hash = createHash("sha256");
+/**
+ * The built file's key: the build folder's key plus the addon's own sources. A file of this key
+ * in the shared cache (~/.cache/earshot/whisper-addon/, or under $XDG_CACHE_HOME) is reused by
+ * every checkout of the same sources (the Dockerfile stage's replay, a second worktree): nothing
+ * is compiled then.
+ */
+function fileKey(variant: WhisperVariant, buildKey: string): string {
+  const hash = createHash("sha256").update(buildKey);
   for (const file of ["addon.cc", "CMakeLists.txt"]) hash.update(fs.readFileSync(path.join(ADDON_DIR, file)));
-  return hash.digest("hex");
+  return `${variant.id}-${hash.digest("hex").slice(0, 16)}`;
+}
+
+const SHARED_CACHE = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "earshot", "whisper-addon");
+
+/** Copies, then renames: a process loading the old file never sees a half-written one. */
+function copyInPlace(from: string, to: string): void {
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  fs.copyFileSync(from, `${to}.${process.pid}.tmp`);
+  fs.renameSync(`${to}.${process.pid}.tmp`, to);
 }
 
 function run(cmd: string, args: string[], log: string[]): Promise<void> {
@@ -81,16 +96,14 @@ function run(cmd: string, args: string[], log: string[]): Promise<void> {
   });
 }
 
-/** Builds one variant (or takes it from the cache) and copies it to native/whisper/out/. */
+/** Builds one variant (or takes it from the shared cache) and copies it to native/whisper/out/. */
 async function buildVariant(variant: WhisperVariant): Promise<{ file: string; cached: boolean; seconds: number }> {
   const started = performance.now();
   const key = cacheKey(variant);
   const buildDir = path.join(CACHE_DIR, key);
-  const built = path.join(buildDir, "earshot_whisper.node");
+  const shared = path.join(SHARED_CACHE, `${fileKey(variant, key)}.node`);
   const out = path.join(OUT_DIR, variant.file);
-  const stampFile = path.join(buildDir, "addon.stamp");
-  const stamp = addonStamp();
-  const cached = fs.existsSync(built) && fs.existsSync(stampFile) && fs.readFileSync(stampFile, "utf8") === stamp;
+  const cached = fs.existsSync(shared);
   if (!cached) {
     const log: string[] = [];
     const jobs = String(Math.max(1, os.availableParallelism()));
@@ -110,24 +123,28 @@ async function buildVariant(variant: WhisperVariant): Promise<{ file: string; ca
         log,
       );
       await run("cmake", ["--build", buildDir, "--target", "earshot_whisper", "-j", jobs], log);
-      fs.writeFileSync(stampFile, stamp);
     } catch (err) {
       console.error(log.join("").slice(-8000));
       throw err;
     }
+    copyInPlace(path.join(buildDir, "earshot_whisper.node"), shared);
   }
-  fs.mkdirSync(OUT_DIR, { recursive: true });
-  // Copied, then renamed: a process loading the old file never sees a half-written one.
-  fs.copyFileSync(built, `${out}.tmp`);
-  fs.renameSync(`${out}.tmp`, out);
+  copyInPlace(shared, out);
   return { file: out, cached, seconds: (performance.now() - started) / 1000 };
 }
 
-/** Drops cached builds of other keys (each build folder holds ~30 MB of objects). */
-function pruneCache(keep: Set<string>): void {
-  if (!fs.existsSync(CACHE_DIR)) return;
-  for (const entry of fs.readdirSync(CACHE_DIR)) {
-    if (!keep.has(entry)) fs.rmSync(path.join(CACHE_DIR, entry), { recursive: true, force: true });
+/** Drops build folders of other keys (each holds ~30 MB of objects) and older shared files of these variants. */
+function pruneCache(variants: WhisperVariant[]): void {
+  const keep = new Set(variants.map(cacheKey));
+  const keepFiles = new Set(variants.map((v) => `${fileKey(v, cacheKey(v))}.node`));
+  if (fs.existsSync(CACHE_DIR)) {
+    for (const entry of fs.readdirSync(CACHE_DIR)) if (!keep.has(entry)) fs.rmSync(path.join(CACHE_DIR, entry), { recursive: true, force: true });
+  }
+  if (fs.existsSync(SHARED_CACHE)) {
+    for (const entry of fs.readdirSync(SHARED_CACHE)) {
+      const ofThese = variants.some((v) => entry.startsWith(`${v.id}-`));
+      if (ofThese && !keepFiles.has(entry)) fs.rmSync(path.join(SHARED_CACHE, entry), { force: true });
+    }
   }
 }
 
@@ -143,7 +160,7 @@ export async function buildWhisperAddons(): Promise<string[]> {
   const variants = variantsForThisMachine();
   if (variants.length === 0) throw new Error(`no whisper.cpp variant is defined for ${process.arch}`);
   const results = await Promise.all(variants.map(buildVariant));
-  pruneCache(new Set(variants.map(cacheKey)));
+  pruneCache(variants);
   for (const r of results) {
     const size = (fs.statSync(r.file).size / 1024 / 1024).toFixed(1);
     say(`whisper.cpp addon: ${path.relative(ROOT, r.file)} ${size} MB (${r.cached ? "cached" : "built"} in ${r.seconds.toFixed(1)} s)`);
