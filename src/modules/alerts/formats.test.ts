@@ -4,7 +4,7 @@
  * message declares that it mentions nobody.
  */
 import { describe, expect, test } from "bun:test";
-import { type AlertMessage } from "./message.ts";
+import type { AlertMessage } from "./message.ts";
 import { matrixRequest } from "./formats/matrix.ts";
 import { mattermostRequest } from "./formats/mattermost.ts";
 import { slackRequest } from "./formats/slack.ts";
