@@ -4,7 +4,7 @@
  * clips through `createAsrEngine` with `transformers` and with `whispercpp`, a fresh process per
  * engine and round, engines alternating, VAD off (the whole clip is decoded). Per run: the first
  * transcription after start (load included), a second one (warm), and the process's peak RSS
- * (VmHWM). Meant for random-weight models of the real dimensions, steered to decode the same
+ * (VmHWM), and the CPU time of the warm run (all threads; robust to other load). Meant for random-weight models of the real dimensions, steered to decode the same
  * number of tokens in both engines (../shared/bench/asr/make_models.py; its README).
  *
  *   bun bench/asr-engines.ts --models-dir /tmp/asr/models --model whisper-tiny.en-rand-q8 \
@@ -28,7 +28,19 @@ const { values: opts, positionals: clips } = parseArgs({
   },
 });
 
-type Run = { engine: string; clip: string; audioS: number; coldMs: number; warmMs: number; loadMs: number; peakRssMb: number; chars: number; loadavg: number };
+type Run = {
+  engine: string;
+  clip: string;
+  audioS: number;
+  coldMs: number;
+  warmMs: number;
+  /** CPU time of the warm run, all threads of the process: far less sensitive than wall time to other load on a shared machine. */
+  warmCpuMs: number;
+  loadMs: number;
+  peakRssMb: number;
+  chars: number;
+  loadavg: number;
+};
 
 const peakRssMb = (): number => Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? 0) / 1024;
 
@@ -41,8 +53,10 @@ async function child(engine: "transformers" | "whispercpp", clip: string): Promi
   const cold = await asr.transcribe(audio.pcm, { durationS: audio.durationS });
   const coldMs = performance.now() - started;
   started = performance.now();
+  const cpu = process.cpuUsage();
   await asr.transcribe(audio.pcm, { durationS: audio.durationS });
   const warmMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
   const os = await import("node:os");
   const run: Run = {
     engine,
@@ -50,6 +64,7 @@ async function child(engine: "transformers" | "whispercpp", clip: string): Promi
     audioS: audio.durationS,
     coldMs: Math.round(coldMs),
     warmMs: Math.round(warmMs),
+    warmCpuMs: Math.round((used.user + used.system) / 1000),
     loadMs: Math.round(cold.loadMs),
     peakRssMb: Math.round(peakRssMb()),
     chars: cold.text.length,
@@ -91,14 +106,14 @@ async function parent(): Promise<void> {
       }
     }
   }
-  console.log("\nmedians (ms, MB):  clip  engine  cold  warm  load  peakRSS  warm-ratio(transformers/whispercpp)");
+  console.log("\nmedians (ms, MB):  clip  engine  cold  warm  warm-CPU  load  peakRSS  warm-CPU ratio (transformers/whispercpp)");
   for (const clip of clips.map((c) => path.basename(c))) {
     const of = (e: string) => runs.filter((r) => r.clip === clip && r.engine === e);
-    const warm = (e: string) => median(of(e).map((r) => r.warmMs));
+    const warmCpu = (e: string) => median(of(e).map((r) => r.warmCpuMs));
     for (const e of ["whispercpp", "transformers"]) {
       const rs = of(e);
       console.log(
-        `${clip}  ${e}  ${median(rs.map((r) => r.coldMs))}  ${warm(e)}  ${median(rs.map((r) => r.loadMs))}  ${median(rs.map((r) => r.peakRssMb))}  ${e === "transformers" ? (warm("transformers") / warm("whispercpp")).toFixed(2) : ""}`,
+        `${clip}  ${e}  ${median(rs.map((r) => r.coldMs))}  ${median(rs.map((r) => r.warmMs))}  ${warmCpu(e)}  ${median(rs.map((r) => r.loadMs))}  ${median(rs.map((r) => r.peakRssMb))}  ${e === "transformers" ? (warmCpu("transformers") / warmCpu("whispercpp")).toFixed(2) : ""}`,
       );
     }
   }

@@ -108,17 +108,17 @@ export function checkGgmlFile(file: string): GgmlHeader {
     const [words] = r.ints(at, 1) as [number];
     if (words < 0 || words > nVocab) throw new GgmlFileError(file, "impossible vocabulary size");
     at += 4;
-    // The vocabulary: one read of its likely extent, then lengths walked in memory.
-    const vocab = r.bytes(at, Math.min(r.size - at, words * 64 + 4));
-    let v = 0;
+    // The vocabulary: read in 1 MiB chunks, lengths walked in memory.
+    let chunk = Buffer.alloc(0);
+    let chunkAt = at;
     for (let i = 0; i < words; i++) {
-      if (v + 4 > vocab.length) throw new GgmlFileError(file, "vocabulary cut short");
-      const len = vocab.readUInt32LE(v);
+      if (at + 4 - chunkAt > chunk.length) [chunk, chunkAt] = [r.bytes(at, Math.min(r.size - at, 1 << 20)), at];
+      if (at + 4 - chunkAt > chunk.length) throw new GgmlFileError(file, "vocabulary cut short");
+      const len = chunk.readUInt32LE(at - chunkAt);
       if (len > 1024) throw new GgmlFileError(file, "impossible token length");
-      v += 4 + len;
-      if (v > vocab.length) throw new GgmlFileError(file, "vocabulary cut short");
+      at += 4 + len;
+      if (at > r.size) throw new GgmlFileError(file, "vocabulary cut short");
     }
-    at += v;
     let tensors = 0;
     while (at < r.size) {
       const [nDims, nameLength, type] = r.ints(at, 3) as [number, number, number];
