@@ -258,9 +258,14 @@ describe("a ggml file from another hub repo (whisper.cpp's weights beside the ON
 
       const wav = path.join(scratch, "ggml-hello.wav");
       expect(Bun.spawnSync(["espeak-ng", "-w", wav, "hello there"]).exitCode).toBe(0);
-      const t = await earshot(["transcribe", wav, "--json"], { EARSHOT_MODELS_DIR: dir, EARSHOT_ASR_MODEL: "whisper-ggml-only" });
+      const env = { EARSHOT_MODELS_DIR: dir, EARSHOT_ASR_MODEL: "whisper-ggml-only" };
+      const t = await earshot(["transcribe", wav, "--json"], env);
       expect(t.code, t.stderr).toBe(0);
       expect(JSON.parse(t.stdout).text).toBe("This is a fixture transcript.");
+      // whisper.cpp's own log lines (model load, timings) only at debug level.
+      expect(t.stderr).not.toContain("whisper_");
+      const debug = await earshot(["transcribe", wav, "--json"], { ...env, EARSHOT_LOG_LEVEL: "debug" });
+      expect(debug.stderr).toContain("whisper_model_load");
     } finally {
       ggmlHub.stop();
     }
