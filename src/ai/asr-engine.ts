@@ -27,7 +27,8 @@ export type AsrEngineName = "whispercpp" | "transformers";
  * The ASR for `<modelsDir>/<model>` on the chosen engine (see the module comment); arguments as
  * ai/asr.ts `createAsr`, plus `engine` and `onNote` (a warning line when `auto` finds a ggml file
  * but whisper.cpp cannot run here; said once).
- * @returns an `Asr` whose `engineFor()` says which engine the next call would use
+ * @returns an `Asr` whose `engineFor()` says which engine the next call would use, and whose
+ *   `unload()` releases whisper.cpp's weights (reloaded by the next call; for an idle timeout)
  */
 export function createAsrEngine(
   modelsDir: string,
@@ -36,7 +37,7 @@ export function createAsrEngine(
   vad: VadMode = "energy",
   engine: AsrEngineChoice = "auto",
   onNote: (line: string) => void = () => {},
-): Asr & { engineFor(): AsrEngineName } {
+): Asr & { engineFor(): AsrEngineName; unload(): void } {
   let transformers: Asr | null = null;
   let whispercpp: ReturnType<typeof createWhisperCppAsr> | null = null;
   let lastNote = "";
@@ -67,5 +68,6 @@ export function createAsrEngine(
     transcribe: (pcm, opts) => pick().transcribe(pcm, opts),
     translate: (pcm, opts) => pick().translate(pcm, opts),
     engineFor,
+    unload: () => whispercpp?.unload(),
   };
 }

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { createAsrEngine } from "../asr-engine.ts";
 import { createInferenceClient, InferenceError } from "../inference-client.ts";
 import { FIXTURE_TRANSCRIPT, makeScratchDir, speechWav, toneWav } from "../../../test/helpers/audio-fixtures.ts";
 import { GGML_FIXTURE_DETECTED_LANGUAGE, writeGgmlFixture } from "../../../test/helpers/ggml-fixture.ts";
@@ -134,5 +135,21 @@ describe("missing and damaged files", () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("the engine in this thread", () => {
+  test("unload() frees the weights; the next call loads them again and transcribes the same", async () => {
+    const asr = createAsrEngine(modelsDir, EN, 1, "off", "auto");
+    expect(asr.engineFor()).toBe("whispercpp");
+    const pcm = Float32Array.from({ length: 3 * 16_000 }, (_, i) => 0.3 * Math.sin(i / 10));
+    const first = await asr.transcribe(pcm);
+    expect(first.loadMs).toBeGreaterThan(0);
+    expect((await asr.transcribe(pcm)).loadMs).toBe(0);
+    asr.unload();
+    const again = await asr.transcribe(pcm);
+    expect(again.loadMs).toBeGreaterThan(0);
+    expect(again.text).toBe(first.text);
+    asr.unload();
   });
 });
