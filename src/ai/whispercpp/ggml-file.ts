@@ -109,7 +109,7 @@ export function checkGgmlFile(file: string): GgmlHeader {
     if (words < 0 || words > nVocab) throw new GgmlFileError(file, "impossible vocabulary size");
     at += 4;
     // The vocabulary: read in 1 MiB chunks, lengths walked in memory.
-    let chunk = Buffer.alloc(0);
+    let chunk: Buffer = Buffer.alloc(0);
     let chunkAt = at;
     for (let i = 0; i < words; i++) {
       if (at + 4 - chunkAt > chunk.length) [chunk, chunkAt] = [r.bytes(at, Math.min(r.size - at, 1 << 20)), at];
