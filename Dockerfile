@@ -12,9 +12,10 @@ ARG BASE=docker.io/library/debian:bookworm-slim
 # --- node: Debian's Node and npm, only to run npm (Bun comes from npm, see the build stage) ---
 # Debian 12's Node is 18, so `npm ci` warns EBADENGINE for packages that ask for 20: Node runs
 # only npm and the bun package's install script here; Bun runs the build and the binary.
+# cmake, g++ and make compile the whisper.cpp addon (scripts/build-whisper.ts) in the build stage.
 FROM ${BASE} AS node
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nodejs npm ca-certificates \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nodejs npm ca-certificates cmake g++ make \
  && rm -rf /var/lib/apt/lists/*
 
 # --- build: the Bun pinned in devDependencies compiles the binary ---
@@ -31,12 +32,15 @@ COPY tsconfig.json ./
 COPY models/manifest.json ./models/manifest.json
 COPY corpus ./corpus
 COPY scripts ./scripts
+# The whisper.cpp addon's own sources; whisper.cpp's come with npm ci (devDependency nodejs-whisper).
+COPY native/whisper/addon.cc native/whisper/CMakeLists.txt ./native/whisper/
 COPY src ./src
 COPY web ./web
 RUN npm run build \
  && ./dist/earshot --help > /dev/null
 
-# --- run: nothing but the binary (glibc, libstdc++ and /tmp come with the base image) ---
+# --- run: nothing but the binary (glibc, libstdc++ and /tmp come with the base image; the
+# whisper.cpp addon inside it links its C++ runtime statically) ---
 FROM ${BASE}
 RUN useradd --system --uid 10001 --user-group --home-dir /data --no-create-home earshot \
  && mkdir -p /data /models \

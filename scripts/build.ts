@@ -7,7 +7,8 @@
  * 2. Compiles `src/cli.ts` with the inference worker `src/ai/worker.ts` and the WAL checkpoint
  *    worker `src/db/checkpoint-worker.ts` as further entrypoints
  *    (Bun runs a worker inside the binary only when it is an entrypoint), plus the plugins of
- *    runtime/build-plugins.ts (sharp stub, static ONNX Runtime addon, opus-decoder, worker URL).
+ *    runtime/build-plugins.ts (sharp stub, static ONNX Runtime addon, opus-decoder, worker URL,
+ *    the whisper.cpp addon variants that scripts/build-whisper.ts builds first, cached).
  *    Migrations need nothing: they are TypeScript in a static index, bundled like any module.
  *
  * Flags: --outfile FILE (default dist/earshot), --target bun-linux-<x64|arm64>[-baseline|-modern]
@@ -19,7 +20,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { onnxRuntimePlugin, opusDecoderPlugin, sharpStubPlugin, workerUrlPlugin, type OrtArch } from "../src/runtime/build-plugins.ts";
+import { onnxRuntimePlugin, opusDecoderPlugin, sharpStubPlugin, whisperAddonPlugin, workerUrlPlugin, type OrtArch } from "../src/runtime/build-plugins.ts";
+import { buildWhisperAddons } from "./build-whisper.ts";
 import { buildWebAssets } from "../src/http/web-assets.ts";
 import { withCompressedVariants } from "../src/http/asset-delivery.ts";
 
@@ -68,7 +70,13 @@ for (const [urlPath, asset] of webAssets) {
 const webBytes = [...webAssets.values()].reduce((sum, a) => sum + a.body.byteLength, 0);
 console.log(`web: ${webAssets.size} files, ${(webBytes / 1024).toFixed(1)} kB → ${path.relative(ROOT, WEB_OUT_DIR)}/`);
 
-// 2. The executable.
+// 2. The whisper.cpp addon (scripts/build-whisper.ts; cached, so usually instant). Only this
+// machine's architecture can be built here; a cross-built binary gets none and uses transformers.js.
+const whisperAddons = arch === process.arch ? await buildWhisperAddons() : [];
+if (whisperAddons.length === 0)
+  console.warn(`whisper.cpp: no addon for ${arch} (built only for this machine's ${process.arch}); the binary will use transformers.js`);
+
+// 3. The executable.
 fs.mkdirSync(path.dirname(outfile), { recursive: true });
 const result = await Bun.build({
   entrypoints: [MAIN_ENTRY, ...WORKER_ENTRIES],
@@ -78,7 +86,8 @@ const result = await Bun.build({
   sourcemap: "linked", // embedded (zstd); stack traces point at src/
   // Parsing moves to build time: start to first HTTP 200 ~60 ms instead of ~150 ms, +9 MB.
   bytecode: !flags["no-bytecode"],
-  plugins: [sharpStubPlugin, onnxRuntimePlugin(arch), opusDecoderPlugin, workerUrlPlugin(SRC_DIR, WORKER_ENTRIES)],
+  // The whisper.cpp plugin comes before workerUrlPlugin, which also loads src/ files.
+  plugins: [sharpStubPlugin, onnxRuntimePlugin(arch), opusDecoderPlugin, whisperAddonPlugin(whisperAddons), workerUrlPlugin(SRC_DIR, WORKER_ENTRIES)],
   compile: {
     target: target as Bun.Build.CompileTarget,
     outfile,

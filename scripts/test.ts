@@ -2,6 +2,7 @@
  * @module scripts/test
  * `npm test`: the whole suite on a fresh machine, on both engines (DESIGN §11). Installs the
  * Debian packages the tests drive when they are missing (as root, with apt-get), builds the
+ * whisper.cpp addon (scripts/build-whisper.ts, cached) and the
  * single executable once (so the binary and browser tests of both runs use the same
  * `dist/earshot`), starts one throw-away PostgreSQL cluster (`scripts/pg-cluster.ts`), and runs
  * `bun test` twice at the same time: plain (SQLite) and with `EARSHOT_TEST_DATABASE_URL` set to
@@ -24,6 +25,7 @@ import path from "node:path";
 import os from "node:os";
 import { startCluster, stopCluster, type PgCluster } from "./pg-cluster.ts";
 import { parseJUnit, skipProblems } from "./skip-check.ts";
+import { buildWhisperAddons } from "./build-whisper.ts";
 
 const root = path.resolve(import.meta.dir, "..");
 process.chdir(root);
@@ -39,6 +41,10 @@ const SYSTEM_PACKAGES: Record<string, string> = {
   "opus-tools": "/usr/bin/opusenc",
   openssl: "/usr/bin/openssl",
   prometheus: "/usr/bin/promtool",
+  // The whisper.cpp addon (scripts/build-whisper.ts) is compiled from source.
+  cmake: "/usr/bin/cmake",
+  "g++": "/usr/bin/g++",
+  make: "/usr/bin/make",
 };
 
 function ensureSystemPackages(): void {
@@ -180,6 +186,14 @@ process.once("exit", cleanUp);
 
 const wallStart = performance.now();
 ensureSystemPackages();
+// The whisper.cpp engine's tests run from source too (EARSHOT_SKIP_BUILD=1): its addon is built
+// (or taken from its cache) first; the binary's build does the same.
+try {
+  await buildWhisperAddons();
+} catch (err) {
+  console.error(`The whisper.cpp addon build failed: ${(err as Error).message}`);
+  process.exit(1);
+}
 const baseEnv: Record<string, string | undefined> = { ...process.env, ...buildExecutable() };
 delete baseEnv.EARSHOT_TEST_ENGINE;
 let pgUrl = process.env.EARSHOT_TEST_DATABASE_URL || "";

@@ -94,6 +94,7 @@ export async function createAppDeps(config: Config, opts: AppDepsOptions = {}): 
       threads: config.inferenceThreads,
       asrIdleUnloadS: config.asrIdleUnloadS,
       vad: config.vad,
+      asrEngine: config.asrEngine,
       llmModel: config.llmModel,
       embeddingModel: config.embeddingModel,
     });

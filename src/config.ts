@@ -71,6 +71,8 @@ const envSchema = z.object({
   EARSHOT_ASR_IDLE_UNLOAD_S: z.coerce.number().min(0).max(604_800).default(600),
   /** Voice-activity step before Whisper (src/ai/vad.ts): `energy` cuts long pauses and skips silence. */
   EARSHOT_VAD: z.enum(["off", "energy"]).default("energy"),
+  /** Speech recognition engine (src/ai/asr-engine.ts): whisper.cpp when a ggml file is installed (`auto`), or forced. */
+  EARSHOT_ASR_ENGINE: z.enum(["auto", "whispercpp", "transformers"]).default("auto"),
   /** Where `earshot models fetch` downloads from (a hub or a mirror with the hub's URL layout). */
   EARSHOT_MODELS_HUB_URL: z.string().url().optional(),
   EARSHOT_SENTIMENT_MODEL: z.string().default("Xenova/twitter-roberta-base-sentiment-latest"),
@@ -172,6 +174,8 @@ export type Config = Readonly<{
   asrIdleUnloadS: number;
   /** `EARSHOT_VAD`: `energy` cuts pauses > 1 s before Whisper and skips audio without speech; `off`. */
   vad: "off" | "energy";
+  /** `EARSHOT_ASR_ENGINE`: `auto` (whisper.cpp when `<model>/ggml-model.bin` is installed and runs here), `whispercpp`, `transformers`. */
+  asrEngine: "auto" | "whispercpp" | "transformers";
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   llmUrl: string | null;
   llmModel: string | null;
@@ -281,6 +285,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     inferenceThreads: e.EARSHOT_INFERENCE_THREADS ?? Math.max(1, os.availableParallelism() - 1),
     asrIdleUnloadS: e.EARSHOT_ASR_IDLE_UNLOAD_S,
     vad: e.EARSHOT_VAD,
+    asrEngine: e.EARSHOT_ASR_ENGINE,
     logLevel: e.EARSHOT_LOG_LEVEL,
     llmUrl: e.EARSHOT_LLM_URL ?? null,
     llmModel: e.EARSHOT_LLM_MODEL ?? null,

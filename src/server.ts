@@ -3,8 +3,6 @@
  * Composition root of `earshot serve` (STYLE: config → db → migrate → worker → job runner →
  * listen; graceful stop). Also creates the default workspace on first start and prints its key.
  */
-import fs from "node:fs";
-import path from "node:path";
 import type { Kysely } from "kysely";
 import { createAppDeps, processingDepsOf } from "./app-deps.ts";
 import type { Config } from "./config.ts";
@@ -14,7 +12,7 @@ import type { Database } from "./db/schema.ts";
 import { startCheckpointer, type Checkpointer } from "./db/checkpointer.ts";
 import { engineOf } from "./db/engine.ts";
 import { createLogger, type Logger } from "./logger.ts";
-import { isModelInstalled } from "./modules/health/service.ts";
+import { isAsrModelInstalled } from "./ai/asr-files.ts";
 import { createJobRunner, type JobRunner } from "./jobs/runner.ts";
 import { createDispatcher, type Dispatcher } from "./outbox/dispatcher.ts";
 import { createScheduler } from "./jobs/scheduler.ts";
@@ -127,7 +125,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const { app, db, deps: appDeps } = wiring;
   const { blobs } = appDeps;
   if (!(await greetFirstStart(db, config, log)) && config.role !== "worker") await remindSetup(db, config);
-  if (!fs.existsSync(path.join(config.modelsDir, config.asrModel, "config.json"))) {
+  if (!isAsrModelInstalled(config.modelsDir, config.asrModel, config.asrEngine)) {
     log.warn("the Whisper model is not installed: voice answers wait for it (waiting_for_model) and are transcribed once it is", {
       model: config.asrModel,
       models_dir: config.modelsDir,
@@ -155,7 +153,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     },
     onGiveUp: (job, error) => (job.kind === "mail" ? giveUpOnMail(mailDeps, job, error) : giveUpOnAnswer(processing, job, error)),
     // Transcriptions parked while the model was missing resume once its files appear (issue 12).
-    resume: { kind: "transcribe", ready: () => isModelInstalled(config.modelsDir, config.asrModel), everyMs: MODEL_RECHECK_MS },
+    resume: { kind: "transcribe", ready: () => isAsrModelInstalled(config.modelsDir, config.asrModel, config.asrEngine), everyMs: MODEL_RECHECK_MS },
   });
   const tls = config.tlsCert && config.tlsKey ? { cert: Bun.file(config.tlsCert), key: Bun.file(config.tlsKey) } : undefined;
   // Bun's own limit answers an empty 413; ours (http/body.ts) answer problem+json and are checked

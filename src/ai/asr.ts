@@ -256,7 +256,7 @@ function generationConfigOnDisk(modelDir: string): WhisperGenerationConfig | nul
 }
 
 /** Segments timed in the cut audio → timed in the original recording (`durationS` long). */
-function toSourceSegments(segments: TranscriptSegment[], pieces: CutPiece[], durationS: number): TranscriptSegment[] {
+export function toSourceSegments(segments: TranscriptSegment[], pieces: CutPiece[], durationS: number): TranscriptSegment[] {
   const round = (x: number) => Math.round(Math.min(x, durationS) * 1000) / 1000;
   return segments.map((s) => {
     const start = toSourceTime(pieces, s.start_s, "start");

@@ -64,6 +64,8 @@ export type InferenceClientOptions = {
   vad?: "off" | "energy";
   /** Idle seconds before the worker unloads Whisper (`EARSHOT_ASR_IDLE_UNLOAD_S`); 0 or absent = never. */
   asrIdleUnloadS?: number;
+  /** Speech recognition engine (`EARSHOT_ASR_ENGINE`, ai/asr-engine.ts); default "auto". */
+  asrEngine?: "auto" | "whispercpp" | "transformers";
   /** The themes engine (`EARSHOT_EMBEDDING_MODEL`): `auto` (default), `sif`, or a model id. */
   embeddingModel?: string;
 };
@@ -140,6 +142,7 @@ export function createInferenceClient(opts: InferenceClientOptions): InferenceCl
     threads: opts.threads ?? null,
     vad: opts.vad ?? "energy",
     asrIdleUnloadS: opts.asrIdleUnloadS ?? 0,
+    asrEngine: opts.asrEngine ?? "auto",
     embeddingModel: opts.embeddingModel ?? "auto",
   };
   const pending = new Map<number, Pending>();

@@ -29,6 +29,8 @@ export type WorkerConfig = {
   threads: number | null;
   /** Voice-activity step before Whisper (`EARSHOT_VAD`, ai/vad.ts); absent = "energy". */
   vad?: "off" | "energy";
+  /** Speech recognition engine (`EARSHOT_ASR_ENGINE`, ai/asr-engine.ts); absent = "auto". */
+  asrEngine?: "auto" | "whispercpp" | "transformers";
   /**
    * Seconds without a transcription before the worker unloads Whisper (`EARSHOT_ASR_IDLE_UNLOAD_S`);
    * 0 or absent = never. The next transcription reloads it.

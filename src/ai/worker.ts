@@ -9,7 +9,9 @@
 import "../runtime/preload.ts";
 import { trimMallocHeap } from "../runtime/malloc-trim.ts";
 import path from "node:path";
-import { createAsr, LanguageUnsupportedError, ModelMissingError, type Asr } from "./asr.ts";
+import { LanguageUnsupportedError, ModelMissingError, type Asr } from "./asr.ts";
+import { createAsrEngine } from "./asr-engine.ts";
+import { GgmlFileError } from "./whispercpp/ggml-file.ts";
 import { insightsSupportLanguage } from "./insights-languages.ts";
 import { AudioDecodeError, AudioTooLongError, decodeAudio } from "./audio.ts";
 import type { InsightsEngine } from "./insights/index.ts";
@@ -44,7 +46,9 @@ self.onmessage = (event: MessageEvent<WorkerRequest>) => {
   if (message.type === "configure") {
     // One absolute folder for both loaders: transformers.js keeps `env.localModelPath` per thread.
     config = { ...message.config, modelsDir: path.resolve(message.config.modelsDir) };
-    asr = createAsr(config.modelsDir, config.asrModel, config.threads, config.vad ?? "energy");
+    asr = createAsrEngine(config.modelsDir, config.asrModel, config.threads, config.vad ?? "energy", config.asrEngine ?? "auto", (line) =>
+      console.warn(`earshot worker: ${line}`),
+    );
     insights = null;
     embedder = null;
     return;
@@ -172,7 +176,8 @@ class UnsupportedInsightsLanguage extends Error {
 function codeOf(err: unknown): InferenceErrorCode {
   if (err instanceof AudioTooLongError) return "AUDIO_TOO_LONG";
   if (err instanceof AudioDecodeError) return "AUDIO_DECODE";
-  if (err instanceof ModelMissingError) return "MODEL_MISSING";
+  // A damaged ggml file is fixed the same way as a missing one: `earshot models fetch`.
+  if (err instanceof ModelMissingError || err instanceof GgmlFileError) return "MODEL_MISSING";
   if (err instanceof LanguageUnsupportedError || err instanceof UnsupportedInsightsLanguage) return "LANGUAGE_UNSUPPORTED";
   return "INTERNAL";
 }

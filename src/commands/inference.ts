@@ -36,6 +36,7 @@ export function clientFor(cfg: Config): InferenceClient {
     threads: cfg.inferenceThreads,
     asrIdleUnloadS: cfg.asrIdleUnloadS,
     vad: cfg.vad,
+    asrEngine: cfg.asrEngine,
     embeddingModel: cfg.embeddingModel,
   });
 }

@@ -1,7 +1,8 @@
 /**
  * @module model-store/install
  * `earshot models fetch`: puts each selected model's files into the models directory, from the
- * hub (`{hub}/{id}/resolve/{revision}/{path}`, resumable) or from a local folder laid out like
+ * hub (`{hub}/{id}/resolve/{revision}/{path}`, or the file's own `from` repo, revision and name;
+ * resumable) or from a local folder laid out like
  * the models directory (`--from DIR`, for air-gapped installs and CI). Every file is written to
  * `<models dir>/.staging/<model>/<file>.part`, checked (manifest sha256, else the size and sha256
  * recorded on an earlier fetch), and a model's files move into `<models dir>/<model>/` only once
@@ -136,7 +137,8 @@ async function installFile(
   let got: { size: number; sha256: string } | null;
   let sourceName: string;
   if (opts.source.kind === "hub") {
-    sourceName = `${opts.source.baseUrl.replace(/\/+$/, "")}/${model.id}/resolve/${model.revision}/${file.path}`;
+    const from = file.from ?? { repo: model.id, revision: model.revision, path: file.path };
+    sourceName = `${opts.source.baseUrl.replace(/\/+$/, "")}/${from.repo}/resolve/${from.revision}/${from.path}`;
     got = await downloadFile(opts, sourceName, part, model, file);
   } else {
     sourceName = path.join(path.resolve(opts.source.dir), ...model.id.split("/"), ...file.path.split("/"));

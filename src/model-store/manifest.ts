@@ -37,6 +37,18 @@ const fileSchema = lazySchema(() =>
       verify: z.enum(VERIFY_MODES),
       /** Fetched only with `--all-files` (e.g. full-precision weights). */
       optional: z.boolean().default(false),
+      /**
+       * The file comes from another hub repo (and name) than the model's own, e.g. whisper.cpp's
+       * ggml weights (`ggerganov/whisper.cpp`, `ggml-tiny.en.bin`) installed beside the ONNX files
+       * as `ggml-model.bin`; fetched from `{hub}/{repo}/resolve/{revision}/{path}`.
+       */
+      from: z
+        .object({
+          repo: relativePath("a hub repo", 2),
+          revision: z.string().regex(/^[A-Za-z0-9._-]+$/),
+          path: relativePath("a file path", 8),
+        })
+        .optional(),
       note: z.string().optional(),
     })
     .refine((f) => (f.verify === "sha256") === (f.sha256 !== null), {

@@ -127,3 +127,29 @@ export function workerUrlPlugin(rootDir: string, workerEntries: readonly string[
     },
   };
 }
+
+/**
+ * Embeds the whisper.cpp addon variants (scripts/build-whisper.ts) of the target's CPU. From
+ * source, ai/whispercpp/addon-file.ts opens `native/whisper/out/<file>` by a computed path, which
+ * the bundler cannot follow; here that module is replaced by one that `require`s each variant by
+ * a literal path, so Bun embeds every file and, at run time, extracts and opens only the variant
+ * the CPU picks (like onnxruntime's addon). A variant not built (e.g. arm64 from an x86-64
+ * machine) is left out and reported as unavailable at run time, so `auto` uses transformers.js.
+ * @param files absolute paths of the built `.node` files to embed, by their base names
+ */
+export function whisperAddonPlugin(files: readonly string[]): BunPlugin {
+  const cases = files.map((f) => `    case ${JSON.stringify(path.basename(f))}: return require(${JSON.stringify(f)});`).join("\n");
+  const contents = `export function requireAddonFile(file) {
+  switch (file) {
+${cases}
+    default: throw new Error("this build of earshot has no whisper.cpp addon " + file);
+  }
+}
+`;
+  return {
+    name: "earshot-whisper-addon",
+    setup(build) {
+      build.onLoad({ filter: /[\\/]ai[\\/]whispercpp[\\/]addon-file\.ts$/ }, () => ({ contents, loader: "js" }));
+    },
+  };
+}

@@ -4,7 +4,7 @@
  * answers a text, a rating and a voice question on the intake page, and the API returns the
  * typed answers and the transcript. The same flow runs against the compiled binary when one is
  * available, survives a crash while jobs are queued, and, when real Whisper weights are
- * provided, transcribes the spoken words.
+ * provided, transcribes the spoken words on each engine (transformers.js and whisper.cpp).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import path from "node:path";
@@ -95,22 +95,26 @@ describe("intake page, voice answer, transcription", () => {
     FLOW_TIMEOUT_MS,
   );
 
-  test.skipIf(!REAL_MODELS_DIR)(
-    `real Whisper weights${REAL_MODELS_DIR ? "" : " (skipped: set EARSHOT_TEST_REAL_MODELS_DIR to a models directory holding Xenova/whisper-tiny.en)"}: the spoken words come back`,
-    async () => {
-      const seconds = await wavDurationSeconds(speechWav);
-      await runVoiceFlow(
-        { env: { EARSHOT_MODELS_DIR: path.resolve(REAL_MODELS_DIR!), EARSHOT_ASR_MODEL: REAL_ASR_MODEL } },
-        {
-          wav: speechWav,
-          recordMs: Math.ceil(seconds * 1000) + 300,
-          expectTranscript: (text) => {
-            const words = text.toLowerCase().replace(/[^a-z ]/g, " ");
-            for (const word of ["quick", "brown", "fox", "lazy", "dog"]) expect(words).toContain(word);
+  // Every engine (issue 27): transformers.js reads the model's ONNX files, whisper.cpp its
+  // ggml-model.bin (`earshot models fetch` installs both for the default model).
+  for (const engine of ["transformers", "whispercpp"] as const) {
+    test.skipIf(!REAL_MODELS_DIR)(
+      `real Whisper weights, ${engine} engine${REAL_MODELS_DIR ? "" : " (skipped: set EARSHOT_TEST_REAL_MODELS_DIR to a models directory holding Xenova/whisper-tiny.en)"}: the spoken words come back`,
+      async () => {
+        const seconds = await wavDurationSeconds(speechWav);
+        await runVoiceFlow(
+          { env: { EARSHOT_MODELS_DIR: path.resolve(REAL_MODELS_DIR!), EARSHOT_ASR_MODEL: REAL_ASR_MODEL, EARSHOT_ASR_ENGINE: engine } },
+          {
+            wav: speechWav,
+            recordMs: Math.ceil(seconds * 1000) + 300,
+            expectTranscript: (text) => {
+              const words = text.toLowerCase().replace(/[^a-z ]/g, " ");
+              for (const word of ["quick", "brown", "fox", "lazy", "dog"]) expect(words).toContain(word);
+            },
           },
-        },
-      );
-    },
-    180_000,
-  );
+        );
+      },
+      180_000,
+    );
+  }
 });

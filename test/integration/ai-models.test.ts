@@ -3,14 +3,17 @@
  * local folder (`--from`, the air-gapped path) and from an HTTP server in the hub's URL layout
  * (EARSHOT_MODELS_HUB_URL) that cuts a transfer short, so the resume is exercised; sha256
  * checks against the manifest and against hashes recorded on first fetch; and the fetched
- * models then serve `earshot transcribe` and `earshot analyse`.
+ * models then serve `earshot transcribe` and `earshot analyse`; a ggml file fetched from its own
+ * repo (a file's `from`) makes `earshot transcribe` use whisper.cpp.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { LOCK_FILE_NAME } from "../../src/model-store/files.ts";
+import { writeGgmlFixture } from "../helpers/ggml-fixture.ts";
 import { FIXTURE_MODELS_DIR, FIXTURE_REVISION, fixtureManifest, startTestHub, type TestHub } from "../helpers/model-hub.ts";
+import { ensureWhisperAddon } from "../helpers/whisper-addon.ts";
 import { freePort, runCli } from "../helpers/process.ts";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "earshot-models-"));
@@ -210,4 +213,61 @@ describe("models fetch from the hub (EARSHOT_MODELS_HUB_URL)", () => {
     expect(existsSync(path.join(dir, "whisper-tiny-random"))).toBe(false);
     expect(existsSync(path.join(dir, "tiny-sentiment-3class"))).toBe(false);
   }, 30_000);
+});
+
+describe("a ggml file from another hub repo (whisper.cpp's weights beside the ONNX files)", () => {
+  test("fetch downloads it from its own repo, revision and name, installs it as <model>/ggml-model.bin, and transcribe uses whisper.cpp", async () => {
+    await ensureWhisperAddon();
+    // The hub serves whisper.cpp's repo; the model's own repo is not even there.
+    const hubRoot = path.join(scratch, "ggml-hub");
+    mkdirSync(path.join(hubRoot, "ggml-org-fixture"), { recursive: true });
+    const ggml = path.join(hubRoot, "ggml-org-fixture", "ggml-fixture.en.bin");
+    writeGgmlFixture(ggml);
+    const bytes = readFileSync(ggml);
+    const ggmlHub = await startTestHub(hubRoot);
+    try {
+      const manifest = {
+        schema_version: 1,
+        models: [
+          {
+            id: "whisper-ggml-only",
+            task: "automatic-speech-recognition",
+            default: true,
+            source: "https://example.invalid/whisper-ggml-only",
+            revision: FIXTURE_REVISION,
+            license: "MIT",
+            files: [
+              {
+                path: "ggml-model.bin",
+                size: bytes.length,
+                sha256: new Bun.CryptoHasher("sha256").update(bytes).digest("hex"),
+                verify: "sha256",
+                from: { repo: "ggml-org-fixture", revision: "5359861c739e955e79d9a303bcbc70fb988958b1", path: "ggml-fixture.en.bin" },
+              },
+            ],
+          },
+        ],
+      };
+      const file = path.join(scratch, "ggml-manifest.json");
+      writeFileSync(file, JSON.stringify(manifest));
+      const dir = path.join(scratch, "ggml-models");
+      const r = await earshot(["models", "fetch", "--manifest", file, "--models-dir", dir], { EARSHOT_MODELS_HUB_URL: ggmlHub.url });
+      expect(r.code, r.stderr).toBe(0);
+      expect(ggmlHub.requests.map((q) => q.path)).toEqual(["/ggml-org-fixture/resolve/5359861c739e955e79d9a303bcbc70fb988958b1/ggml-fixture.en.bin"]);
+      expect(readFileSync(path.join(dir, "whisper-ggml-only", "ggml-model.bin")).equals(bytes)).toBe(true);
+
+      const wav = path.join(scratch, "ggml-hello.wav");
+      expect(Bun.spawnSync(["espeak-ng", "-w", wav, "hello there"]).exitCode).toBe(0);
+      const env = { EARSHOT_MODELS_DIR: dir, EARSHOT_ASR_MODEL: "whisper-ggml-only" };
+      const t = await earshot(["transcribe", wav, "--json"], env);
+      expect(t.code, t.stderr).toBe(0);
+      expect(JSON.parse(t.stdout).text).toBe("This is a fixture transcript.");
+      // whisper.cpp's own log lines (model load, timings) only at debug level.
+      expect(t.stderr).not.toContain("whisper_");
+      const debug = await earshot(["transcribe", wav, "--json"], { ...env, EARSHOT_LOG_LEVEL: "debug" });
+      expect(debug.stderr).toContain("whisper_model_load");
+    } finally {
+      ggmlHub.stop();
+    }
+  }, 60_000);
 });

@@ -1,7 +1,8 @@
 /**
  * The single executable (DESIGN §1): `dist/earshot`, copied alone into an empty folder (no
  * node_modules anywhere above it), must start, carry its migrations and web assets, and
- * transcribe through the inference worker with the embedded ONNX Runtime.
+ * transcribe through the inference worker with the embedded ONNX Runtime, and with the embedded
+ * whisper.cpp addon (issue 27).
  *
  * Uses `EARSHOT_BIN` when set (CI builds once and shares it with test/e2e); otherwise reuses
  * `dist/earshot` when it is newer than every source file, and runs `bun run build` when not.
@@ -15,13 +16,14 @@ import path from "node:path";
 import { migrations } from "../../src/db/migrations/index.ts";
 import { freePort } from "../helpers/process.ts";
 import { FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT } from "../helpers/fixtures.ts";
+import { writeGgmlFixture } from "../helpers/ggml-fixture.ts";
 import pkg from "../../package.json" with { type: "json" };
 
 const REPO_DIR = path.resolve(import.meta.dir, "..", "..");
 const DEFAULT_BIN = path.join(REPO_DIR, "dist", "earshot");
 const WEBM_FIXTURE = path.join(REPO_DIR, "test", "fixtures", "audio", "hello-there.webm");
 /** What decides the binary's content; a newer file means dist/earshot is stale. */
-const BUILD_INPUTS = ["src", "web", "scripts/build.ts", "package-lock.json"];
+const BUILD_INPUTS = ["src", "web", "scripts/build.ts", "scripts/build-whisper.ts", "native/whisper/addon.cc", "package-lock.json"];
 const START_TIMEOUT_MS = 20_000;
 const TRANSCRIPTION_TIMEOUT_MS = 60_000;
 
@@ -224,4 +226,24 @@ describe("dist/earshot alone in an empty folder", () => {
     },
     TRANSCRIPTION_TIMEOUT_MS + 10_000,
   );
+
+  test("the whisper.cpp engine runs from the binary alone: its embedded addon transcribes with a ggml model", () => {
+    // A models folder with ONLY the ggml file: transformers.js would find nothing to load.
+    const models = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-binary-ggml-"));
+    try {
+      fs.mkdirSync(path.join(models, "ggml-en-random"));
+      writeGgmlFixture(path.join(models, "ggml-en-random", "ggml-model.bin"));
+      const env = { ...bareEnv(), EARSHOT_MODELS_DIR: models, EARSHOT_ASR_MODEL: "ggml-en-random" };
+      const before = fs.readdirSync(dir).sort();
+      for (const engine of ["whispercpp", "auto"]) {
+        const run = Bun.spawnSync(["./earshot", "transcribe", WEBM_FIXTURE, "--json"], { cwd: dir, env: { ...env, EARSHOT_ASR_ENGINE: engine } });
+        expect(run.exitCode, run.stderr.toString()).toBe(0);
+        expect((JSON.parse(run.stdout.toString()) as { text: string }).text).toBe(FIXTURE_TRANSCRIPT);
+      }
+      // Nothing was extracted beside the binary (Bun extracts the addon to TMPDIR).
+      expect(fs.readdirSync(dir).sort()).toEqual(before);
+    } finally {
+      fs.rmSync(models, { recursive: true, force: true });
+    }
+  });
 });

@@ -2,7 +2,8 @@
  * @module health/service
  * What `GET /healthz` reports (DESIGN §9, §11, console contract): the database this node uses and
  * whether it answers, whether each configured model's files are present (the same check as the
- * warning `earshot serve` prints at start), and the job queue's counts.
+ * warning `earshot serve` prints at start; the ASR model's files per `EARSHOT_ASR_ENGINE`,
+ * ai/asr-files.ts), and the job queue's counts.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -12,6 +13,7 @@ import { engineOf, type Engine } from "../../db/engine.ts";
 import { isDatabaseUnavailable } from "../../db/availability.ts";
 import { jobCounts, type JobCounts } from "./repository.ts";
 import { EARSHOT_VERSION } from "../../config.ts";
+import { isAsrModelInstalled } from "../../ai/asr-files.ts";
 
 /** How long `/healthz` waits for the database before calling it unreachable (a dropped network never refuses). */
 const DATABASE_TIMEOUT_MS = 3000;
@@ -48,9 +50,16 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
  * @param models the models directory and the configured model ids
  * @throws whatever the database throws other than "unreachable" (a bug: answered INTERNAL)
  */
-export async function healthReport(db: Kysely<Database>, models: { modelsDir: string; asrModel: string; sentimentModel: string }): Promise<HealthReport> {
-  const status = (id: string): ModelStatus => ({ id, status: isModelInstalled(models.modelsDir, id) ? "installed" : "missing" });
-  const base = { version: EARSHOT_VERSION, models: { asr: status(models.asrModel), sentiment: status(models.sentimentModel) } };
+export async function healthReport(
+  db: Kysely<Database>,
+  models: { modelsDir: string; asrModel: string; sentimentModel: string; asrEngine?: "auto" | "whispercpp" | "transformers" },
+): Promise<HealthReport> {
+  const status = (id: string, installed: boolean): ModelStatus => ({ id, status: installed ? "installed" : "missing" });
+  const asr = status(models.asrModel, isAsrModelInstalled(models.modelsDir, models.asrModel, models.asrEngine ?? "auto"));
+  const base = {
+    version: EARSHOT_VERSION,
+    models: { asr, sentiment: status(models.sentimentModel, isModelInstalled(models.modelsDir, models.sentimentModel)) },
+  };
   const kind = engineOf(db).name;
   try {
     const jobs = await withTimeout(jobCounts(db), DATABASE_TIMEOUT_MS);
