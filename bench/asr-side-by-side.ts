@@ -20,7 +20,7 @@
  * `-bs 1 -bo 1 -mc 0`, whisper_full's defaults), one process per clip, its transcription time
  * being its own `total time − load time` and its cold start the whole process for the first clip.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -36,6 +36,7 @@ const { values: o } = parseArgs({
     threads: { type: "string", default: String(Math.max(1, os.availableParallelism() - 1)) },
     "onnx-dtype": { type: "string", default: "q8" },
     ggml: { type: "string", default: "f16" },
+    // The ggml file the whisper.cpp engine reads, as `<folder>/ggml-model.bin` (ai/asr-files.ts).
     "whispercpp-model": { type: "string", default: "ggml-{size}.en-rand-{ggml}.bin" },
     tokens: { type: "string", default: "60" },
     work: { type: "string", default: path.join(os.tmpdir(), "earshot-asr-bench") },
@@ -77,10 +78,23 @@ function timed(cmd: string[], env: Record<string, string> = {}) {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/**
+ * A model folder holding only `ggml-model.bin` (a link to `--whispercpp-model`), the layout the
+ * whisper.cpp engine reads. @returns its id under the models folder
+ */
+function ggmlModelFolder(size: string): string {
+  const file = o["whispercpp-model"]!.replaceAll("{size}", size).replaceAll("{ggml}", o.ggml!);
+  const id = `ggml-folder-${path.basename(file, ".bin")}`;
+  const dir = path.join(setup.modelsDir, id);
+  mkdirSync(dir, { recursive: true });
+  rmSync(path.join(dir, "ggml-model.bin"), { force: true });
+  symlinkSync(path.resolve(setup.modelsDir, file), path.join(dir, "ggml-model.bin"));
+  return id;
+}
+
 /** Earshot's worker in a fresh process with EARSHOT_ASR_ENGINE=`engine`. */
 function runEarshot(engine: string, size: string): RunRecord[] {
-  const model =
-    engine === "whispercpp" ? o["whispercpp-model"]!.replaceAll("{size}", size).replaceAll("{ggml}", o.ggml!) : `whisper-${size}.en-rand-${o["onnx-dtype"]}`;
+  const model = engine === "whispercpp" ? ggmlModelFolder(size) : `whisper-${size}.en-rand-${o["onnx-dtype"]}`;
   const load = loadavg();
   const r = timed(
     [
