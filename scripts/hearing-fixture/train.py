@@ -1,6 +1,6 @@
 """Trains the hearing Whisper fixture (see docs/testing.md "The hearing Whisper fixture").
 
-Usage: python train.py --out /tmp/hearing [--minutes 24 --seed 1]
+Usage: python train.py --out /tmp/hearing [--minutes 27 --seed 1]
 Writes <out>/weights.npz (OpenAI-named weights, full vocabulary), <out>/heldout/*.wav + heldout.json
 (the held-out clips) and prints the held-out word error rate. Phase 1 trains on 5 s crops of the
 30 s window (cheap attention), phase 2 on the whole window as Whisper runs it.
@@ -17,12 +17,14 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--out", required=True)
 ap.add_argument("--fixture", default=os.path.join(os.path.dirname(__file__), "../../../shared/models/fixture/whisper-tiny-random"))
 ap.add_argument("--clips", type=int, default=3000)
-ap.add_argument("--minutes", type=float, default=24, help="training time budget (the clip synthesis and evaluation come on top)")
-ap.add_argument("--phase2", type=float, default=0.2, help="share of the budget for whole 30 s windows")
-ap.add_argument("--batch1", type=int, default=32)
+ap.add_argument("--minutes", type=float, default=27, help="training time budget (the clip synthesis and evaluation come on top)")
+ap.add_argument("--phase2", type=float, default=0.15, help="share of the budget for whole 30 s windows")
+ap.add_argument("--batch1", type=int, default=16)
 ap.add_argument("--batch2", type=int, default=6)
 ap.add_argument("--d", type=int, default=64)
 ap.add_argument("--seed", type=int, default=1)
+ap.add_argument("--lr", type=float, default=3e-3)
+ap.add_argument("--resume", help="a checkpoint.pt of an earlier run to continue from (same --d)")
 args = ap.parse_args()
 torch.set_num_threads(2)
 torch.manual_seed(args.seed)
@@ -102,8 +104,13 @@ words_rows = sorted({model.row[t] for t in used if t not in (EOT, SOT)})
 ctc_index = {r: i + 1 for i, r in enumerate(words_rows)}  # 0 = blank
 ctc_head = torch.nn.Linear(args.d, len(words_rows) + 1)
 params = list(model.parameters()) + list(ctc_head.parameters())
-opt = torch.optim.AdamW(params, lr=2e-3, weight_decay=0.01)
-budget_s, t_train, step, phase = args.minutes * 60, time.time(), 0, 1
+opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.01)
+start_step = 0
+if args.resume:
+    ck = torch.load(args.resume)
+    model.load_state_dict(ck["model"]); ctc_head.load_state_dict(ck["ctc"]); opt.load_state_dict(ck["opt"]); start_step = ck["step"]
+    log(f"resumed from {args.resume} at step {start_step}")
+budget_s, t_train, step, phase = args.minutes * 60, time.time(), start_step, 1
 while True:
     done = (time.time() - t_train) / budget_s
     if done >= 1:
@@ -111,8 +118,8 @@ while True:
     if phase == 1 and done >= 1 - args.phase2:
         phase = 2
         log(f"phase 2 (whole 30 s windows) from step {step}")
-    # warm-up, then cosine decay over the time budget
-    lr = 2e-3 * min(1.0, (step + 1) / 30) * 0.5 * (1 + math.cos(math.pi * done))
+    # warm-up, constant, then cosine decay over the last 40 % of the time budget (down to 5 %)
+    lr = args.lr * min(1.0, (step - start_step + 1) / 30) * (1 if done < 0.6 else 0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * (done - 0.6) / 0.4)))
     for g in opt.param_groups:
         g["lr"] = lr
     window_s, n = (5, args.batch1) if phase == 1 else (30, args.batch2)
@@ -132,6 +139,7 @@ while True:
         log(f"step {step} window {window_s}s lr {lr:.5f} loss {ce.item():.3f} ctc {ctc.item():.3f}")
     step += 1
 log(f"trained {step} steps")
+torch.save({"model": model.state_dict(), "ctc": ctc_head.state_dict(), "opt": opt.state_dict(), "step": step}, os.path.join(args.out, "checkpoint.pt"))
 
 inv = {r: t for t, r in model.row.items()}
 
