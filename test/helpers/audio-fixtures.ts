@@ -24,7 +24,15 @@ import { WaveFile } from "wavefile";
 // The fixtures are named once, in test/helpers/fixtures.ts.
 import { FIXTURE_ASR_MODEL, FIXTURE_MODELS_DIR, WEBM_FIXTURE_PATH } from "./fixtures.ts";
 
-export { FIXTURE_ASR_MODEL, FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT, WEBM_FIXTURE_DURATION_S, WEBM_FIXTURE_PATH } from "./fixtures.ts";
+export {
+  FIXTURE_ASR_MODEL,
+  FIXTURE_MODELS_DIR,
+  FIXTURE_TRANSCRIPT,
+  HEARING_ASR_MODEL,
+  HEARING_MODELS_DIR,
+  WEBM_FIXTURE_DURATION_S,
+  WEBM_FIXTURE_PATH,
+} from "./fixtures.ts";
 
 /**
  * A copy of the fixture Whisper whose generation config is multilingual (`lang_to_id`,

@@ -14,9 +14,12 @@ import { giveUpOnMail, sendMailJob } from "../../src/modules/mail/service.ts";
 import { createMailer } from "../../src/mail/transport.ts";
 import type { TestApi } from "./api.ts";
 
-import { FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT } from "./fixtures.ts";
+import { FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT, HEARING_ASR_MODEL, HEARING_MODELS_DIR } from "./fixtures.ts";
 
 export { FIXTURE_MODELS_DIR, FIXTURE_TRANSCRIPT };
+
+/** {@link ProcessingOptions} for the hearing Whisper fixture: transcripts are the words spoken. */
+export const HEARING = { modelsDir: HEARING_MODELS_DIR, asrModel: HEARING_ASR_MODEL } as const;
 
 /**
  * Options of {@link createProcessing}: another models directory, Whisper model id and themes
@@ -75,8 +78,11 @@ export async function createProcessing(
 }
 
 /** Starts processing for `api` with the fixture models; call `stop()` when done. */
-export async function startProcessing(api: TestApi): Promise<{ runner: JobRunner; inference: InferenceClient; stop(): Promise<void> }> {
-  const processing = await createProcessing(api);
+export async function startProcessing(
+  api: TestApi,
+  opts: ProcessingOptions = {},
+): Promise<{ runner: JobRunner; inference: InferenceClient; stop(): Promise<void> }> {
+  const processing = await createProcessing(api, opts);
   await processing.runner.start();
   return processing;
 }
