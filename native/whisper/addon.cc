@@ -179,6 +179,10 @@ void transcribe_execute(napi_env /*env*/, void* data) {
   // (docs/decisions/asr-engine.md).
   whisper_full_params params = whisper_full_default_params(WHISPER_SAMPLING_GREEDY);
   params.n_max_text_ctx = 0;
+  // One decoder, as the transformers.js engine (greedy only) and `whisper-cli -bo 1`: the default 5
+  // allocates five KV caches per model (memory) and samples five candidates on each temperature
+  // fallback (time), for a quality gain the other engine does not have either.
+  params.greedy.best_of = 1;
   params.n_threads = job->threads;
   params.language = job->language.c_str();
   params.translate = job->translate;
