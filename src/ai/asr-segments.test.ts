@@ -17,6 +17,8 @@ test("timestamped chunks become segments; an open end is the recording's end; ti
     { start_s: 2.5, end_s: 4.2, text: "Shipping cost too much." },
   ]);
   expect(segmentsOf([{ text: "late", timestamp: [9, 12] }], "late", 10)).toEqual([{ start_s: 9, end_s: 10, text: "late" }]);
+  // whisper.cpp's start read from a text token: before the recording, clamped to its start.
+  expect(segmentsOf([{ text: "early", timestamp: [-1007.26, 7.331] }], "early", 10)).toEqual([{ start_s: 0, end_s: 7.331, text: "early" }]);
 });
 
 test("no timestamps: one segment covers the whole recording; silence has none", () => {

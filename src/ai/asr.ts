@@ -90,6 +90,7 @@ export type TranscriptSegment = { start_s: number; end_s: number; text: string }
  * Whisper's segments (`return_timestamps: true` gives `chunks` of `{timestamp: [start, end], text}`;
  * the last end may be null: the recording's end). With no usable chunk — a model that emits no
  * timestamp tokens — one segment covers the whole recording: honest, never invented boundaries.
+ * Every time is clamped to [0, durationS].
  * @param durationS the recording's length, seconds.
  */
 export function segmentsOf(chunks: WhisperChunk[] | undefined, text: string, durationS: number): TranscriptSegment[] {
@@ -99,8 +100,11 @@ export function segmentsOf(chunks: WhisperChunk[] | undefined, text: string, dur
     const t = c.text.trim();
     const [start, end] = c.timestamp ?? [null, null];
     if (t === "" || typeof start !== "number" || !Number.isFinite(start)) continue;
-    const stop = typeof end === "number" && Number.isFinite(end) && end >= start ? end : durationS;
-    out.push({ start_s: round(Math.min(start, durationS)), end_s: round(Math.min(Math.max(stop, start), durationS)), text: t });
+    // Inside the recording whatever the engine says: whisper.cpp reads a segment's start from its
+    // first token, which a model that opens without a timestamp token makes a text token (-1007 s seen).
+    const from = Math.max(0, Math.min(start, durationS));
+    const stop = typeof end === "number" && Number.isFinite(end) && end >= from ? end : durationS;
+    out.push({ start_s: round(from), end_s: round(Math.min(Math.max(stop, from), durationS)), text: t });
   }
   if (out.length > 0 || text === "") return out;
   return [{ start_s: 0, end_s: round(durationS), text }];
