@@ -4,6 +4,7 @@
  * whisper.cpp tree of the pinned devDependency `nodejs-whisper` (cpp/whisper.cpp), with Debian's
  * cmake and g++, in one file per CPU variant (src/ai/whispercpp/variants.ts):
  *
+ *   native/whisper/out/linux-x64-avx512.node     AVX-512 F/CD/VL/DQ/BW + VBMI + VNNI + BF16 (Zen 4, Sapphire Rapids and later)
  *   native/whisper/out/linux-x64-avx2.node       AVX2 + FMA + F16C + BMI2 (Haswell/Zen and later)
  *   native/whisper/out/linux-x64-baseline.node   SSE4.2 only (what Bun's baseline build needs too)
  *
@@ -39,7 +40,7 @@ const say = (line: string) => {
   if (!quiet) console.log(line);
 };
 
-/** The variants this machine's architecture can build (x64: both; arm64: one). */
+/** The variants this machine's architecture can build (x64: all three; arm64: one). */
 function variantsForThisMachine(): WhisperVariant[] {
   return VARIANTS.filter((v) => v.arch === process.arch);
 }

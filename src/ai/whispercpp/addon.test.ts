@@ -26,8 +26,12 @@ afterAll(() => scratch.remove());
 const tone = (seconds: number) => Float32Array.from({ length: seconds * 16_000 }, (_, i) => 0.3 * Math.sin(i / 10));
 
 describe("CPU variants", () => {
-  test("AVX2+FMA+F16C+BMI2 → the AVX2 build; SSE4.2 only → baseline; neither → none; arm64 → its own", () => {
+  test("AVX-512 (with VBMI, VNNI, BF16) → the AVX-512 build; AVX2+FMA+F16C+BMI2 → the AVX2 build; SSE4.2 only → baseline; neither → none; arm64 → its own", () => {
     const avx2 = "flags\t\t: fpu sse2 sse4_2 avx avx2 fma f16c bmi2\n";
+    const avx512 = "flags\t\t: fpu sse2 sse4_2 avx avx2 fma f16c bmi2 avx512f avx512dq avx512cd avx512bw avx512vl avx512vbmi avx512_vnni avx512_bf16\n";
+    expect(pickVariant("x64", cpuFlags(avx512))?.id).toBe("linux-x64-avx512");
+    // Ice Lake: AVX-512 without BF16 → the AVX2 build.
+    expect(pickVariant("x64", cpuFlags(avx512.replace(" avx512_bf16", "")))?.id).toBe("linux-x64-avx2");
     expect(pickVariant("x64", cpuFlags(avx2))?.id).toBe("linux-x64-avx2");
     expect(pickVariant("x64", cpuFlags("flags : sse2 sse4_2 avx\n"))?.id).toBe("linux-x64-baseline");
     expect(pickVariant("x64", cpuFlags("flags : sse2\n"))).toBeNull();

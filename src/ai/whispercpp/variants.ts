@@ -8,7 +8,7 @@ import fs from "node:fs";
 
 /** One build of the addon. */
 export type WhisperVariant = {
-  /** `linux-x64-avx2`, `linux-x64-baseline`, `linux-arm64`. */
+  /** `linux-x64-avx512`, `linux-x64-avx2`, `linux-x64-baseline`, `linux-arm64`. */
   id: string;
   /** The file under native/whisper/out/ (and embedded in dist/earshot). */
   file: string;
@@ -19,15 +19,35 @@ export type WhisperVariant = {
 };
 
 const X86_OFF = ["-DGGML_AVX512=OFF", "-DGGML_AVX_VNNI=OFF", "-DGGML_AMX_TILE=OFF", "-DGGML_AMX_INT8=OFF"];
+const AVX2 = ["-DGGML_NATIVE=OFF", "-DGGML_SSE42=ON", "-DGGML_AVX=ON", "-DGGML_AVX2=ON", "-DGGML_FMA=ON", "-DGGML_F16C=ON", "-DGGML_BMI2=ON"];
+const AVX2_FLAGS = ["sse4_2", "avx", "avx2", "fma", "f16c", "bmi2"];
 
 /** Best first: the first variant whose flags the CPU has is the one loaded. */
 export const VARIANTS: readonly WhisperVariant[] = [
   {
+    // Zen 4 and later, Sapphire Rapids and later: whisper.cpp's own CLI built for such a CPU
+    // (GGML_NATIVE) uses AVX-512, and the AVX2 build was 8–14 % slower than it (docs/decisions/asr-engine.md).
+    id: "linux-x64-avx512",
+    file: "linux-x64-avx512.node",
+    arch: "x64",
+    cpuFlags: [...AVX2_FLAGS, "avx512f", "avx512cd", "avx512vl", "avx512dq", "avx512bw", "avx512vbmi", "avx512_vnni", "avx512_bf16"],
+    cmakeFlags: [
+      ...AVX2,
+      "-DGGML_AVX512=ON",
+      "-DGGML_AVX512_VBMI=ON",
+      "-DGGML_AVX512_VNNI=ON",
+      "-DGGML_AVX512_BF16=ON",
+      "-DGGML_AVX_VNNI=OFF",
+      "-DGGML_AMX_TILE=OFF",
+      "-DGGML_AMX_INT8=OFF",
+    ],
+  },
+  {
     id: "linux-x64-avx2",
     file: "linux-x64-avx2.node",
     arch: "x64",
-    cpuFlags: ["sse4_2", "avx", "avx2", "fma", "f16c", "bmi2"],
-    cmakeFlags: ["-DGGML_NATIVE=OFF", "-DGGML_SSE42=ON", "-DGGML_AVX=ON", "-DGGML_AVX2=ON", "-DGGML_FMA=ON", "-DGGML_F16C=ON", "-DGGML_BMI2=ON", ...X86_OFF],
+    cpuFlags: AVX2_FLAGS,
+    cmakeFlags: [...AVX2, ...X86_OFF],
   },
   {
     id: "linux-x64-baseline",
