@@ -7,10 +7,12 @@
  * an ntfy rule with an access token, a theme condition and German messages, and deletes them.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import fs from "node:fs";
+import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { launchBrowser } from "../helpers/browser.ts";
 import { startServer, type RunningServer } from "../helpers/process.ts";
-import { expectAccessible, expectKeyboardReachable, setupUrlOf } from "./console-walk.ts";
+import { expectAccessible, expectKeyboardReachable, SCREENSHOT_DIR, setupUrlOf } from "./console-walk.ts";
 import { makeDataDir, removeDir } from "./voice-flow.ts";
 
 const TIMEOUT_MS = 120_000;
@@ -142,6 +144,19 @@ test(
     await page.getByRole("button", { name: "Create alert" }).click();
     await page.getByText("Alert created.").waitFor();
     expect((await list.innerText()).replace(/\s+/g, " ")).toContain("Refund pings → ntfy, on theme “Refunds”");
+    // The card with two rules and the ntfy form filled, to look at (phone and desktop).
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.getByRole("heading", { name: "Alerts" }).scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `alerts-card-${width}.png`) });
+    }
+    await page.getByLabel("Send to").selectOption("ntfy");
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.getByLabel("Alert name").scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `alerts-form-ntfy-${width}.png`) });
+    }
 
     await page.getByRole("button", { name: "Delete alert Unhappy customers" }).click();
     await page.getByRole("button", { name: "Delete alert Refund pings" }).click();
