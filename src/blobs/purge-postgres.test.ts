@@ -10,7 +10,7 @@ import { createTestApi, type TestApi } from "../../test/helpers/api.ts";
 import { onPostgres } from "../../test/helpers/db.ts";
 import { formatMicros } from "../clock.ts";
 import { createLogger } from "../logger.ts";
-import { purgeIntake } from "../modules/intake/purge.ts";
+import { purgeIntake, purgeIntakeAtStart } from "../modules/intake/purge.ts";
 
 const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
 let api: TestApi;
@@ -66,5 +66,20 @@ test.skipIf(!onPostgres)(
     const left = (await sql<{ key: string }>`select key from blobs order by key`.execute(api.db)).rows.map((r) => r.key);
     expect(left.sort()).toEqual([referenced, orphanNew, incompleteNew].sort());
     expect(await blobs.get(referenced)).toEqual(PNG);
+  },
+);
+
+test.skipIf(!onPostgres)(
+  "the start-up purge leaves a blob that is being written (another node's upload, or one accepted as this node started) (PostgreSQL only: the blob store in the database)",
+  async () => {
+    // A writer that began two seconds ago, as another node (or this node's first upload, timed by
+    // src/clock.ts's clock, which may lag Date.now() by up to a second) would have.
+    const key = `audio/${crypto.randomUUID()}`;
+    await sql`insert into blobs (key, size, chunks, complete, date_created) values (${key}, 0, 0, 0, ${formatMicros(BigInt(Date.now() - 2000) * 1000n)})`.execute(
+      api.db,
+    );
+    await purgeIntakeAtStart({ db: api.db, blobs: api.deps.blobs, log: createLogger("silent"), blobsDir: api.config.blobsDir }, 30);
+    const left = (await sql<{ key: string }>`select key from blobs where key = ${key}`.execute(api.db)).rows;
+    expect(left).toHaveLength(1);
   },
 );

@@ -184,11 +184,16 @@ async function purgeAndLog(deps: PurgeDeps, retentionDays: number, opts: Omit<Pu
 
 /**
  * The purge at start-up, in this process: `.tmp` files from before this start are deleted at once
- * (a crash of this appliance left them; no upload of this process can be writing them).
+ * (a crash of this appliance left them; no upload of this process can be writing them). Incomplete
+ * blobs in PostgreSQL keep the usual hour: other nodes may be writing them.
  * @returns when it is done; never rejects (a failure is logged)
  */
 export function purgeIntakeAtStart(deps: PurgeDeps, retentionDays: number): Promise<void> {
-  return purgeAndLog(deps, retentionDays, { tmpBeforeMs: Date.now() }).catch((err) => deps.log.error("intake purge failed", { error: String(err) }));
+  // Only files: this data folder has one server. Blobs in PostgreSQL are shared by every node, and
+  // one being written now may be another node's upload (or this one's, timed by a clock that may be
+  // a second behind Date.now(), src/clock.ts): those keep the hour's grace period.
+  const opts = engineOf(deps.db).blobsInDatabase ? {} : { tmpBeforeMs: Date.now() };
+  return purgeAndLog(deps, retentionDays, opts).catch((err) => deps.log.error("intake purge failed", { error: String(err) }));
 }
 
 /** The hourly purge's task (minute 23), a periodic job of the one scheduler (src/periodic.ts). */
