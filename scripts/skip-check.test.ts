@@ -13,9 +13,19 @@ const skipped = (name: string, line = 1) =>
 
 test("reads every test case, its place and whether it skipped, with XML entities decoded", () => {
   expect(parseJUnit(report(ran("a &quot;b&quot; &amp; c", 3) + skipped("d &lt;e&gt;", 9)))).toEqual([
-    { name: 'a "b" & c', file: "a.test.ts", line: "3", skipped: false },
-    { name: "d <e>", file: "a.test.ts", line: "9", skipped: true },
+    { name: 'a "b" & c', file: "a.test.ts", line: "3", skipped: false, failure: null },
+    { name: "d <e>", file: "a.test.ts", line: "9", skipped: true, failure: null },
   ]);
+});
+
+test("a failed test case carries its failure's text, as bun writes it", () => {
+  const failed = `<testcase name="fails" classname="" time="0.1" file="a.test.ts" line="2" assertions="1">
+      <failure type="AssertionError" message="expect(received).toBe(expected)&#10;&#10;Expected: 2&#10;Received: 1&#10;">AssertionError: expect(received).toBe(expected)&#10;&#10;Expected: 2&#10;Received: 1&#10;&#10;      at a.test.ts:2:37&#10;</failure>
+    </testcase>`;
+  const [c] = parseJUnit(report(failed));
+  expect(c?.failure).toBe("AssertionError: expect(received).toBe(expected)\n\nExpected: 2\nReceived: 1\n\n      at a.test.ts:2:37");
+  const bare = parseJUnit(report(`<testcase name="t" file="a.test.ts" line="4"><failure type="Error" message="timed out" /></testcase>`));
+  expect(bare[0]?.failure).toBe("timed out");
 });
 
 test("the engine split and the real-weights test may skip; nothing else may", () => {

@@ -13,8 +13,8 @@
 
 export type Engine = "sqlite" | "postgres";
 
-/** One `<testcase>` of a JUnit report. */
-export type TestCase = { name: string; file: string; line: string; skipped: boolean };
+/** One `<testcase>` of a JUnit report; `failure` is its failure's text (message and stack), or null. */
+export type TestCase = { name: string; file: string; line: string; skipped: boolean; failure: string | null };
 
 /** Marks in a test's name: which engine it needs, and the real-weights test's skip reason. */
 const ONLY: Record<Engine, string> = { sqlite: "(SQLite only: ", postgres: "(PostgreSQL only: " };
@@ -27,12 +27,20 @@ const decodeXml = (s: string) =>
   );
 const attribute = (attrs: string, name: string) => decodeXml(new RegExp(`\\b${name}="([^"]*)"`).exec(attrs)?.[1] ?? "");
 
-/** Every `<testcase>` of a JUnit XML report, with whether it was skipped. */
+/** Every `<testcase>` of a JUnit XML report, with whether it was skipped and why it failed. */
 export function parseJUnit(xml: string): TestCase[] {
   const cases: TestCase[] = [];
   for (const m of xml.matchAll(/<testcase\b([^>]*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
     const attrs = m[1]!;
-    cases.push({ name: attribute(attrs, "name"), file: attribute(attrs, "file"), line: attribute(attrs, "line"), skipped: /<skipped\b/.test(m[2] ?? "") });
+    const body = m[2] ?? "";
+    const failure = /<failure\b([^>]*?)(?:\/>|>([\s\S]*?)<\/failure>)/.exec(body);
+    cases.push({
+      name: attribute(attrs, "name"),
+      file: attribute(attrs, "file"),
+      line: attribute(attrs, "line"),
+      skipped: /<skipped\b/.test(body),
+      failure: failure ? decodeXml(failure[2] ?? "").trim() || attribute(failure[1]!, "message").trim() || "failed" : null,
+    });
   }
   return cases;
 }

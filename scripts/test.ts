@@ -24,7 +24,7 @@ import fs from "node:fs";
 import path from "node:path";
 import os from "node:os";
 import { startCluster, stopCluster, type PgCluster } from "./pg-cluster.ts";
-import { parseJUnit, skipProblems } from "./skip-check.ts";
+import { parseJUnit, skipProblems, type TestCase } from "./skip-check.ts";
 import { buildWhisperAddons } from "./build-whisper.ts";
 
 const root = path.resolve(import.meta.dir, "..");
@@ -94,7 +94,16 @@ function selectEngines(argv: string[]): { engines: Engine[]; rest: string[] } {
   return { engines: [choice as Engine], rest };
 }
 
-type Outcome = { engine: Engine; code: number; passed: number; failed: number; skipped: number; seconds: number; skipProblems: string[] };
+type Outcome = {
+  engine: Engine;
+  code: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  seconds: number;
+  skipProblems: string[];
+  failures: string[];
+};
 
 /** The JUnit reports of the runs (to read which tests skipped), removed at exit. */
 const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), "earshot-test-report-"));
@@ -106,10 +115,25 @@ const filtersByName = (args: string[]) => args.some((a) => a === "-t" || a.start
  * The skipped tests that are not on the allow-list (scripts/skip-check.ts), from the run's JUnit
  * report; a missing report is a problem too (the run died before writing it).
  */
-function checkSkips(engine: Engine, report: string, args: string[]): string[] {
+function checkSkips(engine: Engine, cases: TestCase[] | null, report: string, args: string[]): string[] {
   if (filtersByName(args)) return [];
-  if (!fs.existsSync(report)) return [`no JUnit report from the ${engine} run (${report})`];
-  return skipProblems(engine, parseJUnit(fs.readFileSync(report, "utf8")));
+  if (!cases) return [`no JUnit report from the ${engine} run (${report})`];
+  return skipProblems(engine, cases);
+}
+
+/**
+ * The failed tests of a run, each as "file:line name" and the first lines of its failure, so the
+ * end of CI's log says what failed without a search through two interleaved runs' output.
+ */
+function failureLines(cases: TestCase[] | null): string[] {
+  return (cases ?? [])
+    .filter((c) => c.failure !== null)
+    .map((c) => {
+      const lines = (c.failure ?? "").split("\n").filter((l) => l.trim());
+      const shown = lines.slice(0, 12).map((l) => `      ${l.slice(0, 300)}`);
+      if (lines.length > 12) shown.push(`      … ${lines.length - 12} more line(s)`);
+      return [`  ${c.file}:${c.line} ${c.name}`, ...shown].join("\n");
+    });
 }
 
 /** Copies a child's stream to ours line by line with a prefix; keeps the last 4000 characters. */
@@ -151,6 +175,7 @@ async function runSuite(engine: Engine, args: string[], env: Record<string, stri
   const code = await child.exited;
   children.delete(child);
   const count = (word: string) => Number(new RegExp(`^\\s*(\\d+) ${word}\\s*$`, "m").exec(keep.tail)?.[1] ?? 0);
+  const cases = fs.existsSync(report) ? parseJUnit(fs.readFileSync(report, "utf8")) : null;
   return {
     engine,
     code,
@@ -158,7 +183,8 @@ async function runSuite(engine: Engine, args: string[], env: Record<string, stri
     failed: count("fail"),
     skipped: count("skip"),
     seconds: (performance.now() - started) / 1000,
-    skipProblems: checkSkips(engine, report, args),
+    skipProblems: checkSkips(engine, cases, report, args),
+    failures: failureLines(cases),
   };
 }
 
@@ -229,6 +255,11 @@ for (const o of outcomes) {
   total.failed += o.failed;
   total.skipped += o.skipped;
   console.log(`${o.engine}: ${summary(o)} (${o.seconds.toFixed(0)} s, exit ${o.code})`);
+}
+for (const o of outcomes) {
+  if (!o.failures.length) continue;
+  console.log(`\nfailed on ${o.engine} (${o.failures.length}):`);
+  for (const f of o.failures) console.log(f);
 }
 const problems = outcomes.flatMap((o) => o.skipProblems.map((p) => `[${o.engine}] ${p}`));
 if (problems.length) {
