@@ -113,6 +113,8 @@ const MODEL_RECHECK_MS = 10_000;
  * @returns the server's URL and a `stop()` that drains the job runner and closes the worker and database
  */
 export async function startServer(config: Config): Promise<RunningServer> {
+  // Before any request can arrive: the start-up purge removes only `.tmp` files older than this.
+  const startedAtMs = Date.now();
   const log = createLogger(config.logLevel);
   let runner: JobRunner | null = null;
   let dispatcher: Dispatcher | null = null;
@@ -196,7 +198,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await dispatcher.start();
       await scheduler.start();
     })().catch((err) => log.error("starting the job runner, the webhook dispatcher or the scheduler failed", { error: String(err) }));
-    startPurge = purgeIntakeAtStart({ db, blobs, log, blobsDir: config.blobsDir }, config.sessionRetentionDays);
+    startPurge = purgeIntakeAtStart({ db, blobs, log, blobsDir: config.blobsDir }, config.sessionRetentionDays, startedAtMs);
   }, HOUSEKEEPING_DELAY_MS);
   const url = `${tls ? "https" : "http"}://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
   log.info("listening", { url, public_url: config.publicUrl, data_dir: config.dataDir, role: config.role });

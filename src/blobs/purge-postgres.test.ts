@@ -78,7 +78,7 @@ test.skipIf(!onPostgres)(
     await sql`insert into blobs (key, size, chunks, complete, date_created) values (${key}, 0, 0, 0, ${formatMicros(BigInt(Date.now() - 2000) * 1000n)})`.execute(
       api.db,
     );
-    await purgeIntakeAtStart({ db: api.db, blobs: api.deps.blobs, log: createLogger("silent"), blobsDir: api.config.blobsDir }, 30);
+    await purgeIntakeAtStart({ db: api.db, blobs: api.deps.blobs, log: createLogger("silent"), blobsDir: api.config.blobsDir }, 30, Date.now());
     const left = (await sql<{ key: string }>`select key from blobs where key = ${key}`.execute(api.db)).rows;
     expect(left).toHaveLength(1);
   },

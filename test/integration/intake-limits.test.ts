@@ -5,7 +5,7 @@
  * resident memory does not grow by the body's size — and every refusal is problem+json.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runCli, startServer, type RunningServer } from "../helpers/process.ts";
@@ -44,6 +44,8 @@ beforeAll(async () => {
   ws = JSON.parse(cli.stdout);
   mkdirSync(path.dirname(leftoverTmp), { recursive: true });
   writeFileSync(leftoverTmp, new Uint8Array(256 * 1024));
+  const crashedAt = new Date(Date.now() - 60_000); // a crash a minute before this start
+  utimesSync(leftoverTmp, crashedAt, crashedAt);
   server = await startServer({ dataDir, env: { EARSHOT_TRUSTED_PROXIES: "127.0.0.1", EARSHOT_INTAKE_SESSIONS_PER_MINUTE: "5", EARSHOT_JOBS_PAUSED: "1" } });
   const created = await call("POST", "/api/v1/links/", {
     key: ws.api_key,

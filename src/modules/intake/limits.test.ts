@@ -14,7 +14,7 @@ import { createLogger } from "../../logger.ts";
 import { formatMicros } from "../../clock.ts";
 import { AppError } from "../../errors.ts";
 import { ADDRESS_UPLOAD_WINDOW_MS, clientAddress, createIntakeLimiter, SESSION_UPLOADS_PER_MINUTE } from "./limits.ts";
-import { purgeIntake } from "./purge.ts";
+import { purgeIntake, purgeIntakeAtStart } from "./purge.ts";
 
 const KB = 1024;
 let api: TestApi;
@@ -280,6 +280,27 @@ describe("intake purge", () => {
       expect((await api.call("GET", `${base()}/sessions/${abandoned}/`, { key: null })).status).toBe(404);
       // A second pass finds nothing more.
       expect(await purgeIntake(deps, { retentionDays: 30, nowMs: now })).toEqual({ sessions: 0, blobs: 0, orphans: 0, tmp: 0 });
+    },
+  );
+
+  test.skipIf(onPostgres)(
+    "the start-up purge removes .tmp files from before the process started, never an upload's that began after (SQLite only: blob files on disk)",
+    async () => {
+      const deps = { db: api.db, blobs: createLocalBlobStore(api.config.blobsDir), log: createLogger("silent"), blobsDir: api.config.blobsDir };
+      const startedAtMs = Date.now();
+      const crashed = path.join(api.config.blobsDir, "audio", `${crypto.randomUUID()}.tmp`);
+      fs.mkdirSync(path.dirname(crashed), { recursive: true });
+      fs.writeFileSync(crashed, "half a blob from before a crash");
+      const before = new Date(startedAtMs - 60_000);
+      fs.utimesSync(crashed, before, before);
+      // A respondent's first upload, begun as the server listened: its file is older than the
+      // moment the purge runs, younger than the process.
+      const inFlight = path.join(api.config.blobsDir, "audio", `${crypto.randomUUID()}.tmp`);
+      fs.writeFileSync(inFlight, "the first bytes of an upload");
+      await Bun.sleep(50);
+      await purgeIntakeAtStart(deps, 30, startedAtMs);
+      expect([fs.existsSync(crashed), fs.existsSync(inFlight)]).toEqual([false, true]);
+      fs.rmSync(inFlight);
     },
   );
 });

@@ -183,16 +183,27 @@ async function purgeAndLog(deps: PurgeDeps, retentionDays: number, opts: Omit<Pu
 }
 
 /**
- * The purge at start-up, in this process: `.tmp` files from before this start are deleted at once
- * (a crash of this appliance left them; no upload of this process can be writing them). Incomplete
- * blobs in PostgreSQL keep the usual hour: other nodes may be writing them.
+ * How far a file's mtime may lag the clock it was taken from: Linux stamps files from its coarse
+ * clock (one tick, 1–10 ms, behind), so an upload this process began just after it started can
+ * carry an mtime a little before `startedAtMs`. A crash-left file younger than this waits for the
+ * hourly pass.
+ */
+const MTIME_SLACK_MS = 2000;
+
+/**
+ * The purge at start-up, in this process: `.tmp` files older than this process (`startedAtMs`,
+ * taken before it listened; a crash of this appliance left them) are deleted at once. Not "older
+ * than now": the purge runs a moment after the server listens, and a respondent's first upload may
+ * be writing its `.tmp` by then (a CI run caught one renamed after the purge removed it, a 500).
+ * Incomplete blobs in PostgreSQL keep the usual hour: other nodes may be writing them.
+ * @param startedAtMs when this process started (ms since the epoch), before it accepted a request
  * @returns when it is done; never rejects (a failure is logged)
  */
-export function purgeIntakeAtStart(deps: PurgeDeps, retentionDays: number): Promise<void> {
+export function purgeIntakeAtStart(deps: PurgeDeps, retentionDays: number, startedAtMs: number): Promise<void> {
   // Only files: this data folder has one server. Blobs in PostgreSQL are shared by every node, and
   // one being written now may be another node's upload (or this one's, timed by a clock that may be
   // a second behind Date.now(), src/clock.ts): those keep the hour's grace period.
-  const opts = engineOf(deps.db).blobsInDatabase ? {} : { tmpBeforeMs: Date.now() };
+  const opts = engineOf(deps.db).blobsInDatabase ? {} : { tmpBeforeMs: startedAtMs - MTIME_SLACK_MS };
   return purgeAndLog(deps, retentionDays, opts).catch((err) => deps.log.error("intake purge failed", { error: String(err) }));
 }
 
