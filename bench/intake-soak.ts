@@ -22,6 +22,14 @@
  *
  * `--jobs-paused`: analysis jobs are queued but not run (EARSHOT_JOBS_PAUSED=1), so neither
  * analysis nor the webhooks (sent once a response's analysis is done) share the machine.
+ *
+ * `--voice CLIP.wav --models-dir DIR --asr-model ID [--asr-engine whispercpp|transformers]
+ * [--think-ms N]`: a response is a recording (the clip, uploaded as a voice answer), one typed
+ * answer and the submit; the server transcribes every recording with that model and engine (a
+ * speed change of the transcription is not done until this shows nothing else grew: the
+ * worker's RSS, the open file descriptors, the WAL). Each row then adds the transcriptions queued
+ * and done per second and the open descriptors of the server and its children. `--think-ms`
+ * paces each respondent (a pause after each response) so the transcription can keep up.
  */
 import { sql } from "kysely";
 import fs from "node:fs";
@@ -43,8 +51,16 @@ const { values: flags } = parseArgs({
     "jobs-paused": { type: "boolean", default: false },
     bin: { type: "string" },
     json: { type: "boolean", default: false },
+    voice: { type: "string" },
+    "models-dir": { type: "string" },
+    "asr-model": { type: "string" },
+    "asr-engine": { type: "string", default: "whispercpp" },
+    "think-ms": { type: "string", default: "0" },
   },
 });
+const thinkMs = Number(flags["think-ms"]);
+const clip = flags.voice ? new Uint8Array(fs.readFileSync(flags.voice)) : null;
+if (clip && !(flags["models-dir"] && flags["asr-model"])) throw new Error("--voice needs --models-dir and --asr-model");
 const durationS = Number(flags["duration-s"]);
 const respondents = Number(flags.respondents);
 const reportS = Number(flags["report-s"]);
@@ -93,6 +109,11 @@ const env: Record<string, string> = {
 };
 if (flags.synchronous) env.EARSHOT_SQLITE_SYNCHRONOUS = flags.synchronous;
 if (flags["jobs-paused"]) env.EARSHOT_JOBS_PAUSED = "1";
+if (clip) {
+  env.EARSHOT_MODELS_DIR = path.resolve(flags["models-dir"]!);
+  env.EARSHOT_ASR_MODEL = flags["asr-model"]!;
+  env.EARSHOT_ASR_ENGINE = flags["asr-engine"]!;
+}
 const server = await startServer({ dataDir, env, bin });
 serverPid = server.proc.pid;
 
@@ -108,11 +129,16 @@ async function api(method: string, p: string, body: unknown): Promise<any> {
 await api("POST", `/api/v1/workspaces/${ws.workspace_uuid}/webhooks/`, { url: receiver.url, events: ["response.submitted"] });
 const link = await api("POST", "/api/v1/links/", {
   name: "Soak",
-  questions: [
-    { prompt: "What brought you here today?", type: "text" },
-    { prompt: "What should we improve?", type: "text" },
-    { prompt: "Anything else?", type: "text", required: false },
-  ],
+  questions: clip
+    ? [
+        { prompt: "Tell us about your visit", type: "voice", configuration: { max_duration: 120 } },
+        { prompt: "What should we improve?", type: "text" },
+      ]
+    : [
+        { prompt: "What brought you here today?", type: "text" },
+        { prompt: "What should we improve?", type: "text" },
+        { prompt: "Anything else?", type: "text", required: false },
+      ],
 });
 const base = `${server.baseUrl}/api/v1/intake/${ws.workspace_slug}/${link.slug}/sessions/`;
 const ANSWERS = [
@@ -158,27 +184,47 @@ type Row = {
   rss_mib: number;
   analyses_queued: number | null;
   analysed_per_s: number | null;
+  transcriptions_queued: number | null;
+  transcribed_per_s: number | null;
+  open_fds: number;
 };
 
-/** Analysis jobs queued, and finished per second since the last call (null: the database could not be read). */
-let lastAnalysed: { done: number; atMs: number } | null = null;
-function analysisPace(): { queued: number; perS: number | null } | null {
-  try {
-    const reader = new SqliteReader(path.join(dataDir, "earshot.db"), { readonly: true });
+/**
+ * A kind of job's pace: queued now, and finished per second since the last call (null: the
+ * database could not be read).
+ */
+function jobPace(kind: "analyse" | "transcribe"): () => { queued: number; perS: number | null } | null {
+  let last: { done: number; atMs: number } | null = null;
+  return () => {
     try {
-      const rows = reader.query("SELECT state, count(*) AS n FROM jobs WHERE kind = 'analyse' GROUP BY state").all() as { state: string; n: number }[];
-      const n = (state: string) => rows.find((r) => r.state === state)?.n ?? 0;
-      const now = { done: n("done") + n("failed"), atMs: Date.now() };
-      const perS = lastAnalysed ? ((now.done - lastAnalysed.done) * 1000) / (now.atMs - lastAnalysed.atMs) : null;
-      lastAnalysed = now;
-      return { queued: n("queued"), perS };
-    } finally {
-      reader.close();
+      const reader = new SqliteReader(path.join(dataDir, "earshot.db"), { readonly: true });
+      try {
+        const rows = reader.query("SELECT state, count(*) AS n FROM jobs WHERE kind = ? GROUP BY state").all(kind) as { state: string; n: number }[];
+        const n = (state: string) => rows.find((r) => r.state === state)?.n ?? 0;
+        const now = { done: n("done") + n("failed"), atMs: Date.now() };
+        const perS = last ? ((now.done - last.done) * 1000) / (now.atMs - last.atMs) : null;
+        last = now;
+        return { queued: n("queued"), perS };
+      } finally {
+        reader.close();
+      }
+    } catch {
+      return null;
     }
-  } catch {
-    return null;
-  }
+  };
 }
+const analysisPace = jobPace("analyse");
+const transcriptionPace = jobPace("transcribe");
+/** Open file descriptors of the server and its children (0 when /proc cannot be read). */
+const openFds = () =>
+  [serverPid, ...descendants(serverPid)].reduce((sum, pid) => {
+    try {
+      return sum + fs.readdirSync(`/proc/${pid}/fd`).length;
+    } catch {
+      return sum;
+    }
+  }, 0);
+let fdPeak = 0;
 const rows: Row[] = [];
 let walPeak = 0;
 let walPeakInterval = 0;
@@ -190,9 +236,11 @@ const sampler = setInterval(() => {
   walPeak = Math.max(walPeak, w);
   walPeakInterval = Math.max(walPeakInterval, w);
   rssPeak = Math.max(rssPeak, rssMiB());
+  fdPeak = Math.max(fdPeak, openFds());
   const t = Math.round((Date.now() - t0) / 1000);
   if (t > 0 && t % reportS === 0 && t !== rows.at(-1)?.t_s && t <= durationS) {
     const pace = analysisPace();
+    const heard = clip ? transcriptionPace() : null;
     const row = {
       t_s: t,
       submissions_per_s: (acknowledged.length - lastAcks) / reportS,
@@ -201,13 +249,16 @@ const sampler = setInterval(() => {
       rss_mib: rssMiB(),
       analyses_queued: pace?.queued ?? null,
       analysed_per_s: pace?.perS ?? null,
+      transcriptions_queued: heard?.queued ?? null,
+      transcribed_per_s: heard?.perS ?? null,
+      open_fds: openFds(),
     };
     rows.push(row);
     lastAcks = acknowledged.length;
     walPeakInterval = 0;
     if (!flags.json)
       process.stderr.write(
-        `${row.t_s} s: ${row.submissions_per_s.toFixed(1)} submissions/s, WAL ${row.wal_mib.toFixed(1)} MiB (peak ${row.wal_peak_mib.toFixed(1)}), RSS ${row.rss_mib.toFixed(0)} MiB\n`,
+        `${row.t_s} s: ${row.submissions_per_s.toFixed(1)} submissions/s, WAL ${row.wal_mib.toFixed(1)} MiB (peak ${row.wal_peak_mib.toFixed(1)}), RSS ${row.rss_mib.toFixed(0)} MiB, ${row.open_fds} fds${clip ? `, ${row.transcriptions_queued ?? "–"} transcriptions queued` : ""}\n`,
       );
   }
 }, 1000);
@@ -220,6 +271,12 @@ async function call(method: string, url: string, body: unknown, want: number): P
   if (res.status !== want) throw new Error(`${method} ${url.slice(server.baseUrl.length)}: ${res.status} ${text.slice(0, 200)}`);
   return JSON.parse(text);
 }
+/** Uploads a recording as a voice answer (200 expected). */
+async function upload(url: string, bytes: Uint8Array<ArrayBuffer>): Promise<void> {
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "audio/wav" }, body: bytes, signal: AbortSignal.timeout(30_000) });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`POST ${url.slice(server.baseUrl.length)}: ${res.status} ${text.slice(0, 200)}`);
+}
 let seq = 0;
 const deadline = t0 + durationS * 1000;
 await Promise.all(
@@ -229,9 +286,13 @@ await Promise.all(
       const n = ++seq;
       try {
         const s = await call("POST", base, {}, 201);
-        for (const [k, q] of link.questions.entries()) await call("PUT", `${base}${s.session_id}/answers/${q.uuid}/`, { value: `${ANSWERS[k]} (#${n})` }, 200);
+        for (const [k, q] of link.questions.entries()) {
+          if (q.response_type === "voice") await upload(`${base}${s.session_id}/answers/${q.uuid}/audio/`, clip!);
+          else await call("PUT", `${base}${s.session_id}/answers/${q.uuid}/`, { value: `${ANSWERS[k]} (#${n})` }, 200);
+        }
         await call("POST", `${base}${s.session_id}/submit/`, {}, 200);
         acknowledged.push(s.response_uuid);
+        if (thinkMs > 0) await Bun.sleep(thinkMs);
       } catch (err) {
         failures++;
         firstFailure ||= String(err);
@@ -242,11 +303,28 @@ await Promise.all(
 );
 const loadS = (Date.now() - t0) / 1000;
 const loadAfter = os.loadavg();
-const after: { t_s: number; wal_mib: number; analyses_queued: number | null; analysed_per_s: number | null }[] = [];
-for (const t of [1, 2, 5, 10, 20, 30, 60, 120].filter((x) => x <= afterS)) {
+const after: {
+  t_s: number;
+  wal_mib: number;
+  analyses_queued: number | null;
+  analysed_per_s: number | null;
+  transcriptions_queued: number | null;
+  rss_mib: number;
+  open_fds: number;
+}[] = [];
+for (const t of [1, 2, 5, 10, 20, 30, 60, 120, 300, 600].filter((x) => x <= afterS)) {
   await Bun.sleep(Math.max(0, t0 + loadS * 1000 + t * 1000 - Date.now()));
   const pace = analysisPace();
-  after.push({ t_s: t, wal_mib: walBytes() / MiB, analyses_queued: pace?.queued ?? null, analysed_per_s: pace?.perS ?? null });
+  const heard = clip ? transcriptionPace() : null;
+  after.push({
+    t_s: t,
+    wal_mib: walBytes() / MiB,
+    analyses_queued: pace?.queued ?? null,
+    analysed_per_s: pace?.perS ?? null,
+    transcriptions_queued: heard?.queued ?? null,
+    rss_mib: rssMiB(),
+    open_fds: openFds(),
+  });
 }
 clearInterval(sampler);
 const hwmMiB = kib(serverPid, "VmHWM") / 1024;
@@ -280,6 +358,8 @@ const report = {
   wal_peak_mib: walPeak / MiB,
   rss_peak_mib: rssPeak,
   rss_hwm_mib: hwmMiB,
+  open_fds_peak: fdPeak,
+  voice: clip ? { clip: flags.voice, model: flags["asr-model"], engine: flags["asr-engine"], think_ms: thinkMs } : null,
   intervals: rows,
   wal_after_load: after,
 };
@@ -294,13 +374,18 @@ else {
   );
   console.log(`WAL peak ${f(report.wal_peak_mib)} MiB; server RSS peak ${f(rssPeak, 0)} MiB (sampled, with children), high-water mark ${f(hwmMiB, 0)} MiB\n`);
   const g = (x: number | null, digits = 0) => (x === null ? "–" : f(x, digits));
-  console.log("| t (s) | submissions/s | WAL (MiB) | WAL peak in interval (MiB) | RSS (MiB) | analyses queued | analysed/s |");
-  console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  if (clip) console.log(`voice: ${flags.voice} with ${flags["asr-model"]} (${flags["asr-engine"]}), think ${thinkMs} ms; open descriptors peak ${fdPeak}\n`);
+  console.log(
+    "| t (s) | submissions/s | WAL (MiB) | WAL peak in interval (MiB) | RSS (MiB) | analyses queued | analysed/s | transcriptions queued | transcribed/s | open fds |",
+  );
+  console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const r of rows)
     console.log(
-      `| ${r.t_s} | ${f(r.submissions_per_s)} | ${f(r.wal_mib)} | ${f(r.wal_peak_mib)} | ${f(r.rss_mib, 0)} | ${g(r.analyses_queued)} | ${g(r.analysed_per_s)} |`,
+      `| ${r.t_s} | ${f(r.submissions_per_s)} | ${f(r.wal_mib)} | ${f(r.wal_peak_mib)} | ${f(r.rss_mib, 0)} | ${g(r.analyses_queued)} | ${g(r.analysed_per_s)} | ${g(r.transcriptions_queued)} | ${g(r.transcribed_per_s, 2)} | ${r.open_fds} |`,
     );
   console.log(`\nWAL after the load stopped: ${after.map((a) => `+${a.t_s} s ${f(a.wal_mib)} MiB`).join(", ")}`);
+  console.log(`RSS and open descriptors after the load stopped: ${after.map((a) => `+${a.t_s} s ${f(a.rss_mib, 0)} MiB/${a.open_fds}`).join(", ")}`);
+  if (clip) console.log(`Transcriptions queued after the load stopped: ${after.map((a) => `+${a.t_s} s ${g(a.transcriptions_queued)}`).join(", ")}`);
   console.log(
     `Analysis after the load stopped (queued, analysed/s): ${after.map((a) => `+${a.t_s} s ${g(a.analyses_queued)}, ${g(a.analysed_per_s)}`).join("; ")}`,
   );
