@@ -187,12 +187,11 @@ export function createAsr(modelsDir: string, model: string, threads: number | nu
     const vadStart = performance.now();
     const cut = vad === "energy" ? skipSilence(original, TARGET_SAMPLE_RATE_HZ) : null;
     if (cut && cut.pieces.length === 0) {
-      // No speech: Whisper would only hallucinate here. The language rules still hold (read from
-      // the model's generation config on disk, without loading the model).
-      if (task === "translate") return null;
-      const onDisk = generationConfigOnDisk(path.join(root, model));
-      const language = onDisk ? languageOf(model, onDisk, opts.language) : (opts.language?.split("-")[0]?.toLowerCase() ?? null);
-      return { text: "", language, segments: [], loadMs: 0, asrMs: performance.now() - vadStart, whisperS: 0 };
+      // The language rules from the model's generation config on disk.
+      return noSpeechResult(task, vadStart, () => {
+        const onDisk = generationConfigOnDisk(path.join(root, model));
+        return onDisk ? languageOf(model, onDisk, opts.language) : primarySubtag(opts.language);
+      });
     }
     const pcm = cut ? cut.pcm : original;
     const loadStart = performance.now();
@@ -241,13 +240,31 @@ export function createAsr(modelsDir: string, model: string, threads: number | nu
  * @throws LanguageUnsupportedError when the model cannot transcribe the requested language.
  */
 function languageOf(model: string, config: WhisperGenerationConfig, requested: string | null | undefined): string | null {
-  const asked = requested ? requested.split("-")[0]!.toLowerCase() : null;
+  const asked = primarySubtag(requested);
   if (!config.is_multilingual) {
     if (asked && asked !== "en") throw new LanguageUnsupportedError(model, requested!, true);
     return "en";
   }
   if (asked && config.lang_to_id?.[`<|${asked}|>`] === undefined) throw new LanguageUnsupportedError(model, requested!, false);
   return asked;
+}
+
+/** The primary language subtag of a BCP 47 tag, lower-cased (`pt-BR` → `pt`); null for none. */
+export function primarySubtag(tag: string | null | undefined): string | null {
+  return tag ? tag.split("-")[0]!.toLowerCase() : null;
+}
+
+/**
+ * The answer of either engine when the VAD step found no speech in the recording: Whisper is not
+ * run (it would only hallucinate), nor is the model loaded. `translate` gets null; `transcribe` an
+ * empty transcript whose language `language()` gives by the engine's rules, from what the model's
+ * files on disk say.
+ * @param startedMs `performance.now()` when the request began (`asrMs` counts from it)
+ * @throws LanguageUnsupportedError from `language()`
+ */
+export function noSpeechResult(task: "transcribe" | "translate", startedMs: number, language: () => string | null): AsrResult | null {
+  if (task === "translate") return null;
+  return { text: "", language: language(), segments: [], loadMs: 0, asrMs: performance.now() - startedMs, whisperS: 0 };
 }
 
 /** The model folder's `generation_config.json`, or null when it is absent or unreadable. */

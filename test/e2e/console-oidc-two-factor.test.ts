@@ -12,63 +12,25 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { Secret, TOTP } from "otpauth";
-import type { BrowserContext, Page } from "playwright-core";
-import { launchBrowser } from "../helpers/browser.ts";
-import { startTestProvider, type TestProvider } from "../helpers/oidc-provider.ts";
-import { startServer, type RunningServer } from "../helpers/process.ts";
+import type { Page } from "playwright-core";
+import { startOidcConsole, type OidcConsole } from "../helpers/oidc-provider.ts";
 import { SCREENSHOT_DIR, expectAccessible } from "./console-walk.ts";
-import { makeDataDir, removeDir } from "./voice-flow.ts";
 
 const TIMEOUT_MS = 180_000;
 
-let dataDir: string;
-let provider: TestProvider;
-let server: RunningServer;
-let browser: BrowserContext;
+let oidc: OidcConsole;
 let page: Page;
-/** The console's origin as the server names itself (the redirect URI registered at the provider). */
+/** The console's origin as the server names itself (see {@link OidcConsole.origin}). */
 let origin: string;
-const redirectUris: string[] = [];
 
 beforeAll(async () => {
-  dataDir = await makeDataDir();
-  provider = await startTestProvider(redirectUris);
-  provider.users.set("ada@example.com", { email: "ada@example.com", email_verified: true, name: "Ada Lovelace", groups: [] });
-  server = await startServer({
-    dataDir,
-    env: {
-      EARSHOT_OIDC_ISSUER: provider.issuer,
-      EARSHOT_OIDC_CLIENT_ID: provider.clientId,
-      EARSHOT_OIDC_CLIENT_SECRET: provider.clientSecret,
-      EARSHOT_OIDC_PROVIDER_NAME: "Test IdP",
-      EARSHOT_OIDC_AUTO_JOIN: "true",
-    },
-  });
-  // The flow cookie comes back only to the origin the server names itself (see console-oidc.test.ts).
-  origin = server.baseUrl.replace("127.0.0.1", "localhost");
-  redirectUris.push(`${origin}/api/v1/auth/oidc/callback/`);
-  // bypassCSP: axe-core is injected as an inline script (the pages keep their CSP header).
-  browser = await launchBrowser({ microphone: false, bypassCSP: true });
-  page = await browser.newPage();
-  await page.setViewportSize({ width: 1280, height: 800 });
+  oidc = await startOidcConsole({ users: [{ email: "ada@example.com", email_verified: true, name: "Ada Lovelace", groups: [] }] });
+  ({ page, origin } = oidc);
 }, TIMEOUT_MS);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await provider?.close();
-  await removeDir(dataDir);
+  await oidc?.close();
 });
-
-/** From the sign-in page through the provider's login page as `email` (a fresh browser: no silent re-login). */
-async function signInThroughProvider(email: string): Promise<void> {
-  await browser.clearCookies();
-  await page.goto(`${origin}/console/login/`);
-  await page.getByRole("button", { name: "Sign in with Test IdP" }).click();
-  await page.getByRole("heading", { name: "Test identity provider" }).waitFor();
-  await page.getByLabel("Email").fill(email);
-  await page.getByRole("button", { name: "Sign in" }).click();
-}
 
 /** The code of the time step after now: never the step the enrolment used (the server refuses a replay). */
 const nextStepCode = (secret: string) => TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: Date.now() + 30_000 });
@@ -76,7 +38,7 @@ const nextStepCode = (secret: string) => TOTP.generate({ secret: Secret.fromBase
 test(
   "sign in through the provider, set up two-factor in Settings, sign out, sign in through the provider again with the code",
   async () => {
-    await signInThroughProvider("ada@example.com");
+    await oidc.signInThroughProvider("ada@example.com");
     await page.getByRole("heading", { level: 1, name: "Links" }).waitFor();
 
     await page.goto(`${origin}/console/settings/`);
@@ -91,7 +53,7 @@ test(
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("button", { name: "Sign in with Test IdP" }).waitFor();
 
-    await signInThroughProvider("ada@example.com");
+    await oidc.signInThroughProvider("ada@example.com");
     const code = page.getByLabel("Authentication code");
     await code.waitFor();
     await page.getByRole("heading", { name: "Two-factor authentication" }).waitFor();

@@ -13,7 +13,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { Locator, Page } from "playwright-core";
 import { openConsoleAsOwner, type ConsoleOwner } from "../helpers/console-browser.ts";
-import { startTestProvider, type TestProvider } from "../helpers/oidc-provider.ts";
+import { callbackUrl, loginAtProviderPage, startTestProvider, type TestProvider } from "../helpers/oidc-provider.ts";
 import { SCREENSHOT_DIR, expectAccessible } from "./console-walk.ts";
 
 const TIMEOUT_MS = 180_000;
@@ -47,7 +47,7 @@ beforeAll(async () => {
   });
   ({ page } = session);
   // The provider reads its redirect URIs at its first request, which comes after this.
-  redirectUris.push(`${session.origin}/api/v1/auth/oidc/callback/`);
+  redirectUris.push(callbackUrl(session.origin));
 }, TIMEOUT_MS);
 
 afterAll(async () => {
@@ -89,9 +89,7 @@ test(
     await expectAccessible(page, "sign-in page with a workspace's provider");
     await shoot("sign-in");
     await button.click();
-    await page.getByRole("heading", { name: "Test identity provider" }).waitFor();
-    await page.getByLabel("Email").fill("mo@example.com");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await loginAtProviderPage(page, "mo@example.com");
     await page.getByRole("navigation", { name: "Console" }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/console/links/");
     const me = await page.evaluate(async () => (await fetch("/api/v1/auth/session/")).json());

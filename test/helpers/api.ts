@@ -35,10 +35,18 @@ export type TestApi = {
     urlPath: string,
     opts?: { body?: unknown; raw?: BodyInit | Uint8Array; key?: string | null; headers?: Record<string, string> },
   ): Promise<ApiReply>;
+  /**
+   * Serves the app on 127.0.0.1 and a free port, for tests of real HTTP over a real socket (the
+   * first call starts it; `close()` stops it).
+   * @returns its origin, and `call` as above but over that socket
+   */
+  listen(): { origin: string; call: TestApi["call"] };
   /** Creates another workspace (for isolation tests). */
   newWorkspace(name: string, plan?: Plan): Promise<CreatedWorkspace>;
   close(): Promise<void>;
 };
+
+type CallOptions = Parameters<TestApi["call"]>[2];
 
 export const BASE = "http://localhost";
 
@@ -58,6 +66,29 @@ export async function createTestApi(env: Record<string, string> = {}, plan: Plan
   const inference = createInferenceClient({ modelsDir: FIXTURE_MODELS_DIR, asrModel: "whisper-tiny-random", sentimentModel: "tiny-sentiment-3class" });
   const { app, db, deps, close } = await createAppDeps(config, { inference, webAssets: new Map(), clock: opts.clock });
   const ws = await createWorkspace(db, { name: "Test workspace", plan });
+  /** A request to `origin` + `urlPath` through `send` (in-process or a socket), its answer checked. */
+  const request = async (send: (req: Request) => Promise<Response>, origin: string, method: string, urlPath: string, opts: CallOptions = {}) => {
+    const headers: Record<string, string> = { accept: "application/json", ...opts.headers };
+    const key = opts.key === undefined ? ws.api_key : opts.key;
+    if (key) headers.authorization = `Bearer ${key}`;
+    let body = opts.raw as BodyInit | undefined;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const res = await send(new Request(origin + urlPath, { method, headers, body }));
+    const text = await res.text();
+    let json: unknown = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = null;
+    }
+    // Every successful JSON answer must match the schema the OpenAPI document gives it.
+    outputChecker().check(method, urlPath, res.status, res.headers.get("content-type"), json);
+    return { status: res.status, headers: res.headers, json, text };
+  };
+  let served: { origin: string; call: TestApi["call"]; stop: () => Promise<unknown> } | null = null;
   return {
     app,
     db,
@@ -65,29 +96,18 @@ export async function createTestApi(env: Record<string, string> = {}, plan: Plan
     config,
     dataDir,
     ws,
-    async call(method, urlPath, opts = {}) {
-      const headers: Record<string, string> = { accept: "application/json", ...opts.headers };
-      const key = opts.key === undefined ? ws.api_key : opts.key;
-      if (key) headers.authorization = `Bearer ${key}`;
-      let body = opts.raw as BodyInit | undefined;
-      if (opts.body !== undefined) {
-        body = JSON.stringify(opts.body);
-        headers["content-type"] ??= "application/json";
+    call: (method, urlPath, opts) => request((req) => app.handle(req), BASE, method, urlPath, opts),
+    listen() {
+      if (!served) {
+        const listening = app.listen({ port: 0, hostname: "127.0.0.1" });
+        const origin = `http://127.0.0.1:${listening.server!.port}`;
+        served = { origin, call: (method, urlPath, opts) => request(fetch, origin, method, urlPath, opts), stop: async () => listening.stop(true) };
       }
-      const res = await app.handle(new Request(BASE + urlPath, { method, headers, body }));
-      const text = await res.text();
-      let json: unknown = null;
-      try {
-        json = text ? JSON.parse(text) : null;
-      } catch {
-        json = null;
-      }
-      // Every successful JSON answer must match the schema the OpenAPI document gives it.
-      outputChecker().check(method, urlPath, res.status, res.headers.get("content-type"), json);
-      return { status: res.status, headers: res.headers, json, text };
+      return served;
     },
     newWorkspace: (name, p = "enterprise") => createWorkspace(db, { name, plan: p }),
     async close() {
+      await served?.stop();
       await close();
       await dropTestDatabase(dataDir);
       fs.rmSync(dataDir, { recursive: true, force: true });

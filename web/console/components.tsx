@@ -77,6 +77,23 @@ export function Notice({ children }: { children: ComponentChildren }) {
   );
 }
 
+/**
+ * How a {@link useAction} run ended, under its form: the error explained ({@link ErrorNote}), or
+ * the success message announced ({@link Notice}); nothing before the first run.
+ */
+export function ActionOutcome({ action }: { action: { error: ApiError | null; message: string } }) {
+  return (
+    <>
+      <ErrorNote error={action.error} />
+      {action.message && (
+        <Notice>
+          <p>{action.message}</p>
+        </Notice>
+      )}
+    </>
+  );
+}
+
 const RELATIVE = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
 const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["second", 60],

@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { GGML_MODEL_FILE } from "../asr-files.ts";
 import { TARGET_SAMPLE_RATE_HZ } from "../audio.ts";
-import { type Asr, type AsrResult, LanguageUnsupportedError, segmentsOf, toSourceSegments, type VadMode } from "../asr.ts";
+import { type Asr, type AsrResult, LanguageUnsupportedError, noSpeechResult, primarySubtag, segmentsOf, toSourceSegments, type VadMode } from "../asr.ts";
 import { skipSilence } from "../vad.ts";
 import { loadWhisperAddon, type WhisperAddon, type WhisperModelHandle } from "./addon.ts";
 import { checkGgmlFile, type GgmlHeader } from "./ggml-file.ts";
@@ -44,7 +44,7 @@ export function createWhisperCppAsr(modelsDir: string, model: string, threads: n
 
   /** The ISO 639-1 code to decode in (null: detect), by the rules of the module comment. */
   const languageFor = (multilingual: boolean, requested: string | null | undefined, addon: WhisperAddon | null): string | null => {
-    const asked = requested ? requested.split("-")[0]!.toLowerCase() : null;
+    const asked = primarySubtag(requested);
     if (!multilingual) {
       if (asked && asked !== "en") throw new LanguageUnsupportedError(model, requested!, true);
       return "en";
@@ -62,16 +62,16 @@ export function createWhisperCppAsr(modelsDir: string, model: string, threads: n
     const started = performance.now();
     const cut = vad === "energy" ? skipSilence(original, TARGET_SAMPLE_RATE_HZ) : null;
     if (cut && cut.pieces.length === 0) {
-      // No speech: nothing to decode. The language rules still hold, from the file's header.
-      if (task === "translate") return null;
-      let header: GgmlHeader | null = null;
-      try {
-        header = checkGgmlFile(file);
-      } catch {
-        // an absent or damaged file is reported by the first request with speech
-      }
-      const language = header ? languageFor(header.multilingual, opts.language, null) : (opts.language?.split("-")[0]?.toLowerCase() ?? null);
-      return { text: "", language, segments: [], loadMs: 0, asrMs: performance.now() - started, whisperS: 0 };
+      // The language rules from the file's header.
+      return noSpeechResult(task, started, () => {
+        let header: GgmlHeader;
+        try {
+          header = checkGgmlFile(file);
+        } catch {
+          return primarySubtag(opts.language); // an absent or damaged file is reported by the first request with speech
+        }
+        return languageFor(header.multilingual, opts.language, null);
+      });
     }
     const pcm = cut ? cut.pcm : original;
     const loadStart = performance.now();

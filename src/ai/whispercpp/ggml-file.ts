@@ -11,6 +11,8 @@ import fs from "node:fs";
 import { ModelMissingError } from "../asr.ts";
 
 const GGML_MAGIC = 0x67676d6c;
+/** How far a read of a token's length reads ahead: the whole vocabulary in a few reads. */
+const VOCABULARY_READ_AHEAD_BYTES = 1 << 20;
 /** Tensor types whisper.cpp model files use: bytes per block and values per block (ggml.c type_traits). */
 const TYPE_SIZES: Record<number, [bytes: number, block: number]> = {
   0: [4, 1], // f32
@@ -39,22 +41,46 @@ export class GgmlFileError extends Error {
 /** What the header says. */
 export type GgmlHeader = { nVocab: number; nAudioLayers: number; nTextLayers: number; nState: number; multilingual: boolean };
 
-/** Reads int32s at a position, with bounds. */
+/** `N` numbers as a tuple type (`number[]` when `N` is not a literal). */
+type Int32s<N extends number, T extends number[] = []> = number extends N ? number[] : T["length"] extends N ? T : Int32s<N, [...T, number]>;
+
+/**
+ * Every read of the file, bounded by its size. A read may ask for `readAhead` more bytes: later
+ * reads inside them are served from memory (the vocabulary's many small lengths: a few 1 MiB
+ * reads, not one per token). The tensor headers, spread between the weights, read no more than
+ * they need.
+ */
 class Reader {
+  private window: Buffer = Buffer.alloc(0);
+  private windowAt = 0;
   constructor(
     private readonly fd: number,
     readonly size: number,
     private readonly file: string,
   ) {}
-  bytes(at: number, n: number): Buffer {
-    if (at < 0 || n < 0 || at + n > this.size) throw new GgmlFileError(this.file, `ends at byte ${this.size}, needs ${at + n}`);
-    const buf = Buffer.alloc(n);
-    if (n > 0 && fs.readSync(this.fd, buf, 0, n, at) !== n) throw new GgmlFileError(this.file, "short read");
-    return buf;
+  /**
+   * Throws unless the file reaches byte `end` (exclusive).
+   * @param what the part of the file that needs it (for the message)
+   */
+  need(end: number, what: string): void {
+    if (end > this.size) throw new GgmlFileError(this.file, `${what} cut short: needs byte ${end}, the file has ${this.size}`);
   }
-  ints(at: number, n: number): number[] {
-    const buf = this.bytes(at, 4 * n);
-    return Array.from({ length: n }, (_, i) => buf.readInt32LE(4 * i));
+  /** `n` bytes at byte `at`. @throws GgmlFileError when they lie past the end, or the read comes back short */
+  bytes(at: number, n: number, what: string, readAhead = 0): Buffer {
+    if (at < 0 || n < 0) throw new GgmlFileError(this.file, `${what} at an impossible place`);
+    this.need(at + n, what);
+    const offset = at - this.windowAt;
+    if (offset >= 0 && offset + n <= this.window.length) return this.window.subarray(offset, offset + n);
+    const length = Math.min(this.size - at, n + readAhead);
+    const buf = Buffer.alloc(length);
+    if (length > 0 && fs.readSync(this.fd, buf, 0, length, at) !== length) throw new GgmlFileError(this.file, "short read");
+    [this.window, this.windowAt] = [buf, at];
+    return buf.subarray(0, n);
+  }
+  /** `n` little-endian int32s at byte `at` (see {@link bytes}). */
+  ints<N extends number>(at: number, n: N, what: string, readAhead = 0): Int32s<N> {
+    const buf = this.bytes(at, 4 * n, what, readAhead);
+    return Array.from({ length: n }, (_, i) => buf.readInt32LE(4 * i)) as Int32s<N>;
   }
 }
 
@@ -72,20 +98,11 @@ export function checkGgmlFile(file: string): GgmlHeader {
   }
   try {
     const r = new Reader(fd, fs.fstatSync(fd).size, file);
-    const [magic, nVocab, nAudioCtx, nAudioState, nAudioHead, nAudioLayers, nTextCtx, nTextState, nTextHead, nTextLayers, nMels, ftype] = r.ints(0, 12) as [
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-    ];
+    const [magic, nVocab, nAudioCtx, nAudioState, nAudioHead, nAudioLayers, nTextCtx, nTextState, nTextHead, nTextLayers, nMels, ftype] = r.ints(
+      0,
+      12,
+      "header",
+    );
     if (magic !== GGML_MAGIC) throw new GgmlFileError(file, "not a ggml Whisper file");
     const inRange = (x: number, max: number) => Number.isInteger(x) && x >= 1 && x <= max;
     const shapeOk =
@@ -102,35 +119,30 @@ export function checkGgmlFile(file: string): GgmlHeader {
       ftype >= 0;
     if (!shapeOk) throw new GgmlFileError(file, "impossible hyper-parameters");
     let at = 48;
-    const [melRows, melCols] = r.ints(at, 2) as [number, number];
+    const [melRows, melCols] = r.ints(at, 2, "mel filters");
     if (!inRange(melRows, 1024) || !inRange(melCols, 65_536)) throw new GgmlFileError(file, "impossible mel filter shape");
     at += 8 + melRows * melCols * 4;
-    const [words] = r.ints(at, 1) as [number];
+    const [words] = r.ints(at, 1, "vocabulary");
     if (words < 0 || words > nVocab) throw new GgmlFileError(file, "impossible vocabulary size");
     at += 4;
-    // The vocabulary: read in 1 MiB chunks, lengths walked in memory.
-    let chunk: Buffer = Buffer.alloc(0);
-    let chunkAt = at;
     for (let i = 0; i < words; i++) {
-      if (at + 4 - chunkAt > chunk.length) [chunk, chunkAt] = [r.bytes(at, Math.min(r.size - at, 1 << 20)), at];
-      if (at + 4 - chunkAt > chunk.length) throw new GgmlFileError(file, "vocabulary cut short");
-      const len = chunk.readUInt32LE(at - chunkAt);
-      if (len > 1024) throw new GgmlFileError(file, "impossible token length");
-      at += 4 + len;
-      if (at > r.size) throw new GgmlFileError(file, "vocabulary cut short");
+      const [length] = r.ints(at, 1, "vocabulary", VOCABULARY_READ_AHEAD_BYTES);
+      if (length < 0 || length > 1024) throw new GgmlFileError(file, "impossible token length");
+      at += 4 + length;
+      r.need(at, "vocabulary");
     }
     let tensors = 0;
     while (at < r.size) {
-      const [nDims, nameLength, type] = r.ints(at, 3) as [number, number, number];
+      const [nDims, nameLength, type] = r.ints(at, 3, "tensor header");
       if (!inRange(nDims, 4) || !inRange(nameLength, 512)) throw new GgmlFileError(file, `impossible tensor header at byte ${at}`);
       const typeSize = TYPE_SIZES[type];
       if (!typeSize) throw new GgmlFileError(file, `unknown tensor type ${type}`);
-      const dims = r.ints(at + 12, nDims);
+      const dims = r.ints(at + 12, nDims, "tensor header");
       if (!dims.every((d) => inRange(d, 1 << 24))) throw new GgmlFileError(file, `impossible tensor shape at byte ${at}`);
       const values = dims.reduce((a, b) => a * b, 1);
       if (values % typeSize[1] !== 0) throw new GgmlFileError(file, `tensor size does not fit its type at byte ${at}`);
       at += 12 + 4 * nDims + nameLength + (values / typeSize[1]) * typeSize[0];
-      if (at > r.size) throw new GgmlFileError(file, `cut short: a tensor needs ${at} bytes, the file has ${r.size}`);
+      r.need(at, "tensor");
       tensors++;
     }
     // whisper.cpp's own count: 2 conv + pos + 2 ln per encoder, 15 per encoder layer, … (src/whisper.cpp).

@@ -9,35 +9,18 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createManualClock, formatMicros, type ManualClock } from "../../clock.ts";
 import { createTestApi, type TestApi } from "../../../test/helpers/api.ts";
-import { outputChecker } from "../../../test/helpers/openapi-check.ts";
 
 let api: TestApi;
 let clock: ManualClock;
-let server: { server: { port?: number } | null; stop(): unknown };
-let origin: string;
 
 beforeAll(async () => {
   clock = createManualClock(Date.UTC(2026, 11, 1, 12, 0, 0));
   api = await createTestApi({}, "enterprise", { clock });
-  server = api.app.listen({ port: 0, hostname: "127.0.0.1" }) as never;
-  origin = `http://127.0.0.1:${server.server!.port}`;
 });
-afterAll(async () => {
-  await server.stop();
-  await api.close();
-});
+afterAll(() => api.close());
 
 /** One request over a real socket; 2xx JSON answers are checked against the OpenAPI document. */
-async function http(method: string, path: string, body?: unknown, key: string | null = api.ws.api_key) {
-  const headers: Record<string, string> = { accept: "application/json" };
-  if (key) headers.authorization = `Bearer ${key}`;
-  if (body !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(origin + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  const json = text ? JSON.parse(text) : null;
-  outputChecker().check(method, path, res.status, res.headers.get("content-type"), json);
-  return { status: res.status, type: res.headers.get("content-type"), json };
-}
+const http = (method: string, path: string, body?: unknown, key: string | null = api.ws.api_key) => api.listen().call(method, path, { body, key });
 
 const inSeconds = (s: number) => formatMicros(BigInt(clock.nowMs() + s * 1000) * 1000n);
 
@@ -74,7 +57,7 @@ describe("closing a link", () => {
     ] as const) {
       const r = await http("POST", "/api/v1/links/", { name: "Bad", settings });
       expect(r.status).toBe(400);
-      expect(r.type).toContain("application/problem+json");
+      expect(r.headers.get("content-type")).toContain("application/problem+json");
       expect(r.json.code).toBe("VALIDATION_ERROR");
       expect(r.json.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
     }
@@ -94,7 +77,7 @@ describe("closing a link", () => {
     clock.advance(60_000);
     const closed = await start(link);
     expect(closed.status).toBe(409);
-    expect(closed.type).toContain("application/problem+json");
+    expect(closed.headers.get("content-type")).toContain("application/problem+json");
     expect(closed.json).toMatchObject({ status: 409, code: "LINK_CLOSED" });
     expect((await http("GET", `/api/v1/links/${link.uuid}/`)).json).toMatchObject({ is_closed: true, closed_reason: "close_at" });
     expect((await http("GET", `${intake(link)}/`, undefined, null)).json.link).toMatchObject({ is_closed: true, closed_reason: "close_at" });

@@ -13,7 +13,6 @@ import path from "node:path";
 import { createManualClock, type ManualClock } from "../../clock.ts";
 import { createTestApi, type TestApi } from "../../../test/helpers/api.ts";
 import { makeSpeechWav } from "../../../test/helpers/audio.ts";
-import { outputChecker } from "../../../test/helpers/openapi-check.ts";
 import { rawUpgrade } from "../../../test/helpers/raw-http.ts";
 
 const TEXT = "I agree that my voice is recorded and kept for 30 days.";
@@ -22,36 +21,18 @@ const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 
 let api: TestApi;
 let clock: ManualClock;
-let server: { server: { port?: number } | null; stop(): unknown };
 let origin: string;
+/** One request over a real socket; 2xx JSON answers are checked against the OpenAPI document. */
+let http: TestApi["call"];
 let wav: Uint8Array;
 
 beforeAll(async () => {
   clock = createManualClock(Date.UTC(2026, 11, 1, 9, 30, 0));
   api = await createTestApi({}, "enterprise", { clock });
-  server = api.app.listen({ port: 0, hostname: "127.0.0.1" }) as never;
-  origin = `http://127.0.0.1:${server.server!.port}`;
+  ({ origin, call: http } = api.listen());
   wav = new Uint8Array(fs.readFileSync(await makeSpeechWav("yes I agree", path.join(api.dataDir, "speech.wav"))));
 });
-afterAll(async () => {
-  await server.stop();
-  await api.close();
-});
-
-/** One request over a real socket; 2xx JSON answers are checked against the OpenAPI document. */
-async function http(method: string, url: string, opts: { body?: unknown; raw?: Uint8Array; type?: string; key?: string | null } = {}) {
-  const headers: Record<string, string> = { accept: "application/json" };
-  const key = opts.key === undefined ? api.ws.api_key : opts.key;
-  if (key) headers.authorization = `Bearer ${key}`;
-  if (opts.body !== undefined) headers["content-type"] = "application/json";
-  if (opts.raw) headers["content-type"] = opts.type ?? "audio/wav";
-  const body = (opts.raw as BodyInit | undefined) ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
-  const res = await fetch(origin + url, { method, headers, body });
-  const text = await res.text();
-  const json = text ? JSON.parse(text) : null;
-  outputChecker().check(method, url, res.status, res.headers.get("content-type"), json);
-  return { status: res.status, type: res.headers.get("content-type"), json };
-}
+afterAll(() => api.close());
 
 async function newLink(consent: unknown, translations: unknown = {}) {
   const r = await http("POST", "/api/v1/links/", {
@@ -70,7 +51,11 @@ async function newLink(consent: unknown, translations: unknown = {}) {
 }
 const intake = (link: { slug: string }) => `/api/v1/intake/${api.ws.workspace_slug}/${link.slug}`;
 const upload = (link: any, sid: string, i: number) =>
-  http("POST", `${intake(link)}/sessions/${sid}/answers/${link.questions[i].uuid}/audio/?duration=1`, { raw: wav, key: null });
+  http("POST", `${intake(link)}/sessions/${sid}/answers/${link.questions[i].uuid}/audio/?duration=1`, {
+    raw: wav,
+    key: null,
+    headers: { "content-type": "audio/wav" },
+  });
 
 describe("consent", () => {
   test("settings.consent and its translations are validated", async () => {
@@ -100,7 +85,7 @@ describe("consent", () => {
 
     const refused = await upload(link, sid, 1);
     expect(refused.status).toBe(409);
-    expect(refused.type).toContain("application/problem+json");
+    expect(refused.headers.get("content-type")).toContain("application/problem+json");
     expect(refused.json.code).toBe("CONSENT_REQUIRED");
     // Declining still lets the respondent type where the question allows it.
     expect(

@@ -7,38 +7,17 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApi, type ApiReply, type TestApi } from "../../../test/helpers/api.ts";
-import { outputChecker } from "../../../test/helpers/openapi-check.ts";
 
 let api: TestApi;
 let origin: string;
-let stop: () => void;
+/** A request over the socket; `key` defaults to the workspace's key, null sends none. */
+let call: TestApi["call"];
 
 beforeAll(async () => {
   api = await createTestApi({ EARSHOT_INTAKE_SESSIONS_PER_MINUTE: "0" });
-  const server = api.app.listen({ port: 0, hostname: "127.0.0.1" });
-  origin = `http://127.0.0.1:${server.server!.port}`;
-  stop = () => server.stop(true);
+  ({ origin, call } = api.listen());
 });
-afterAll(async () => {
-  stop();
-  await api.close();
-});
-
-/** A request over the socket; `key` defaults to the workspace's key, null sends none. */
-async function call(method: string, path: string, opts: { body?: unknown; key?: string | null; headers?: Record<string, string> } = {}): Promise<ApiReply> {
-  const headers: Record<string, string> = { accept: "application/json", ...opts.headers };
-  const key = opts.key === undefined ? api.ws.api_key : opts.key;
-  if (key) headers.authorization = `Bearer ${key}`;
-  if (opts.body !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(origin + path, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
-  const text = await res.text();
-  let json: any = null;
-  try {
-    json = JSON.parse(text);
-  } catch {}
-  outputChecker().check(method, path, res.status, res.headers.get("content-type"), json);
-  return { status: res.status, headers: res.headers, json, text };
-}
+afterAll(() => api.close());
 
 async function newLink(settings: Record<string, unknown> = {}) {
   const r = await call("POST", "/api/v1/links/", {

@@ -9,34 +9,19 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "kysely";
 import { createTestApi, type TestApi } from "../../../test/helpers/api.ts";
-import { outputChecker } from "../../../test/helpers/openapi-check.ts";
 import { KIOSK_PIN_ATTEMPTS_PER_MINUTE } from "../intake/kiosk.ts";
 
 let api: TestApi;
-let server: { server: { port?: number } | null; stop(): unknown };
 let origin: string;
 
 beforeAll(async () => {
   api = await createTestApi({}, "enterprise");
-  server = api.app.listen({ port: 0, hostname: "127.0.0.1" }) as never;
-  origin = `http://127.0.0.1:${server.server!.port}`;
+  origin = api.listen().origin;
 });
-afterAll(async () => {
-  await server.stop();
-  await api.close();
-});
+afterAll(() => api.close());
 
 /** One request over a real socket; JSON answers are checked against the OpenAPI document. */
-async function http(method: string, path: string, body?: unknown, key: string | null = api.ws.api_key) {
-  const headers: Record<string, string> = { accept: "application/json" };
-  if (key) headers.authorization = `Bearer ${key}`;
-  if (body !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(origin + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  const json = text ? JSON.parse(text) : null;
-  outputChecker().check(method, path, res.status, res.headers.get("content-type"), json);
-  return { status: res.status, type: res.headers.get("content-type"), headers: res.headers, json };
-}
+const http = (method: string, path: string, body?: unknown, key: string | null = api.ws.api_key) => api.listen().call(method, path, { body, key });
 
 async function newLink(settings: Record<string, unknown> = {}) {
   const r = await http("POST", "/api/v1/links/", { name: "Booth", settings, questions: [{ prompt: "What did you think?", type: "text" }] });
@@ -81,7 +66,7 @@ describe("settings.kiosk", () => {
     for (const [kiosk, pointer] of cases) {
       const r = await http("POST", "/api/v1/links/", { name: "Bad kiosk", settings: { kiosk } });
       expect(r.status).toBe(400);
-      expect(r.type).toStartWith("application/problem+json");
+      expect(r.headers.get("content-type")).toStartWith("application/problem+json");
       expect(r.json.code).toBe("VALIDATION_ERROR");
       expect(r.json.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
     }
@@ -126,7 +111,7 @@ describe("the intake API of a kiosk link", () => {
     expect(put.status).toBe(200);
     const again = await http("GET", `${intake(kiosk)}/sessions/${s.json.session_id}/`, undefined, null);
     expect(again.status).toBe(409);
-    expect(again.type).toStartWith("application/problem+json");
+    expect(again.headers.get("content-type")).toStartWith("application/problem+json");
     expect(again.json.code).toBe("KIOSK_NO_RESUME");
     expect(JSON.stringify(again.json)).not.toContain("private");
     // Kiosk mode switched off: the same session resumes as on any link.

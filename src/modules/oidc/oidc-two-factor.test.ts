@@ -25,16 +25,7 @@ beforeAll(async () => {
   }
   // The provider signs ID tokens on the real clock; the app's starts there and only moves ahead (by time steps).
   clock = createManualClock(Date.now());
-  api = await createTestApi(
-    {
-      EARSHOT_OIDC_ISSUER: provider.issuer,
-      EARSHOT_OIDC_CLIENT_ID: provider.clientId,
-      EARSHOT_OIDC_CLIENT_SECRET: provider.clientSecret,
-      EARSHOT_OIDC_PROVIDER_NAME: "Test IdP",
-    },
-    "enterprise",
-    { clock },
-  );
+  api = await createTestApi(provider.serverEnv(), "enterprise", { clock });
 });
 afterAll(async () => {
   await api?.close();

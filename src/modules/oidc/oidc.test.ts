@@ -32,16 +32,12 @@ afterAll(async () => {
 
 async function app(env: Record<string, string> = {}, clock?: ReturnType<typeof createManualClock>) {
   const api = await createTestApi(
-    {
-      EARSHOT_OIDC_ISSUER: provider.issuer,
-      EARSHOT_OIDC_CLIENT_ID: provider.clientId,
-      EARSHOT_OIDC_CLIENT_SECRET: provider.clientSecret,
-      EARSHOT_OIDC_PROVIDER_NAME: "Test IdP",
+    provider.serverEnv({
       EARSHOT_OIDC_ROLE_CLAIM: "groups",
       EARSHOT_OIDC_ROLE_MAP: "earshot-admins=admin,earshot=member",
       EARSHOT_OIDC_AUTO_JOIN: "true",
       ...env,
-    },
+    }),
     "enterprise",
     clock ? { clock } : {},
   );

@@ -5,7 +5,7 @@
  * the line (`/embed/allowed_origins/<i>`).
  */
 import { api, apiPath } from "../api.ts";
-import { ErrorNote, Loading, Notice, useAction, useLoad } from "../components.tsx";
+import { ActionOutcome, ErrorNote, Loading, useAction, useLoad } from "../components.tsx";
 import { can } from "../state.ts";
 
 export function EmbedOriginsSection() {
@@ -53,12 +53,7 @@ export function EmbedOriginsSection() {
               microphone needs HTTPS, except on localhost.
             </p>
           </div>
-          <ErrorNote error={action.error} />
-          {action.message && (
-            <Notice>
-              <p>{action.message}</p>
-            </Notice>
-          )}
+          <ActionOutcome action={action} />
           {editable && (
             <div class="actions">
               <button type="submit" disabled={action.busy}>

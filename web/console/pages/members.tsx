@@ -6,7 +6,7 @@
 import { useState } from "preact/hooks";
 import { MailState } from "./mail.tsx";
 import { api, apiPath, paged, type Page } from "../api.ts";
-import { ConfirmDialog, ErrorNote, Loading, Notice, Pager, SecretField, Time, useAction, useLoad } from "../components.tsx";
+import { ActionOutcome, ConfirmDialog, ErrorNote, Loading, Pager, SecretField, Time, useAction, useLoad } from "../components.tsx";
 import { ListTable } from "../list-table.tsx";
 import { can, session, type Role } from "../state.ts";
 
@@ -126,12 +126,7 @@ export function MembersSection() {
         />
       )}
       {list && <Pager page={page} count={list.count} pageSize={PAGE_SIZE} onPage={setPage} label="Members" />}
-      <ErrorNote error={action.error} />
-      {action.message && (
-        <Notice>
-          <p>{action.message}</p>
-        </Notice>
-      )}
+      <ActionOutcome action={action} />
       {invited?.url && <SecretField label="Invite URL" value={invited.url} />}
       {invited?.mail_state && <p class="muted">It is also mailed to {invited.email}; its state is in “Pending invites”.</p>}
       {canWrite && (

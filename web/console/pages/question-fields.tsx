@@ -1,7 +1,7 @@
 /**
  * The fields of a builder question card (question-editor.tsx and the per-type forms of
  * config-forms/): the labelled input with the server's messages beside it, the check box, a
- * list's own errors, and swapping two list items.
+ * list's own errors, and reordering and removing list items.
  */
 import type { ComponentChildren } from "preact";
 import { errorsAt, type FieldErrors } from "./question-draft.ts";
@@ -59,4 +59,37 @@ export function swap<T>(items: T[], i: number, j: number): T[] {
   const out = [...items];
   [out[i], out[j]] = [out[j]!, out[i]!];
   return out;
+}
+
+/**
+ * The "↑", "↓" and "✕" buttons of item `i` of an ordered list (options, cards), named
+ * "Move {noun} {i + 1} up", "… down" and "Remove {noun} {i + 1}"; `onItems` gets the list
+ * reordered or without the item. The last item left cannot be removed.
+ */
+export function ItemActions<T>({ noun, items, i, onItems }: { noun: string; items: T[]; i: number; onItems: (items: T[]) => void }) {
+  return (
+    <div class="actions mini">
+      <button type="button" class="button-secondary" aria-label={`Move ${noun} ${i + 1} up`} disabled={i === 0} onClick={() => onItems(swap(items, i, i - 1))}>
+        ↑
+      </button>
+      <button
+        type="button"
+        class="button-secondary"
+        aria-label={`Move ${noun} ${i + 1} down`}
+        disabled={i === items.length - 1}
+        onClick={() => onItems(swap(items, i, i + 1))}
+      >
+        ↓
+      </button>
+      <button
+        type="button"
+        class="button-danger-quiet"
+        aria-label={`Remove ${noun} ${i + 1}`}
+        disabled={items.length <= 1}
+        onClick={() => onItems(items.filter((_, j) => j !== i))}
+      >
+        ✕
+      </button>
+    </div>
+  );
 }

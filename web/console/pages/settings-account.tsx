@@ -3,7 +3,7 @@
  * (settings-digest.tsx) and password.
  */
 import { api, apiPath } from "../api.ts";
-import { ErrorNote, Notice, useAction } from "../components.tsx";
+import { ActionOutcome, useAction } from "../components.tsx";
 import { session, type Session } from "../state.ts";
 import { DigestField } from "./settings-digest.tsx";
 
@@ -39,12 +39,7 @@ export function AccountSection() {
           <label for="me-name">Your name</label>
           <input id="me-name" name="name" required defaultValue={s.user.name} autoComplete="name" />
         </div>
-        <ErrorNote error={nameAction.error} />
-        {nameAction.message && (
-          <Notice>
-            <p>{nameAction.message}</p>
-          </Notice>
-        )}
+        <ActionOutcome action={nameAction} />
         <div class="actions">
           <button type="submit" disabled={nameAction.busy}>
             Save name
@@ -68,12 +63,7 @@ export function AccountSection() {
             </p>
           </div>
         </div>
-        <ErrorNote error={pwAction.error} />
-        {pwAction.message && (
-          <Notice>
-            <p>{pwAction.message}</p>
-          </Notice>
-        )}
+        <ActionOutcome action={pwAction} />
         <div class="actions">
           <button type="submit" disabled={pwAction.busy}>
             Change password

@@ -3,7 +3,7 @@
  * digests"): off, daily or weekly for the current workspace, saved on change.
  */
 import { api, apiPath } from "../api.ts";
-import { ErrorNote, Notice, useAction, useLoad } from "../components.tsx";
+import { ActionOutcome, ErrorNote, useAction, useLoad } from "../components.tsx";
 
 type Notifications = { workspace_uuid: string; digest: "off" | "daily" | "weekly"; mail_configured: boolean };
 
@@ -34,12 +34,7 @@ export function DigestField() {
             : "Mail is not configured on this server, so no digest is sent."}
         </p>
       </div>
-      <ErrorNote error={action.error} />
-      {action.message && (
-        <Notice>
-          <p>{action.message}</p>
-        </Notice>
-      )}
+      <ActionOutcome action={action} />
     </div>
   );
 }

@@ -3,7 +3,7 @@
  * owner edits them through `PATCH workspace/`.
  */
 import { api, apiPath, refreshSession } from "../api.ts";
-import { ErrorNote, Loading, Notice, useAction, useLoad } from "../components.tsx";
+import { ActionOutcome, ErrorNote, Loading, useAction, useLoad } from "../components.tsx";
 import { can } from "../state.ts";
 import type { Workspace } from "./keys.tsx";
 
@@ -107,12 +107,7 @@ export function WorkspaceSection() {
               <input id="ws-rpm" name="rpm" type="number" min={1} required defaultValue={String(w.limits.requests_per_minute)} />
             </div>
           </div>
-          <ErrorNote error={action.error} />
-          {action.message && (
-            <Notice>
-              <p>{action.message}</p>
-            </Notice>
-          )}
+          <ActionOutcome action={action} />
           <div class="actions">
             <button type="submit" disabled={action.busy}>
               Save workspace

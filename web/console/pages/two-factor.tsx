@@ -7,7 +7,7 @@
  */
 import { useState } from "preact/hooks";
 import { api, apiPath } from "../api.ts";
-import { CopyButton, ErrorNote, Loading, Notice, SecretField, Time, useAction, useLoad } from "../components.tsx";
+import { ActionOutcome, CopyButton, ErrorNote, Loading, Notice, SecretField, Time, useAction, useLoad } from "../components.tsx";
 
 type Status = { enabled: boolean; enabled_at: string | null; recovery_codes_remaining: number; required_by_workspace: boolean };
 type Enrolment = { secret: string; otpauth_uri: string; qr_code: string };
@@ -131,12 +131,7 @@ function Manage({ status, onCodes, onChanged }: { status: Status; onCodes: (code
             Needed to make new recovery codes or to turn two-factor authentication off.
           </p>
         </div>
-        <ErrorNote error={action.error} />
-        {action.message && (
-          <Notice>
-            <p>{action.message}</p>
-          </Notice>
-        )}
+        <ActionOutcome action={action} />
         <div class="actions">
           <button type="button" class="button-secondary" disabled={action.busy} onClick={renew}>
             New recovery codes
@@ -254,12 +249,7 @@ export function TwoFactorRequirementSection() {
         </label>
       )}
       <p class="hint">Members without it are sent to set it up after signing in, and reach nothing else until they do. API keys are not affected.</p>
-      <ErrorNote error={action.error} />
-      {action.message && (
-        <Notice>
-          <p>{action.message}</p>
-        </Notice>
-      )}
+      <ActionOutcome action={action} />
     </section>
   );
 }

@@ -9,7 +9,7 @@
 import { useState } from "preact/hooks";
 import type { WorkspaceSsoView } from "../../../src/modules/oidc/model.ts";
 import { api, apiPath, ApiError } from "../api.ts";
-import { ConfirmDialog, ErrorNote, Loading, Notice, SecretField, useAction, useLoad } from "../components.tsx";
+import { ActionOutcome, ConfirmDialog, ErrorNote, Loading, SecretField, useAction, useLoad } from "../components.tsx";
 
 const ROLES = ["admin", "member", "viewer"] as const;
 
@@ -164,12 +164,7 @@ export function WorkspaceSsoSection() {
             <input type="checkbox" name="enabled" defaultChecked={current?.enabled ?? true} />
             Enabled
           </label>
-          <ErrorNote error={action.error} />
-          {action.message && (
-            <Notice>
-              <p>{action.message}</p>
-            </Notice>
-          )}
+          <ActionOutcome action={action} />
           <div class="actions">
             <button type="submit" disabled={action.busy}>
               {action.busy ? "Checking…" : "Save single sign-on"}

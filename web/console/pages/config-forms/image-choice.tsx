@@ -3,7 +3,7 @@
  * (typed, or set by uploading an image file), media type and id.
  */
 import { addCard, type Card } from "../question-draft.ts";
-import { ErrorsUnder, Field, swap } from "../question-fields.tsx";
+import { ErrorsUnder, Field, ItemActions } from "../question-fields.tsx";
 import { ImageUpload } from "../image-upload.tsx";
 import { configPaths, type ConfigProps } from "./shared.tsx";
 
@@ -45,35 +45,7 @@ export function ImageChoiceConfig(p: ConfigProps) {
         {d.cards.map((c, i) => (
           <li key={i} class="card-editor">
             <CardFields {...p} card={c} i={i} set={(patch) => onChange({ cards: d.cards.map((x, j) => (j === i ? { ...x, ...patch } : x)) })} />
-            <div class="actions mini">
-              <button
-                type="button"
-                class="button-secondary"
-                aria-label={`Move card ${i + 1} up`}
-                disabled={i === 0}
-                onClick={() => onChange({ cards: swap(d.cards, i, i - 1) })}
-              >
-                ↑
-              </button>
-              <button
-                type="button"
-                class="button-secondary"
-                aria-label={`Move card ${i + 1} down`}
-                disabled={i === d.cards.length - 1}
-                onClick={() => onChange({ cards: swap(d.cards, i, i + 1) })}
-              >
-                ↓
-              </button>
-              <button
-                type="button"
-                class="button-danger-quiet"
-                aria-label={`Remove card ${i + 1}`}
-                disabled={d.cards.length <= 1}
-                onClick={() => onChange({ cards: d.cards.filter((_, j) => j !== i) })}
-              >
-                ✕
-              </button>
-            </div>
+            <ItemActions noun="card" items={d.cards} i={i} onItems={(cards) => onChange({ cards })} />
           </li>
         ))}
       </ol>

@@ -1,5 +1,5 @@
 /** Configuration of a `multiple_choice` question: the ordered options, "Allow several answers". */
-import { Check, ErrorsUnder, Field, swap } from "../question-fields.tsx";
+import { Check, ErrorsUnder, Field, ItemActions } from "../question-fields.tsx";
 import { configPaths, type ConfigProps } from "./shared.tsx";
 
 export function MultipleChoiceConfig(p: ConfigProps) {
@@ -14,35 +14,7 @@ export function MultipleChoiceConfig(p: ConfigProps) {
             <Field id={id(`option-${i}`)} label={`Option ${i + 1}`} pointer={`${cp}/options/${i}`} errors={errors}>
               {(aria) => <input {...aria} value={o} onInput={(e) => onChange({ options: d.options.map((x, j) => (j === i ? e.currentTarget.value : x)) })} />}
             </Field>
-            <div class="actions mini">
-              <button
-                type="button"
-                class="button-secondary"
-                aria-label={`Move option ${i + 1} up`}
-                disabled={i === 0}
-                onClick={() => onChange({ options: swap(d.options, i, i - 1) })}
-              >
-                ↑
-              </button>
-              <button
-                type="button"
-                class="button-secondary"
-                aria-label={`Move option ${i + 1} down`}
-                disabled={i === d.options.length - 1}
-                onClick={() => onChange({ options: swap(d.options, i, i + 1) })}
-              >
-                ↓
-              </button>
-              <button
-                type="button"
-                class="button-danger-quiet"
-                aria-label={`Remove option ${i + 1}`}
-                disabled={d.options.length <= 1}
-                onClick={() => onChange({ options: d.options.filter((_, j) => j !== i) })}
-              >
-                ✕
-              </button>
-            </div>
+            <ItemActions noun="option" items={d.options} i={i} onItems={(options) => onChange({ options })} />
           </li>
         ))}
       </ol>
