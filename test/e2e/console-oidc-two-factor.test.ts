@@ -13,7 +13,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { Secret, TOTP } from "otpauth";
 import type { Page } from "playwright-core";
-import { startOidcConsole, type OidcConsole } from "../helpers/oidc-provider.ts";
+import { startOidcConsole, type OidcConsole } from "../helpers/oidc-console.ts";
 import { SCREENSHOT_DIR, expectAccessible } from "./console-walk.ts";
 
 const TIMEOUT_MS = 180_000;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { Page } from "playwright-core";
-import { startOidcConsole, type OidcConsole } from "../helpers/oidc-provider.ts";
+import { startOidcConsole, type OidcConsole } from "../helpers/oidc-console.ts";
 import { SCREENSHOT_DIR, expectAccessible } from "./console-walk.ts";
 
 const TIMEOUT_MS = 120_000;

@@ -13,7 +13,8 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { Locator, Page } from "playwright-core";
 import { openConsoleAsOwner, type ConsoleOwner } from "../helpers/console-browser.ts";
-import { callbackUrl, loginAtProviderPage, startTestProvider, type TestProvider } from "../helpers/oidc-provider.ts";
+import { loginAtProviderPage } from "../helpers/oidc-console.ts";
+import { callbackUrl, startTestProvider, type TestProvider } from "../helpers/oidc-provider.ts";
 import { SCREENSHOT_DIR, expectAccessible } from "./console-walk.ts";
 
 const TIMEOUT_MS = 180_000;
