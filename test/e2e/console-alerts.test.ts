@@ -5,6 +5,9 @@
  * destination would receive, creates the rule (the list names what it fires on), refuses a bad
  * one with the API's error, previews an Email destination (refused: no mail on this server), creates
  * an ntfy rule with an access token, a theme condition and German messages, and deletes them.
+ * The page passes axe in light and dark; the card is saved at 1280 and 390 px, light and dark, with
+ * the error shown in place, with the ntfy form and its preview, and with two rules, under
+ * test-results/console/ (alerts-error-*, alerts-form-ntfy-*, alerts-card-*).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import fs from "node:fs";
@@ -38,6 +41,30 @@ beforeAll(async () => {
   await page.getByRole("navigation", { name: "Console" }).waitFor();
 }, TIMEOUT_MS);
 
+/**
+ * The whole Alerts card as `<name>-<width>-<scheme>.png` at 1280 and 390 px, light and dark (the
+ * card, not the viewport: the form's buttons, errors and preview are at its end); the page never
+ * scrolls sideways.
+ */
+async function shoot(name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const card = page.getByRole("region", { name: "Alerts" });
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForTimeout(100);
+      await card.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${width}-${scheme}.png`) });
+      expect({ name, width: await page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ name, width });
+      // A read-only box (the preview) shows all it holds: nothing scrolls inside it.
+      const cut = await card.evaluate((c) => [...c.querySelectorAll("textarea[readonly]")].filter((t) => t.scrollHeight > t.clientHeight + 1).map((t) => t.id));
+      expect({ name, width, cut }).toEqual({ name, width, cut: [] });
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
@@ -61,6 +88,7 @@ test(
     await page.goto(`${origin}/console/links/${created.uuid}/`);
     await page.getByRole("heading", { name: "Alerts" }).waitFor();
     await page.getByText("No alerts yet.").waitFor();
+    await shoot("alerts-empty");
 
     await page.getByLabel("Alert name").fill("Unhappy customers");
     await page.getByLabel("Send to").selectOption("mattermost");
@@ -90,6 +118,9 @@ test(
       await checked.goto(`${origin}/console/links/${created.uuid}/`);
       await checked.getByRole("list", { name: "Alert rules" }).waitFor();
       await expectAccessible(checked, "link page with the Alerts card");
+      await checked.emulateMedia({ colorScheme: "dark" });
+      await expectAccessible(checked, "link page with the Alerts card (dark)");
+      await checked.emulateMedia({ colorScheme: "light" });
       await expectKeyboardReachable(checked, "link page with the Alerts card");
     } finally {
       await open.close();
@@ -104,6 +135,12 @@ test(
     await page.getByLabel("Actionable feedback").check();
     await page.getByRole("button", { name: "Create alert" }).click();
     await page.getByText("destination/url: Must be an absolute https URL.").waitFor();
+    // Also at the field: marked invalid, the API's message as its description; the summary does not repeat it.
+    const url = page.getByLabel("Homeserver URL");
+    expect(await url.getAttribute("aria-invalid")).toBe("true");
+    expect(await url.evaluate((el) => document.getElementById(el.getAttribute("aria-describedby") ?? "")?.textContent)).toBe("Must be an absolute https URL.");
+    expect(await page.getByRole("form", { name: "New alert" }).getByRole("alert").locator("p").textContent()).toBe("The request is not valid.");
+    await shoot("alerts-error");
 
     // Email: the recipients field replaces the URL; the preview shows the message; without mail set up the API's 409 is shown.
     await page.getByLabel("Send to").selectOption("email");
@@ -141,22 +178,11 @@ test(
     const ntfy = await page.getByLabel("What ntfy receives").inputValue();
     expect(ntfy).toContain("Grund: Thema „Refunds“");
     expect(ntfy).not.toContain("tk_e2esecret");
+    await shoot("alerts-form-ntfy");
     await page.getByRole("button", { name: "Create alert" }).click();
     await page.getByText("Alert created.").waitFor();
     expect((await list.innerText()).replace(/\s+/g, " ")).toContain("Refund pings → ntfy, on theme “Refunds”");
-    // The card with two rules and the ntfy form filled, to look at (phone and desktop).
-    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.getByRole("heading", { name: "Alerts" }).scrollIntoViewIfNeeded();
-      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `alerts-card-${width}.png`) });
-    }
-    await page.getByLabel("Send to").selectOption("ntfy");
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.getByLabel("Alert name").scrollIntoViewIfNeeded();
-      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `alerts-form-ntfy-${width}.png`) });
-    }
+    await shoot("alerts-card");
 
     await page.getByRole("button", { name: "Delete alert Unhappy customers" }).click();
     await page.getByRole("button", { name: "Delete alert Refund pings" }).click();

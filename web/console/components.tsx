@@ -51,9 +51,12 @@ export function ErrorNote({ error }: { error: ApiError | null }) {
       : error.code === "RATE_LIMITED" && error.retryAfter
         ? `${error.message} Try again in ${error.retryAfter} s.`
         : error.message;
+  // A validation problem's detail repeats its first issue ("The request is not valid: /url Must be …"),
+  // which the list below names already, with every other one: the headline keeps the sentence only.
+  const headline = error.errors.length > 0 ? text.replace(/^(The [^:]+ is not valid): [\s\S]*$/, "$1.") : text;
   return (
     <div class="note note-error" role="alert">
-      <p>{text}</p>
+      <p>{headline}</p>
       {error.errors.length > 0 && (
         <ul>
           {error.errors.map((e) => (
@@ -180,15 +183,19 @@ export function CopyButton({ text, targetId, label = "Copy" }: { text: string; t
   );
 }
 
-/** A read-only field with a Copy button, for secrets shown once. */
-export function SecretField({ label, value, multiline = false }: { label: string; value: string; multiline?: boolean }) {
+/**
+ * A read-only field with a Copy button, for secrets shown once. `multiline`: a three-row box (a
+ * command); `wrap`: one value that wraps to as many lines as it needs instead of scrolling out of
+ * sight (a URL to read and register on a phone).
+ */
+export function SecretField({ label, value, multiline = false, wrap = false }: { label: string; value: string; multiline?: boolean; wrap?: boolean }) {
   const id = useId();
   return (
     <div class="field">
       <label for={id}>{label}</label>
       <div class="copy-row">
-        {multiline ? (
-          <textarea id={id} readOnly rows={3} value={value} class="mono" onFocus={(e) => e.currentTarget.select()} />
+        {multiline || wrap ? (
+          <textarea id={id} readOnly rows={multiline ? 3 : 1} value={value} class={wrap ? "mono fit" : "mono"} onFocus={(e) => e.currentTarget.select()} />
         ) : (
           <input id={id} readOnly value={value} class="mono" onFocus={(e) => e.currentTarget.select()} />
         )}

@@ -26,9 +26,11 @@ export function ListTable<T>(props: {
   row: (item: T, index: number) => VNode;
 }) {
   const span = props.columns.length + (props.actions ? 1 : 0);
+  const empty = props.rows.length === 0 && props.empty !== undefined;
   return (
     <TableWrap label={props.label}>
-      <table class={props.class}>
+      {/* is-empty: a phone hides the header row visually, so the empty row's sentence fits the screen. */}
+      <table class={[props.class, empty && "is-empty"].filter(Boolean).join(" ") || undefined}>
         {props.caption !== false && <caption class="visually-hidden">{props.label}</caption>}
         <thead>
           <tr>
@@ -45,7 +47,7 @@ export function ListTable<T>(props: {
           </tr>
         </thead>
         <tbody>
-          {props.rows.length === 0 && props.empty !== undefined && (
+          {empty && (
             <tr>
               <td colSpan={span} class="empty">
                 {props.empty}

@@ -120,6 +120,18 @@ export function AlertsCard({ link, writable }: { link: Link; writable: boolean }
       setTick(tick + 1);
     });
   };
+  // The API's message for one field (its JSON pointer, or one below it), shown at that field too.
+  const problemAt = (pointer: string) => action.error?.errors.find((e) => e.pointer === pointer || e.pointer?.startsWith(`${pointer}/`)) ?? null;
+  const invalid = (pointer: string, id: string, hint?: string) =>
+    problemAt(pointer) ? { "aria-invalid": true as const, "aria-describedby": [hint, `${id}-error`].filter(Boolean).join(" ") } : {};
+  const fieldError = (pointer: string, id: string) => {
+    const p = problemAt(pointer);
+    return p ? (
+      <p class="field-error" id={`${id}-error`}>
+        {p.message ?? p.detail}
+      </p>
+    ) : null;
+  };
   const remove = (a: Alert) =>
     void action.run(`Alert “${a.name}” deleted.`, async () => {
       await api("DELETE", apiPath`links/${link.uuid}/alerts/${a.uuid}/`);
@@ -133,22 +145,24 @@ export function AlertsCard({ link, writable }: { link: Link; writable: boolean }
       <ErrorNote error={list.error} />
       {list.data && list.data.count === 0 && <p>No alerts yet.</p>}
       {list.data && list.data.count > 0 && (
-        <ul class="stack" aria-label="Alert rules">
+        <ul class="alert-rules" aria-label="Alert rules">
           {list.data.results.map((a) => (
             <li key={a.uuid}>
-              <strong>{a.name}</strong> → {KINDS.find(([k]) => k === a.destination.kind)?.[1] ?? a.destination.kind}, on{" "}
-              {a.conditions.map((c) => describe(c, labels)).join(a.match === "all" ? " and " : " or ")}
-              {!a.enabled && " (paused)"}
-              {a.disabled_reason && <span class="error"> Stopped: {a.disabled_reason}</span>}
-              {a.suppressed > 0 && <span class="muted"> {a.suppressed} held back by the rate limit.</span>}
-              {a.last_delivery_at && (
-                <span class="muted">
-                  {" "}
-                  Last sent {a.last_delivery_at.slice(0, 16).replace("T", " ")} UTC ({a.last_delivery_status ?? "no answer"}).
-                </span>
-              )}{" "}
+              <p>
+                <strong>{a.name}</strong> → {KINDS.find(([k]) => k === a.destination.kind)?.[1] ?? a.destination.kind}, on{" "}
+                {a.conditions.map((c) => describe(c, labels)).join(a.match === "all" ? " and " : " or ")}
+                {!a.enabled && " (paused)"}
+                {a.disabled_reason && <span class="status-bad"> Stopped: {a.disabled_reason}</span>}
+                {a.suppressed > 0 && <span class="muted"> {a.suppressed} held back by the rate limit.</span>}
+                {a.last_delivery_at && (
+                  <span class="muted">
+                    {" "}
+                    Last sent {a.last_delivery_at.slice(0, 16).replace("T", " ")} UTC ({a.last_delivery_status ?? "no answer"}).
+                  </span>
+                )}
+              </p>
               {writable && (
-                <button type="button" class="button-secondary" aria-label={`Delete alert ${a.name}`} disabled={action.busy} onClick={() => remove(a)}>
+                <button type="button" class="button-danger-quiet" aria-label={`Delete alert ${a.name}`} disabled={action.busy} onClick={() => remove(a)}>
                   Delete
                 </button>
               )}
@@ -157,11 +171,12 @@ export function AlertsCard({ link, writable }: { link: Link; writable: boolean }
         </ul>
       )}
       {writable && (
-        <form class="stack" onSubmit={submit} aria-labelledby="alert-new-title">
+        <form class="stack alert-form" onSubmit={submit} aria-labelledby="alert-new-title">
           <h3 id="alert-new-title">New alert</h3>
           <div class="field">
             <label for="alert-name">Alert name</label>
-            <input id="alert-name" name="name" required maxLength={200} />
+            <input id="alert-name" name="name" required maxLength={200} {...invalid("/name", "alert-name")} />
+            {fieldError("/name", "alert-name")}
           </div>
           <div class="field">
             <label for="alert-kind">Send to</label>
@@ -176,7 +191,15 @@ export function AlertsCard({ link, writable }: { link: Link; writable: boolean }
           {kind === "email" ? (
             <div class="field">
               <label for="alert-to">Recipients</label>
-              <input id="alert-to" name="to" required placeholder="support@example.com, lead@example.com" aria-describedby="alert-to-hint" />
+              <input
+                id="alert-to"
+                name="to"
+                required
+                placeholder="support@example.com, lead@example.com"
+                aria-describedby="alert-to-hint"
+                {...invalid("/destination/to", "alert-to", "alert-to-hint")}
+              />
+              {fieldError("/destination/to", "alert-to")}
               <p class="hint" id="alert-to-hint">
                 Up to 10 addresses, separated by commas. Needs mail set up on this server.
               </p>
@@ -184,14 +207,16 @@ export function AlertsCard({ link, writable }: { link: Link; writable: boolean }
           ) : (
             <div class="field">
               <label for="alert-url">{kind === "matrix" ? "Homeserver URL" : kind === "ntfy" ? "Topic URL" : "Webhook URL"}</label>
-              <input id="alert-url" name="url" type="url" required placeholder="https://" />
+              <input id="alert-url" name="url" type="url" required placeholder="https://" {...invalid("/destination/url", "alert-url")} />
+              {fieldError("/destination/url", "alert-url")}
             </div>
           )}
           {kind === "matrix" && (
             <>
               <div class="field">
                 <label for="alert-room">Room id</label>
-                <input id="alert-room" name="room" required placeholder="!abc:example.org" />
+                <input id="alert-room" name="room" required placeholder="!abc:example.org" {...invalid("/destination/room", "alert-room")} />
+                {fieldError("/destination/room", "alert-room")}
               </div>
               <div class="field">
                 <label for="alert-token">Access token</label>
@@ -210,11 +235,13 @@ export function AlertsCard({ link, writable }: { link: Link; writable: boolean }
           )}
           <fieldset class="stack">
             <legend>Fire on</legend>
-            {FLAGS.map(([t, label]) => (
-              <label key={t}>
-                <input type="checkbox" name={t} /> {label}
-              </label>
-            ))}
+            <div class="checks">
+              {FLAGS.map(([t, label]) => (
+                <label key={t} class="check">
+                  <input type="checkbox" name={t} /> {label}
+                </label>
+              ))}
+            </div>
             <div class="field">
               <label for="alert-keyword">Keyword (optional)</label>
               <input id="alert-keyword" name="keyword" maxLength={100} aria-describedby="alert-keyword-hint" />
@@ -245,7 +272,7 @@ export function AlertsCard({ link, writable }: { link: Link; writable: boolean }
           </fieldset>
           <div class="field">
             <label for="alert-rate">Messages per hour at most</label>
-            <input id="alert-rate" name="max_per_hour" type="number" min={1} max={1000} defaultValue="10" />
+            <input id="alert-rate" name="max_per_hour" type="number" min={1} max={1000} defaultValue="10" class="input-short" />
           </div>
           <div class="field">
             <label for="alert-lang">Message language</label>
@@ -271,7 +298,7 @@ export function AlertsCard({ link, writable }: { link: Link; writable: boolean }
           {preview && (
             <div class="field">
               <label for="alert-preview">What {KINDS.find(([k]) => k === kind)?.[1]} receives</label>
-              <textarea id="alert-preview" readOnly class="mono" rows={10} value={previewText(preview)} />
+              <textarea id="alert-preview" readOnly class="mono fit" rows={10} value={previewText(preview)} />
             </div>
           )}
         </form>

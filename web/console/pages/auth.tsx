@@ -147,7 +147,11 @@ export function LoginPage() {
       )}
       {options.password_sign_in && (
         <p class="muted small">
-          Forgot your password? An operator can print a reset link with <code>earshot user reset-password --email …</code>.
+          Forgot your password? An operator can print a reset link with {/* Two unbreakable halves: a phone never splits “reset-password” or “--email”. */}
+          <code>
+            <span class="nowrap">earshot user</span> <span class="nowrap">reset-password --email …</span>
+          </code>
+          .
         </p>
       )}
     </AuthCard>

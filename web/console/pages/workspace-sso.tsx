@@ -42,6 +42,7 @@ export function WorkspaceSsoSection() {
   const [saved, setSaved] = useState<WorkspaceSsoView | null | undefined>(undefined);
   const [confirming, setConfirming] = useState(false);
   const current = saved === undefined ? load.data : saved;
+  const issuerFailed = action.error?.code === "OIDC_DISCOVERY_FAILED";
 
   const save = (e: Event) => {
     e.preventDefault();
@@ -99,7 +100,22 @@ export function WorkspaceSsoSection() {
           </div>
           <div class="field">
             <label for="sso-issuer">Issuer URL</label>
-            <input id="sso-issuer" name="issuer" type="url" required defaultValue={current?.issuer ?? ""} placeholder="https://id.example.com/realms/acme" />
+            <input
+              id="sso-issuer"
+              name="issuer"
+              type="url"
+              required
+              defaultValue={current?.issuer ?? ""}
+              placeholder="https://id.example.com/realms/acme"
+              aria-invalid={issuerFailed || undefined}
+              aria-describedby={issuerFailed ? "sso-issuer-error" : undefined}
+            />
+            {issuerFailed && (
+              // At the field the failure is about; the message itself shows above the buttons.
+              <p class="field-error" id="sso-issuer-error">
+                Check this URL: Earshot reads <code>/.well-known/openid-configuration</code> under it.
+              </p>
+            )}
           </div>
           <div class="field">
             <label for="sso-client">Client ID</label>
@@ -175,7 +191,8 @@ export function WorkspaceSsoSection() {
               </button>
             )}
             {current && (
-              <button type="button" class="button-danger" onClick={() => setConfirming(true)}>
+              // Quiet and apart from Save: removing is rare and confirmed (as Delete elsewhere).
+              <button type="button" class="button-danger-quiet actions-end" onClick={() => setConfirming(true)}>
                 Remove single sign-on
               </button>
             )}
@@ -184,8 +201,8 @@ export function WorkspaceSsoSection() {
       )}
       {current && (
         <>
-          <SecretField label="Redirect URI to register at the provider" value={current.redirect_uri} />
-          <SecretField label="Sign-in address for members" value={current.sign_in_url} />
+          <SecretField label="Redirect URI to register at the provider" value={current.redirect_uri} wrap />
+          <SecretField label="Sign-in address for members" value={current.sign_in_url} wrap />
           <p class="hint">Test it in a private window: signing in here replaces your own session.</p>
         </>
       )}
