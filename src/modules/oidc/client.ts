@@ -129,6 +129,14 @@ export function createOidcClient(settings: OidcSettings, publicUrl: string, cloc
 
 /** An OIDC_FAILED error naming what went wrong (the library's message says which check failed). */
 function failed(what: string, err: unknown): AppError {
-  const reason = err instanceof Error ? err.message.replace(/\s+/g, " ").slice(0, 200) : "unknown error";
+  let reason = err instanceof Error ? err.message.replace(/\s+/g, " ").slice(0, 200) : "unknown error";
+  // openid-client keeps the provider's reply as the cause of "unexpected HTTP response status
+  // code" and "unexpected response content-type": say what came back, which is what an owner
+  // setting up single sign-on needs (404 for a wrong issuer path, text/html for a login page).
+  const reply = err instanceof Error ? err.cause : undefined;
+  if (reply instanceof Response) {
+    const type = reply.headers.get("content-type")?.split(";")[0]?.trim().slice(0, 60);
+    reason += ` (HTTP ${reply.status}${type ? `, ${type}` : ""})`;
+  }
   return new AppError("OIDC_FAILED", `${what}: ${reason}.`);
 }

@@ -182,6 +182,10 @@ describe("a workspace's own single sign-on: settings", () => {
     // The discovery document's issuer is 127.0.0.1:port, not localhost:port.
     const wrong = await put({ issuer: provider.issuer.replace("127.0.0.1", "localhost") });
     expect([wrong.status, wrong.json.code]).toEqual([422, "OIDC_DISCOVERY_FAILED"]);
+    // A wrong path: the detail says what the provider answered.
+    const missing = await put({ issuer: `${provider.issuer.replace(/\/$/, "")}/no-such-realm` });
+    expect([missing.status, missing.json.code]).toEqual([422, "OIDC_DISCOVERY_FAILED"]);
+    expect(missing.json.detail).toContain("(HTTP 404");
     expect(await ctx.api.db.selectFrom("workspace_oidc_providers").select("issuer").execute()).toEqual([]);
   });
 });

@@ -101,7 +101,7 @@ function NewKey({ token, onDone }: { token: Token & { key: string }; onDone: () 
       <Notice>
         <p>Copy the key now: it is shown only this once. Earshot keeps only a hash of it.</p>
       </Notice>
-      <SecretField label="New API key" value={token.key} />
+      <SecretField label="New API key" value={token.key} wrap />
       <SecretField label="Try it with curl" value={curl} multiline />
       <div class="actions">
         <button type="button" class="button-secondary" onClick={onDone}>

@@ -127,7 +127,7 @@ export function MembersSection() {
       )}
       {list && <Pager page={page} count={list.count} pageSize={PAGE_SIZE} onPage={setPage} label="Members" />}
       <ActionOutcome action={action} />
-      {invited?.url && <SecretField label="Invite URL" value={invited.url} />}
+      {invited?.url && <SecretField label="Invite URL" value={invited.url} wrap />}
       {invited?.mail_state && <p class="muted">It is also mailed to {invited.email}; its state is in “Pending invites”.</p>}
       {canWrite && (
         <form class="stack invite-form" onSubmit={invite}>

@@ -66,7 +66,7 @@ function Enrol({ enrolment, onEnabled }: { enrolment: Enrolment; onEnabled: (cod
       <div class="qr">
         <img src={enrolment.qr_code} alt="QR code for your authentication app" width={220} height={220} />
       </div>
-      <SecretField label="Setup key" value={enrolment.secret} />
+      <SecretField label="Setup key" value={enrolment.secret} wrap />
       <form class="stack" onSubmit={confirm}>
         <div class="field">
           <label for="tf-confirm">Authentication code</label>

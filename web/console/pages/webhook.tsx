@@ -209,7 +209,7 @@ export function WebhookPage() {
       )}
       {secret && (
         <section class="card stack new-secret" aria-label="New signing secret">
-          <SecretField label="Signing secret" value={secret} />
+          <SecretField label="Signing secret" value={secret} wrap />
           <p class="hint">Shown only this once.</p>
         </section>
       )}

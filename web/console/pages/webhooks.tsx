@@ -140,7 +140,7 @@ export function WebhooksPage() {
           <Notice>
             <p>Copy the signing secret now: it is shown only this once. Your receiver uses it to check each delivery's signature.</p>
           </Notice>
-          <SecretField label="Signing secret" value={created.secret} />
+          <SecretField label="Signing secret" value={created.secret} wrap />
           <div class="actions">
             <a class="button-link" href={`/console/webhooks/${created.uuid}/`}>
               Open webhook
