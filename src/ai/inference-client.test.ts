@@ -168,6 +168,15 @@ describe("worker lifecycle", () => {
     expect(again.timings.loadMs).toBeGreaterThan(0); // a fresh worker loads the model again
   });
 
+  test("dropping or closing the worker mid-transcription never takes the process down (ONNX Runtime's native callbacks)", async () => {
+    // In a child: the defect aborts the whole process (std::terminate), which would end this run.
+    const child = Bun.spawn([process.execPath, path.resolve(import.meta.dir, "../../test/helpers/worker-restarts.ts"), "20"], { stdout: "pipe", stderr: "pipe" });
+    const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    expect({ code, tail: err.slice(-600) }).toEqual({ code: 0, tail: expect.any(String) });
+    expect(out).toMatch(/^survived 20 \((\d+) cut mid-request\), close: CLOSED$/m);
+    expect(Number(/\((\d+) cut/.exec(out)![1])).toBeGreaterThanOrEqual(10); // the restarts did land mid-request
+  }, 120_000);
+
   test("a missing model file → MODEL_MISSING naming the file and `earshot models fetch`", async () => {
     const modelsDir = path.join(scratch.dir, "models");
     cpSync(path.join(FIXTURE_MODELS_DIR, FIXTURE_ASR_MODEL), path.join(modelsDir, "broken"), { recursive: true });

@@ -114,11 +114,12 @@ export type InferenceClient = {
    */
   buildThemes(inputs: StoredThemeInput[], options?: StoredBuildOptions, opts?: { priority?: Priority }): Promise<StoredThemeBuild>;
   /**
-   * Stops the current worker at once, as a crash would (its pending requests reject with
-   * WORKER_DIED); the next request starts a fresh one that reloads the models from disk.
+   * Drops the current worker as a crash would for its callers (its pending requests reject with
+   * WORKER_DIED at once); the next request starts a fresh one that reloads the models from disk.
+   * The old thread ends once its request in hand is done (never cut short: see `retire`).
    */
   restartWorker(): void;
-  /** Rejects pending requests with CLOSED and ends the worker; later calls reject with CLOSED. */
+  /** Rejects pending requests with CLOSED and ends the worker once its request in hand is done; later calls reject with CLOSED. */
   close(): Promise<void>;
 };
 
@@ -126,7 +127,14 @@ export type InferenceClient = {
 type BunWorker = Worker & { ref(): void; unref(): void };
 
 type Pending = { resolve: (result: never) => void; reject: (err: Error) => void };
-type Job = Exclude<WorkerRequest, { type: "configure" }>;
+type Job = Exclude<WorkerRequest, { type: "configure" } | { type: "stop" }>;
+
+/**
+ * How long a retired worker may take to finish its request in hand before it is terminated (ms):
+ * past the longest transcription or themes build a healthy worker runs. A termination during
+ * native inference can abort the whole process (see `retire`), so it is the last resort.
+ */
+const RETIRE_TIMEOUT_MS = 300_000;
 
 /**
  * Creates the client; starts nothing until the first request.
@@ -156,11 +164,35 @@ export function createInferenceClient(opts: InferenceClientOptions): InferenceCl
     for (const p of waiting) p.reject(err);
   };
 
-  const stop = (w: BunWorker, err: InferenceError): void => {
-    if (worker !== w) return; // already replaced or stopped
+  /**
+   * Ends a worker without cutting native work short: Worker.terminate() during an ONNX Runtime
+   * run aborts the whole process (its C++ Node-API wrapper throws Napi::Error into a thread that
+   * is gone: std::terminate; reproduced, and seen once in CI), so the worker is asked to exit
+   * once its request in hand is done, and terminated only if it has not within RETIRE_TIMEOUT_MS.
+   * It no longer keeps the process alive meanwhile. @returns when the worker's thread has ended
+   */
+  const retire = (w: BunWorker): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => w.terminate(), RETIRE_TIMEOUT_MS);
+      (timer as unknown as { unref?: () => void }).unref?.();
+      w.addEventListener(
+        "close",
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
+      w.postMessage({ type: "stop" } satisfies WorkerRequest);
+      w.unref();
+    });
+
+  /** Replaces the current worker (if it is `w`): its pending requests reject with `err` at once. */
+  const stop = (w: BunWorker, err: InferenceError): Promise<void> => {
+    if (worker !== w) return Promise.resolve(); // already replaced or stopped
     worker = null;
     failAll(err);
-    w.terminate();
+    return retire(w);
   };
 
   const settle = (w: BunWorker, message: WorkerReply): void => {
@@ -182,10 +214,10 @@ export function createInferenceClient(opts: InferenceClientOptions): InferenceCl
     const w = new Worker(new URL("./worker.ts", import.meta.url)) as BunWorker;
     w.onmessage = (event: MessageEvent<WorkerReply>) => settle(w, event.data);
     w.addEventListener("error", (event) => {
-      stop(w, new InferenceError("WORKER_DIED", `the inference worker failed: ${event.message}`));
+      void stop(w, new InferenceError("WORKER_DIED", `the inference worker failed: ${event.message}`));
     });
     w.addEventListener("close", () => {
-      stop(w, new InferenceError("WORKER_DIED", "the inference worker exited"));
+      void stop(w, new InferenceError("WORKER_DIED", "the inference worker exited"));
     });
     w.postMessage({ type: "configure", config } satisfies WorkerRequest);
     return w;
@@ -236,16 +268,12 @@ export function createInferenceClient(opts: InferenceClientOptions): InferenceCl
     },
 
     restartWorker() {
-      if (worker !== null) stop(worker, new InferenceError("WORKER_DIED", "the inference worker was restarted"));
+      if (worker !== null) void stop(worker, new InferenceError("WORKER_DIED", "the inference worker was restarted"));
     },
 
     async close() {
       isClosed = true;
-      const w = worker;
-      if (w === null) return;
-      const exited = new Promise<void>((resolve) => w.addEventListener("close", () => resolve(), { once: true }));
-      stop(w, new InferenceError("CLOSED", "the inference client was closed"));
-      await exited;
+      if (worker !== null) await stop(worker, new InferenceError("CLOSED", "the inference client was closed"));
     },
   };
 }

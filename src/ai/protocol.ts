@@ -136,6 +136,11 @@ export type InferenceErrorCode =
 export type WorkerRequest =
   | { type: "configure"; config: WorkerConfig }
   /**
+   * Ends the worker once the request in hand is done: it drops what is queued and exits its
+   * thread between requests, never during one (ai/inference-client.ts `retire`).
+   */
+  | { type: "stop" }
+  /**
    * `maxDurationS`: the longest recording accepted, seconds (the question's max_duration + 2);
    * `language`: BCP 47 tag of the link's language, or null to let Whisper detect it.
    * `translate`: also run Whisper's translate task on the same audio, in the transcript's

@@ -20,7 +20,7 @@ import type { SelectedEmbedder } from "./themes/select.ts";
 
 declare var self: Worker;
 
-type Job = Exclude<WorkerRequest, { type: "configure" }>;
+type Job = Exclude<WorkerRequest, { type: "configure" } | { type: "stop" }>;
 
 const live: Job[] = [];
 const batch: Job[] = [];
@@ -36,6 +36,8 @@ const loadEmbedder = (cfg: WorkerConfig): Promise<SelectedEmbedder> =>
     m.selectEmbedder({ modelsDir: cfg.modelsDir, choice: cfg.embeddingModel, onWarning: (line) => console.warn(`earshot worker: ${line}`) }),
   ));
 let isDraining = false;
+// Set by a "stop" request: the thread exits once the request in hand is done.
+let isStopping = false;
 // Unloads Whisper after `asrIdleUnloadS` seconds without work (armed when the queues empty).
 let idleTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -51,6 +53,19 @@ self.onmessage = (event: MessageEvent<WorkerRequest>) => {
     );
     insights = null;
     embedder = null;
+    return;
+  }
+  if (message.type === "stop") {
+    // Never exit (or be terminated) while ONNX Runtime or whisper.cpp works on a request: their
+    // native callbacks would land in a thread that is gone, and ONNX Runtime's C++ wrapper then
+    // aborts the whole process (std::terminate on a Napi::Error). So: drop the queue (the client
+    // has rejected those requests already), finish the request in hand, then exit.
+    isStopping = true;
+    live.length = 0;
+    batch.length = 0;
+    if (idleTimer !== null) clearTimeout(idleTimer);
+    idleTimer = null;
+    if (!isDraining) process.exit(0);
     return;
   }
   if (idleTimer !== null) clearTimeout(idleTimer);
@@ -69,6 +84,7 @@ async function drain(): Promise<void> {
     }
   } finally {
     isDraining = false;
+    if (isStopping) process.exit(0); // between requests: no native work is in flight
     armIdleUnload();
   }
 }
