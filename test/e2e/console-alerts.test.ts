@@ -184,8 +184,22 @@ test(
     expect((await list.innerText()).replace(/\s+/g, " ")).toContain("Refund pings → ntfy, on theme “Refunds”");
     await shoot("alerts-card");
 
+    // Deleting asks first; cancelling keeps the rule.
     await page.getByRole("button", { name: "Delete alert Unhappy customers" }).click();
-    await page.getByRole("button", { name: "Delete alert Refund pings" }).click();
+    const confirm = page.getByRole("dialog", { name: "Delete the alert “Unhappy customers”?" });
+    await confirm.waitFor();
+    await shoot("alerts-delete-confirm");
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await confirm.waitFor({ state: "hidden" });
+    expect(await list.innerText()).toContain("Unhappy customers");
+    for (const name of ["Unhappy customers", "Refund pings"]) {
+      await page.getByRole("button", { name: `Delete alert ${name}` }).click();
+      await page
+        .getByRole("dialog", { name: `Delete the alert “${name}”?` })
+        .getByRole("button", { name: "Delete alert" })
+        .click();
+      await page.getByText(`Alert “${name}” deleted.`).waitFor();
+    }
     await page.getByText("No alerts yet.").waitFor();
     expect(csp).toEqual([]);
   },

@@ -184,8 +184,8 @@ export function CopyButton({ text, targetId, label = "Copy" }: { text: string; t
 }
 
 /**
- * A read-only field with a Copy button, for secrets shown once. `multiline`: a three-row box (a
- * command); `wrap`: one value that wraps to as many lines as it needs instead of scrolling out of
+ * A read-only field with a Copy button, for secrets shown once. `multiline`: a box as tall as its
+ * text (a command); `wrap`: one value that wraps to as many lines as it needs instead of scrolling out of
  * sight (a URL to read and register on a phone).
  */
 export function SecretField({ label, value, multiline = false, wrap = false }: { label: string; value: string; multiline?: boolean; wrap?: boolean }) {
@@ -195,7 +195,7 @@ export function SecretField({ label, value, multiline = false, wrap = false }: {
       <label for={id}>{label}</label>
       <div class="copy-row">
         {multiline || wrap ? (
-          <textarea id={id} readOnly rows={multiline ? 3 : 1} value={value} class={wrap ? "mono fit" : "mono"} onFocus={(e) => e.currentTarget.select()} />
+          <textarea id={id} readOnly rows={multiline ? 3 : 1} value={value} class="mono fit" onFocus={(e) => e.currentTarget.select()} />
         ) : (
           <input id={id} readOnly value={value} class="mono" onFocus={(e) => e.currentTarget.select()} />
         )}

@@ -8,7 +8,7 @@
  */
 import { useState } from "preact/hooks";
 import { api, apiPath, paged, type Page } from "../api.ts";
-import { ErrorNote, Loading, useAction, useLoad } from "../components.tsx";
+import { ConfirmDialog, ErrorNote, Loading, useAction, useLoad } from "../components.tsx";
 import type { Link } from "../../../src/modules/links/model.ts";
 import type { Alert, AlertCondition as Condition } from "../../../src/modules/alerts/model.ts";
 import type { ThemeRecord } from "../../../src/modules/themes/model.ts";
@@ -99,6 +99,7 @@ export function AlertsCard({ link, writable }: { link: Link; writable: boolean }
   const [tick, setTick] = useState(0);
   const [kind, setKind] = useState("slack");
   const [preview, setPreview] = useState<Preview | null>(null);
+  const [deleting, setDeleting] = useState<Alert | null>(null);
   const list = useLoad(() => api<Page<Alert>>("GET", paged(apiPath`links/${link.uuid}/alerts/`, 1, 100)), [link.uuid, tick]);
   // The link's themes, for a theme condition (none listed when the role cannot read them).
   const themes = useLoad(() => api<Page<ThemeRecord>>("GET", paged(apiPath`links/${link.uuid}/themes/`, 1, 100)).catch(() => null), [link.uuid]);
@@ -132,9 +133,11 @@ export function AlertsCard({ link, writable }: { link: Link; writable: boolean }
       </p>
     ) : null;
   };
+  // Deleting asks first, as every other destructive action of the console does.
   const remove = (a: Alert) =>
     void action.run(`Alert “${a.name}” deleted.`, async () => {
       await api("DELETE", apiPath`links/${link.uuid}/alerts/${a.uuid}/`);
+      setDeleting(null);
       setTick(tick + 1);
     });
   return (
@@ -162,7 +165,7 @@ export function AlertsCard({ link, writable }: { link: Link; writable: boolean }
                 )}
               </p>
               {writable && (
-                <button type="button" class="button-danger-quiet" aria-label={`Delete alert ${a.name}`} disabled={action.busy} onClick={() => remove(a)}>
+                <button type="button" class="button-danger-quiet" aria-label={`Delete alert ${a.name}`} disabled={action.busy} onClick={() => setDeleting(a)}>
                   Delete
                 </button>
               )}
@@ -303,6 +306,17 @@ export function AlertsCard({ link, writable }: { link: Link; writable: boolean }
           )}
         </form>
       )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete the alert “${deleting?.name ?? ""}”?`}
+        confirmLabel="Delete alert"
+        danger
+        busy={action.busy}
+        onConfirm={() => deleting && remove(deleting)}
+        onCancel={() => setDeleting(null)}
+      >
+        <p>Matching responses are no longer announced to this channel. This cannot be undone.</p>
+      </ConfirmDialog>
     </section>
   );
 }
