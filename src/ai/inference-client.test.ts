@@ -170,7 +170,10 @@ describe("worker lifecycle", () => {
 
   test("dropping or closing the worker mid-transcription never takes the process down (ONNX Runtime's native callbacks)", async () => {
     // In a child: the defect aborts the whole process (std::terminate), which would end this run.
-    const child = Bun.spawn([process.execPath, path.resolve(import.meta.dir, "../../test/helpers/worker-restarts.ts"), "20"], { stdout: "pipe", stderr: "pipe" });
+    const child = Bun.spawn([process.execPath, path.resolve(import.meta.dir, "../../test/helpers/worker-restarts.ts"), "20"], {
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
     expect({ code, tail: err.slice(-600) }).toEqual({ code: 0, tail: expect.any(String) });
     expect(out).toMatch(/^survived 20 \((\d+) cut mid-request\), close: CLOSED$/m);
