@@ -141,7 +141,6 @@ export function createDispatcher(opts: {
       scheduleS: config.webhookRetryScheduleS,
       disableAfterS: config.webhookDisableAfterS,
     });
-    deliveryAttempts.labels(decision.state === "pending" ? "retry" : decision.state).inc();
     const record = {
       ...result,
       state: decision.state,
@@ -153,6 +152,9 @@ export function createDispatcher(opts: {
     const free = freeSlots(1);
     const next = free > 0 ? { limits: { limit: free, perWebhook, perWorkspace }, leaseS } : null;
     const { recorded } = await claimInto(free, () => recordAttemptAndClaim(db, d, record, next, clock));
+    // Counted once recorded: a scrape in between would show a success beside a backlog still
+    // holding its delivery (CI caught the metrics test reading exactly that).
+    deliveryAttempts.labels(decision.state === "pending" ? "retry" : decision.state).inc();
     const fields = { delivery: d.uuid, event: d.eventUuid, webhook: d.webhookUuid, attempt: d.attempts + 1, status: result.statusCode, state: decision.state };
     if (!recorded) log.warn("webhook attempt not recorded: the delivery was deleted, re-leased or cancelled by an erasure", fields);
     else if (decision.state === "succeeded") log.debug("webhook delivered", fields);
