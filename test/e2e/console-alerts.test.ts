@@ -181,6 +181,8 @@ test(
     await shoot("alerts-form-ntfy");
     await page.getByRole("button", { name: "Create alert" }).click();
     await page.getByText("Alert created.").waitFor();
+    // The notice shows when the rule is saved; the list reloads just after.
+    await list.getByText("Refund pings").waitFor();
     expect((await list.innerText()).replace(/\s+/g, " ")).toContain("Refund pings → ntfy, on theme “Refunds”");
     await shoot("alerts-card");
 
