@@ -441,7 +441,15 @@ export async function runConsoleWalk(opts: { bin?: string[]; screenshots?: boole
     expect(options.map((o) => o.text).sort()).toEqual(["Acme feedback (admin)", "Second workspace (owner)"]);
     const seenKeys: Record<string, string> = {};
     for (const o of [...options].reverse()) {
+      // A real switch: the session's workspace changes, then the page (remounted) loads that
+      // workspace's keys. The select shows the choice at once, and the old table is still there
+      // until the reload: waiting on either alone read the previous workspace's keys.
+      const switching = (await switcher.inputValue()) !== o.value;
+      const switched = switching ? page.waitForResponse((r) => r.url().endsWith("/api/v1/auth/session/workspace/") && r.request().method() === "POST") : null;
+      const reloaded = switching ? page.waitForResponse((r) => new URL(r.url()).pathname === "/api/v1/tokens/" && r.request().method() === "GET") : null;
       await switcher.selectOption(o.value);
+      if (switched) expect((await switched).status()).toBe(200);
+      if (reloaded) expect((await reloaded).status()).toBe(200);
       await eventually(
         () => switcher.inputValue(),
         (v) => v === o.value,
